@@ -1,0 +1,56 @@
+# Entry points. Each target installs uv when it is missing (into .tools/,
+# beside the checkout) and syncs every workspace package from uv.lock.
+#
+#   make demo                 the main job: a Tool round trip through the port
+#   make test                 everything CI runs: lint, types, contracts, tests
+#   make checkpoint FILE=...  exactly one focused test file
+#   make lint                 ruff (lint + format check), mypy, lint-imports
+#   make bench                side-by-side performance tables (bench group)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+UV_VERSION := 0.13.9
+UV := $(or $(shell command -v uv 2>/dev/null),$(CURDIR)/.tools/bin/uv)
+export UV_PYTHON_DOWNLOADS := never
+export PYTHONASYNCIODEBUG := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+RUN := $(UV) run --frozen --no-sync
+
+.PHONY: help sync sync-bench demo test checkpoint lint pytest bench
+
+help:
+	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+
+$(CURDIR)/.tools/bin/uv:
+	python3 -m pip install --quiet --disable-pip-version-check --target $(CURDIR)/.tools 'uv==$(UV_VERSION)'
+
+sync: $(UV)
+	@$(UV) sync --all-packages --locked --quiet
+
+sync-bench: $(UV)
+	@$(UV) sync --all-packages --locked --quiet --group bench
+
+demo: sync
+	$(RUN) python examples/stream_demo.py
+
+lint: sync
+	$(RUN) ruff check .
+	$(RUN) ruff format --check .
+	$(RUN) mypy
+	$(RUN) lint-imports
+
+pytest: sync
+	$(RUN) pytest -q
+
+test: lint pytest
+
+checkpoint: sync
+	@if [ -z "$(FILE)" ]; then echo "usage: make checkpoint FILE=tests/checkpoints/test_...py" >&2; exit 2; fi
+	@if [ ! -f "$(FILE)" ]; then echo "make checkpoint: no such test file: $(FILE)" >&2; exit 2; fi
+	$(RUN) pytest -q "$(FILE)"
+
+bench: sync-bench
+	@echo "no benchmarks yet"

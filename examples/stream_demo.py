@@ -1,0 +1,3 @@
+"""Placeholder demo until course-stream lands."""
+
+print("course: workspace ready")
