@@ -1,0 +1,110 @@
+"""An import-linter contract that keeps the transport vocabulary in one package.
+
+import-linter sees imports only, so this contract walks the modules of the
+graph itself, parses each source file with ``ast`` and fails when a string
+literal equals one of the configured wire names outside the home package.
+Source files are located with ``importlib`` finders without importing
+anything.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.machinery
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from importlinter import Contract, ContractCheck, fields, output
+
+if TYPE_CHECKING:
+    from grimp import ImportGraph
+
+
+@dataclass(frozen=True, slots=True)
+class WireLiteral:
+    """One string literal equal to a wire name, found outside the home package."""
+
+    module: str
+    line: int
+    literal: str
+
+
+class WireVocabularyContract(Contract):
+    """Fails when a wire name appears as a string literal outside ``home_package``.
+
+    Options:
+        home_package: the only package (with its submodules) allowed to spell the names.
+        wire_names:   the transport vocabulary, one name per line.
+    """
+
+    type_name = "wire_vocabulary"
+
+    home_package = fields.StringField()
+    wire_names = fields.SetField(subfield=fields.StringField())
+
+    def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
+        # import-linter replaces each field with its parsed value on the instance.
+        home = cast(str, self.home_package)
+        names = frozenset(cast("set[str]", self.wire_names))
+        found: list[WireLiteral] = []
+        unreadable: list[str] = []
+        for module in sorted(graph.modules):
+            if module == home or module.startswith(home + ".") or graph.is_module_squashed(module):
+                continue
+            path = module_source_path(module)
+            if path is None:
+                unreadable.append(module)
+                continue
+            output.verbose_print(verbose, f"Reading string literals of {module}...")
+            found.extend(wire_literals_in(module, path.read_text(encoding="utf-8"), names))
+        return ContractCheck(
+            kept=not found and not unreadable,
+            metadata={"literals": found, "unreadable": unreadable},
+        )
+
+    def render_broken_contract(self, check: ContractCheck) -> None:
+        literals: list[WireLiteral] = check.metadata["literals"]
+        unreadable: list[str] = check.metadata["unreadable"]
+        for item in literals:
+            output.print_error(
+                f"{item.module}:{item.line} spells the wire name {item.literal!r}; "
+                f"only {self.home_package} may.",
+                bold=False,
+            )
+        for module in unreadable:
+            output.print_error(f"{module}: no Python source file to inspect.", bold=False)
+        output.new_line()
+
+
+def wire_literals_in(module: str, source: str, names: frozenset[str]) -> list[WireLiteral]:
+    """Every string constant in ``source`` equal to one of ``names``, in source order.
+
+    Raises SyntaxError when ``source`` is not valid Python.
+    """
+    found = [
+        WireLiteral(module=module, line=node.lineno, literal=node.value)
+        for node in ast.walk(ast.parse(source, filename=module))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
+    ]
+    return sorted(found, key=lambda item: item.line)
+
+
+def module_source_path(module: str) -> Path | None:
+    """The ``.py`` file of ``module``, found without importing it or its parents.
+
+    Returns None when no finder knows the module or it has no Python source.
+    """
+    parts = module.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0])
+    except (ImportError, ValueError):
+        return None
+    for part in parts[1:]:
+        if spec is None or spec.submodule_search_locations is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(part, list(spec.submodule_search_locations))
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin)
