@@ -1,3 +1,69 @@
-"""The trusted, deeply immutable course model protocol and the CourseModel port."""
+"""The trusted, deeply immutable course model protocol and the CourseModel port.
 
-__all__: list[str] = []
+Every value is immutable by construction: frozen slotted dataclasses,
+tuples, and ``frozendict`` JSON objects. Constructors validate their fields
+and deep-snapshot what they are given, raising ``CourseProtocolError``
+with the path of the bad value.
+"""
+
+from course_protocol._errors import CourseCodecError, CourseProtocolError, JsonError
+from course_protocol._json import (
+    JSON_MAX_DEPTH,
+    JsonObject,
+    JsonValue,
+    freeze_json,
+    freeze_json_object,
+    thaw_json,
+)
+from course_protocol._messages import (
+    CourseAssistantContent,
+    CourseAssistantMessage,
+    CourseMessage,
+    CourseModelRequest,
+    CourseTextBlock,
+    CourseToolCall,
+    CourseToolResultMessage,
+    CourseUserMessage,
+    text_from_assistant,
+)
+from course_protocol._port import CourseModel
+from course_protocol._response import (
+    MAX_TOKEN_COUNT,
+    CourseModelChunk,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseStopReason,
+    CourseTextDeltaChunk,
+    CourseToolCallChunk,
+    terminal_semantics_error,
+)
+
+__all__ = [
+    "JSON_MAX_DEPTH",
+    "MAX_TOKEN_COUNT",
+    "CourseAssistantContent",
+    "CourseAssistantMessage",
+    "CourseCodecError",
+    "CourseMessage",
+    "CourseModel",
+    "CourseModelChunk",
+    "CourseModelRequest",
+    "CourseModelResponse",
+    "CourseModelUsage",
+    "CourseProtocolError",
+    "CourseStopReason",
+    "CourseTextBlock",
+    "CourseTextDeltaChunk",
+    "CourseToolCall",
+    "CourseToolCallChunk",
+    "CourseToolResultMessage",
+    "CourseUserMessage",
+    "JsonError",
+    "JsonObject",
+    "JsonValue",
+    "freeze_json",
+    "freeze_json_object",
+    "terminal_semantics_error",
+    "text_from_assistant",
+    "thaw_json",
+]

@@ -1,0 +1,43 @@
+"""Plain type checks shared by the constructors; cheap enough for the hot path."""
+
+from __future__ import annotations
+
+from typing import NoReturn, cast
+
+from course_protocol._errors import CourseProtocolError
+from course_protocol._json import type_name
+
+
+def fail(path: str, message: str) -> NoReturn:
+    """Raise the protocol's one construction error."""
+    raise CourseProtocolError(path, message)
+
+
+def check_id(value: object, path: str) -> None:
+    """An id or name: an exact ``str`` that is not empty after stripping whitespace."""
+    if type(value) is not str:
+        fail(path, f"must be a str, not {type_name(value)}")
+    if not value.strip():
+        fail(path, "must not be empty or whitespace-only")
+
+
+def check_text(value: object, path: str) -> None:
+    """Free text: an exact ``str`` (a subclass could carry mutable state or lie in ``==``)."""
+    if type(value) is not str:
+        fail(path, f"must be a str, not {type_name(value)}")
+
+
+def snapshot_sequence(value: object, path: str) -> tuple[object, ...]:
+    """A ``list`` or ``tuple`` (subclasses read through the base type) as an exact tuple.
+
+    ``str``, ``bytes``, mappings, iterators and everything else are rejected:
+    a one-shot iterator would be consumed by the check itself.
+    """
+    kind = type(value)
+    if kind is tuple:
+        return cast(tuple[object, ...], value)
+    if issubclass(kind, list):
+        return tuple(list.__iter__(cast(list[object], value)))
+    if issubclass(kind, tuple):
+        return tuple(tuple.__iter__(cast(tuple[object, ...], value)))
+    fail(path, f"must be a list or tuple, not {type_name(value)}")

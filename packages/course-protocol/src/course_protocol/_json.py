@@ -1,0 +1,211 @@
+"""Immutable JSON values: freeze untrusted Python data into them, thaw them back.
+
+The walk is iterative with an explicit stack, so no input (however deep,
+large or cyclic) can raise ``RecursionError``. Containers are read only
+through the base types' own C methods (``dict.items(d)``, ``list.__iter__``,
+``tuple.__iter__``) and classified with ``type()``/``issubclass`` on the real
+type, so no override, ``__missing__`` hook or lying ``__class__`` of the
+input ever runs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from typing import TypeAlias, Union, cast
+
+from frozendict import frozendict
+from returns.result import Failure, Result, Success
+
+from course_protocol._errors import CourseProtocolError, JsonError
+
+JsonValue: TypeAlias = Union[  # a recursive alias: ``|`` cannot join the string forward refs
+    bool, int, float, str, tuple["JsonValue", ...], "frozendict[str, JsonValue]", None
+]
+"""A deeply immutable JSON value: scalars, tuples for arrays, frozendicts for objects."""
+
+JsonObject: TypeAlias = "frozendict[str, JsonValue]"
+"""A deeply immutable JSON object with ``str`` keys."""
+
+JSON_MAX_DEPTH = 64
+"""The most containers (arrays and objects) a JSON value may nest, the root included.
+
+Far deeper than any Tool arguments need, and far enough below Python's
+recursion limit that the recursive parts of the standard library
+(``==``, ``hash``, ``repr``, ``pickle``, ``copy.deepcopy``, ``json.dumps``)
+are always safe on a frozen value.
+"""
+
+_ArrayBuilder = Callable[[list[object]], object]
+_ObjectBuilder = Callable[[list[tuple[str, object]]], object]
+
+
+class _Frame:
+    """One open container of the walk: its entries, what was built so far, where we are."""
+
+    __slots__ = ("child_key", "entries", "ident", "is_object", "out")
+
+    def __init__(self, ident: int, entries: Iterator[object], is_object: bool) -> None:
+        self.ident = ident
+        self.entries = entries
+        self.is_object = is_object
+        self.out: list[object] = []
+        self.child_key: str | int = -1
+
+
+_PENDING = object()
+_END = object()
+
+
+def type_name(value: object) -> str:
+    """The name of ``value``'s real type, read without running any of its code."""
+    name = type.__dict__["__name__"].__get__(type(value), type)
+    return cast(str, name)
+
+
+def _segment(key: str | int) -> str:
+    if type(key) is int:
+        return f"[{key}]"
+    key = cast(str, key)
+    if key.isidentifier():
+        return f".{key}"
+    return f"[{json.dumps(key)}]"
+
+
+def _path(prefix: str, stack: list[_Frame], upto: int) -> str:
+    path = prefix + "".join(_segment(frame.child_key) for frame in stack[:upto])
+    if not prefix and path.startswith("."):
+        return path[1:]
+    return path
+
+
+def _walk(
+    root: object, prefix: str, make_array: _ArrayBuilder, make_object: _ObjectBuilder
+) -> tuple[object, JsonError | None]:
+    stack: list[_Frame] = []
+    active: set[int] = set()
+    value = root
+    while True:
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or value is None:
+            result = value
+        elif kind is float:
+            if not math.isfinite(cast(float, value)):
+                return None, JsonError(_path(prefix, stack, len(stack)), "is not a finite number")
+            result = value
+        else:
+            if issubclass(kind, dict):
+                entries: Iterator[object] = iter(dict.items(cast(dict[object, object], value)))
+                is_object = True
+            elif issubclass(kind, list):
+                entries = list.__iter__(cast(list[object], value))
+                is_object = False
+            elif issubclass(kind, tuple):
+                entries = tuple.__iter__(cast(tuple[object, ...], value))
+                is_object = False
+            else:
+                message = f"has unsupported type {type_name(value)}"
+                return None, JsonError(_path(prefix, stack, len(stack)), message)
+            ident = id(value)
+            if ident in active:
+                message = "refers back to a container that holds it (a cycle)"
+                return None, JsonError(_path(prefix, stack, len(stack)), message)
+            if len(stack) >= JSON_MAX_DEPTH:
+                message = f"nests more than JSON_MAX_DEPTH ({JSON_MAX_DEPTH}) containers"
+                return None, JsonError(_path(prefix, stack, len(stack)), message)
+            active.add(ident)
+            stack.append(_Frame(ident, entries, is_object))
+            result = _PENDING
+        while True:
+            if not stack:
+                return result, None
+            frame = stack[-1]
+            if result is not _PENDING:
+                if frame.is_object:
+                    frame.out.append((frame.child_key, result))
+                else:
+                    frame.out.append(result)
+            entry = next(frame.entries, _END)
+            if entry is _END:
+                stack.pop()
+                active.discard(frame.ident)
+                if frame.is_object:
+                    result = make_object(cast(list[tuple[str, object]], frame.out))
+                else:
+                    result = make_array(frame.out)
+                continue
+            if frame.is_object:
+                key, value = cast(tuple[object, object], entry)
+                if type(key) is not str:
+                    message = f"has a key of type {type_name(key)}; object keys must be str"
+                    return None, JsonError(_path(prefix, stack, len(stack) - 1), message)
+                frame.child_key = key
+            else:
+                frame.child_key = len(frame.out)
+                value = entry
+            break
+
+
+def _frozen_object(pairs: list[tuple[str, object]]) -> object:
+    return frozendict(pairs)
+
+
+def _plain_object(pairs: list[tuple[str, object]]) -> object:
+    return dict(pairs)
+
+
+def freeze_json(value: object, path: str = "$") -> Result[JsonValue, JsonError]:
+    """Deep-snapshot ``value`` into an immutable :data:`JsonValue`.
+
+    Accepts exact ``str``, ``int``, ``bool``, ``None`` and finite ``float``
+    scalars; ``dict`` (including ``frozendict`` and other subclasses) with
+    exact ``str`` keys; ``list`` and ``tuple`` (including subclasses).
+    Objects become ``frozendict`` and arrays ``tuple``, always freshly built,
+    so later changes to ``value`` change nothing. Keys such as
+    ``"__proto__"`` or ``"__class__"`` are ordinary keys.
+
+    Returns ``Failure(JsonError)`` naming the path of the first bad part
+    (``path`` is the prefix, e.g. ``arguments.items[3].x``) for non-finite
+    floats, non-``str`` keys, str subclasses, cycles, other types and
+    nesting beyond :data:`JSON_MAX_DEPTH`. Never raises.
+    """
+    result, error = _walk(value, path, tuple, _frozen_object)
+    if error is not None:
+        return Failure(error)
+    return Success(cast(JsonValue, result))
+
+
+def freeze_json_object(value: object, path: str = "$") -> Result[JsonObject, JsonError]:
+    """Like :func:`freeze_json`, but the value must be a JSON object (a ``dict``).
+
+    Returns ``Failure(JsonError)`` at ``path`` when ``value`` is not a
+    ``dict``; never raises.
+    """
+    if not issubclass(type(value), dict):
+        return Failure(JsonError(path, f"must be a JSON object, not {type_name(value)}"))
+    return cast(Result[JsonObject, JsonError], freeze_json(value, path))
+
+
+def freeze_json_object_or_raise(value: object, path: str) -> JsonObject:
+    """:func:`freeze_json_object` for constructors: raises ``CourseProtocolError`` instead."""
+    if not issubclass(type(value), dict):
+        raise CourseProtocolError(path, f"must be a JSON object, not {type_name(value)}")
+    result, error = _walk(value, path, tuple, _frozen_object)
+    if error is not None:
+        raise CourseProtocolError(error.path, error.message)
+    return cast(JsonObject, result)
+
+
+def thaw_json(value: JsonValue) -> object:
+    """A plain copy of a JSON value: ``dict`` for objects, ``list`` for arrays.
+
+    Meant for serialization (``json.dumps``) and test comparisons. Accepts
+    the same inputs as :func:`freeze_json`; raises ``CourseProtocolError``
+    (with the path of the bad part, prefixed ``$``) for anything that is not
+    JSON.
+    """
+    result, error = _walk(value, "$", list, _plain_object)
+    if error is not None:
+        raise CourseProtocolError(error.path, error.message)
+    return result

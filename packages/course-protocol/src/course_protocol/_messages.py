@@ -1,0 +1,173 @@
+"""Content blocks, messages and the model request: the course Message IR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias, final
+
+from course_protocol._checks import check_id, check_text, fail, snapshot_sequence
+from course_protocol._json import JsonObject, freeze_json_object_or_raise, type_name
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseTextBlock:
+    """A block of assistant text.
+
+    Raises ``CourseProtocolError`` (path ``text``) unless ``text`` is a ``str``;
+    empty text is allowed.
+    """
+
+    text: str
+
+    def __post_init__(self) -> None:
+        check_text(self.text, "text")
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseToolCall:
+    """A complete Tool call the assistant asks for: an opaque id, a Tool name, JSON arguments.
+
+    ``arguments`` may be any ``dict`` of JSON values; it is deep-snapshotted
+    into a ``frozendict`` (see ``freeze_json``). Raises ``CourseProtocolError``
+    when ``id`` or ``name`` is not a non-blank ``str``, or when ``arguments``
+    is not a JSON object (the path names the bad part, e.g.
+    ``arguments.items[3].x``).
+    """
+
+    id: str
+    name: str
+    arguments: JsonObject
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "id")
+        check_id(self.name, "name")
+        object.__setattr__(
+            self, "arguments", freeze_json_object_or_raise(self.arguments, "arguments")
+        )
+
+
+CourseAssistantContent: TypeAlias = CourseTextBlock | CourseToolCall
+"""One block of an assistant message: text or a Tool call."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseUserMessage:
+    """What the user said.
+
+    Raises ``CourseProtocolError`` when ``id`` is not a non-blank ``str`` or
+    ``content`` is not a ``str``.
+    """
+
+    id: str
+    content: str
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "id")
+        check_text(self.content, "content")
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseAssistantMessage:
+    """What the assistant said: text and Tool-call blocks, in order.
+
+    ``content`` may be given as a list or tuple and is stored as a tuple.
+    Each block must be exactly a ``CourseTextBlock`` or ``CourseToolCall``
+    (not a subclass, which could carry mutable state). Raises
+    ``CourseProtocolError`` on a blank id, a non-sequence ``content``, or a
+    bad block (path ``content[i]``).
+    """
+
+    id: str
+    content: tuple[CourseAssistantContent, ...]
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "id")
+        content = snapshot_sequence(self.content, "content")
+        for index, block in enumerate(content):
+            kind = type(block)
+            if kind is not CourseTextBlock and kind is not CourseToolCall:
+                fail(
+                    f"content[{index}]",
+                    f"must be a CourseTextBlock or CourseToolCall, not {type_name(block)}",
+                )
+        if content is not self.content:
+            object.__setattr__(self, "content", content)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseToolResultMessage:
+    """The result of one Tool call, linked to it by ``tool_call_id`` and ``tool_name``.
+
+    Raises ``CourseProtocolError`` when ``id``, ``tool_call_id`` or
+    ``tool_name`` is not a non-blank ``str``, ``content`` is not a ``str``,
+    or ``is_error`` is not a ``bool``.
+    """
+
+    id: str
+    tool_call_id: str
+    tool_name: str
+    content: str
+    is_error: bool = False
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "id")
+        check_id(self.tool_call_id, "tool_call_id")
+        check_id(self.tool_name, "tool_name")
+        check_text(self.content, "content")
+        if type(self.is_error) is not bool:
+            fail("is_error", f"must be a bool, not {type_name(self.is_error)}")
+
+
+CourseMessage: TypeAlias = CourseUserMessage | CourseAssistantMessage | CourseToolResultMessage
+"""One message of a transcript."""
+
+
+def is_message_type(kind: type) -> bool:
+    """Whether ``kind`` is exactly one of the message types (``is``, never ``==``)."""
+    return (
+        kind is CourseUserMessage
+        or kind is CourseAssistantMessage
+        or kind is CourseToolResultMessage
+    )
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseModelRequest:
+    """One call to a model: a request id and the transcript so far.
+
+    ``messages`` may be given as a list or tuple and is stored as a tuple;
+    each element must be exactly one of the three message types. Raises
+    ``CourseProtocolError`` on a blank id, a non-sequence ``messages``, or a
+    bad element (path ``messages[i]``). It does not check how Tool calls and
+    results pair up: that is ``validate_transcript``.
+    """
+
+    id: str
+    messages: tuple[CourseMessage, ...]
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "id")
+        messages = snapshot_sequence(self.messages, "messages")
+        for index, message in enumerate(messages):
+            if not is_message_type(type(message)):
+                fail(
+                    f"messages[{index}]",
+                    "must be a CourseUserMessage, CourseAssistantMessage or "
+                    f"CourseToolResultMessage, not {type_name(message)}",
+                )
+        if messages is not self.messages:
+            object.__setattr__(self, "messages", messages)
+
+
+def text_from_assistant(message: CourseAssistantMessage) -> str:
+    """The assistant's text: every text block of ``message``, joined in order with no separator.
+
+    Tool-call blocks are skipped; a message without text gives ``""``.
+    """
+    return "".join(block.text for block in message.content if type(block) is CourseTextBlock)

@@ -1,0 +1,136 @@
+"""Streamed chunks, usage, stop reasons, the terminal response and its one shared check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeAlias, final
+
+from course_protocol._checks import check_id, check_text, fail
+from course_protocol._json import type_name
+from course_protocol._messages import CourseAssistantMessage, CourseToolCall
+
+MAX_TOKEN_COUNT = 2**53 - 1
+"""The largest usage count: the largest integer every JSON reader holds exactly."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseTextDeltaChunk:
+    """A streamed piece of assistant text for the request ``request_id``.
+
+    Raises ``CourseProtocolError`` when ``request_id`` is not a non-blank
+    ``str`` or ``delta`` is not a ``str``.
+    """
+
+    request_id: str
+    delta: str
+
+    def __post_init__(self) -> None:
+        check_id(self.request_id, "request_id")
+        check_text(self.delta, "delta")
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseToolCallChunk:
+    """A complete streamed Tool call for the request ``request_id``.
+
+    ``tool_call`` must be exactly a ``CourseToolCall`` (a subclass could
+    carry mutable state). Raises ``CourseProtocolError`` otherwise, or when
+    ``request_id`` is not a non-blank ``str``.
+    """
+
+    request_id: str
+    tool_call: CourseToolCall
+
+    def __post_init__(self) -> None:
+        check_id(self.request_id, "request_id")
+        if type(self.tool_call) is not CourseToolCall:
+            fail("tool_call", f"must be a CourseToolCall, not {type_name(self.tool_call)}")
+
+
+CourseModelChunk: TypeAlias = CourseTextDeltaChunk | CourseToolCallChunk
+"""One streamed chunk of a model response."""
+
+
+def _check_count(value: object, path: str) -> None:
+    if type(value) is not int:
+        fail(path, f"must be an int, not {type_name(value)}")
+    if not 0 <= value <= MAX_TOKEN_COUNT:
+        fail(path, "must be between 0 and 2**53 - 1")
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseModelUsage:
+    """Token counts of one response.
+
+    Raises ``CourseProtocolError`` unless each count is an ``int`` (``bool``
+    is not) between 0 and 2**53 - 1.
+    """
+
+    input_tokens: int
+    output_tokens: int
+
+    def __post_init__(self) -> None:
+        _check_count(self.input_tokens, "input_tokens")
+        _check_count(self.output_tokens, "output_tokens")
+
+
+class CourseStopReason(StrEnum):
+    """Why the assistant stopped."""
+
+    STOP = "stop"
+    """The answer is complete; the message holds no Tool-call block."""
+    TOOL_CALL = "toolCall"
+    """The assistant waits for Tool results; the message holds at least one Tool-call block."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CourseModelResponse:
+    """The terminal result of one model call: the whole assistant message, why it stopped, usage.
+
+    Each field is checked (non-blank ``id`` and ``request_id``, exactly a
+    ``CourseAssistantMessage``, a ``CourseStopReason`` member, exactly a
+    ``CourseModelUsage``), raising ``CourseProtocolError`` naming the field.
+    Whether the stop reason agrees with the content is not checked here:
+    that is :func:`terminal_semantics_error`, which each adapter applies and
+    reports with its own code.
+    """
+
+    id: str
+    request_id: str
+    message: CourseAssistantMessage
+    stop_reason: CourseStopReason
+    usage: CourseModelUsage
+
+    def __post_init__(self) -> None:
+        check_id(self.id, "id")
+        check_id(self.request_id, "request_id")
+        if type(self.message) is not CourseAssistantMessage:
+            fail("message", f"must be a CourseAssistantMessage, not {type_name(self.message)}")
+        if type(self.stop_reason) is not CourseStopReason:
+            fail("stop_reason", f"must be a CourseStopReason, not {type_name(self.stop_reason)}")
+        if type(self.usage) is not CourseModelUsage:
+            fail("usage", f"must be a CourseModelUsage, not {type_name(self.usage)}")
+
+
+def terminal_semantics_error(
+    stop_reason: CourseStopReason, message: CourseAssistantMessage
+) -> str | None:
+    """The one shared terminal check: ``None`` when ``stop_reason`` agrees with ``message``.
+
+    ``TOOL_CALL`` requires at least one Tool-call block and ``STOP`` forbids
+    them; otherwise the result is a one-line explanation. Never raises on
+    protocol values.
+    """
+    tool_calls = sum(1 for block in message.content if type(block) is CourseToolCall)
+    if stop_reason is CourseStopReason.TOOL_CALL:
+        if tool_calls == 0:
+            return "stop reason toolCall requires at least one Tool-call block, found none"
+        return None
+    if tool_calls:
+        return f"stop reason stop forbids Tool-call blocks, found {tool_calls}"
+    return None
