@@ -1,3 +1,31 @@
-"""Single-consumer async event streams and an AbortController/AbortSignal for asyncio."""
+"""Single-consumer async event streams and an AbortController/AbortSignal for asyncio.
 
-__all__: list[str] = []
+Generic primitives, stdlib only:
+
+- `EventStream`: a single-consumer async queue of events with a separate terminal
+  result (``await stream.result``); `EventStreamIterator` is its consumer side and
+  `EventStreamStateError` reports misuse.
+- `AbortController` / `AbortSignal` / `AbortError`: a cancellation signal, and
+  `race_abort` to await something unless the signal aborts first.
+- `run_producer`: runs a stream's production as one task, interrupted by a signal.
+- `claim_iterator_once`: a process-wide registry so one iterator feeds one consumer.
+"""
+
+from course_stream._abort import AbortController, AbortError, AbortSignal
+from course_stream._errors import EventStreamStateError
+from course_stream._event_stream import EventStream, EventStreamIterator
+from course_stream._ownership import claim_iterator_once
+from course_stream._producer import run_producer
+from course_stream._race import race_abort
+
+__all__ = [
+    "AbortController",
+    "AbortError",
+    "AbortSignal",
+    "EventStream",
+    "EventStreamIterator",
+    "EventStreamStateError",
+    "claim_iterator_once",
+    "race_abort",
+    "run_producer",
+]

@@ -1,0 +1,317 @@
+"""EventStream: a single-consumer async queue of events with a separate terminal result."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Generator
+from typing import Any, Final, Generic, NoReturn, TypeVar
+
+from course_stream._errors import EventStreamStateError
+
+__all__ = ["EventStream", "EventStreamIterator"]
+
+E = TypeVar("E")
+R = TypeVar("R")
+
+
+class _Wake(enum.Enum):
+    """What a parked read is told when it is woken without an event."""
+
+    TERMINAL = enum.auto()
+    CLOSED = enum.auto()
+
+
+class _State(enum.Enum):
+    OPEN = "open"
+    FINISHED = "finished"
+    FAILED = "failed"
+
+
+class EventStream(Generic[E, R]):
+    """A single-consumer async queue of events of type ``E`` and one terminal result ``R``.
+
+    Producer side: `push`, then exactly one of `finish` or `fail`. Consumer side:
+    ``async for event in stream`` and ``await stream.result``.
+
+    The stream needs no event loop until somebody waits on it: it can be created,
+    pushed and settled before a loop runs, then consumed inside one. It is bound to
+    one loop at a time and is not thread-safe (like the rest of asyncio).
+
+    Python's ``async for`` does not close its iterator on ``break``; to release the
+    consumer slot at once, iterate under `contextlib.aclosing`::
+
+        async with contextlib.aclosing(aiter(stream)) as events:
+            async for event in events:
+                ...
+
+    Otherwise the slot is released when the iterator is garbage-collected.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_buffer",
+        "_consumer",
+        "_error",
+        "_failure_delivered",
+        "_result",
+        "_result_waiters",
+        "_state",
+        "_value",
+        "_waiters",
+    )
+
+    def __init__(self) -> None:
+        self._buffer: deque[E] = deque()
+        self._waiters: deque[asyncio.Future[E | _Wake]] = deque()
+        self._result_waiters: list[asyncio.Future[None]] = []
+        self._state = _State.OPEN
+        self._value: R | None = None
+        self._error: BaseException | None = None
+        self._failure_delivered = False
+        self._consumer: weakref.ref[EventStreamIterator[E]] | None = None
+        self._result: Final = _EventStreamResult(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<EventStream {self._state.value} buffered={len(self._buffer)} "
+            f"waiting_reads={len(self._waiters)}>"
+        )
+
+    @property
+    def done(self) -> bool:
+        """True once `finish` or `fail` has been called."""
+        return self._state is not _State.OPEN
+
+    @property
+    def result(self) -> Awaitable[R]:
+        """The terminal result, as an awaitable that is the same object on every access.
+
+        ``await stream.result`` returns the value given to `finish` or raises the
+        exception object given to `fail` (the same object every time). It can be
+        awaited any number of times, from any task of the loop. A failure nobody
+        awaits is never reported as "exception was never retrieved".
+        """
+        return self._result
+
+    def push(self, event: E) -> None:
+        """Deliver ``event`` to the first waiting read, or buffer it in push order.
+
+        Raises `EventStreamStateError` ("already terminal") after `finish` or `fail`.
+        """
+        if self._state is not _State.OPEN:
+            raise self._terminal_error("push")
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(event)
+                return
+        self._buffer.append(event)
+
+    def finish(self, result: R) -> None:
+        """Settle the stream successfully with ``result``.
+
+        Buffered events are still delivered; then iteration ends and
+        ``await stream.result`` returns ``result``. Raises `EventStreamStateError`
+        ("already terminal") if the stream was already settled.
+        """
+        if self._state is not _State.OPEN:
+            raise self._terminal_error("finish")
+        self._state = _State.FINISHED
+        self._value = result
+        self._wake_all()
+
+    def fail(self, error: BaseException) -> None:
+        """Settle the stream with the exception instance ``error``.
+
+        Buffered events are still delivered; then the consumer's read raises
+        ``error`` (every read pending at that moment raises it) and the iteration
+        is exhausted; ``await stream.result`` raises ``error``. Raises
+        `EventStreamStateError` ("already terminal") if the stream was already
+        settled, and `TypeError` if ``error`` is not a `BaseException` instance.
+        """
+        if self._state is not _State.OPEN:
+            raise self._terminal_error("fail")
+        if not isinstance(error, BaseException):
+            raise TypeError(
+                f"EventStream.fail() takes a BaseException instance, got {type(error).__name__}"
+            )
+        self._state = _State.FAILED
+        self._error = error
+        self._wake_all()
+
+    def __aiter__(self) -> EventStreamIterator[E]:
+        """Start consuming; there is one consumer at a time.
+
+        Raises `EventStreamStateError` ("single consumer") while another iterator
+        of this stream is still open (neither ended, closed nor collected).
+        """
+        current = self._consumer() if self._consumer is not None else None
+        if current is not None and not current._closed:
+            raise EventStreamStateError(
+                "EventStream has a single consumer: another iterator is still open; "
+                "close it with `await iterator.aclose()` or let it end first"
+            )
+        iterator = EventStreamIterator(self)
+        self._consumer = weakref.ref(iterator)
+        return iterator
+
+    def _terminal_error(self, call: str) -> EventStreamStateError:
+        return EventStreamStateError(
+            f"EventStream is already terminal ({self._state.value}); {call}() is not allowed"
+        )
+
+    def _wake_all(self) -> None:
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(_Wake.TERMINAL)
+        result_waiters, self._result_waiters = self._result_waiters, []
+        for result_waiter in result_waiters:
+            if not result_waiter.done():
+                result_waiter.set_result(None)
+
+    def _give_back(self, event: E) -> None:
+        """Return an event a read could not take, ahead of everything still unread."""
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(event)
+                return
+        self._buffer.appendleft(event)
+
+    def _forget(self, waiter: asyncio.Future[E | _Wake]) -> None:
+        with contextlib.suppress(ValueError):
+            self._waiters.remove(waiter)
+        if waiter.done() and not waiter.cancelled():
+            outcome = waiter.result()
+            if not isinstance(outcome, _Wake):
+                self._give_back(outcome)
+
+    def _close_reads(self) -> None:
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(_Wake.CLOSED)
+
+    def _settled_value(self) -> R:
+        if self._state is _State.FAILED:
+            assert self._error is not None
+            raise self._error
+        return self._value  # type: ignore[return-value]
+
+
+class EventStreamIterator(Generic[E]):
+    """The consumer side of one `EventStream`, returned by ``aiter(stream)``.
+
+    Reads are served in FIFO order. The iterator ends when the stream is finished
+    and drained, after it raised the stream's failure, or when `aclose` is called;
+    any of these releases the stream's consumer slot, as does garbage collection.
+    """
+
+    __slots__ = ("__weakref__", "_closed", "_stream")
+
+    def __init__(self, stream: EventStream[E, Any]) -> None:
+        self._stream = stream
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return f"<EventStreamIterator {'closed' if self._closed else 'open'} of {self._stream!r}>"
+
+    def __aiter__(self) -> EventStreamIterator[E]:
+        return self
+
+    async def __anext__(self) -> E:
+        """Return the next event, or raise `StopAsyncIteration` or the stream's failure.
+
+        A read that has to wait parks on the running loop; if its task is cancelled
+        the read is withdrawn and no event is lost to it.
+        """
+        if self._closed:
+            raise StopAsyncIteration
+        stream = self._stream
+        if stream._buffer:
+            return stream._buffer.popleft()
+        if stream._state is not _State.OPEN:
+            self._end_at_terminal(woken=False)
+        waiter: asyncio.Future[E | _Wake] = asyncio.get_running_loop().create_future()
+        stream._waiters.append(waiter)
+        try:
+            outcome = await waiter
+        except asyncio.CancelledError:
+            stream._forget(waiter)
+            raise
+        if outcome is _Wake.CLOSED:
+            raise StopAsyncIteration
+        if outcome is _Wake.TERMINAL:
+            self._end_at_terminal(woken=True)
+        if self._closed_meanwhile():
+            stream._give_back(outcome)
+            raise StopAsyncIteration
+        return outcome
+
+    async def aclose(self) -> None:
+        """Stop consuming: pending and later reads end with `StopAsyncIteration`.
+
+        Events not yet read stay in the stream for a later consumer. Idempotent.
+        """
+        if self._closed:
+            return
+        self._release()
+        self._stream._close_reads()
+
+    def _end_at_terminal(self, *, woken: bool) -> NoReturn:
+        # Every read parked when fail() was called raises the failure; after that
+        # the iteration is exhausted for this and any later consumer.
+        stream = self._stream
+        self._release()
+        if stream._state is _State.FAILED and (woken or not stream._failure_delivered):
+            stream._failure_delivered = True
+            assert stream._error is not None
+            raise stream._error
+        raise StopAsyncIteration
+
+    def _closed_meanwhile(self) -> bool:
+        # A method rather than a re-read of the attribute: aclose() may have run
+        # while this read was parked, which static narrowing cannot see.
+        return self._closed
+
+    def _release(self) -> None:
+        self._closed = True
+        stream = self._stream
+        if stream._consumer is not None and stream._consumer() is self:
+            stream._consumer = None
+
+
+class _EventStreamResult(Generic[R]):
+    """The awaitable behind `EventStream.result`: waits without ever holding an exception."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: EventStream[Any, R]) -> None:
+        self._stream = stream
+
+    def __repr__(self) -> str:
+        return f"<EventStream.result of {self._stream!r}>"
+
+    def __await__(self) -> Generator[Any, None, R]:
+        stream = self._stream
+        if stream._state is _State.OPEN:
+            # The future only wakes this awaiter; the outcome itself is read from the
+            # stream, so no future ever carries an exception that could go unretrieved.
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            stream._result_waiters.append(waiter)
+            try:
+                yield from waiter.__await__()
+            except asyncio.CancelledError:
+                if waiter in stream._result_waiters:
+                    stream._result_waiters.remove(waiter)
+                raise
+        return stream._settled_value()
