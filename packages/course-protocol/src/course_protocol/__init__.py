@@ -37,6 +37,7 @@ from course_protocol._response import (
     CourseToolCallChunk,
     terminal_semantics_error,
 )
+from course_protocol._transcript import TranscriptIssue, TranscriptIssueCode, validate_transcript
 
 __all__ = [
     "JSON_MAX_DEPTH",
@@ -61,9 +62,12 @@ __all__ = [
     "JsonError",
     "JsonObject",
     "JsonValue",
+    "TranscriptIssue",
+    "TranscriptIssueCode",
     "freeze_json",
     "freeze_json_object",
     "terminal_semantics_error",
     "text_from_assistant",
     "thaw_json",
+    "validate_transcript",
 ]

@@ -81,7 +81,11 @@ def _path(prefix: str, stack: list[_Frame], upto: int) -> str:
 
 
 def _walk(
-    root: object, prefix: str, make_array: _ArrayBuilder, make_object: _ObjectBuilder
+    root: object,
+    prefix: str,
+    make_array: _ArrayBuilder,
+    make_object: _ObjectBuilder,
+    frozen_only: bool = False,
 ) -> tuple[object, JsonError | None]:
     stack: list[_Frame] = []
     active: set[int] = set()
@@ -95,6 +99,9 @@ def _walk(
                 return None, JsonError(_path(prefix, stack, len(stack)), "is not a finite number")
             result = value
         else:
+            if frozen_only and kind is not frozendict and kind is not tuple:
+                message = f"is a {type_name(value)}, not a frozendict or tuple"
+                return None, JsonError(_path(prefix, stack, len(stack)), message)
             if issubclass(kind, dict):
                 entries: Iterator[object] = iter(dict.items(cast(dict[object, object], value)))
                 is_object = True
@@ -195,6 +202,25 @@ def freeze_json_object_or_raise(value: object, path: str) -> JsonObject:
     if error is not None:
         raise CourseProtocolError(error.path, error.message)
     return cast(JsonObject, result)
+
+
+def is_frozen_json_object(value: object) -> bool:
+    """Whether ``value`` is already a deeply frozen JSON object: only exact
+    ``frozendict`` and ``tuple`` containers, valid scalars, ``str`` keys, no
+    cycles, within :data:`JSON_MAX_DEPTH`. Runs no code of ``value``; never raises.
+    """
+    if type(value) is not frozendict:
+        return False
+    _result, error = _walk(value, "$", _discard_array, _discard_object, frozen_only=True)
+    return error is None
+
+
+def _discard_array(items: list[object]) -> object:
+    return None
+
+
+def _discard_object(pairs: list[tuple[str, object]]) -> object:
+    return None
 
 
 def thaw_json(value: JsonValue) -> object:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from course_protocol._messages import CourseModelRequest
 from course_protocol._response import CourseModelChunk, CourseModelResponse
-
-if TYPE_CHECKING:
-    from course_stream import AbortSignal, EventStream
+from course_stream import AbortSignal, EventStream
 
 
 class CourseModel(Protocol):
