@@ -1,3 +1,30 @@
-"""FixtureProviderAdapter: replays untrusted provider fixtures into the course protocol."""
+"""FixtureProviderAdapter: replays untrusted provider fixtures into the course protocol.
 
-__all__: list[str] = []
+- `FixtureProviderAdapter`: a ``CourseModel`` that plays a schema-1 fixture's
+  responses in order, failing closed with `FixtureProviderError`.
+- `FixtureProviderError` and its `FixtureProviderErrorCode` set of stable codes.
+- `load_fixture`: strict reading of fixture files into plain JSON values.
+- `parse_fixture`, `parse_records`, `parse_usage`, `parse_stop_reason`: the
+  boundary parsers, each returning a ``returns`` ``Result``.
+
+This package is the only place the transport vocabulary is spelled.
+"""
+
+from course_provider_fixture._adapter import FixtureProviderAdapter
+from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
+from course_provider_fixture._fixture import FixtureSnapshot, QueuedResponse, parse_fixture
+from course_provider_fixture._loader import load_fixture
+from course_provider_fixture._parser import parse_records, parse_stop_reason, parse_usage
+
+__all__ = [
+    "FixtureProviderAdapter",
+    "FixtureProviderError",
+    "FixtureProviderErrorCode",
+    "FixtureSnapshot",
+    "QueuedResponse",
+    "load_fixture",
+    "parse_fixture",
+    "parse_records",
+    "parse_stop_reason",
+    "parse_usage",
+]

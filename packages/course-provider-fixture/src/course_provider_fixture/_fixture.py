@@ -1,0 +1,161 @@
+"""The snapshot of a fixture taken at construction: a finite queue of frozen responses.
+
+The fixture is untrusted. Containers are read only through the base types'
+own methods (``dict.items``, ``list.__iter__``, ``tuple.__iter__``), so an
+overridden ``__getitem__``, ``get``, ``items``, ``keys``, ``__iter__`` or a
+``__missing__`` hook never runs; array records are frozen with
+``freeze_json`` so later changes to the caller's objects change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import cast
+
+from returns.result import Failure, Result, Success
+
+from course_protocol import JsonValue, freeze_json
+from course_provider_fixture import _wire
+from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
+
+_MISSING = object()
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedResponse:
+    """One response of the fixture, ready to play.
+
+    ``index`` is its position in the fixture's ``responses``. Exactly one of
+    ``records`` (a frozen snapshot of an array of records) and ``source``
+    (an async iterable of records, iterated when the response is played) is
+    not None.
+    """
+
+    index: int
+    records: tuple[JsonValue, ...] | None
+    source: object | None
+
+
+@dataclass(frozen=True, slots=True)
+class FixtureSnapshot:
+    """A validated schema-1 fixture: its responses in play order."""
+
+    responses: tuple[QueuedResponse, ...]
+
+
+class _InvalidFixtureError(Exception):
+    """Carries one construction failure out of the walk; becomes a ``Failure``."""
+
+    def __init__(self, path: str, reason: str, record_index: int | None = None) -> None:
+        super().__init__(path, reason)
+        self.error = FixtureProviderError(
+            FixtureProviderErrorCode.PROVIDER_INVALID_FIXTURE,
+            f"{path} {reason}",
+            record_index=record_index,
+            path=path,
+        )
+
+
+def _type_name(value: object) -> str:
+    if value is _MISSING:
+        return "missing"
+    name = type.__dict__["__name__"].__get__(type(value), type)
+    return cast(str, name)
+
+
+def _own_fields(value: object, path: str) -> dict[str, object]:
+    """A plain copy of a ``dict`` (or subclass) read through ``dict.items`` only."""
+    if not issubclass(type(value), dict):
+        raise _InvalidFixtureError(path, f"must be an object, got {_type_name(value)}")
+    fields: dict[str, object] = {}
+    for key, item in dict.items(cast(dict[object, object], value)):
+        if type(key) is not str:
+            raise _InvalidFixtureError(
+                path, f"has a key of type {_type_name(key)}; keys must be str"
+            )
+        fields[key] = item
+    return fields
+
+
+def _array_items(value: object) -> Iterator[object] | None:
+    kind = type(value)
+    if issubclass(kind, list):
+        return list.__iter__(cast(list[object], value))
+    if issubclass(kind, tuple):
+        return tuple.__iter__(cast(tuple[object, ...], value))
+    return None
+
+
+def has_async_iter(value: object) -> bool:
+    """Whether ``value``'s type (not the instance) defines ``__aiter__``.
+
+    Reads the class dictionaries along the real MRO, the way the
+    interpreter looks special methods up, so no ``__getattr__`` or
+    ``__getattribute__`` of the value or its metaclass runs.
+    """
+    mro = type.__dict__["__mro__"].__get__(type(value), type)
+    for klass in cast(tuple[type, ...], mro):
+        namespace = cast(dict[str, object], type.__dict__["__dict__"].__get__(klass, type))
+        if "__aiter__" in namespace:
+            return namespace["__aiter__"] is not None
+    return False
+
+
+def _response(value: object, index: int) -> QueuedResponse:
+    path = f"{_wire.RESPONSES_KEY}[{index}]"
+    records = _own_fields(value, path).get(_wire.RECORDS_KEY, _MISSING)
+    records_path = f"{path}.{_wire.RECORDS_KEY}"
+    if records is _MISSING:
+        raise _InvalidFixtureError(path, f"has no {_wire.RECORDS_KEY}")
+    items = _array_items(records)
+    if items is None:
+        if has_async_iter(records):
+            return QueuedResponse(index, None, records)
+        raise _InvalidFixtureError(
+            records_path,
+            f"must be an array or an async iterable of records, got {_type_name(records)}",
+        )
+    frozen: list[JsonValue] = []
+    for record_index, record in enumerate(items):
+        match freeze_json(record, f"{records_path}[{record_index}]"):
+            case Success(value):
+                frozen.append(value)
+            case Failure(error):
+                raise _InvalidFixtureError(error.path, error.message, record_index)
+    return QueuedResponse(index, tuple(frozen), None)
+
+
+def parse_fixture(fixture: object) -> Result[FixtureSnapshot, FixtureProviderError]:
+    """Validate and snapshot an untrusted schema-1 fixture.
+
+    ``fixture`` must be an object whose ``schemaVersion`` is the int ``1``
+    (not ``True``) and whose ``responses`` is an array of objects, each with
+    ``records``: an array (snapshotted deeply, now) or an async iterable
+    (its ``__aiter__`` is looked up now and called when the response is
+    played). Unknown keys are ignored.
+
+    Returns ``Failure`` with ``PROVIDER_INVALID_FIXTURE`` and the path of the
+    first bad value (``record_index`` set when one array record is at
+    fault). Never raises.
+    """
+    try:
+        fields = _own_fields(fixture, "fixture")
+        version = fields.get(_wire.SCHEMA_VERSION_KEY, _MISSING)
+        if type(version) is not int or version != _wire.SUPPORTED_SCHEMA_VERSION:
+            shown = str(version) if type(version) is int else _type_name(version)
+            raise _InvalidFixtureError(
+                _wire.SCHEMA_VERSION_KEY,
+                f"must be {_wire.SUPPORTED_SCHEMA_VERSION}, got {shown}",
+            )
+        responses = fields.get(_wire.RESPONSES_KEY, _MISSING)
+        items = _array_items(responses)
+        if items is None:
+            raise _InvalidFixtureError(
+                _wire.RESPONSES_KEY, f"must be an array, got {_type_name(responses)}"
+            )
+        return Success(
+            FixtureSnapshot(tuple(_response(item, index) for index, item in enumerate(items)))
+        )
+    except _InvalidFixtureError as invalid:
+        return Failure(invalid.error)

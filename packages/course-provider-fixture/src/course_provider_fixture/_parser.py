@@ -1,0 +1,391 @@
+"""Transport records to course values: one small state machine per played response.
+
+Every record arrives as an unknown value (already frozen into plain JSON)
+and is inspected field by field before any course chunk or response is made.
+The per-record path raises ``FixtureProviderError`` (only on failure, so
+the happy path builds no result wrapper); :func:`parse_usage`,
+:func:`parse_stop_reason` and :func:`parse_records` wrap it in ``Result``
+at the boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NoReturn
+
+from frozendict import frozendict
+from returns.result import Failure, Result, Success
+
+from course_protocol import (
+    CourseAssistantContent,
+    CourseAssistantMessage,
+    CourseModelChunk,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseProtocolError,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    freeze_json,
+    terminal_semantics_error,
+)
+from course_provider_fixture import _wire
+from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
+
+_Code = FixtureProviderErrorCode
+_MISSING = object()
+_MAX_TOKENS = 2**53 - 1
+_STOP_REASONS = {
+    _wire.WIRE_STOP: CourseStopReason.STOP,
+    _wire.WIRE_TOOL_CALL_STOP: CourseStopReason.TOOL_CALL,
+}
+
+
+def _raise(
+    code: FixtureProviderErrorCode, path: str, reason: str, record_index: int | None
+) -> NoReturn:
+    raise FixtureProviderError(code, f"{path} {reason}", record_index=record_index, path=path)
+
+
+def _describe(value: object) -> str:
+    if value is _MISSING:
+        return "missing"
+    if value is None:
+        return "null"
+    return type(value).__name__
+
+
+def _text(record: frozendict[str, object], key: str, path: str, index: int) -> str:
+    value = record.get(key, _MISSING)
+    if type(value) is not str or not value.strip():
+        _raise(
+            _Code.PROVIDER_INVALID_EVENT,
+            f"{path}.{key}",
+            f"must be a non-empty string, got {_describe(value)}",
+            index,
+        )
+    return value
+
+
+def _count(
+    usage: frozendict[str, object], aliases: tuple[str, str], path: str, index: int | None
+) -> int:
+    camel, snake = aliases
+    if camel in usage and snake in usage:
+        _raise(
+            _Code.PROVIDER_INVALID_EVENT,
+            path,
+            f"has both {camel} and {snake}; use one alias per count",
+            index,
+        )
+    key = camel if camel in usage else snake
+    value = usage.get(key, _MISSING)
+    if type(value) is not int or not 0 <= value <= _MAX_TOKENS:
+        _raise(
+            _Code.PROVIDER_INVALID_EVENT,
+            f"{path}.{key}",
+            f"must be an integer from 0 to 2**53 - 1, got {_describe(value)}",
+            index,
+        )
+    return value
+
+
+def usage_from(value: object, path: str, index: int | None) -> CourseModelUsage:
+    """Normalize camel- or snake-case usage; raises ``FixtureProviderError`` when invalid."""
+    if type(value) is not frozendict:
+        _raise(
+            _Code.PROVIDER_INVALID_EVENT,
+            path,
+            f"must be an object, got {_describe(value)}",
+            index,
+        )
+    input_tokens = _count(value, _wire.INPUT_TOKENS_ALIASES, path, index)
+    output_tokens = _count(value, _wire.OUTPUT_TOKENS_ALIASES, path, index)
+    return CourseModelUsage(input_tokens, output_tokens)
+
+
+def stop_reason_from(value: object, path: str, index: int | None) -> CourseStopReason:
+    """Map a wire stop reason to the course one; raises ``FixtureProviderError`` when unknown."""
+    reason = _STOP_REASONS.get(value) if type(value) is str else None
+    if reason is None:
+        _raise(
+            _Code.PROVIDER_INVALID_EVENT,
+            path,
+            f"must be {_wire.WIRE_STOP!r} or {_wire.WIRE_TOOL_CALL_STOP!r}, got {value!r}"
+            if type(value) is str
+            else f"must be a string, got {_describe(value)}",
+            index,
+        )
+    return reason
+
+
+class ResponseParser:
+    """The state of one response being played: start id, content, Tool-call ids, terminal.
+
+    Feed it each record in order with :meth:`feed`, then call :meth:`end`
+    once the source is exhausted. Both raise ``FixtureProviderError`` with
+    the stable code and the ``record_index`` of the offending record.
+    """
+
+    __slots__ = ("_content", "_path", "_request_id", "_response_id", "_terminal", "_tool_ids")
+
+    def __init__(self, request_id: str, response_index: int) -> None:
+        self._request_id = request_id
+        self._path = f"{_wire.RESPONSES_KEY}[{response_index}].{_wire.RECORDS_KEY}"
+        self._response_id: str | None = None
+        self._content: list[CourseAssistantContent] = []
+        self._tool_ids: set[str] = set()
+        self._terminal: CourseModelResponse | None = None
+
+    @property
+    def records_path(self) -> str:
+        """Where this response's records live, e.g. ``responses[0].records``."""
+        return self._path
+
+    def record_path(self, index: int) -> str:
+        """Where record ``index`` of this response lives, e.g. ``responses[0].records[3]``."""
+        return f"{self._path}[{index}]"
+
+    def feed(self, record: object, index: int) -> CourseModelChunk | None:
+        """Advance the state by one frozen record; return the chunk it emits, if any."""
+        path = f"{self._path}[{index}]"
+        if type(record) is not frozendict:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                path,
+                f"must be an object, got {_describe(record)}",
+                index,
+            )
+        kind = record.get(_wire.TYPE_KEY, _MISSING)
+        if self._terminal is not None:
+            if kind == _wire.RESPONSE_END:
+                _raise(_Code.PROVIDER_DUPLICATE_TERMINAL, path, "is a second response end", index)
+            _raise(
+                _Code.PROVIDER_INVALID_TERMINAL,
+                path,
+                "follows the response end; nothing may",
+                index,
+            )
+        if kind == _wire.TEXT_DELTA:
+            return self._text_delta(record, path, index)
+        if kind == _wire.TOOL_CALL:
+            return self._tool_call(record, path, index)
+        if kind == _wire.RESPONSE_START:
+            self._start(record, path, index)
+            return None
+        if kind == _wire.RESPONSE_END:
+            self._end(record, path, index)
+            return None
+        if kind == _wire.TRANSPORT_ERROR:
+            self._transport_error(record, path, index)
+        if type(kind) is not str:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.TYPE_KEY}",
+                f"must be a string, got {_describe(kind)}",
+                index,
+            )
+        _raise(
+            _Code.PROVIDER_UNKNOWN_EVENT, f"{path}.{_wire.TYPE_KEY}", f"{kind!r} is unknown", index
+        )
+
+    def end(self, record_count: int) -> CourseModelResponse:
+        """The terminal response, once the source ended after ``record_count`` records.
+
+        Raises ``PROVIDER_MISSING_TERMINAL`` (``record_index`` = ``record_count``)
+        when no response end was read.
+        """
+        if self._terminal is None:
+            _raise(
+                _Code.PROVIDER_MISSING_TERMINAL,
+                self._path,
+                f"ended after {record_count} record(s) without a response end",
+                record_count,
+            )
+        return self._terminal
+
+    def _require_start(self, path: str, index: int) -> str:
+        if self._response_id is None:
+            _raise(_Code.PROVIDER_MISSING_START, path, "comes before the response start", index)
+        return self._response_id
+
+    def _start(self, record: frozendict[str, object], path: str, index: int) -> None:
+        if self._response_id is not None:
+            _raise(_Code.PROVIDER_DUPLICATE_START, path, "is a second response start", index)
+        response_id = _text(record, _wire.RESPONSE_ID_KEY, path, index)
+        role = record.get(_wire.ROLE_KEY, _MISSING)
+        if role != _wire.ASSISTANT_ROLE or type(role) is not str:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.ROLE_KEY}",
+                f"must be {_wire.ASSISTANT_ROLE!r}, got "
+                + (repr(role) if type(role) is str else _describe(role)),
+                index,
+            )
+        self._response_id = response_id
+
+    def _text_delta(
+        self, record: frozendict[str, object], path: str, index: int
+    ) -> CourseTextDeltaChunk:
+        self._require_start(path, index)
+        delta = record.get(_wire.DELTA_KEY, _MISSING)
+        if type(delta) is not str:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.DELTA_KEY}",
+                f"must be a string, got {_describe(delta)}",
+                index,
+            )
+        try:
+            self._content.append(CourseTextBlock(delta))
+            return CourseTextDeltaChunk(self._request_id, delta)
+        except CourseProtocolError as error:
+            _raise(_Code.PROVIDER_INVALID_EVENT, f"{path}.{_wire.DELTA_KEY}", error.message, index)
+
+    def _tool_call(
+        self, record: frozendict[str, object], path: str, index: int
+    ) -> CourseToolCallChunk:
+        self._require_start(path, index)
+        call_id = _text(record, _wire.TOOL_CALL_ID_KEY, path, index)
+        if call_id in self._tool_ids:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.TOOL_CALL_ID_KEY}",
+                f"repeats the Tool-call id {call_id!r}",
+                index,
+            )
+        name = _text(record, _wire.TOOL_NAME_KEY, path, index)
+        arguments = record.get(_wire.ARGUMENTS_KEY, _MISSING)
+        if type(arguments) is not frozendict:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.ARGUMENTS_KEY}",
+                f"must be an object, got {_describe(arguments)}",
+                index,
+            )
+        try:
+            tool_call = CourseToolCall(call_id, name, arguments)
+        except CourseProtocolError as error:
+            _raise(_Code.PROVIDER_INVALID_EVENT, f"{path}.{error.path}", error.message, index)
+        self._tool_ids.add(call_id)
+        self._content.append(tool_call)
+        return CourseToolCallChunk(self._request_id, tool_call)
+
+    def _end(self, record: frozendict[str, object], path: str, index: int) -> None:
+        started = self._require_start(path, index)
+        response_id = _text(record, _wire.RESPONSE_ID_KEY, path, index)
+        if response_id != started:
+            _raise(
+                _Code.PROVIDER_RESPONSE_MISMATCH,
+                f"{path}.{_wire.RESPONSE_ID_KEY}",
+                f"is {response_id!r} but the response started as {started!r}",
+                index,
+            )
+        stop_reason = stop_reason_from(
+            record.get(_wire.STOP_REASON_KEY, _MISSING), f"{path}.{_wire.STOP_REASON_KEY}", index
+        )
+        usage = usage_from(
+            record.get(_wire.USAGE_KEY, _MISSING), f"{path}.{_wire.USAGE_KEY}", index
+        )
+        message = CourseAssistantMessage(
+            _wire.ASSISTANT_MESSAGE_ID_PREFIX + started, tuple(self._content)
+        )
+        problem = terminal_semantics_error(stop_reason, message)
+        if problem is not None:
+            _raise(_Code.PROVIDER_INVALID_TERMINAL, path, problem, index)
+        self._terminal = CourseModelResponse(started, self._request_id, message, stop_reason, usage)
+
+    def _transport_error(self, record: frozendict[str, object], path: str, index: int) -> NoReturn:
+        code = _text(record, _wire.ERROR_CODE_KEY, path, index)
+        message = record.get(_wire.ERROR_MESSAGE_KEY, _MISSING)
+        if type(message) is not str:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.ERROR_MESSAGE_KEY}",
+                f"must be a string, got {_describe(message)}",
+                index,
+            )
+        raise FixtureProviderError(
+            _Code.PROVIDER_TRANSPORT_ERROR,
+            f"{path} reports a transport failure {code}: {message}",
+            record_index=index,
+            provider_code=code,
+            path=path,
+        )
+
+
+def parse_usage(
+    value: object, path: str = _wire.USAGE_KEY
+) -> Result[CourseModelUsage, FixtureProviderError]:
+    """Normalize untrusted usage into one frozen ``CourseModelUsage``.
+
+    Accepts ``inputTokens`` or ``input_tokens`` and ``outputTokens`` or
+    ``output_tokens`` (one alias per count; the two counts may use different
+    spellings), each an int (not bool) from 0 to 2**53 - 1. Returns
+    ``Failure`` with ``PROVIDER_INVALID_EVENT`` when ``value`` is not a JSON
+    object, a count is missing or out of range, or both aliases of one count
+    are present, even when one of them is None. Never raises.
+    """
+    try:
+        return Success(usage_from(_frozen(value, path, None), path, None))
+    except FixtureProviderError as error:
+        return Failure(error)
+
+
+def parse_stop_reason(
+    value: object, path: str = _wire.STOP_REASON_KEY
+) -> Result[CourseStopReason, FixtureProviderError]:
+    """Map the wire stop reason (``stop`` or the Tool-call one) to ``CourseStopReason``.
+
+    Returns ``Failure`` with ``PROVIDER_INVALID_EVENT`` for anything else,
+    including the course spelling ``toolCall``. Never raises.
+    """
+    try:
+        return Success(stop_reason_from(value, path, None))
+    except FixtureProviderError as error:
+        return Failure(error)
+
+
+def parse_records(
+    records: Iterable[object], request_id: str, response_index: int = 0
+) -> Result[tuple[tuple[CourseModelChunk, ...], CourseModelResponse], FixtureProviderError]:
+    """Play a finite sequence of untrusted records synchronously.
+
+    Returns ``Success((chunks, response))`` for a well-formed response, or
+    ``Failure`` with the first record's error (the same codes and
+    ``record_index`` a played stream reports). Records are frozen first;
+    a record that is not JSON is ``PROVIDER_INVALID_EVENT``. Never raises,
+    unless iterating ``records`` itself raises.
+    """
+    parser = ResponseParser(request_id, response_index)
+    chunks: list[CourseModelChunk] = []
+    count = 0
+    try:
+        for index, record in enumerate(records):
+            chunk = parser.feed(_frozen(record, parser.record_path(index), index), index)
+            if chunk is not None:
+                chunks.append(chunk)
+            count = index + 1
+        return Success((tuple(chunks), parser.end(count)))
+    except FixtureProviderError as error:
+        return Failure(error)
+
+
+def _frozen(value: object, path: str, index: int | None) -> object:
+    """Freeze an untrusted value; raises ``PROVIDER_INVALID_EVENT`` when it is not JSON."""
+    result = freeze_json(value, path)
+    if isinstance(result, Failure):
+        error = result.failure()
+        _raise(_Code.PROVIDER_INVALID_EVENT, error.path, error.message, index)
+    return result.unwrap()
+
+
+def freeze_record(record: object, parser: ResponseParser, index: int) -> object:
+    """Freeze one record read from an async source, at its path in the played response.
+
+    Raises ``FixtureProviderError`` with ``PROVIDER_INVALID_EVENT`` and
+    ``record_index`` = ``index`` when the record is not plain JSON.
+    """
+    return _frozen(record, parser.record_path(index), index)

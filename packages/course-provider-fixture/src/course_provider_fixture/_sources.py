@@ -1,0 +1,139 @@
+"""Record cursors: play an array snapshot or an untrusted async source through a parser.
+
+Both settle the stream themselves. An async source is a foreign object: its
+iterator is claimed once, each step is awaited directly (an abort cancels the
+one producer task, which interrupts whatever step is pending), anything it
+raises becomes ``PROVIDER_INVALID_FIXTURE``, and it is closed whenever play
+stops before the source is exhausted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+from course_protocol import CourseModelChunk, CourseModelResponse, JsonValue
+from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
+from course_provider_fixture._parser import ResponseParser, freeze_record
+from course_stream import AbortSignal, EventStream, claim_iterator_once
+
+_Stream = EventStream[CourseModelChunk, CourseModelResponse]
+
+
+def play_records(
+    stream: _Stream, signal: AbortSignal, parser: ResponseParser, records: tuple[JsonValue, ...]
+) -> None:
+    """Play a frozen array of records into ``stream`` and settle it."""
+    push = stream.push
+    feed = parser.feed
+    index = -1
+    try:
+        for index, record in enumerate(records):
+            if signal.aborted:
+                stream.fail(cast(BaseException, signal.reason))
+                return
+            chunk = feed(record, index)
+            if chunk is not None:
+                push(chunk)
+        response = parser.end(index + 1)
+    except FixtureProviderError as error:
+        stream.fail(error)
+        return
+    stream.finish(response)
+
+
+def _source_failed(
+    parser: ResponseParser, index: int, cause: BaseException
+) -> FixtureProviderError:
+    error = FixtureProviderError(
+        FixtureProviderErrorCode.PROVIDER_INVALID_FIXTURE,
+        f"Async fixture record source failed at {parser.record_path(index)}: "
+        f"{type(cause).__name__}",
+        record_index=index,
+        path=parser.record_path(index),
+    )
+    error.__cause__ = cause
+    return error
+
+
+async def _close_quietly(iterator: object) -> None:
+    # A cleanup failure must never replace the error that stopped play, so it
+    # is dropped; an abort still interrupts a close that hangs, because the
+    # CancelledError is not an Exception and propagates.
+    try:
+        close = inspect.getattr_static(type(iterator), "aclose", None)
+        if close is None:
+            return
+        binder = getattr(type(close), "__get__", None)
+        bound = binder(close, iterator, type(iterator)) if binder is not None else close
+        await bound()
+    except Exception:
+        return
+
+
+def _being_cancelled() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+async def play_source(
+    stream: _Stream, signal: AbortSignal, parser: ResponseParser, source: object
+) -> None:
+    """Play an untrusted async iterable of records into ``stream`` and settle it.
+
+    Failures of the source itself (``__aiter__``, a step, a non-awaitable
+    step, a forged ``FixtureProviderError``) become
+    ``PROVIDER_INVALID_FIXTURE`` with the original as ``__cause__``; a record
+    that is not plain JSON is ``PROVIDER_INVALID_EVENT``. An abort fails the
+    stream with ``signal.reason``. The source is closed (``aclose``, errors
+    ignored) whenever play stops before it is exhausted, after the stream is
+    settled, so a slow close never delays the consumer.
+    """
+    try:
+        iterator = cast(AsyncIterator[Any], aiter(cast(Any, source)))
+    except Exception as cause:
+        stream.fail(_source_failed(parser, 0, cause))
+        return
+    if not claim_iterator_once(iterator):
+        stream.fail(
+            FixtureProviderError(
+                FixtureProviderErrorCode.PROVIDER_ITERATOR_REUSED,
+                f"{parser.records_path} handed out an async iterator "
+                "that already fed a model call; an iterator plays one response only",
+            )
+        )
+        return
+    index = 0
+    try:
+        while True:
+            try:
+                record = await anext(iterator)
+            except StopAsyncIteration:
+                break
+            except asyncio.CancelledError as cause:
+                if _being_cancelled():
+                    raise
+                raise _source_failed(parser, index, cause) from cause
+            except Exception as cause:
+                raise _source_failed(parser, index, cause) from cause
+            if signal.aborted:
+                stream.fail(cast(BaseException, signal.reason))
+                await _close_quietly(iterator)
+                return
+            chunk = parser.feed(freeze_record(record, parser, index), index)
+            index += 1
+            if chunk is not None:
+                stream.push(chunk)
+        response = parser.end(index)
+    except FixtureProviderError as error:
+        stream.fail(error)
+        await _close_quietly(iterator)
+        return
+    except BaseException:
+        if signal.aborted and not stream.done:
+            stream.fail(cast(BaseException, signal.reason))
+        await _close_quietly(iterator)
+        raise
+    stream.finish(response)
