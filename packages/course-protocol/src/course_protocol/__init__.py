@@ -6,6 +6,16 @@ and deep-snapshot what they are given, raising ``CourseProtocolError``
 with the path of the bad value.
 """
 
+from course_protocol._codec import (
+    CourseValue,
+    parse_chunk,
+    parse_content_block,
+    parse_message,
+    parse_request,
+    parse_response,
+    parse_usage,
+    to_json,
+)
 from course_protocol._errors import CourseCodecError, CourseProtocolError, JsonError
 from course_protocol._json import (
     JSON_MAX_DEPTH,
@@ -59,6 +69,7 @@ __all__ = [
     "CourseToolCallChunk",
     "CourseToolResultMessage",
     "CourseUserMessage",
+    "CourseValue",
     "JsonError",
     "JsonObject",
     "JsonValue",
@@ -66,8 +77,15 @@ __all__ = [
     "TranscriptIssueCode",
     "freeze_json",
     "freeze_json_object",
+    "parse_chunk",
+    "parse_content_block",
+    "parse_message",
+    "parse_request",
+    "parse_response",
+    "parse_usage",
     "terminal_semantics_error",
     "text_from_assistant",
     "thaw_json",
+    "to_json",
     "validate_transcript",
 ]

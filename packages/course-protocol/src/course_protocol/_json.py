@@ -64,7 +64,8 @@ def type_name(value: object) -> str:
     return cast(str, name)
 
 
-def _segment(key: str | int) -> str:
+def key_segment(key: str | int) -> str:
+    """How ``key`` extends a path: ``[3]``, ``.name``, or ``["odd key"]``."""
     if type(key) is int:
         return f"[{key}]"
     key = cast(str, key)
@@ -74,7 +75,7 @@ def _segment(key: str | int) -> str:
 
 
 def _path(prefix: str, stack: list[_Frame], upto: int) -> str:
-    path = prefix + "".join(_segment(frame.child_key) for frame in stack[:upto])
+    path = prefix + "".join(key_segment(frame.child_key) for frame in stack[:upto])
     if not prefix and path.startswith("."):
         return path[1:]
     return path

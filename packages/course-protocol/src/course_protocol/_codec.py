@@ -1,0 +1,336 @@
+"""The course JSON codec: protocol values to plain JSON values in the course vocabulary, and back.
+
+The spelling is the seeds': camelCase keys, ``role`` on messages (``user``,
+``assistant``, ``toolResult``) and ``type`` on blocks (``text``,
+``toolCall``) and chunks (``textDelta``, ``toolCall``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+from frozendict import frozendict
+from returns.result import Failure, Result, Success
+
+from course_protocol._errors import CourseCodecError, CourseProtocolError
+from course_protocol._json import (
+    JsonObject,
+    JsonValue,
+    freeze_json,
+    key_segment,
+    thaw_json,
+    type_name,
+)
+from course_protocol._messages import (
+    CourseAssistantContent,
+    CourseAssistantMessage,
+    CourseMessage,
+    CourseModelRequest,
+    CourseTextBlock,
+    CourseToolCall,
+    CourseToolResultMessage,
+    CourseUserMessage,
+)
+from course_protocol._response import (
+    CourseModelChunk,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseStopReason,
+    CourseTextDeltaChunk,
+    CourseToolCallChunk,
+)
+
+T = TypeVar("T")
+
+CourseValue = (
+    CourseAssistantContent
+    | CourseMessage
+    | CourseModelRequest
+    | CourseModelChunk
+    | CourseModelUsage
+    | CourseModelResponse
+)
+
+
+def _content_json(block: CourseAssistantContent) -> dict[str, object]:
+    if type(block) is CourseTextBlock:
+        return {"type": "text", "text": block.text}
+    return {
+        "type": "toolCall",
+        "id": block.id,
+        "name": block.name,
+        "arguments": thaw_json(block.arguments),
+    }
+
+
+def _message_json(message: CourseMessage) -> dict[str, object]:
+    kind = type(message)
+    if kind is CourseUserMessage:
+        user = cast(CourseUserMessage, message)
+        return {"role": "user", "id": user.id, "content": user.content}
+    if kind is CourseAssistantMessage:
+        assistant = cast(CourseAssistantMessage, message)
+        content = [_content_json(block) for block in assistant.content]
+        return {"role": "assistant", "id": assistant.id, "content": content}
+    result = cast(CourseToolResultMessage, message)
+    return {
+        "role": "toolResult",
+        "id": result.id,
+        "toolCallId": result.tool_call_id,
+        "toolName": result.tool_name,
+        "content": result.content,
+        "isError": result.is_error,
+    }
+
+
+def _usage_json(usage: CourseModelUsage) -> dict[str, object]:
+    return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens}
+
+
+def to_json(value: CourseValue) -> object:
+    """The course JSON form of a protocol value, as plain ``dict``/``list``/scalar values.
+
+    Ready for ``json.dumps``; the matching ``parse_*`` function reads it
+    back to an equal value. Raises ``TypeError`` when ``value`` is not
+    exactly one of the protocol value types.
+    """
+    kind = type(value)
+    if kind is CourseTextBlock or kind is CourseToolCall:
+        return _content_json(cast(CourseAssistantContent, value))
+    if (
+        kind is CourseUserMessage
+        or kind is CourseAssistantMessage
+        or kind is CourseToolResultMessage
+    ):
+        return _message_json(cast(CourseMessage, value))
+    if kind is CourseModelRequest:
+        request = cast(CourseModelRequest, value)
+        return {"id": request.id, "messages": [_message_json(m) for m in request.messages]}
+    if kind is CourseTextDeltaChunk:
+        delta = cast(CourseTextDeltaChunk, value)
+        return {"type": "textDelta", "requestId": delta.request_id, "delta": delta.delta}
+    if kind is CourseToolCallChunk:
+        chunk = cast(CourseToolCallChunk, value)
+        return {
+            "type": "toolCall",
+            "requestId": chunk.request_id,
+            "toolCall": _content_json(chunk.tool_call),
+        }
+    if kind is CourseModelUsage:
+        return _usage_json(cast(CourseModelUsage, value))
+    if kind is CourseModelResponse:
+        response = cast(CourseModelResponse, value)
+        return {
+            "id": response.id,
+            "requestId": response.request_id,
+            "message": _message_json(response.message),
+            "stopReason": response.stop_reason.value,
+            "usage": _usage_json(response.usage),
+        }
+    raise TypeError(f"to_json takes a course protocol value, not {type_name(value)}")
+
+
+class _Invalid(Exception):  # noqa: N818 (a private signal, caught at the parse boundary)
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(path, message)
+        self.path = path
+        self.message = message
+
+
+_JSON_NAMES = {
+    "request_id": "requestId",
+    "tool_call_id": "toolCallId",
+    "tool_name": "toolName",
+    "is_error": "isError",
+    "tool_call": "toolCall",
+    "stop_reason": "stopReason",
+    "input_tokens": "inputTokens",
+    "output_tokens": "outputTokens",
+}
+
+
+def _build(path: str, build: Callable[[], T]) -> T:
+    """Run a constructor, reporting its error at the JSON path of the bad field."""
+    try:
+        return build()
+    except CourseProtocolError as error:
+        field, separator, rest = error.path.partition(".")
+        head, bracket, tail = field.partition("[")
+        json_path = f"{path}.{_JSON_NAMES.get(head, head)}{bracket}{tail}{separator}{rest}"
+        raise _Invalid(json_path, error.message) from None
+
+
+def _object(value: JsonValue, path: str, fields: tuple[str, ...]) -> JsonObject:
+    if type(value) is not frozendict:
+        raise _Invalid(path, f"must be a JSON object, not {type_name(value)}")
+    obj = value
+    for key in obj:
+        if key not in fields:
+            raise _Invalid(path + key_segment(key), "is not a field here")
+    for field in fields:
+        if field not in obj:
+            raise _Invalid(path, f"lacks the field {field!r}")
+    return obj
+
+
+def _array(value: JsonValue, path: str) -> tuple[JsonValue, ...]:
+    if type(value) is not tuple:
+        raise _Invalid(path, f"must be a JSON array, not {type_name(value)}")
+    return value
+
+
+def _discriminant(value: JsonValue, path: str, key: str, allowed: tuple[str, ...]) -> str:
+    if type(value) is not frozendict:
+        raise _Invalid(path, f"must be a JSON object, not {type_name(value)}")
+    tag = value.get(key)
+    if type(tag) is not str or tag not in allowed:
+        raise _Invalid(f"{path}.{key}", f"must be one of {', '.join(map(repr, allowed))}")
+    return tag
+
+
+def _content(value: JsonValue, path: str) -> CourseAssistantContent:
+    tag = _discriminant(value, path, "type", ("text", "toolCall"))
+    if tag == "text":
+        obj = _object(value, path, ("type", "text"))
+        return _build(path, lambda: CourseTextBlock(cast(str, obj["text"])))
+    return _tool_call(value, path)
+
+
+def _tool_call(value: JsonValue, path: str) -> CourseToolCall:
+    obj = _object(value, path, ("type", "id", "name", "arguments"))
+    if obj["type"] != "toolCall":
+        raise _Invalid(f"{path}.type", "must be 'toolCall'")
+    return _build(
+        path,
+        lambda: CourseToolCall(
+            cast(str, obj["id"]), cast(str, obj["name"]), cast(JsonObject, obj["arguments"])
+        ),
+    )
+
+
+def _message(value: JsonValue, path: str) -> CourseMessage:
+    role = _discriminant(value, path, "role", ("user", "assistant", "toolResult"))
+    if role == "user":
+        obj = _object(value, path, ("role", "id", "content"))
+        return _build(
+            path, lambda: CourseUserMessage(cast(str, obj["id"]), cast(str, obj["content"]))
+        )
+    if role == "assistant":
+        obj = _object(value, path, ("role", "id", "content"))
+        blocks = _array(obj["content"], f"{path}.content")
+        content = tuple(_content(block, f"{path}.content[{i}]") for i, block in enumerate(blocks))
+        return _build(path, lambda: CourseAssistantMessage(cast(str, obj["id"]), content))
+    obj = _object(value, path, ("role", "id", "toolCallId", "toolName", "content", "isError"))
+    return _build(
+        path,
+        lambda: CourseToolResultMessage(
+            cast(str, obj["id"]),
+            cast(str, obj["toolCallId"]),
+            cast(str, obj["toolName"]),
+            cast(str, obj["content"]),
+            cast(bool, obj["isError"]),
+        ),
+    )
+
+
+def _request(value: JsonValue, path: str) -> CourseModelRequest:
+    obj = _object(value, path, ("id", "messages"))
+    items = _array(obj["messages"], f"{path}.messages")
+    messages = tuple(_message(item, f"{path}.messages[{i}]") for i, item in enumerate(items))
+    return _build(path, lambda: CourseModelRequest(cast(str, obj["id"]), messages))
+
+
+def _chunk(value: JsonValue, path: str) -> CourseModelChunk:
+    tag = _discriminant(value, path, "type", ("textDelta", "toolCall"))
+    if tag == "textDelta":
+        obj = _object(value, path, ("type", "requestId", "delta"))
+        return _build(
+            path,
+            lambda: CourseTextDeltaChunk(cast(str, obj["requestId"]), cast(str, obj["delta"])),
+        )
+    obj = _object(value, path, ("type", "requestId", "toolCall"))
+    call = _tool_call(obj["toolCall"], f"{path}.toolCall")
+    return _build(path, lambda: CourseToolCallChunk(cast(str, obj["requestId"]), call))
+
+
+def _usage(value: JsonValue, path: str) -> CourseModelUsage:
+    obj = _object(value, path, ("inputTokens", "outputTokens"))
+    return _build(
+        path,
+        lambda: CourseModelUsage(cast(int, obj["inputTokens"]), cast(int, obj["outputTokens"])),
+    )
+
+
+def _stop_reason(value: JsonValue, path: str) -> CourseStopReason:
+    for reason in CourseStopReason:
+        if type(value) is str and value == reason.value:
+            return reason
+    raise _Invalid(path, "must be 'stop' or 'toolCall'")
+
+
+def _response(value: JsonValue, path: str) -> CourseModelResponse:
+    obj = _object(value, path, ("id", "requestId", "message", "stopReason", "usage"))
+    message = _message(obj["message"], f"{path}.message")
+    if type(message) is not CourseAssistantMessage:
+        raise _Invalid(f"{path}.message.role", "must be 'assistant'")
+    stop_reason = _stop_reason(obj["stopReason"], f"{path}.stopReason")
+    usage = _usage(obj["usage"], f"{path}.usage")
+    return _build(
+        path,
+        lambda: CourseModelResponse(
+            cast(str, obj["id"]), cast(str, obj["requestId"]), message, stop_reason, usage
+        ),
+    )
+
+
+def _parse(value: object, read: Callable[[JsonValue, str], T]) -> Result[T, CourseCodecError]:
+    match freeze_json(value, "$"):
+        case Success(frozen):
+            try:
+                return Success(read(frozen, "$"))
+            except _Invalid as invalid:
+                return Failure(CourseCodecError(invalid.path, invalid.message))
+        case Failure(error):
+            return Failure(CourseCodecError(error.path, error.message))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def parse_content_block(value: object) -> Result[CourseAssistantContent, CourseCodecError]:
+    """Read a ``{"type": "text" | "toolCall", ...}`` block; never raises.
+
+    Like every ``parse_*`` function, it first snapshots ``value`` with
+    ``freeze_json`` (so hostile containers are read safely), rejects unknown
+    and missing fields, and returns ``Failure(CourseCodecError)`` naming the
+    JSON path of the first problem, e.g. ``$.content[0].arguments.x``.
+    """
+    return _parse(value, _content)
+
+
+def parse_message(value: object) -> Result[CourseMessage, CourseCodecError]:
+    """Read a ``{"role": "user" | "assistant" | "toolResult", ...}`` message; never raises."""
+    return _parse(value, _message)
+
+
+def parse_request(value: object) -> Result[CourseModelRequest, CourseCodecError]:
+    """Read a ``{"id", "messages"}`` model request; never raises."""
+    return _parse(value, _request)
+
+
+def parse_chunk(value: object) -> Result[CourseModelChunk, CourseCodecError]:
+    """Read a ``{"type": "textDelta" | "toolCall", "requestId", ...}`` chunk; never raises."""
+    return _parse(value, _chunk)
+
+
+def parse_usage(value: object) -> Result[CourseModelUsage, CourseCodecError]:
+    """Read a ``{"inputTokens", "outputTokens"}`` usage; never raises."""
+    return _parse(value, _usage)
+
+
+def parse_response(value: object) -> Result[CourseModelResponse, CourseCodecError]:
+    """Read a ``{"id", "requestId", "message", "stopReason", "usage"}`` response; never raises.
+
+    The stop reason's agreement with the content is not checked (see
+    ``terminal_semantics_error``), just as the constructor does not.
+    """
+    return _parse(value, _response)
