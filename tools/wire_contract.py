@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from importlinter import Contract, ContractCheck, fields, output
+from importlinter.domain.contract import InvalidContractOptions
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -35,19 +36,42 @@ class WireVocabularyContract(Contract):
     """Fails when a wire name appears as a string literal outside ``home_package``.
 
     Options:
-        home_package: the only package (with its submodules) allowed to spell the names.
-        wire_names:   the transport vocabulary, one name per line.
+        home_package:     the only package (with its submodules) allowed to spell the names.
+        wire_names:       the transport vocabulary, one name per line.
+        allowed_literals: optional ``module: name`` lines, each letting one module
+                          (or package, with its submodules) spell one name for a
+                          reason that is not the wire (a Python attribute that
+                          happens to share the spelling).
+                          An allowance that matches nothing is reported as a
+                          warning, so stale ones are noticed.
     """
 
     type_name = "wire_vocabulary"
 
     home_package = fields.StringField()
     wire_names = fields.SetField(subfield=fields.StringField())
+    allowed_literals = fields.SetField(subfield=fields.StringField(), required=False, default=set())
+
+    def validate(self) -> None:
+        """Reject ``allowed_literals`` lines that are not ``module: name``."""
+        bad = sorted(
+            line for line in cast("set[str]", self.allowed_literals) if _allowance(line) is None
+        )
+        if bad:
+            raise InvalidContractOptions(
+                {"allowed_literals": f"Expected 'module: name' lines, got {bad}."}
+            )
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
         # import-linter replaces each field with its parsed value on the instance.
         home = cast(str, self.home_package)
         names = frozenset(cast("set[str]", self.wire_names))
+        allowed = {
+            pair
+            for pair in map(_allowance, cast("set[str]", self.allowed_literals))
+            if pair is not None
+        }
+        used: set[tuple[str, str]] = set()
         found: list[WireLiteral] = []
         unreadable: list[str] = []
         for module in sorted(graph.modules):
@@ -58,10 +82,17 @@ class WireVocabularyContract(Contract):
                 unreadable.append(module)
                 continue
             output.verbose_print(verbose, f"Reading string literals of {module}...")
-            found.extend(wire_literals_in(module, path.read_text(encoding="utf-8"), names))
+            for item in wire_literals_in(module, path.read_text(encoding="utf-8"), names):
+                allowance = _matching_allowance(allowed, item)
+                if allowance is None:
+                    found.append(item)
+                else:
+                    used.add(allowance)
+        stale = sorted(f"{module}: {name}" for module, name in allowed - used)
         return ContractCheck(
             kept=not found and not unreadable,
             metadata={"literals": found, "unreadable": unreadable},
+            warnings=[f"allowed_literals entry matches nothing: {line}" for line in stale],
         )
 
     def render_broken_contract(self, check: ContractCheck) -> None:
@@ -76,6 +107,22 @@ class WireVocabularyContract(Contract):
         for module in unreadable:
             output.print_error(f"{module}: no Python source file to inspect.", bold=False)
         output.new_line()
+
+
+def _allowance(line: str) -> tuple[str, str] | None:
+    module, separator, name = line.partition(":")
+    if not separator or not module.strip() or not name.strip():
+        return None
+    return module.strip(), name.strip()
+
+
+def _matching_allowance(allowed: set[tuple[str, str]], item: WireLiteral) -> tuple[str, str] | None:
+    for allowance in allowed:
+        module, name = allowance
+        inside = item.module == module or item.module.startswith(module + ".")
+        if inside and item.literal == name:
+            return allowance
+    return None
 
 
 def wire_literals_in(module: str, source: str, names: frozenset[str]) -> list[WireLiteral]:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import grimp
 import pytest
+from importlinter import ContractCheck
+from importlinter.domain.contract import InvalidContractOptions
 
 from tools.wire_contract import (
     WireLiteral,
@@ -29,14 +31,18 @@ def _plant_package(root: Path, name: str, modules: dict[str, str]) -> None:
         (package / f"{module}.py").write_text(textwrap.dedent(source), encoding="utf-8")
 
 
-def _check(package: str, home: str) -> tuple[bool, list[WireLiteral], list[str]]:
+def _run(package: str, home: str, allowed: list[str] | None = None) -> ContractCheck:
+    options: dict[str, object] = {"home_package": home, "wire_names": WIRE_NAMES}
+    if allowed is not None:
+        options["allowed_literals"] = allowed
     contract = WireVocabularyContract(
-        name="wire vocabulary",
-        session_options={},
-        contract_options={"home_package": home, "wire_names": WIRE_NAMES},
+        name="wire vocabulary", session_options={}, contract_options=options
     )
-    graph = grimp.build_graph(package, cache_dir=None)
-    result = contract.check(graph, verbose=False)
+    return contract.check(grimp.build_graph(package, cache_dir=None), verbose=False)
+
+
+def _check(package: str, home: str) -> tuple[bool, list[WireLiteral], list[str]]:
+    result = _run(package, home)
     return result.kept, result.metadata["literals"], result.metadata["unreadable"]
 
 
@@ -85,6 +91,64 @@ def test_contract_is_kept_when_only_the_home_package_spells_wire_names(
     kept, literals, unreadable = _check("scratch_wire_clean", home="scratch_wire_clean.home")
 
     assert (kept, literals, unreadable) == (True, [], [])
+
+
+def test_an_allowance_exempts_one_name_in_one_module_and_its_submodules_only(
+    scratch_root: Path,
+) -> None:
+    _plant_package(
+        scratch_root,
+        "scratch_wire_allowed",
+        {
+            "__init__": "",
+            "home": "",
+            "usage": 'FIELDS = ("input_tokens", "tool_call")\n',
+            "other": 'FIELD = "input_tokens"\n',
+        },
+    )
+
+    result = _run(
+        "scratch_wire_allowed",
+        home="scratch_wire_allowed.home",
+        allowed=["scratch_wire_allowed.usage: input_tokens"],
+    )
+
+    assert result.kept is False
+    assert result.metadata["literals"] == [
+        WireLiteral("scratch_wire_allowed.other", 1, "input_tokens"),
+        WireLiteral("scratch_wire_allowed.usage", 1, "tool_call"),
+    ]
+    assert result.warnings == []
+
+
+def test_an_allowance_that_matches_nothing_is_reported_as_a_warning(scratch_root: Path) -> None:
+    _plant_package(scratch_root, "scratch_wire_stale", {"__init__": "", "home": ""})
+
+    result = _run(
+        "scratch_wire_stale",
+        home="scratch_wire_stale.home",
+        allowed=["scratch_wire_stale: tool_call"],
+    )
+
+    assert result.kept is True
+    assert result.warnings == [
+        "allowed_literals entry matches nothing: scratch_wire_stale: tool_call"
+    ]
+
+
+def test_an_allowance_without_a_module_and_a_name_is_an_invalid_option() -> None:
+    with pytest.raises(InvalidContractOptions) as caught:
+        WireVocabularyContract(
+            name="wire vocabulary",
+            session_options={},
+            contract_options={
+                "home_package": "pkg",
+                "wire_names": WIRE_NAMES,
+                "allowed_literals": ["pkg.module tool_call"],
+            },
+        )
+
+    assert list(caught.value.errors) == ["allowed_literals"]
 
 
 def test_contract_reads_nested_and_f_string_literals_but_not_substrings() -> None:
