@@ -1,3 +1,35 @@
-"""A conformance kit that checks any CourseModel implementation against the port invariants."""
+"""A conformance kit that checks any CourseModel implementation against the port invariants.
 
-__all__: list[str] = []
+``await assert_conforms(make_model, request)`` drives a fresh model through
+each ``Scenario`` with the network blocked and raises ``ConformanceError``
+naming the first broken ``Invariant`` and the offending value. It needs only
+asyncio: no test runner is imported.
+"""
+
+from course_conformance._errors import ConformanceError
+from course_conformance._invariants import Invariant, Scenario
+from course_conformance._kit import (
+    ALL_SCENARIOS,
+    DEFAULT_SETTLE_TIMEOUT,
+    DEFAULT_SETTLE_TURNS,
+    ConformanceReport,
+    ScenarioResult,
+    assert_conforms,
+    check_scenario,
+)
+from course_conformance._network import NetworkAccessError, blocked_network
+
+__all__ = [
+    "ALL_SCENARIOS",
+    "DEFAULT_SETTLE_TIMEOUT",
+    "DEFAULT_SETTLE_TURNS",
+    "ConformanceError",
+    "ConformanceReport",
+    "Invariant",
+    "NetworkAccessError",
+    "Scenario",
+    "ScenarioResult",
+    "assert_conforms",
+    "blocked_network",
+    "check_scenario",
+]

@@ -1,0 +1,32 @@
+"""The one exception the kit raises."""
+
+import reprlib
+
+from course_conformance._invariants import Invariant, Scenario
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = 200
+_REPR.maxother = 200
+_REPR.maxlevel = 4
+
+
+class ConformanceError(AssertionError):
+    """A model broke one invariant of the ``CourseModel`` port.
+
+    ``invariant`` names the broken promise, ``scenario`` the situation it
+    broke in, ``detail`` says what was seen instead, and ``value`` is the
+    offending object itself (a chunk, a response, an exception, a task).
+    It is an ``AssertionError`` so test runners report it as a failure, not
+    as an error in the test's own code.
+    """
+
+    def __init__(
+        self, invariant: Invariant, scenario: Scenario, detail: str, value: object
+    ) -> None:
+        self.invariant = invariant
+        self.scenario = scenario
+        self.detail = detail
+        self.value = value
+        super().__init__(
+            f"[{invariant}] in scenario {scenario}: {detail}; value: {_REPR.repr(value)}"
+        )

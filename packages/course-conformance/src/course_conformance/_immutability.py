@@ -1,0 +1,163 @@
+"""Finds the first place where a model's output is not a deeply immutable protocol value."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import typing
+from typing import Final
+
+from course_protocol import (
+    CourseAssistantMessage,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    freeze_json_object,
+)
+
+# The kit asks the protocol which immutable mapping it builds JSON objects
+# from, instead of naming (and depending on) the mapping library itself.
+_JSON_OBJECT_TYPE: Final = type(freeze_json_object({}).unwrap())
+_JSON_SCALARS: Final = (type(None), bool, int, str)
+
+Problem = tuple[str, object]
+"""A one-line explanation and the offending value."""
+
+
+def chunk_problem(chunk: object, path: str) -> Problem | None:
+    """Explain why ``chunk`` is not an exact, deeply frozen chunk, or return None."""
+    if type(chunk) is CourseTextDeltaChunk:
+        return (
+            _frozen_problem(chunk, path)
+            or _str_problem(chunk.request_id, f"{path}.request_id")
+            or _str_problem(chunk.delta, f"{path}.delta")
+        )
+    if type(chunk) is CourseToolCallChunk:
+        return (
+            _frozen_problem(chunk, path)
+            or _str_problem(chunk.request_id, f"{path}.request_id")
+            or _tool_call_problem(chunk.tool_call, f"{path}.tool_call")
+        )
+    return (f"{path} is a {type(chunk).__qualname__}, not an exact protocol chunk type", chunk)
+
+
+def response_problem(response: object, path: str) -> Problem | None:
+    """Explain why ``response`` is not an exact, deeply frozen response, or return None."""
+    if type(response) is not CourseModelResponse:
+        return (f"{path} is a {type(response).__qualname__}, not CourseModelResponse", response)
+    return (
+        _frozen_problem(response, path)
+        or _str_problem(response.id, f"{path}.id")
+        or _str_problem(response.request_id, f"{path}.request_id")
+        or _message_problem(response.message, f"{path}.message")
+        or _stop_reason_problem(response.stop_reason, f"{path}.stop_reason")
+        or _usage_problem(response.usage, f"{path}.usage")
+    )
+
+
+def _message_problem(message: object, path: str) -> Problem | None:
+    if type(message) is not CourseAssistantMessage:
+        return (f"{path} is a {type(message).__qualname__}, not CourseAssistantMessage", message)
+    problem = _frozen_problem(message, path) or _str_problem(message.id, f"{path}.id")
+    if problem is not None:
+        return problem
+    content: object = message.content
+    if type(content) is not tuple:
+        return (f"{path}.content is a {type(content).__qualname__}, not a tuple", content)
+    for index, block in enumerate(content):
+        block_path = f"{path}.content[{index}]"
+        if type(block) is CourseTextBlock:
+            problem = _frozen_problem(block, block_path) or _str_problem(
+                block.text, f"{block_path}.text"
+            )
+        elif type(block) is CourseToolCall:
+            problem = _tool_call_problem(block, block_path)
+        else:
+            problem = (f"{block_path} is a {type(block).__qualname__}, not a content block", block)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _tool_call_problem(call: object, path: str) -> Problem | None:
+    if type(call) is not CourseToolCall:
+        return (f"{path} is a {type(call).__qualname__}, not CourseToolCall", call)
+    return (
+        _frozen_problem(call, path)
+        or _str_problem(call.id, f"{path}.id")
+        or _str_problem(call.name, f"{path}.name")
+        or _json_problem(call.arguments, f"{path}.arguments", top_level_object=True)
+    )
+
+
+def _stop_reason_problem(stop_reason: object, path: str) -> Problem | None:
+    if type(stop_reason) is not CourseStopReason:
+        return (f"{path} is a {type(stop_reason).__qualname__}, not CourseStopReason", stop_reason)
+    return None
+
+
+def _usage_problem(usage: object, path: str) -> Problem | None:
+    if type(usage) is not CourseModelUsage:
+        return (f"{path} is a {type(usage).__qualname__}, not CourseModelUsage", usage)
+    problem = _frozen_problem(usage, path)
+    if problem is not None:
+        return problem
+    for field in dataclasses.fields(usage):
+        count: object = getattr(usage, field.name)
+        if type(count) is not int:
+            return (f"{path}.{field.name} is a {type(count).__qualname__}, not an int", count)
+    return None
+
+
+def _str_problem(value: object, path: str) -> Problem | None:
+    if type(value) is not str:
+        return (f"{path} is a {type(value).__qualname__}, not a str", value)
+    return None
+
+
+def _frozen_problem(value: object, path: str) -> Problem | None:
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is None or not params.frozen:
+        return (f"{path} is not a frozen dataclass", value)
+    for field in dataclasses.fields(value):  # type: ignore[arg-type]
+        current = getattr(value, field.name)
+        try:
+            # Writing the value back unchanged: if the write is wrongly
+            # allowed, the kit still leaves the model's output as it was.
+            setattr(value, field.name, current)
+        except AttributeError:
+            continue
+        return (f"{path}.{field.name} can be reassigned", value)
+    return None
+
+
+def _json_problem(root: object, path: str, *, top_level_object: bool) -> Problem | None:
+    if top_level_object and type(root) is not _JSON_OBJECT_TYPE:
+        return (f"{path} is a {type(root).__qualname__}, not an immutable JSON object", root)
+    pending: list[tuple[object, str]] = [(root, path)]
+    while pending:
+        value, value_path = pending.pop()
+        value_type = type(value)
+        if value_type in _JSON_SCALARS:
+            continue
+        if value_type is float:
+            if not math.isfinite(typing.cast(float, value)):
+                return (f"{value_path} is not a finite float", value)
+            continue
+        if value_type is tuple:
+            items = typing.cast(tuple[object, ...], value)
+            pending.extend((item, f"{value_path}[{index}]") for index, item in enumerate(items))
+            continue
+        if value_type is _JSON_OBJECT_TYPE:
+            mapping = typing.cast(typing.Mapping[object, object], value)
+            for key, item in mapping.items():
+                if type(key) is not str:
+                    return (f"{value_path} has a key that is not a str", key)
+                pending.append((item, f"{value_path}.{key}"))
+            continue
+        return (f"{value_path} is a {value_type.__qualname__}, not an immutable JSON value", value)
+    return None

@@ -1,0 +1,173 @@
+"""Judges one observation against the port's invariants, in a fixed order."""
+
+from __future__ import annotations
+
+import typing
+
+from course_conformance._drive import Observation, Settled
+from course_conformance._errors import ConformanceError
+from course_conformance._immutability import chunk_problem, response_problem
+from course_conformance._invariants import Invariant, Scenario
+from course_protocol import CourseModelResponse, terminal_semantics_error
+from course_stream import EventStreamStateError
+
+_ABORT_SCENARIOS = frozenset(
+    {Scenario.PRE_ABORTED, Scenario.ABORT_BEFORE_FIRST_CHUNK, Scenario.ABORT_AFTER_FIRST_CHUNK}
+)
+
+
+def judge(seen: Observation) -> None:
+    """Raise ``ConformanceError`` for the first broken invariant, or return.
+
+    The order puts causes before symptoms: a network attempt explains most
+    other failures, an unsettled stream leaves nothing else to judge, and
+    chunks are judged before the terminal they lead to.
+    """
+    fail = _Failer(seen)
+    if seen.network_attempts:
+        fail(
+            Invariant.NO_NETWORK,
+            f"the model tried the network {len(seen.network_attempts)} time(s)",
+            tuple(seen.network_attempts),
+        )
+    _judge_abort_promptness(seen, fail)
+    _judge_settlement(seen, fail)
+    for index, chunk in enumerate(seen.chunks):
+        problem = chunk_problem(chunk, f"chunks[{index}]")
+        if problem is not None:
+            fail(Invariant.DEEPLY_IMMUTABLE, *problem)
+        request_id: object = getattr(chunk, "request_id", None)
+        if request_id != seen.request.id:
+            fail(
+                Invariant.CHUNK_REQUEST_ID,
+                f"chunks[{index}].request_id is {request_id!r}, the active request is "
+                f"{seen.request.id!r}",
+                chunk,
+            )
+    outcome = seen.results[0]
+    _judge_agreement(seen, outcome, fail)
+    _judge_abort_outcome(seen, outcome, fail)
+    if outcome.error is None:
+        _judge_response(seen, outcome.value, fail)
+    if seen.new_tasks_pending:
+        fail(
+            Invariant.NO_PENDING_TASKS,
+            f"{len(seen.new_tasks_pending)} task(s) started during the call are still pending "
+            "after the stream settled",
+            tuple(seen.new_tasks_pending),
+        )
+    _judge_asyncio_reports(seen, fail)
+
+
+class _Failer:
+    def __init__(self, seen: Observation) -> None:
+        self._scenario = seen.scenario
+
+    def __call__(self, invariant: Invariant, detail: str, value: object) -> None:
+        raise ConformanceError(invariant, self._scenario, detail, value)
+
+
+def _judge_abort_promptness(seen: Observation, fail: _Failer) -> None:
+    if seen.abort_landed and seen.turns_to_settle_after_abort is None:
+        invariant = (
+            Invariant.PRE_ABORT_REJECTS
+            if seen.scenario is Scenario.PRE_ABORTED
+            else Invariant.ABORT_REJECTS
+        )
+        fail(invariant, "the stream was still not settled after the abort", seen.stream)
+
+
+def _judge_settlement(seen: Observation, fail: _Failer) -> None:
+    if seen.guard_expired:
+        fail(
+            Invariant.SETTLES_ONCE,
+            f"the stream did not settle; {len(seen.chunks)} chunk(s) arrived before the "
+            "timeout guard expired",
+            seen.stream,
+        )
+    for context in seen.asyncio_reports:
+        error = context.get("exception")
+        if isinstance(error, EventStreamStateError):
+            fail(Invariant.SETTLES_ONCE, "the model tried to settle the stream again", error)
+    first, second = seen.results
+    if first.value is not second.value or first.error is not second.error:
+        fail(
+            Invariant.SETTLES_ONCE,
+            "awaiting result twice gave two different outcomes",
+            (_describe(first), _describe(second)),
+        )
+
+
+def _judge_agreement(seen: Observation, outcome: Settled, fail: _Failer) -> None:
+    if seen.iteration_error is None and outcome.error is not None:
+        fail(
+            Invariant.ITERATION_MATCHES_RESULT,
+            "iteration ended normally but result failed",
+            outcome.error,
+        )
+    if seen.iteration_error is not None and outcome.error is None:
+        fail(
+            Invariant.ITERATION_MATCHES_RESULT,
+            "iteration failed but result succeeded",
+            seen.iteration_error,
+        )
+    if seen.iteration_error is not outcome.error:
+        fail(
+            Invariant.ITERATION_MATCHES_RESULT,
+            "iteration and result failed with different exception objects",
+            (seen.iteration_error, outcome.error),
+        )
+
+
+def _judge_abort_outcome(seen: Observation, outcome: Settled, fail: _Failer) -> None:
+    if seen.scenario not in _ABORT_SCENARIOS or not seen.abort_landed:
+        return
+    invariant = (
+        Invariant.PRE_ABORT_REJECTS
+        if seen.scenario is Scenario.PRE_ABORTED
+        else Invariant.ABORT_REJECTS
+    )
+    if outcome.error is None:
+        fail(invariant, "the stream succeeded although it was aborted first", outcome.value)
+    if outcome.error is not seen.reason:
+        fail(
+            invariant,
+            "the stream failed with something other than the signal's reason",
+            outcome.error,
+        )
+    if seen.scenario is Scenario.PRE_ABORTED and seen.chunks:
+        fail(
+            invariant, f"{len(seen.chunks)} chunk(s) arrived on a pre-aborted call", seen.chunks[0]
+        )
+
+
+def _judge_response(seen: Observation, response: object, fail: _Failer) -> None:
+    problem = response_problem(response, "response")
+    if problem is not None:
+        fail(Invariant.DEEPLY_IMMUTABLE, *problem)
+    # response_problem has proved the exact type.
+    response = typing.cast(CourseModelResponse, response)
+    if response.request_id != seen.request.id:
+        fail(
+            Invariant.RESPONSE_CORRELATED,
+            f"response.request_id is {response.request_id!r}, the active request is "
+            f"{seen.request.id!r}",
+            response,
+        )
+    explanation = terminal_semantics_error(response.stop_reason, response.message)
+    if explanation is not None:
+        fail(Invariant.TERMINAL_CONSISTENT, explanation, response)
+
+
+def _judge_asyncio_reports(seen: Observation, fail: _Failer) -> None:
+    if seen.asyncio_reports:
+        context = seen.asyncio_reports[0]
+        fail(
+            Invariant.NO_ASYNCIO_ERRORS,
+            f"asyncio reported: {context.get('message', 'an error')}",
+            context.get("exception", context),
+        )
+
+
+def _describe(outcome: Settled) -> object:
+    return outcome.value if outcome.error is None else outcome.error
