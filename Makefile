@@ -19,7 +19,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: help sync sync-bench demo test checkpoint lint pytest bench
+.PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke
 
 help:
 	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
@@ -53,4 +53,7 @@ checkpoint: sync
 	$(RUN) pytest -q "$(FILE)"
 
 bench: sync-bench
-	@echo "no benchmarks yet"
+	env -u PYTHONASYNCIODEBUG $(RUN) python -m benchmarks.run
+
+bench-smoke: sync
+	env -u PYTHONASYNCIODEBUG $(RUN) python -m benchmarks.run --smoke --out benchmarks/results/smoke

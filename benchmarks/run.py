@@ -1,0 +1,158 @@
+"""``python -m benchmarks.run [--smoke] [--out DIR] [--only GROUPS] [--profile]``.
+
+Runs every group of the side-by-side table, prints it as markdown, and
+writes ``results.json``, ``table.md`` and ``scaling.png`` to ``--out``
+(``benchmarks/results/`` by default, git-ignored). ``--smoke`` swaps the
+full budget for a tiny one that checks the harness still works in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import importlib.metadata
+import os
+import platform
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from benchmarks._workload import text_deltas
+from benchmarks.check_cli import CheckBudget, run_check
+from benchmarks.imports import ImportBudget, run_imports
+from benchmarks.loading import LoadingBudget, run_loading
+from benchmarks.report import Row, render_markdown, write_json, write_scaling_chart
+from benchmarks.scaling import ScalingBudget, run_scaling
+from benchmarks.streaming import OURS, StreamingBudget, build_candidates, run_streaming
+
+__all__ = ["FULL", "GROUPS", "SMOKE", "Budget", "main"]
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+GROUPS = ("streaming", "load", "scaling", "import", "check")
+PEER_DISTRIBUTIONS = (
+    "pydantic-ai-slim",
+    "openai-agents",
+    "langchain-core",
+    "matplotlib",
+    "pyinstrument",
+)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Everything that decides how long a run takes."""
+
+    streaming: StreamingBudget
+    loading: LoadingBudget
+    scaling: ScalingBudget
+    imports: ImportBudget
+    check: CheckBudget
+
+
+FULL = Budget(
+    streaming=StreamingBudget(chunks=5_001, rounds=9, warmup=2),
+    loading=LoadingBudget(sizes=(("1 MB", 1_000_000), ("50 MB", 50_000_000)), rounds=3, warmup=1),
+    scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3),
+    imports=ImportBudget(rounds=7, include_peers=True),
+    check=CheckBudget(files=500, rounds=5, warmup=1),
+)
+SMOKE = Budget(
+    streaming=StreamingBudget(chunks=101, rounds=3, warmup=1),
+    loading=LoadingBudget(sizes=(("20 kB", 20_000),), rounds=2, warmup=1),
+    scaling=ScalingBudget(exponents=(2, 3), rounds=1),
+    imports=ImportBudget(rounds=1, include_peers=False),
+    check=CheckBudget(files=10, rounds=2, warmup=0),
+)
+
+
+def _context(budget: Budget, smoke: bool) -> dict[str, object]:
+    versions: dict[str, str] = {}
+    for distribution in PEER_DISTRIBUTIONS:
+        try:
+            versions[distribution] = importlib.metadata.version(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            versions[distribution] = "not installed"
+    return {
+        "smoke": smoke,
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "budget": asdict(budget),
+        "versions": versions,
+    }
+
+
+def _profile(out: Path, chunks: int) -> list[str]:
+    """Profile each of our streaming rows with pyinstrument; return the report paths."""
+    try:
+        profiler_class = importlib.import_module("pyinstrument").Profiler
+    except ImportError:
+        return ["n/a: pyinstrument not installed (bench group)"]
+    candidates, _ = build_candidates(text_deltas(chunks))
+    written = []
+    for name in OURS:
+        if name not in candidates:
+            continue
+        run = candidates[name]()
+        profiler = profiler_class(interval=0.0001, async_mode="disabled")
+        profiler.start()
+        asyncio.run(run(), debug=False)
+        profiler.stop()
+        path = out / f"profile-{re.sub(r'[^a-z]+', '-', name.lower()).strip('-')}.txt"
+        path.write_text(
+            profiler.output_text(unicode=True, color=False, show_all=False), encoding="utf-8"
+        )
+        written.append(str(path))
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the selected groups, print the table, write the files; return the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="tiny budget: seconds, not minutes")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where results go")
+    parser.add_argument(
+        "--only", default=",".join(GROUPS), help=f"comma-separated groups out of {','.join(GROUPS)}"
+    )
+    parser.add_argument("--profile", action="store_true", help="also profile our streaming rows")
+    arguments = parser.parse_args(argv)
+    selected = [group.strip() for group in arguments.only.split(",") if group.strip()]
+    unknown = sorted(set(selected) - set(GROUPS))
+    if unknown:
+        parser.error(f"unknown group(s): {', '.join(unknown)}")
+    budget = SMOKE if arguments.smoke else FULL
+    out: Path = arguments.out
+    out.mkdir(parents=True, exist_ok=True)
+    steps: dict[str, Callable[[], list[Row]]] = {
+        "streaming": lambda: run_streaming(budget.streaming),
+        "load": lambda: run_loading(budget.loading, out),
+        "scaling": lambda: run_scaling(budget.scaling),
+        "import": lambda: run_imports(budget.imports),
+        "check": lambda: run_check(budget.check, out),
+    }
+    rows: list[Row] = []
+    for group in GROUPS:
+        if group in selected:
+            print(f"measuring {group} ...", file=sys.stderr, flush=True)
+            rows.extend(steps[group]())
+    table = render_markdown(rows)
+    (out / "table.md").write_text(table, encoding="utf-8")
+    write_json(rows, out / "results.json", context=_context(budget, arguments.smoke))
+    notes = [
+        f"json: {out / 'results.json'}",
+        f"chart: {write_scaling_chart(rows, out / 'scaling.png')}",
+    ]
+    if arguments.profile:
+        notes.extend(f"profile: {path}" for path in _profile(out, 50_001))
+    print(table)
+    for note in notes:
+        print(note)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

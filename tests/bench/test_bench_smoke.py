@@ -1,0 +1,262 @@
+"""The benchmark harness cannot rot: a tiny-budget run, checked for structure, never for speed.
+
+The smoke run is a subprocess, like ``make bench-smoke``; it needs only the
+workspace packages, and peers that are not installed show up as ``n/a``
+rows. No assertion here looks at how fast anything was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from returns.result import Success
+
+from benchmarks._children import ROOT, child_environment
+from benchmarks._timing import AsyncRun, Spread, measure_async_side_by_side, per_round_ratios
+from benchmarks._workload import lazy_records, text_deltas, write_fixture_file
+from benchmarks.imports import top_level_import_us
+from benchmarks.report import TABLE_HEADER, Row, render_markdown
+from course_provider_fixture import FixtureProviderAdapter, load_fixture
+
+GROUPS = {"streaming", "load", "scaling", "import", "check"}
+OUR_STREAMING_ROWS = {
+    "ScriptedModel (pre-built chunks)",
+    "ScriptedModel (factory builds each chunk)",
+    "FixtureProviderAdapter (array source)",
+    "FixtureProviderAdapter (async source)",
+}
+TARGETED_ROWS = OUR_STREAMING_ROWS - {"ScriptedModel (factory builds each chunk)"}
+PEER_STREAMING_ROWS = {
+    "pydantic-ai FunctionModel (stream_function)",
+    "openai-agents ScriptedModel (pre-built events)",
+    "openai-agents ScriptedModel (stream factory)",
+    "langchain-core GenericFakeChatModel.astream",
+}
+OUR_IMPORT_ROWS = {
+    "course_stream",
+    "course_protocol",
+    "course_scripted",
+    "course_provider_fixture",
+    "course_cli",
+}
+
+
+class SmokeRun:
+    """What one ``python -m benchmarks.run --smoke`` left behind."""
+
+    def __init__(self, out: Path) -> None:
+        self.completed = subprocess.run(
+            [sys.executable, "-m", "benchmarks.run", "--smoke", "--out", str(out)],
+            cwd=ROOT,
+            env=child_environment(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        self.out = out
+
+    def rows(self) -> list[dict[str, Any]]:
+        document = json.loads((self.out / "results.json").read_text(encoding="utf-8"))
+        rows: list[dict[str, Any]] = document["rows"]
+        return rows
+
+    def row(self, name: str) -> dict[str, Any]:
+        matches = [row for row in self.rows() if row["name"] == name]
+        assert len(matches) == 1, f"expected one row named {name!r}, found {len(matches)}"
+        return matches[0]
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> SmokeRun:
+    run = SmokeRun(tmp_path_factory.mktemp("bench"))
+    assert run.completed.returncode == 0, run.completed.stderr
+    return run
+
+
+def _is_na(row: dict[str, Any]) -> bool:
+    status: str = row["status"]
+    return status.startswith("n/a:")
+
+
+def test_smoke_run_covers_every_group(smoke: SmokeRun) -> None:
+    assert {row["group"] for row in smoke.rows()} == GROUPS
+
+
+def test_smoke_run_prints_the_same_table_it_writes(smoke: SmokeRun) -> None:
+    table = (smoke.out / "table.md").read_text(encoding="utf-8")
+    assert table in smoke.completed.stdout
+    lines = table.splitlines()
+    assert tuple(lines[:2]) == TABLE_HEADER
+    assert len(lines) == len(smoke.rows()) + 2
+    assert all(line.startswith("| ") and line.endswith(" |") for line in lines)
+
+
+def test_every_measured_row_has_a_positive_ratio_inside_its_spread(smoke: SmokeRun) -> None:
+    measured = [row for row in smoke.rows() if not _is_na(row) and row["status"] != "baseline"]
+    assert measured
+    for row in measured:
+        ratio = row["ratio"]
+        assert ratio is not None, row["name"]
+        assert 0 < ratio["low"] <= ratio["median"] <= ratio["high"], row["name"]
+
+
+def test_each_group_with_measured_rows_has_a_baseline_row(smoke: SmokeRun) -> None:
+    for group in GROUPS:
+        rows = [row for row in smoke.rows() if row["group"] == group and not _is_na(row)]
+        if rows:
+            assert any(row["status"] == "baseline" for row in rows), group
+
+
+def test_our_streaming_rows_always_run_and_say_whether_they_met_their_target(
+    smoke: SmokeRun,
+) -> None:
+    floor = smoke.row("floor: bare async generator of pre-built chunks")
+    assert floor["status"] == "baseline"
+    assert floor["figures"]["us_per_chunk"] > 0
+    for name in OUR_STREAMING_ROWS:
+        row = smoke.row(name)
+        if row["target"] or name in TARGETED_ROWS:
+            assert row["status"] in {"met", "missed"}, (name, row["status"])
+        assert row["figures"]["us_per_chunk"] > 0
+
+
+def test_peer_rows_are_measured_or_say_not_installed(smoke: SmokeRun) -> None:
+    for name in PEER_STREAMING_ROWS:
+        row = smoke.row(name)
+        if _is_na(row):
+            assert row["status"].startswith("n/a: not installed"), row["status"]
+        else:
+            assert row["ratio"]["median"] > 0
+
+
+def test_scaling_rows_cover_both_sources_and_report_memory(smoke: SmokeRun) -> None:
+    scaling = [row for row in smoke.rows() if row["group"] == "scaling"]
+    assert {row["name"].split(",")[0] for row in scaling} == {"array source", "async source"}
+    for row in scaling:
+        assert row["figures"]["seconds"] > 0
+        assert row["figures"]["peak_mib"] >= 0
+        assert "peak +" in row["measured"]
+
+
+def test_every_package_has_an_import_row(smoke: SmokeRun) -> None:
+    for name in OUR_IMPORT_ROWS:
+        assert smoke.row(name)["figures"]["ms"] > 0, name
+    assert smoke.row("import asyncio")["status"] == "baseline"
+
+
+def test_check_row_is_measured_or_says_the_cli_is_not_built(smoke: SmokeRun) -> None:
+    check = [row for row in smoke.rows() if row["group"] == "check"]
+    assert check
+    for row in check:
+        if _is_na(row):
+            assert row["status"] == "n/a: course-cli not built"
+        elif row["status"] != "baseline":
+            assert "files/s" in row["measured"]
+
+
+def test_load_rows_pair_each_file_with_bare_json_loads(smoke: SmokeRun) -> None:
+    load = [row["name"] for row in smoke.rows() if row["group"] == "load"]
+    assert len(load) % 2 == 0
+    assert sum(name.startswith("bare json.loads") for name in load) == len(load) // 2
+
+
+def test_text_deltas_survive_langchains_whitespace_split_unchanged() -> None:
+    deltas = text_deltas(101)
+    assert len(deltas) == 101
+    assert tuple(re.split(r"(\s)", "".join(deltas))) == deltas
+
+
+@pytest.mark.parametrize("count", [0, -1, 2, 100])
+def test_text_deltas_refuses_counts_that_cannot_end_on_a_word(count: int) -> None:
+    with pytest.raises(ValueError, match="odd and positive"):
+        text_deltas(count)
+
+
+def test_generated_fixture_file_loads_strictly_and_snapshots(tmp_path: Path) -> None:
+    path = tmp_path / "fixture.json"
+    size = write_fixture_file(path, 30_000, deltas_per_response=9)
+    assert size == path.stat().st_size >= 30_000
+    result = load_fixture(path).bind(FixtureProviderAdapter.from_fixture)
+    assert isinstance(result, Success)
+    assert result.unwrap().pending_response_count > 1
+
+
+async def test_lazy_records_are_a_complete_response_that_yields_to_the_loop() -> None:
+    records = [record async for record in lazy_records(5, yield_every=2)]
+    assert [record["type"] for record in records if isinstance(record, dict)] == [
+        "response_start",
+        *["text_delta"] * 5,
+        "response_end",
+    ]
+
+
+def test_import_time_counts_only_top_level_imports_after_the_marker() -> None:
+    stderr = "\n".join(
+        [
+            "import time: self [us] | cumulative | imported package",
+            "import time:       100 |        100 | site",
+            "benchmarks-import-marker",
+            "import time:        10 |         10 |   frozendict._frozendict",
+            "import time:        40 |         50 | frozendict",
+            "import time:         5 |          5 | course_stream._abort",
+            "import time:        30 |        300 | course_stream",
+        ]
+    )
+    assert top_level_import_us(stderr) == 355
+
+
+def test_import_time_without_the_marker_is_refused() -> None:
+    with pytest.raises(ValueError, match="marker"):
+        top_level_import_us("import time:       100 |        100 | site")
+
+
+def test_spread_keeps_the_median_between_the_extremes() -> None:
+    assert Spread.of([3.0, 1.0, 2.0]) == Spread(2.0, 1.0, 3.0)
+    with pytest.raises(ValueError, match="no values"):
+        Spread.of([])
+
+
+def test_per_round_ratios_pair_rounds_and_refuse_a_length_mismatch() -> None:
+    assert per_round_ratios([2.0, 9.0], [1.0, 3.0]) == [2.0, 3.0]
+    with pytest.raises(ValueError, match="rounds"):
+        per_round_ratios([1.0], [1.0, 2.0])
+
+
+def test_an_unavailable_row_renders_its_reason_and_no_ratio() -> None:
+    row = Row.unavailable("streaming", "peer", "floor", "not installed (peer)")
+    line = render_markdown([row]).splitlines()[-1]
+    assert line == "| streaming | peer | n/a |  | floor |  |  | n/a: not installed (peer) |"
+    assert not row.available
+
+
+class CandidateThatSkipsChunks:
+    """A streaming candidate that stops after half the chunks: it must not be timed as valid."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+
+    def __call__(self) -> AsyncRun:
+        async def run() -> int:
+            return self.total // 2
+
+        return run
+
+
+async def test_a_candidate_that_skips_chunks_fails_the_measurement() -> None:
+    async def full() -> int:
+        return 10
+
+    with pytest.raises(AssertionError, match="consumed 5 items, expected 10"):
+        await measure_async_side_by_side(
+            {"floor": lambda: full, "skipper": CandidateThatSkipsChunks(10)},
+            rounds=1,
+            warmup=0,
+            expected_items=10,
+        )
