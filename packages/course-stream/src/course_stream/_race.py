@@ -21,9 +21,13 @@ async def race_abort(awaitable: Awaitable[T], signal: AbortSignal) -> T:
     `asyncio.CancelledError` at its pending await and its ``finally`` blocks run)
     and awaited to the end, then ``signal.reason`` is raised. If the signal is
     already aborted, ``signal.reason`` is raised at once and the awaitable is closed
-    (a coroutine) or cancelled (a future) without running. An exception raised by the
-    awaitable propagates as the same object. Cancelling the calling task cancels
-    the awaitable too. No polling, no sleeps: one listener, removed afterwards.
+    (a coroutine) or cancelled (a future) without running. Once the abort has won,
+    its reason is raised whatever the cancelled awaitable did on the way out (even
+    if it swallowed the cancellation or raised something else); otherwise an
+    exception raised by the awaitable propagates as the same object. Cancelling
+    the calling task cancels the awaitable too and raises `asyncio.CancelledError`.
+    A coroutine is run as one task on the running loop. No polling, no sleeps: one
+    abort listener, removed afterwards.
     Raises `TypeError` if ``awaitable`` is not awaitable.
     """
     if signal.aborted:
