@@ -1,3 +1,14 @@
-"""The course command: replay and check provider fixtures, and run a Tool round-trip demo."""
+"""The course command: replay and check provider fixtures, and run a Tool round-trip demo.
 
-__all__: list[str] = []
+This package is the composition root: it wires ``FixtureProviderAdapter``
+and ``ScriptedModel`` to the ``CourseModel`` port. Nothing imports it.
+
+- `main`: run the ``course`` command in-process and get its exit status.
+- `run_demo`: the demo's agent loop over any ``CourseModel``; `DemoStoppedError`
+  says why it stopped early.
+"""
+
+from course_cli._cli import main
+from course_cli._demo import DemoStoppedError, run_demo
+
+__all__ = ["DemoStoppedError", "main", "run_demo"]

@@ -1,0 +1,66 @@
+"""``course check``: play every response of every fixture file and collect every problem."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from returns.result import Failure, Success
+
+from course_cli._problems import Problem, problem_from_error
+from course_protocol import CourseModelRequest
+from course_provider_fixture import FixtureProviderAdapter, FixtureProviderError, load_fixture
+from course_stream import AbortController
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """What ``check`` found: how much it played and every problem, in file and response order."""
+
+    files: int
+    responses: int
+    problems: tuple[Problem, ...]
+
+    def summary(self) -> str:
+        """The closing line: counts of files and responses, then problems or ``clean``."""
+        checked = f"checked {_count(self.files, 'file')}, {_count(self.responses, 'response')}"
+        if not self.problems:
+            return f"{checked}: clean"
+        bad_files = len({problem.file for problem in self.problems})
+        return f"{checked}: {_count(len(self.problems), 'problem')} in {_count(bad_files, 'file')}"
+
+
+async def check_files(paths: Sequence[str]) -> CheckReport:
+    """Validate every response of every file in ``paths``, offline, without stopping early.
+
+    A file that cannot be loaded or constructed (not strict JSON, not a
+    schema-1 fixture) gives one problem and no responses. Otherwise each of
+    its responses is played to its terminal result with a fresh request id
+    ``check-<i+1>``; a failed response gives one problem and the next
+    response is still played, since the adapter takes each response from
+    its queue whatever happened to the one before.
+    """
+    signal = AbortController().signal
+    problems: list[Problem] = []
+    responses = 0
+    for path in paths:
+        match load_fixture(path).bind(FixtureProviderAdapter.from_fixture):
+            case Failure(error):
+                problems.append(problem_from_error(path, None, error))
+                continue
+            case Success(adapter):
+                pass
+        for index in range(adapter.pending_response_count):
+            responses += 1
+            stream = adapter.stream(
+                CourseModelRequest(id=f"check-{index + 1}", messages=()), signal
+            )
+            try:
+                await stream.result
+            except FixtureProviderError as error:
+                problems.append(problem_from_error(path, index, error))
+    return CheckReport(files=len(paths), responses=responses, problems=tuple(problems))
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"

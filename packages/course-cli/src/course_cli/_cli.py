@@ -1,0 +1,249 @@
+"""The ``course`` command line: argument parsing and dispatch to the three subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import stat
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from course_cli._check import check_files
+from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
+from course_cli._models import MODEL_NAMES, build_demo_model
+from course_cli._output import format_problem, trace_line
+from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
+
+_MAIN_EPILOG = """\
+examples:
+  course demo                      a Tool round trip through the CourseModel port
+  course replay fixtures/provider-tool-roundtrip.json
+  course check fixtures/*.json     exit 0 only when every file is clean
+
+Run 'course COMMAND --help' for the details of one command.
+"""
+
+_REPLAY_EPILOG = """\
+example:
+  $ course replay fixtures/provider-tool-roundtrip.json --request-id run
+  {"type":"toolCall","requestId":"run-1","toolCall":{...}}
+  {"id":"response-tool-001","requestId":"run-1",...,"stopReason":"toolCall",...}
+  {"type":"textDelta","requestId":"run-2","delta":"The sum is 42."}
+  {"id":"response-text-002","requestId":"run-2",...,"stopReason":"stop",...}
+
+Model call i (from 0) uses the request id PREFIX-(i+1). The output is the
+same byte for byte on every run: keys in course order, compact separators,
+non-ASCII characters escaped. On a typed failure the lines already printed
+stay on stdout, the failure goes to stderr as
+  FILE: response R, record K: CODE: MESSAGE
+and the exit status is 1.
+"""
+
+_CHECK_EPILOG = """\
+example:
+  $ course check fixtures/provider-tool-roundtrip.json fixtures/invalid/*.json
+  fixtures/invalid/PROVIDER_MISSING_START.json: response 0, record 0: PROVIDER_MISSING_START: ...
+  ...
+  checked 11 files, 11 responses: 10 problems in 10 files
+
+Every response of every file is played offline, in order, to the end: a bad
+file does not stop the others, and a bad response does not stop the later
+responses of its file. A file that cannot be loaded at all (not strict JSON,
+wrong schemaVersion, malformed response list) is one problem. Exit status 0
+only when every file is clean, 1 when any problem was found.
+"""
+
+_DEMO_EPILOG = """\
+examples:
+  course demo                      replay the checked-in provider fixture
+  course demo --model scripted     the same trace from a ScriptedModel script
+
+The loop validates the transcript before each model call, checks the Tool
+arguments before running 'add' locally (bad arguments become a Tool result
+with isError, not a crash) and gives up after --max-turns model calls.
+Exit status 1 when the model fails or the loop has to stop early.
+"""
+
+
+class _ParserExit(Exception):  # noqa: N818 (control flow out of argparse, never escapes main)
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that reports a usage error in one line and never exits the process."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._print_message(message, sys.stderr)
+        raise _ParserExit(status)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _request_prefix(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be blank")
+    return text
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(
+        prog="course",
+        description="Replay and check provider fixtures, and run a Tool round trip "
+        "through the CourseModel port. Offline; no clocks, no random ids.",
+        epilog=_MAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+
+    replay = commands.add_parser(
+        "replay",
+        help="print every chunk and response of a fixture as JSON Lines",
+        description="Play every response of FIXTURE in order through FixtureProviderAdapter "
+        "and print each chunk and each terminal response as one JSON object per line, "
+        "in the course vocabulary.",
+        epilog=_REPLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    replay.set_defaults(subparser=replay)
+    replay.add_argument("fixture", metavar="FIXTURE", help="a schema-1 fixture file")
+    replay.add_argument(
+        "--request-id",
+        metavar="PREFIX",
+        type=_request_prefix,
+        default=DEFAULT_REQUEST_PREFIX,
+        help=f"prefix of the request ids (default: {DEFAULT_REQUEST_PREFIX})",
+    )
+
+    check = commands.add_parser(
+        "check",
+        help="validate every response of every fixture file",
+        description="Validate fixture files by playing every response offline; print one "
+        "line per problem (file, response index, record index, code, message).",
+        epilog=_CHECK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.set_defaults(subparser=check)
+    check.add_argument("fixtures", metavar="FIXTURE", nargs="+", help="fixture files")
+
+    demo = commands.add_parser(
+        "demo",
+        help="run a Tool round trip through the CourseModel port and print its trace",
+        description="A minimal agent loop over the CourseModel port: the user asks for "
+        "20 + 22, the model calls the Tool 'add', the loop runs it locally and sends the "
+        "linked Tool result back, and the model answers. Each step is printed.",
+        epilog=_DEMO_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    demo.add_argument(
+        "--model",
+        choices=MODEL_NAMES,
+        default=MODEL_NAMES[0],
+        help="the adapter behind the port (default: %(default)s, the checked-in fixture)",
+    )
+    demo.add_argument(
+        "--max-turns",
+        metavar="N",
+        type=_positive_int,
+        default=DEFAULT_MAX_TURNS,
+        help="stop after N model calls (default: %(default)s)",
+    )
+    return parser
+
+
+def _unreadable_reason(path: str) -> str | None:
+    """Why ``path`` cannot be read as a fixture file, or ``None`` when it can."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    if stat.S_ISDIR(status.st_mode):
+        return "is a directory, not a fixture file"
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    os.close(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a regular file"
+    return None
+
+
+def _require_readable(parser: argparse.ArgumentParser, paths: Sequence[str]) -> None:
+    for path in paths:
+        reason = _unreadable_reason(path)
+        if reason is not None:
+            parser.error(f"{path}: {reason}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``course`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    0: success. 1: a typed failure was reported (a bad fixture, a failed
+    model call, a demo loop that had to stop). 2: bad arguments, reported in
+    one line on stderr. Expected failures never raise; an unexpected
+    internal error does.
+    """
+    parser = _build_parser()
+    try:
+        arguments = parser.parse_args(argv)
+        if arguments.command is None:
+            parser.error("choose a command: replay, check or demo")
+        if arguments.command == "replay":
+            _require_readable(arguments.subparser, [arguments.fixture])
+        elif arguments.command == "check":
+            _require_readable(arguments.subparser, arguments.fixtures)
+    except _ParserExit as exit_:
+        return exit_.status
+    if arguments.command == "replay":
+        return _replay(arguments.fixture, arguments.request_id)
+    if arguments.command == "check":
+        return _check(arguments.fixtures)
+    return _demo(arguments.model, arguments.max_turns)
+
+
+def _replay(path: str, request_prefix: str) -> int:
+    problem = asyncio.run(replay_file(path, request_prefix, sys.stdout.write))
+    if problem is None:
+        return 0
+    sys.stdout.flush()
+    print(format_problem(problem), file=sys.stderr)
+    return 1
+
+
+def _check(paths: Sequence[str]) -> int:
+    report = asyncio.run(check_files(paths))
+    for problem in report.problems:
+        print(format_problem(problem))
+    print(report.summary())
+    return 1 if report.problems else 0
+
+
+def _demo(model_name: str, max_turns: int) -> int:
+    model, description = build_demo_model(model_name)
+    sys.stdout.write(trace_line("model", description))
+    try:
+        asyncio.run(run_demo(model, sys.stdout.write, max_turns=max_turns))
+        model.assert_consumed()
+    except (DemoStoppedError, AssertionError) as error:
+        sys.stdout.flush()
+        print(f"course demo: {error}", file=sys.stderr)
+        return 1
+    return 0

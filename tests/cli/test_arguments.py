@@ -1,0 +1,145 @@
+"""Usage: every subcommand explains itself with an example; bad arguments are one line, status 2."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import ROUNDTRIP, CourseRunner, Run
+
+COMMANDS = ("replay", "check", "demo")
+
+
+def test_top_level_help_lists_every_command_with_examples(course: CourseRunner) -> None:
+    run = course("--help")
+    assert run.status == 0
+    assert run.err == ""
+    for command in COMMANDS:
+        assert f"\n    {command} " in run.out
+    assert "examples:\n  course demo" in run.out
+
+
+@pytest.mark.parametrize(
+    ("command", "example"),
+    [
+        ("replay", "$ course replay fixtures/provider-tool-roundtrip.json --request-id run"),
+        ("check", "$ course check fixtures/provider-tool-roundtrip.json fixtures/invalid/*.json"),
+        ("demo", "course demo --model scripted"),
+    ],
+)
+def test_each_subcommand_help_says_what_it_does_with_an_example(
+    course: CourseRunner, command: str, example: str
+) -> None:
+    run = course(command, "--help")
+    assert run.status == 0
+    assert run.err == ""
+    assert run.out.startswith(f"usage: course {command} ")
+    assert example in run.out
+
+
+def _assert_usage_error(run: Run, prefix: str, *fragments: str) -> None:
+    assert run.status == 2
+    assert run.out == ""
+    lines = run.err.splitlines()
+    assert len(lines) == 1, run.err
+    assert lines[0].startswith(f"{prefix}: error: ")
+    assert "Traceback" not in run.err
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_no_arguments_asks_for_a_command(course: CourseRunner) -> None:
+    _assert_usage_error(course(), "course", "choose a command: replay, check or demo")
+
+
+def test_an_unknown_command_is_a_usage_error(course: CourseRunner) -> None:
+    _assert_usage_error(course("play"), "course", "invalid choice: 'play'")
+
+
+def test_check_without_files_is_a_usage_error(course: CourseRunner) -> None:
+    _assert_usage_error(course("check"), "course check", "required: FIXTURE")
+
+
+def test_replay_without_a_file_is_a_usage_error(course: CourseRunner) -> None:
+    _assert_usage_error(course("replay"), "course replay", "required: FIXTURE")
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_a_missing_file_is_a_usage_error(
+    course: CourseRunner, tmp_path: Path, command: str
+) -> None:
+    missing = tmp_path / "missing.json"
+    _assert_usage_error(course(command, missing), f"course {command}", f"{missing}: no such file")
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_a_directory_is_a_usage_error(course: CourseRunner, tmp_path: Path, command: str) -> None:
+    _assert_usage_error(course(command, tmp_path), f"course {command}", "is a directory")
+
+
+def test_check_stops_before_playing_anything_when_one_of_many_files_is_missing(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    run = course("check", ROUNDTRIP, tmp_path / "gone.json", ROUNDTRIP)
+    _assert_usage_error(run, "course check", "gone.json: no such file")
+
+
+class OpenThatDeniesOnePath:
+    """Stands in for ``os.open``: refuses one path as an unreadable file would, delegates the rest.
+
+    The suite may run as root, for whom a mode-000 file is still readable.
+    """
+
+    def __init__(self, denied: Path) -> None:
+        self.denied = str(denied)
+        self.real = os.open
+        self.denials = 0
+
+    def __call__(self, path: str, flags: int, *args: int) -> int:
+        if str(path) == self.denied:
+            self.denials += 1
+            raise PermissionError(13, "Permission denied", path)
+        return self.real(path, flags, *args)
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_an_unreadable_file_is_a_usage_error_with_the_os_reason(
+    course: CourseRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    locked = tmp_path / "locked.json"
+    locked.write_bytes(ROUNDTRIP.read_bytes())
+    locked.chmod(0)
+    opener = OpenThatDeniesOnePath(locked)
+    monkeypatch.setattr(os, "open", opener)
+    run = course(command, locked)
+    _assert_usage_error(run, f"course {command}", f"{locked}: cannot be read (Permission denied)")
+    assert opener.denials == 1
+
+
+def test_a_fifo_is_not_a_fixture_file(course: CourseRunner, tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    _assert_usage_error(course("check", fifo), "course check", "is not a regular file")
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (("demo", "--max-turns", "0"), "argument --max-turns: must be at least 1, got 0"),
+        (("demo", "--max-turns", "two"), "argument --max-turns: expected a whole number"),
+        (("demo", "--model", "openai"), "argument --model: invalid choice: 'openai'"),
+        (("demo", "extra"), "unrecognized arguments: extra"),
+    ],
+)
+def test_bad_demo_options_are_usage_errors(
+    course: CourseRunner, argv: tuple[str, ...], fragment: str
+) -> None:
+    _assert_usage_error(course(*argv), "course" if "extra" in argv else "course demo", fragment)
+
+
+@pytest.mark.parametrize("prefix", ["", "   ", "\t"])
+def test_a_blank_request_id_prefix_is_a_usage_error(course: CourseRunner, prefix: str) -> None:
+    run = course("replay", ROUNDTRIP, "--request-id", prefix)
+    _assert_usage_error(run, "course replay", "argument --request-id: must not be blank")

@@ -1,0 +1,184 @@
+"""``course check``: every response of every file played fully, every problem reported."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from course_provider_fixture import FixtureProviderErrorCode
+from tests.cli.helpers import INVALID, ROUNDTRIP, CourseRunner
+
+INVALID_FILES = sorted(INVALID.glob("*.json"))
+
+# A file can never produce these two: PROVIDER_ITERATOR_REUSED needs an async
+# record source (a JSON file only holds arrays), and check plays exactly the
+# responses a file holds, so it never asks for one more (PROVIDER_EXHAUSTED).
+NOT_FROM_A_FILE = {
+    FixtureProviderErrorCode.PROVIDER_ITERATOR_REUSED,
+    FixtureProviderErrorCode.PROVIDER_EXHAUSTED,
+}
+
+# Where each deliberately broken file breaks: (response index, record index).
+POSITIONS = {
+    "PROVIDER_INVALID_FIXTURE": (1, None),
+    "PROVIDER_UNKNOWN_EVENT": (0, 1),
+    "PROVIDER_INVALID_EVENT": (0, 2),
+    "PROVIDER_MISSING_START": (0, 0),
+    "PROVIDER_DUPLICATE_START": (0, 1),
+    "PROVIDER_MISSING_TERMINAL": (0, 2),
+    "PROVIDER_DUPLICATE_TERMINAL": (0, 3),
+    "PROVIDER_RESPONSE_MISMATCH": (0, 2),
+    "PROVIDER_INVALID_TERMINAL": (0, 2),
+    "PROVIDER_TRANSPORT_ERROR": (0, 2),
+}
+
+_PROBLEM = re.compile(
+    r"^(?P<file>.+?): (?:(?:response (?P<response>\d+))?(?:, )?(?:record (?P<record>\d+))?: )?"
+    r"(?P<code>PROVIDER_[A-Z_]+): (?P<message>.+)$"
+)
+
+
+def _problems(out: str) -> list[dict[str, str | None]]:
+    *lines, _summary = out.splitlines()
+    parsed = []
+    for line in lines:
+        found = _PROBLEM.match(line)
+        assert found, line
+        parsed.append(found.groupdict())
+    return parsed
+
+
+def test_there_is_one_broken_fixture_for_every_code_a_file_can_produce() -> None:
+    codes = {path.stem for path in INVALID_FILES}
+    assert codes == {code.value for code in FixtureProviderErrorCode} - NOT_FROM_A_FILE
+    assert set(POSITIONS) == codes
+
+
+@pytest.mark.parametrize("path", INVALID_FILES, ids=[path.stem for path in INVALID_FILES])
+def test_check_reports_the_code_named_by_the_broken_fixture(
+    course: CourseRunner, path: Path
+) -> None:
+    run = course("check", path)
+    assert run.status == 1
+    assert run.err == ""
+    [problem] = _problems(run.out)
+    response, record = POSITIONS[path.stem]
+    assert problem["file"] == str(path)
+    assert problem["code"] == path.stem
+    assert problem["response"] == (None if response is None else str(response))
+    assert problem["record"] == (None if record is None else str(record))
+
+
+def test_the_round_trip_fixture_is_clean(course: CourseRunner) -> None:
+    run = course("check", ROUNDTRIP)
+    assert (run.status, run.err) == (0, "")
+    assert run.out == "checked 1 file, 2 responses: clean\n"
+
+
+def test_check_goes_on_after_bad_files_and_reports_all_of_them_in_order(
+    course: CourseRunner,
+) -> None:
+    run = course("check", INVALID_FILES[0], ROUNDTRIP, *INVALID_FILES[1:])
+    assert run.status == 1
+    assert [problem["code"] for problem in _problems(run.out)] == [
+        path.stem for path in INVALID_FILES
+    ]
+    assert run.out.splitlines()[-1] == (
+        f"checked {len(INVALID_FILES) + 1} files, 11 responses: "
+        f"{len(INVALID_FILES)} problems in {len(INVALID_FILES)} files"
+    )
+
+
+START = {"type": "response_start", "responseId": "r-1", "role": "assistant"}
+TEXT = {"type": "text_delta", "delta": "ok"}
+END = {
+    "type": "response_end",
+    "responseId": "r-1",
+    "stopReason": "stop",
+    "usage": {"inputTokens": 1, "outputTokens": 2},
+}
+
+
+def test_check_plays_every_response_of_a_file_after_a_bad_one(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    path = tmp_path / "mixed.json"
+    responses = [
+        {"records": [TEXT, END]},
+        {"records": [START, TEXT, END]},
+        {"records": [START, TEXT]},
+        {"records": [START, TEXT, END, TEXT]},
+    ]
+    path.write_text(json.dumps({"schemaVersion": 1, "responses": responses}), encoding="utf-8")
+    run = course("check", path)
+    assert run.status == 1
+    found = [(p["response"], p["record"], p["code"]) for p in _problems(run.out)]
+    assert found == [
+        ("0", "0", "PROVIDER_MISSING_START"),
+        ("2", "2", "PROVIDER_MISSING_TERMINAL"),
+        ("3", "3", "PROVIDER_INVALID_TERMINAL"),
+    ]
+    assert run.out.splitlines()[-1] == "checked 1 file, 4 responses: 3 problems in 1 file"
+
+
+def test_a_problem_message_quoting_fixture_text_stays_on_one_line(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    path = tmp_path / "newline.json"
+    weird = {"type": "line one\nline two\u2028three"}
+    path.write_text(
+        json.dumps({"schemaVersion": 1, "responses": [{"records": [START, weird]}]}),
+        encoding="utf-8",
+    )
+    run = course("check", path)
+    assert run.status == 1
+    assert len(run.out.splitlines()) == 2
+    [problem] = _problems(run.out)
+    assert problem["code"] == "PROVIDER_UNKNOWN_EVENT"
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"\xff\xfe not utf-8", "invalid UTF-8"),
+        (b'{"schemaVersion": 1, "responses": [NaN]}', "NaN is not a JSON number"),
+        (b'{"schemaVersion": 1, "responses": [', "Expecting value"),
+        (b'{"schemaVersion": true, "responses": []}', "schemaVersion"),
+        (b"[" * 100_000 + b"]" * 100_000, "PROVIDER_INVALID_FIXTURE"),
+        (b'{"schemaVersion": 1, "responses": [{"records": [' + b"1" * 5000 + b"]}]}", "digits"),
+    ],
+    ids=["bad-utf8", "nan", "truncated", "bool-version", "deep-nesting", "huge-int"],
+)
+def test_files_that_cannot_be_loaded_are_one_problem_each(
+    course: CourseRunner, tmp_path: Path, content: bytes, reason: str
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_bytes(content)
+    run = course("check", path, ROUNDTRIP)
+    assert run.status == 1
+    [problem] = _problems(run.out)
+    assert problem["code"] == "PROVIDER_INVALID_FIXTURE"
+    assert reason in run.out.splitlines()[0]
+    assert run.out.splitlines()[-1] == "checked 2 files, 2 responses: 1 problem in 1 file"
+
+
+def test_checking_many_files_reports_each_bad_one_once(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    good = ROUNDTRIP.read_bytes()
+    bad = (INVALID / "PROVIDER_MISSING_START.json").read_bytes()
+    paths = []
+    for index in range(300):
+        path = tmp_path / f"{index:03d}.json"
+        path.write_bytes(bad if index % 7 == 0 else good)
+        paths.append(path)
+    run = course("check", *paths)
+    assert run.status == 1
+    bad_files = [problem["file"] for problem in _problems(run.out)]
+    assert bad_files == [str(path) for index, path in enumerate(paths) if index % 7 == 0]
+    assert run.out.splitlines()[-1] == (
+        f"checked 300 files, {257 * 2 + 43} responses: 43 problems in 43 files"
+    )

@@ -1,0 +1,154 @@
+"""``course replay``: byte-stable JSON Lines of chunks and responses; typed failures on stderr."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from course_protocol import (
+    CourseTextDeltaChunk,
+    CourseToolCallChunk,
+    parse_chunk,
+    parse_response,
+)
+from tests.cli.helpers import GOLDEN, INVALID, ROUNDTRIP, CourseRunner
+
+
+def _fixture(tmp_path: Path, responses: list[object], name: str = "fixture.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps({"schemaVersion": 1, "responses": responses}), encoding="utf-8")
+    return path
+
+
+def _records(*records: object) -> dict[str, object]:
+    return {"records": list(records)}
+
+
+START = {"type": "response_start", "responseId": "r-1", "role": "assistant"}
+END = {
+    "type": "response_end",
+    "responseId": "r-1",
+    "stopReason": "stop",
+    "usage": {"inputTokens": 1, "outputTokens": 2},
+}
+
+
+def test_replay_of_the_round_trip_matches_the_golden_file_byte_for_byte(
+    course: CourseRunner,
+) -> None:
+    run = course("replay", ROUNDTRIP)
+    assert run.status == 0
+    assert run.err == ""
+    assert run.out == (GOLDEN / "replay-roundtrip.jsonl").read_text(encoding="ascii")
+
+
+def test_replay_output_is_identical_on_every_run(course: CourseRunner) -> None:
+    first = course("replay", ROUNDTRIP)
+    second = course("replay", ROUNDTRIP)
+    assert first.out.encode() == second.out.encode()
+    assert first.out.count("\n") == 4
+
+
+def test_replay_prints_chunks_then_the_response_of_each_call_in_order(
+    course: CourseRunner,
+) -> None:
+    lines = course("replay", ROUNDTRIP).out.splitlines()
+    kinds = [
+        ("chunk", value["type"]) if "type" in value else ("response", value["stopReason"])
+        for value in map(json.loads, lines)
+    ]
+    assert kinds == [
+        ("chunk", "toolCall"),
+        ("response", "toolCall"),
+        ("chunk", "textDelta"),
+        ("response", "stop"),
+    ]
+
+
+def test_every_replayed_line_parses_back_as_course_json(course: CourseRunner) -> None:
+    lines = course("replay", ROUNDTRIP).out.splitlines()
+    tool_chunk = parse_chunk(json.loads(lines[0])).unwrap()
+    assert isinstance(tool_chunk, CourseToolCallChunk)
+    assert tool_chunk.tool_call.id == "call-add-001"
+    assert parse_response(json.loads(lines[1])).unwrap().id == "response-tool-001"
+    text_chunk = parse_chunk(json.loads(lines[2])).unwrap()
+    assert isinstance(text_chunk, CourseTextDeltaChunk)
+    assert text_chunk.delta == "The sum is 42."
+    assert parse_response(json.loads(lines[3])).unwrap().message.id == "message-response-text-002"
+
+
+def test_request_ids_are_the_prefix_and_the_call_number_from_one(course: CourseRunner) -> None:
+    default = [
+        json.loads(line)["requestId"] for line in course("replay", ROUNDTRIP).out.splitlines()
+    ]
+    assert default == ["replay-1", "replay-1", "replay-2", "replay-2"]
+    run = course("replay", ROUNDTRIP, "--request-id", "ci run")
+    chosen = [json.loads(line)["requestId"] for line in run.out.splitlines()]
+    assert chosen == ["ci run-1", "ci run-1", "ci run-2", "ci run-2"]
+
+
+def test_non_ascii_text_and_lone_surrogates_are_escaped_so_the_output_is_ascii(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    path = tmp_path / "unicode.json"
+    path.write_text(
+        '{"schemaVersion": 1, "responses": [{"records": ['
+        + json.dumps(START)
+        + ', {"type": "text_delta", "delta": "caf\u00e9 \\ud800 \\n"}, '
+        + json.dumps(END)
+        + "]}]}",
+        encoding="utf-8",
+    )
+    run = course("replay", path)
+    assert run.status == 0
+    assert run.out.isascii()
+    assert '"delta":"caf\\u00e9 \\ud800 \\n"' in run.out
+    assert len(run.out.splitlines()) == 2
+
+
+def test_a_fixture_without_responses_prints_nothing_and_succeeds(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    run = course("replay", _fixture(tmp_path, []))
+    assert (run.status, run.out, run.err) == (0, "", "")
+
+
+def test_a_failure_keeps_the_lines_already_printed_and_reports_on_stderr(
+    course: CourseRunner,
+) -> None:
+    path = INVALID / "PROVIDER_MISSING_TERMINAL.json"
+    run = course("replay", path)
+    assert run.status == 1
+    [chunk] = run.out.splitlines()
+    assert json.loads(chunk)["toolCall"]["id"] == "call-add-001"
+    [error] = run.err.splitlines()
+    assert error.startswith(f"{path}: response 0, record 2: PROVIDER_MISSING_TERMINAL: ")
+
+
+def test_replay_stops_at_the_first_failed_response(course: CourseRunner, tmp_path: Path) -> None:
+    text = {"type": "text_delta", "delta": "ok"}
+    bad = {"type": "mystery"}
+    path = _fixture(tmp_path, [_records(START, text, END), _records(START, bad), _records(bad)])
+    run = course("replay", path)
+    assert run.status == 1
+    assert [json.loads(line)["requestId"] for line in run.out.splitlines()] == [
+        "replay-1",
+        "replay-1",
+    ]
+    assert run.err == (
+        f"{path}: response 1, record 1: PROVIDER_UNKNOWN_EVENT: "
+        "responses[1].records[1].type 'mystery' is unknown\n"
+    )
+
+
+def test_a_file_that_is_not_strict_json_is_a_typed_failure_without_positions(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    path = tmp_path / "dup.json"
+    path.write_text('{"schemaVersion": 1, "schemaVersion": 1, "responses": []}', encoding="utf-8")
+    run = course("replay", path)
+    assert run.status == 1
+    assert run.out == ""
+    assert run.err.startswith(f"{path}: PROVIDER_INVALID_FIXTURE: ")
+    assert "duplicate object key" in run.err
+    assert run.err.count("\n") == 1
