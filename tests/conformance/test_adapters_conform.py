@@ -1,0 +1,288 @@
+"""Both adapters pass the conformance kit over several scripts and fixtures.
+
+Scripts and record sources that yield to the loop between steps make the
+abort scenarios land mid-stream; ones that wait forever after a chunk prove
+an abort interrupts a pending step. Each case also pins what the complete
+scenario produced, so a kit that stopped looking would be noticed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from course_conformance import Scenario, assert_conforms
+
+from course_protocol import (
+    CourseAssistantMessage,
+    CourseModel,
+    CourseModelChunk,
+    CourseModelRequest,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    CourseUserMessage,
+    freeze_json_object,
+)
+from course_provider_fixture import (
+    FixtureProviderAdapter,
+    FixtureProviderError,
+    FixtureProviderErrorCode,
+)
+from course_scripted import (
+    ScriptedModel,
+    ScriptedModelError,
+    ScriptedModelErrorCode,
+    ScriptedResponseFactory,
+    reply_error,
+    reply_text,
+    reply_tool_call,
+)
+from course_stream import AbortSignal
+
+REQUEST = CourseModelRequest(
+    id="request-kit-001",
+    messages=(CourseUserMessage(id="message-user-001", content="Add 20 and 22."),),
+)
+USAGE = CourseModelUsage(input_tokens=12, output_tokens=8)
+ROUNDTRIP_FIXTURE = Path(__file__).parents[2] / "fixtures" / "provider-tool-roundtrip.json"
+ABORT_SCENARIOS = (
+    Scenario.PRE_ABORTED,
+    Scenario.ABORT_BEFORE_FIRST_CHUNK,
+    Scenario.ABORT_AFTER_FIRST_CHUNK,
+)
+
+
+def paced_factory() -> ScriptedResponseFactory:
+    """Two text deltas and a Tool call, yielding to the loop before each step."""
+    call = CourseToolCall(
+        id="call-add-001",
+        name="add",
+        arguments=freeze_json_object({"left": 20, "right": 22}).unwrap(),
+    )
+
+    async def turn(
+        request: CourseModelRequest, signal: AbortSignal
+    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
+        for delta in ("Adding ", "now."):
+            await asyncio.sleep(0)
+            yield CourseTextDeltaChunk(request_id=request.id, delta=delta)
+        await asyncio.sleep(0)
+        yield CourseToolCallChunk(request_id=request.id, tool_call=call)
+        await asyncio.sleep(0)
+        yield CourseModelResponse(
+            id="response-paced-001",
+            request_id=request.id,
+            message=CourseAssistantMessage(
+                id="message-paced-001",
+                content=(CourseTextBlock(text="Adding now."), call),
+            ),
+            stop_reason=CourseStopReason.TOOL_CALL,
+            usage=USAGE,
+        )
+
+    return turn
+
+
+def stalling_factory() -> ScriptedResponseFactory:
+    """One text delta, then a step that never completes unless something interrupts it."""
+
+    async def turn(
+        request: CourseModelRequest, signal: AbortSignal
+    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
+        yield CourseTextDeltaChunk(request_id=request.id, delta="Thinking")
+        await asyncio.Event().wait()
+        raise AssertionError("the stalled step was never interrupted")
+
+    return turn
+
+
+SCRIPTS: dict[str, Callable[[], list[ScriptedResponseFactory]]] = {
+    "text": lambda: [
+        reply_text("The sum is 42.", response_id="r-1", message_id="m-1", usage=USAGE)
+    ],
+    "tool-call": lambda: [
+        reply_tool_call(
+            "call-add-001",
+            "add",
+            {"left": 20, "right": 22, "nested": {"items": [1, 2.5, None, True]}},
+            response_id="r-1",
+            message_id="m-1",
+            usage=USAGE,
+        )
+    ],
+    "paced": lambda: [paced_factory()],
+}
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+async def test_scripted_model_conforms_on_every_scenario(script: str) -> None:
+    report = await assert_conforms(lambda: ScriptedModel(SCRIPTS[script]()), REQUEST)
+
+    complete = report.result_for(Scenario.COMPLETE)
+    assert complete.error is None
+    assert complete.response is not None
+    assert complete.response.request_id == REQUEST.id
+    assert complete.chunks
+    assert [result.scenario for result in report.results] == list(Scenario)
+    for scenario in (Scenario.PRE_ABORTED, Scenario.ABORT_BEFORE_FIRST_CHUNK):
+        assert report.result_for(scenario).abort_landed
+        assert report.result_for(scenario).response is None
+
+
+async def test_paced_script_is_interrupted_after_its_first_chunk() -> None:
+    report = await assert_conforms(lambda: ScriptedModel([paced_factory()]), REQUEST)
+
+    aborted = report.result_for(Scenario.ABORT_AFTER_FIRST_CHUNK)
+    assert aborted.abort_landed
+    assert aborted.response is None
+    assert isinstance(aborted.error, Exception)
+    assert [type(chunk) for chunk in aborted.chunks] == [CourseTextDeltaChunk]
+
+
+async def test_scripted_model_abort_interrupts_a_step_that_would_never_finish() -> None:
+    report = await assert_conforms(
+        lambda: ScriptedModel([stalling_factory()]), REQUEST, scenarios=ABORT_SCENARIOS
+    )
+
+    assert all(result.abort_landed for result in report.results)
+    assert report.result_for(Scenario.ABORT_AFTER_FIRST_CHUNK).chunks == (
+        CourseTextDeltaChunk(request_id=REQUEST.id, delta="Thinking"),
+    )
+
+
+async def test_scripted_failure_reaches_iteration_and_result_as_one_object() -> None:
+    error = RuntimeError("scripted outage")
+
+    report = await assert_conforms(lambda: ScriptedModel([reply_error(error)]), REQUEST)
+
+    assert report.result_for(Scenario.COMPLETE).error is error
+
+
+async def test_exhausted_scripted_model_conforms_by_failing_closed() -> None:
+    report = await assert_conforms(ScriptedModel, REQUEST)
+
+    error = report.result_for(Scenario.COMPLETE).error
+    assert isinstance(error, ScriptedModelError)
+    assert error.code is ScriptedModelErrorCode.SCRIPT_EXHAUSTED
+
+
+def start(response_id: str) -> dict[str, object]:
+    return {"type": "response_start", "responseId": response_id, "role": "assistant"}
+
+
+def end(response_id: str, stop_reason: str, **usage: int) -> dict[str, object]:
+    return {
+        "type": "response_end",
+        "responseId": response_id,
+        "stopReason": stop_reason,
+        "usage": usage or {"inputTokens": 3, "outputTokens": 4},
+    }
+
+
+def fixture_of(records: object) -> dict[str, object]:
+    return {"schemaVersion": 1, "responses": [{"records": records}]}
+
+
+async def paced_records() -> AsyncIterator[object]:
+    for record in (
+        start("response-paced"),
+        {"type": "text_delta", "delta": "Adding "},
+        {"type": "tool_call", "id": "call-1", "name": "add", "arguments": {"left": 20}},
+        end("response-paced", "tool_call"),
+    ):
+        await asyncio.sleep(0)
+        yield record
+
+
+async def stalling_records() -> AsyncIterator[object]:
+    yield start("response-stalled")
+    yield {"type": "text_delta", "delta": "Thinking"}
+    await asyncio.Event().wait()
+    raise AssertionError("the stalled record source was never interrupted")
+
+
+FIXTURES: dict[str, Callable[[], object]] = {
+    "checked-in-roundtrip": lambda: json.loads(ROUNDTRIP_FIXTURE.read_text(encoding="utf-8")),
+    "text-snake-case-usage": lambda: fixture_of(
+        [
+            start("response-text"),
+            {"type": "text_delta", "delta": "The sum "},
+            {"type": "text_delta", "delta": "is 42."},
+            end("response-text", "stop", input_tokens=30, output_tokens=6),
+        ]
+    ),
+    "paced-async-source": lambda: fixture_of(paced_records()),
+}
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES))
+async def test_fixture_adapter_conforms_on_every_scenario(fixture: str) -> None:
+    def make_model() -> CourseModel:
+        return FixtureProviderAdapter(FIXTURES[fixture]())
+
+    report = await assert_conforms(make_model, REQUEST)
+
+    complete = report.result_for(Scenario.COMPLETE)
+    assert complete.error is None
+    assert complete.response is not None
+    assert complete.response.request_id == REQUEST.id
+    assert all(chunk.request_id == REQUEST.id for chunk in complete.chunks)
+
+
+async def test_paced_record_source_is_interrupted_after_its_first_chunk() -> None:
+    report = await assert_conforms(
+        lambda: FixtureProviderAdapter(fixture_of(paced_records())), REQUEST
+    )
+
+    aborted = report.result_for(Scenario.ABORT_AFTER_FIRST_CHUNK)
+    assert aborted.abort_landed
+    assert aborted.response is None
+
+
+async def test_fixture_abort_interrupts_a_record_source_that_would_never_finish() -> None:
+    report = await assert_conforms(
+        lambda: FixtureProviderAdapter(fixture_of(stalling_records())),
+        REQUEST,
+        scenarios=ABORT_SCENARIOS,
+    )
+
+    assert all(result.abort_landed for result in report.results)
+
+
+@pytest.mark.parametrize(
+    ("records", "code"),
+    [
+        (
+            [
+                start("response-x"),
+                {"type": "transport_error", "code": "overloaded", "message": "busy"},
+            ],
+            FixtureProviderErrorCode.PROVIDER_TRANSPORT_ERROR,
+        ),
+        (
+            [start("response-x"), {"type": "text_delta", "delta": "Half an answer"}],
+            FixtureProviderErrorCode.PROVIDER_MISSING_TERMINAL,
+        ),
+        (
+            [start("response-x"), end("response-x", "tool_call")],
+            FixtureProviderErrorCode.PROVIDER_INVALID_TERMINAL,
+        ),
+    ],
+    ids=["transport-error", "missing-terminal", "contradictory-terminal"],
+)
+async def test_failing_fixtures_conform_by_failing_closed(
+    records: list[object], code: FixtureProviderErrorCode
+) -> None:
+    report = await assert_conforms(lambda: FixtureProviderAdapter(fixture_of(records)), REQUEST)
+
+    error = report.result_for(Scenario.COMPLETE).error
+    assert isinstance(error, FixtureProviderError)
+    assert error.code is code

@@ -1,0 +1,469 @@
+"""Every invariant check of the kit can fail: one deliberately broken model each.
+
+Each broken model is correct except for the one promise it breaks, so the
+kit must name exactly that invariant, in the scenario where it breaks, and
+carry the offending value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from course_conformance import (
+    ConformanceError,
+    Invariant,
+    Scenario,
+    assert_conforms,
+    check_scenario,
+)
+
+from course_protocol import (
+    CourseAssistantMessage,
+    CourseModel,
+    CourseModelChunk,
+    CourseModelRequest,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    CourseUserMessage,
+    JsonObject,
+    freeze_json_object,
+)
+from course_stream import AbortError, AbortSignal, EventStream, run_producer
+
+REQUEST = CourseModelRequest(
+    id="request-kit-001",
+    messages=(CourseUserMessage(id="message-user-001", content="Add 20 and 22."),),
+)
+ModelStream = EventStream[CourseModelChunk, CourseModelResponse]
+
+
+def freeze(value: dict[str, object]) -> JsonObject:
+    return freeze_json_object(value).unwrap()
+
+
+def text_response(request_id: str = REQUEST.id) -> CourseModelResponse:
+    return CourseModelResponse(
+        id="response-001",
+        request_id=request_id,
+        message=CourseAssistantMessage(id="message-001", content=(CourseTextBlock(text="42"),)),
+        stop_reason=CourseStopReason.STOP,
+        usage=CourseModelUsage(input_tokens=1, output_tokens=1),
+    )
+
+
+def text_chunk(request_id: str = REQUEST.id) -> CourseTextDeltaChunk:
+    return CourseTextDeltaChunk(request_id=request_id, delta="42")
+
+
+class WellBehavedModel:
+    """A correct model: subclasses override one step to break one promise."""
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream: ModelStream = EventStream()
+
+        async def produce() -> None:
+            await self.produce(stream, request)
+
+        run_producer(stream, signal, produce)
+        return stream
+
+    async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
+        # The stream is typed loosely here so broken subclasses can emit what they like.
+        loose: EventStream[Any, Any] = stream
+        loose.push(self.chunk(request))
+        await asyncio.sleep(0)
+        loose.finish(self.response(request))
+
+    def chunk(self, request: CourseModelRequest) -> object:
+        return text_chunk(request.id)
+
+    def response(self, request: CourseModelRequest) -> object:
+        return text_response(request.id)
+
+
+class ModelThatDialsOut(WellBehavedModel):
+    async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
+        # Swallowing the failure must not hide the attempt.
+        with contextlib.suppress(OSError):
+            socket.create_connection(("model.invalid", 443))
+        await super().produce(stream, request)
+
+
+class ModelThatRaisesFromStream:
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        raise ValueError("not today")
+
+
+class ModelThatReturnsAList:
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> Any:
+        return [text_chunk()]
+
+
+class ModelThatNeverSettles:
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream: ModelStream = EventStream()
+        stream.push(text_chunk())
+        return stream
+
+
+class ModelThatSettlesTwice:
+    """Finishes, then tries again from a task nobody awaits."""
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream: ModelStream = EventStream()
+
+        async def produce() -> None:
+            stream.finish(text_response())
+            stream.finish(text_response())
+
+        asyncio.get_running_loop().create_task(produce())
+        return stream
+
+
+class ModelThatMislabelsChunks(WellBehavedModel):
+    def chunk(self, request: CourseModelRequest) -> object:
+        return text_chunk("request-someone-else")
+
+
+class StreamWithDetachedResult(EventStream[CourseModelChunk, CourseModelResponse]):
+    """Iteration fails, but ``result`` reads another, successful stream."""
+
+    __slots__ = ("_other",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._other: ModelStream = EventStream()
+        self._other.finish(text_response())
+
+    @property
+    def result(self) -> Awaitable[CourseModelResponse]:
+        return self._other.result
+
+
+class ModelWhoseResultDisagrees:
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream = StreamWithDetachedResult()
+        stream.fail(RuntimeError("iteration saw a failure"))
+        return stream
+
+
+class ModelThatFailsWithTwoErrors:
+    """Iteration and result fail, but with different exception objects."""
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream = StreamWithDetachedResult()
+        stream._other = EventStream()
+        stream._other.fail(RuntimeError("result saw another failure"))
+        stream.fail(RuntimeError("iteration saw a failure"))
+        return stream
+
+
+class ModelThatIgnoresTheSignal:
+    """Produces on a plain task, never looking at the signal."""
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream: ModelStream = EventStream()
+
+        async def produce() -> None:
+            stream.push(text_chunk())
+            for _ in range(3):
+                await asyncio.sleep(0)
+            stream.finish(text_response())
+
+        task = asyncio.get_running_loop().create_task(produce())
+        _keep.add(task)
+        task.add_done_callback(_keep.discard)
+        return stream
+
+
+_keep: set[asyncio.Task[None]] = set()
+
+
+class ModelThatRewordsTheAbort(WellBehavedModel):
+    """Aborts, but with its own error instead of the signal's reason."""
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream: ModelStream = EventStream()
+        if signal.aborted:
+            stream.fail(AbortError("aborted, in my own words"))
+            return stream
+
+        def reword() -> None:
+            if not stream.done:
+                stream.fail(AbortError("aborted, in my own words"))
+
+        signal.add_listener(reword)
+        stream.push(text_chunk())
+        return stream
+
+
+class ModelThatStallsPastTheAbort:
+    """Acknowledges nothing after the first chunk until the test releases it."""
+
+    def __init__(self, release: asyncio.Event) -> None:
+        self.release = release
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        stream: ModelStream = EventStream()
+
+        async def produce() -> None:
+            stream.push(text_chunk())
+            await self.release.wait()
+            stream.fail(signal.reason or RuntimeError("released"))
+
+        task = asyncio.get_running_loop().create_task(produce())
+        _keep.add(task)
+        task.add_done_callback(_keep.discard)
+        return stream
+
+
+class ModelThatAnswersAnotherRequest(WellBehavedModel):
+    def response(self, request: CourseModelRequest) -> object:
+        return text_response("request-someone-else")
+
+
+class ModelThatStopsForToolsWithoutCalls(WellBehavedModel):
+    def response(self, request: CourseModelRequest) -> object:
+        return CourseModelResponse(
+            id="response-001",
+            request_id=request.id,
+            message=CourseAssistantMessage(id="message-001", content=(CourseTextBlock(text="."),)),
+            stop_reason=CourseStopReason.TOOL_CALL,
+            usage=CourseModelUsage(input_tokens=1, output_tokens=1),
+        )
+
+
+class ModelThatThawsArguments(WellBehavedModel):
+    """Emits a Tool call whose arguments were swapped for a plain, mutable dict."""
+
+    def chunk(self, request: CourseModelRequest) -> object:
+        call = CourseToolCall(id="call-1", name="add", arguments=freeze({"left": 20}))
+        object.__setattr__(call, "arguments", {"left": 20})
+        return CourseToolCallChunk(request_id=request.id, tool_call=call)
+
+
+class ModelThatEmitsPlainDicts(WellBehavedModel):
+    def chunk(self, request: CourseModelRequest) -> object:
+        return {"requestId": request.id, "delta": "42"}
+
+
+class ModelWithListContent(WellBehavedModel):
+    def response(self, request: CourseModelRequest) -> object:
+        response = text_response(request.id)
+        object.__setattr__(response.message, "content", [CourseTextBlock(text="42")])
+        return response
+
+
+class ModelWithNestedListArguments(WellBehavedModel):
+    def response(self, request: CourseModelRequest) -> object:
+        call = CourseToolCall(id="call-1", name="add", arguments=freeze({"items": [1, 2]}))
+        assert isinstance(call.arguments["items"], tuple)
+        mapping_type: Any = type(call.arguments)
+        object.__setattr__(call, "arguments", mapping_type(items=[1, 2]))
+        return CourseModelResponse(
+            id="response-001",
+            request_id=request.id,
+            message=CourseAssistantMessage(id="message-001", content=(call,)),
+            stop_reason=CourseStopReason.TOOL_CALL,
+            usage=CourseModelUsage(input_tokens=1, output_tokens=1),
+        )
+
+
+class ModelThatLeavesATaskBehind(WellBehavedModel):
+    def __init__(self, release: asyncio.Event) -> None:
+        self.release = release
+
+    async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
+        task = asyncio.get_running_loop().create_task(self.release.wait())
+        _keep_waits.add(task)
+        await super().produce(stream, request)
+
+
+_keep_waits: set[asyncio.Task[bool]] = set()
+
+
+class ModelThatDropsAFailedFuture(WellBehavedModel):
+    async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
+        future = asyncio.get_running_loop().create_future()
+        future.set_exception(RuntimeError("nobody looks at me"))
+        del future
+        await super().produce(stream, request)
+
+
+async def violation(
+    make_model: Callable[[], CourseModel], scenario: Scenario = Scenario.COMPLETE, **options: Any
+) -> ConformanceError:
+    with pytest.raises(ConformanceError) as caught:
+        await check_scenario(make_model, REQUEST, scenario, **options)
+    return caught.value
+
+
+async def test_the_well_behaved_model_passes_so_each_break_below_is_the_only_one() -> None:
+    report = await assert_conforms(WellBehavedModel, REQUEST)
+
+    assert report.result_for(Scenario.COMPLETE).response == text_response()
+
+
+async def test_a_model_that_dials_out_breaks_no_network_even_if_it_swallows_the_error() -> None:
+    error = await violation(ModelThatDialsOut)
+
+    assert error.invariant is Invariant.NO_NETWORK
+    assert error.value == ("socket.create_connection(('model.invalid', 443))",)
+    assert socket.create_connection.__module__ == "socket"
+
+
+@pytest.mark.parametrize(
+    ("model", "value_type"),
+    [(ModelThatRaisesFromStream, ValueError), (ModelThatReturnsAList, list)],
+)
+async def test_a_stream_call_that_raises_or_returns_no_stream_breaks_returns_stream(
+    model: Callable[[], CourseModel], value_type: type
+) -> None:
+    error = await violation(model)
+
+    assert error.invariant is Invariant.RETURNS_STREAM
+    assert type(error.value) is value_type
+
+
+async def test_a_stream_that_never_settles_breaks_settles_once_at_the_guard() -> None:
+    error = await violation(ModelThatNeverSettles, settle_timeout=0.01)
+
+    assert error.invariant is Invariant.SETTLES_ONCE
+    assert isinstance(error.value, EventStream)
+    assert "1 chunk(s) arrived" in error.detail
+
+
+async def test_a_second_terminal_attempt_breaks_settles_once() -> None:
+    error = await violation(ModelThatSettlesTwice)
+
+    assert error.invariant is Invariant.SETTLES_ONCE
+    assert "already terminal" in str(error.value)
+
+
+async def test_a_chunk_for_another_request_breaks_chunk_request_id() -> None:
+    error = await violation(ModelThatMislabelsChunks)
+
+    assert error.invariant is Invariant.CHUNK_REQUEST_ID
+    assert error.value == text_chunk("request-someone-else")
+    assert "'request-someone-else'" in str(error)
+
+
+@pytest.mark.parametrize("model", [ModelWhoseResultDisagrees, ModelThatFailsWithTwoErrors])
+async def test_iteration_and_result_that_disagree_break_iteration_matches_result(
+    model: Callable[[], CourseModel],
+) -> None:
+    error = await violation(model)
+
+    assert error.invariant is Invariant.ITERATION_MATCHES_RESULT
+
+
+async def test_ignoring_a_pre_aborted_signal_breaks_pre_abort_rejects() -> None:
+    error = await violation(ModelThatIgnoresTheSignal, Scenario.PRE_ABORTED)
+
+    assert error.invariant is Invariant.PRE_ABORT_REJECTS
+    assert error.scenario is Scenario.PRE_ABORTED
+    assert error.value == text_response()
+
+
+@pytest.mark.parametrize(
+    "scenario", [Scenario.ABORT_BEFORE_FIRST_CHUNK, Scenario.ABORT_AFTER_FIRST_CHUNK]
+)
+async def test_ignoring_an_abort_breaks_abort_rejects(scenario: Scenario) -> None:
+    error = await violation(ModelThatIgnoresTheSignal, scenario)
+
+    assert error.invariant is Invariant.ABORT_REJECTS
+    assert error.scenario is scenario
+    assert "succeeded although it was aborted" in error.detail
+
+
+@pytest.mark.parametrize(
+    ("scenario", "invariant"),
+    [
+        (Scenario.PRE_ABORTED, Invariant.PRE_ABORT_REJECTS),
+        (Scenario.ABORT_BEFORE_FIRST_CHUNK, Invariant.ABORT_REJECTS),
+        (Scenario.ABORT_AFTER_FIRST_CHUNK, Invariant.ABORT_REJECTS),
+    ],
+)
+async def test_failing_with_another_error_than_the_reason_breaks_the_abort_invariants(
+    scenario: Scenario, invariant: Invariant
+) -> None:
+    error = await violation(ModelThatRewordsTheAbort, scenario)
+
+    assert error.invariant is invariant
+    assert str(error.value) == "aborted, in my own words"
+
+
+async def test_settling_late_after_an_abort_breaks_abort_rejects() -> None:
+    release = asyncio.Event()
+
+    error = await violation(
+        lambda: ModelThatStallsPastTheAbort(release), Scenario.ABORT_AFTER_FIRST_CHUNK
+    )
+
+    assert error.invariant is Invariant.ABORT_REJECTS
+    assert "still not settled" in error.detail
+    release.set()
+
+
+async def test_a_response_to_another_request_breaks_response_correlated() -> None:
+    error = await violation(ModelThatAnswersAnotherRequest)
+
+    assert error.invariant is Invariant.RESPONSE_CORRELATED
+    assert error.value == text_response("request-someone-else")
+
+
+async def test_a_tool_call_stop_without_tool_calls_breaks_terminal_consistent() -> None:
+    error = await violation(ModelThatStopsForToolsWithoutCalls)
+
+    assert error.invariant is Invariant.TERMINAL_CONSISTENT
+    assert isinstance(error.value, CourseModelResponse)
+
+
+@pytest.mark.parametrize(
+    ("model", "path"),
+    [
+        (ModelThatThawsArguments, "chunks[0].tool_call.arguments"),
+        (ModelThatEmitsPlainDicts, "chunks[0]"),
+        (ModelWithListContent, "response.message.content"),
+        (ModelWithNestedListArguments, "response.message.content[0].arguments.items"),
+    ],
+)
+async def test_mutable_or_foreign_outputs_break_deeply_immutable(
+    model: Callable[[], CourseModel], path: str
+) -> None:
+    error = await violation(model)
+
+    assert error.invariant is Invariant.DEEPLY_IMMUTABLE
+    assert error.detail.startswith(f"{path} is a ")
+
+
+async def test_a_task_left_running_breaks_no_pending_tasks() -> None:
+    release = asyncio.Event()
+
+    error = await violation(lambda: ModelThatLeavesATaskBehind(release))
+
+    assert error.invariant is Invariant.NO_PENDING_TASKS
+    assert isinstance(error.value, tuple)
+    assert [type(task) for task in error.value] == [asyncio.Task]
+    release.set()
+    await asyncio.gather(*_keep_waits)
+    _keep_waits.clear()
+
+
+async def test_an_exception_never_retrieved_breaks_no_asyncio_errors() -> None:
+    error = await violation(ModelThatDropsAFailedFuture)
+
+    assert error.invariant is Invariant.NO_ASYNCIO_ERRORS
+    assert str(error.value) == "nobody looks at me"
+    gc.collect()
