@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias, final
 
@@ -25,27 +26,28 @@ class CourseTextBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseToolCall:
     """A complete Tool call the assistant asks for: an opaque id, a Tool name, JSON arguments.
 
-    ``arguments`` may be any ``dict`` of JSON values; it is deep-snapshotted
-    into a ``frozendict`` (see ``freeze_json``). Raises ``CourseProtocolError``
-    when ``id`` or ``name`` is not a non-blank ``str``, or when ``arguments``
-    is not a JSON object (the path names the bad part, e.g.
-    ``arguments.items[3].x``).
+    ``arguments`` may be any ``dict`` (a ``frozendict`` included) of JSON
+    values; it is deep-snapshotted into a fresh ``frozendict`` (see
+    ``freeze_json``). Raises ``CourseProtocolError`` when ``id`` or ``name``
+    is not a non-blank ``str``, or when ``arguments`` is not a JSON object
+    (the path names the bad part, e.g. ``arguments.items[3].x``).
     """
 
     id: str
     name: str
     arguments: JsonObject
 
-    def __post_init__(self) -> None:
-        check_id(self.id, "id")
-        check_id(self.name, "name")
-        object.__setattr__(
-            self, "arguments", freeze_json_object_or_raise(self.arguments, "arguments")
-        )
+    def __init__(self, id: str, name: str, arguments: Mapping[str, object]) -> None:
+        check_id(id, "id")
+        check_id(name, "name")
+        frozen = freeze_json_object_or_raise(arguments, "arguments")
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "arguments", frozen)
 
 
 CourseAssistantContent: TypeAlias = CourseTextBlock | CourseToolCall
@@ -70,7 +72,7 @@ class CourseUserMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseAssistantMessage:
     """What the assistant said: text and Tool-call blocks, in order.
 
@@ -84,18 +86,22 @@ class CourseAssistantMessage:
     id: str
     content: tuple[CourseAssistantContent, ...]
 
-    def __post_init__(self) -> None:
-        check_id(self.id, "id")
-        content = snapshot_sequence(self.content, "content")
-        for index, block in enumerate(content):
+    def __init__(
+        self,
+        id: str,
+        content: tuple[CourseAssistantContent, ...] | list[CourseAssistantContent],
+    ) -> None:
+        check_id(id, "id")
+        blocks = snapshot_sequence(content, "content")
+        for index, block in enumerate(blocks):
             kind = type(block)
             if kind is not CourseTextBlock and kind is not CourseToolCall:
                 fail(
                     f"content[{index}]",
                     f"must be a CourseTextBlock or CourseToolCall, not {type_name(block)}",
                 )
-        if content is not self.content:
-            object.__setattr__(self, "content", content)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "content", blocks)
 
 
 @final
@@ -137,7 +143,7 @@ def is_message_type(kind: type) -> bool:
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseModelRequest:
     """One call to a model: a request id and the transcript so far.
 
@@ -151,18 +157,22 @@ class CourseModelRequest:
     id: str
     messages: tuple[CourseMessage, ...]
 
-    def __post_init__(self) -> None:
-        check_id(self.id, "id")
-        messages = snapshot_sequence(self.messages, "messages")
-        for index, message in enumerate(messages):
+    def __init__(
+        self,
+        id: str,
+        messages: tuple[CourseMessage, ...] | list[CourseMessage],
+    ) -> None:
+        check_id(id, "id")
+        items = snapshot_sequence(messages, "messages")
+        for index, message in enumerate(items):
             if not is_message_type(type(message)):
                 fail(
                     f"messages[{index}]",
                     "must be a CourseUserMessage, CourseAssistantMessage or "
                     f"CourseToolResultMessage, not {type_name(message)}",
                 )
-        if messages is not self.messages:
-            object.__setattr__(self, "messages", messages)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "messages", items)
 
 
 def text_from_assistant(message: CourseAssistantMessage) -> str:

@@ -1,0 +1,318 @@
+"""Protocol values: validated, deeply immutable, snapshotted, picklable, comparable."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import pickle
+from collections.abc import Callable
+from enum import IntEnum
+from typing import Any, cast
+
+import pytest
+from frozendict import frozendict
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from course_protocol import (
+    MAX_TOKEN_COUNT,
+    CourseAssistantMessage,
+    CourseModelRequest,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseProtocolError,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    CourseToolResultMessage,
+    CourseUserMessage,
+    CourseValue,
+)
+from tests.protocol import samples, strategies
+from tests.protocol.hostile import (
+    ListThatCountsReads,
+    ObjectThatRaisesOnEverything,
+    StrThatHashesDifferently,
+    TupleThatCountsReads,
+    TypeThatEqualsEveryType,
+)
+
+
+class Count(IntEnum):
+    ONE = 1
+
+
+class TextBlockWithADict(CourseTextBlock):  # type: ignore[misc]
+    """A subclass of a final protocol type: it gains a ``__dict__`` for mutable state."""
+
+
+class ToolCallWithADict(CourseToolCall):  # type: ignore[misc]
+    """A Tool call subclass that could carry mutable state."""
+
+
+class AssistantMessageWithADict(CourseAssistantMessage):  # type: ignore[misc]
+    """An assistant message subclass that could carry mutable state."""
+
+
+class UsageWithADict(CourseModelUsage):  # type: ignore[misc]
+    """A usage subclass that could carry mutable state."""
+
+
+class UserMessageWithADict(CourseUserMessage):  # type: ignore[misc]
+    """A user message subclass that could carry mutable state."""
+
+
+def smuggler(cls: type[Any], *args: object) -> Any:
+    value = cls(*args)
+    value.__dict__["mutable"] = []
+    return value
+
+
+@pytest.mark.parametrize("value", samples.every_value(), ids=samples.EVERY_VALUE_ID)
+def test_every_value_pickles_deep_copies_and_equals_an_equal_value(value: CourseValue) -> None:
+    twin = samples.every_value()[samples.EVERY_VALUE_ID.index(type(value).__name__)]
+    assert twin is not value
+    assert value == twin
+    assert hash(value) == hash(twin)
+    assert pickle.loads(pickle.dumps(value)) == value
+    assert copy.deepcopy(value) == value
+    assert copy.copy(value) == value
+
+
+@pytest.mark.parametrize("value", samples.every_value(), ids=samples.EVERY_VALUE_ID)
+def test_every_value_is_frozen_and_has_no_instance_dict(value: CourseValue) -> None:
+    field = dataclasses.fields(value)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(value, field, "changed")
+    with pytest.raises(AttributeError):
+        value.__dict__  # noqa: B018
+    with pytest.raises((AttributeError, TypeError)):
+        value.extra = 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("value", samples.every_value(), ids=samples.EVERY_VALUE_ID)
+def test_every_value_differs_from_a_value_with_one_field_changed(value: CourseValue) -> None:
+    first = dataclasses.fields(value)[0].name
+    replacement: object = 7 if first == "input_tokens" else "other-id"
+    changed = dataclasses.replace(cast(Any, value), **{first: replacement})
+    assert changed != value
+    assert type(changed) is type(value)
+
+
+_VALUE_STRATEGY: st.SearchStrategy[CourseValue] = st.one_of(
+    strategies.content_blocks,
+    strategies.messages,
+    strategies.requests,
+    strategies.chunks,
+    strategies.usages,
+    strategies.responses,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_VALUE_STRATEGY)
+def test_any_generated_value_survives_pickle_and_deepcopy(value: CourseValue) -> None:
+    assert pickle.loads(pickle.dumps(value)) == value
+    assert copy.deepcopy(value) == value
+    assert hash(copy.deepcopy(value)) == hash(value)
+
+
+def test_tool_arguments_are_a_deep_snapshot_of_the_callers_dict() -> None:
+    nested = [1, {"deep": "value"}]
+    arguments: dict[str, object] = {"items": nested}
+    call = CourseToolCall("call-1", "lookup", arguments)
+    nested.append(2)
+    cast(dict[str, str], nested[1])["deep"] = "changed"
+    arguments["new"] = True
+    assert call.arguments == frozendict({"items": (1, frozendict({"deep": "value"}))})
+    assert type(call.arguments) is frozendict
+    assert type(call.arguments["items"]) is tuple
+
+
+def test_sequences_given_as_lists_become_tuples_unaffected_by_later_mutation() -> None:
+    blocks: list[Any] = [CourseTextBlock("a")]
+    message = CourseAssistantMessage("m-1", blocks)
+    messages: list[Any] = [CourseUserMessage("u-1", "hi")]
+    request = CourseModelRequest("r-1", messages)
+    blocks.append(CourseTextBlock("b"))
+    messages.clear()
+    assert message.content == (CourseTextBlock("a"),)
+    assert type(message.content) is tuple
+    assert request.messages == (CourseUserMessage("u-1", "hi"),)
+    assert type(request.messages) is tuple
+
+
+def test_list_and_tuple_subclasses_are_read_through_their_base_type_only() -> None:
+    listed = ListThatCountsReads([CourseTextBlock("a")])
+    tupled = TupleThatCountsReads((CourseUserMessage("u-1", "hi"),))
+    message = CourseAssistantMessage("m-1", listed)  # type: ignore[arg-type]
+    request = CourseModelRequest("r-1", tupled)  # type: ignore[arg-type]
+    assert listed.calls == []
+    assert TupleThatCountsReads.calls == []
+    assert type(message.content) is tuple
+    assert type(request.messages) is tuple
+    assert message.content == (CourseTextBlock("a"),)
+
+
+@pytest.mark.parametrize(
+    "sequence",
+    ["text", b"bytes", {"a": 1}, frozendict(), iter([]), (n for n in range(1)), None, 3, {1}],
+    ids=lambda value: type(value).__name__,
+)
+def test_sequences_must_be_lists_or_tuples(sequence: object) -> None:
+    with pytest.raises(CourseProtocolError) as raised:
+        CourseAssistantMessage("m-1", sequence)  # type: ignore[arg-type]
+    assert raised.value.path == "content"
+    assert "must be a list or tuple" in raised.value.message
+    with pytest.raises(CourseProtocolError) as raised:
+        CourseModelRequest("r-1", sequence)  # type: ignore[arg-type]
+    assert raised.value.path == "messages"
+
+
+def test_ids_keep_surrounding_whitespace_and_text_may_be_empty() -> None:
+    assert CourseUserMessage(" id ", "").id == " id "
+    assert CourseTextBlock("").text == ""
+    assert CourseTextDeltaChunk("r", "").delta == ""
+
+
+@pytest.mark.parametrize("count", [0, 1, MAX_TOKEN_COUNT])
+def test_usage_accepts_every_safe_integer_count(count: int) -> None:
+    usage = CourseModelUsage(count, count)
+    assert (usage.input_tokens, usage.output_tokens) == (count, count)
+
+
+_BLOCK = CourseTextBlock("x")
+_MESSAGE = CourseAssistantMessage("m-1", (_BLOCK,))
+_USAGE = CourseModelUsage(1, 1)
+
+
+def response(**changes: object) -> Callable[[], object]:
+    fields: dict[str, Any] = {
+        "id": "response-1",
+        "request_id": "request-1",
+        "message": _MESSAGE,
+        "stop_reason": CourseStopReason.STOP,
+        "usage": _USAGE,
+    }
+    fields.update(changes)
+    return lambda: CourseModelResponse(**fields)
+
+
+def assistant(*blocks: object) -> Callable[[], object]:
+    return lambda: CourseAssistantMessage("m-1", cast(Any, blocks))
+
+
+def request(*messages: object) -> Callable[[], object]:
+    return lambda: CourseModelRequest("r-1", cast(Any, messages))
+
+
+def call(id: Any = "c-1", name: Any = "add", arguments: Any = None) -> Callable[[], object]:
+    return lambda: CourseToolCall(id, name, {} if arguments is None else arguments)
+
+
+_USER = CourseUserMessage("u-1", "x")
+_NAN_ITEMS = {"items": [0, 0, 0, {"x": math.nan}]}
+_ANY: Any = None
+
+_BAD_CONSTRUCTIONS: list[tuple[str, Callable[[], object], str, str]] = [
+    ("text-not-str", lambda: CourseTextBlock(cast(Any, 1)), "text", "must be a str, not int"),
+    ("text-str-subclass", lambda: CourseTextBlock(StrThatHashesDifferently("x")), "text",
+     "must be a str, not StrThatHashesDifferently"),
+    ("call-empty-id", call(id=""), "id", "must not be empty or whitespace-only"),
+    ("call-blank-id", call(id=" \t\n"), "id", "must not be empty or whitespace-only"),
+    ("call-blank-name", call(name="  "), "name", "must not be empty or whitespace-only"),
+    ("call-name-none", call(name=None), "name", "must be a str, not NoneType"),
+    ("call-arguments-list", call(arguments=[]), "arguments", "must be a JSON object, not list"),
+    ("call-arguments-nan", call(arguments=_NAN_ITEMS), "arguments.items[3].x", "finite"),
+    ("call-arguments-key", call(arguments={"a": {1: 2}}), "arguments.a", "keys must be str"),
+    ("user-id-bytes", lambda: CourseUserMessage(cast(Any, b"u"), "hi"), "id", "not bytes"),
+    ("user-content-none", lambda: CourseUserMessage("u", _ANY), "content", "not NoneType"),
+    ("assistant-block-user", assistant(_BLOCK, _USER), "content[1]",
+     "must be a CourseTextBlock or CourseToolCall, not CourseUserMessage"),
+    ("assistant-block-dict", assistant({"type": "text"}), "content[0]", "not dict"),
+    ("assistant-block-subclass", assistant(smuggler(TextBlockWithADict, "x")), "content[0]",
+     "not TextBlockWithADict"),
+    ("assistant-call-subclass", assistant(smuggler(ToolCallWithADict, "c", "n", {})),
+     "content[0]", "not ToolCallWithADict"),
+    ("assistant-block-equal-type", assistant(TypeThatEqualsEveryType()), "content[0]",
+     "not TypeThatEqualsEveryType"),
+    ("result-blank-call-id", lambda: CourseToolResultMessage("r", " ", "add", "42"),
+     "tool_call_id", "empty"),
+    ("result-empty-name", lambda: CourseToolResultMessage("r", "c", "", "42"), "tool_name",
+     "empty"),
+    ("result-content-int", lambda: CourseToolResultMessage("r", "c", "n", cast(Any, 42)),
+     "content", "not int"),
+    ("result-is-error-int", lambda: CourseToolResultMessage("r", "c", "n", "x", cast(Any, 1)),
+     "is_error", "must be a bool, not int"),
+    ("request-blank-id", lambda: CourseModelRequest("", ()), "id", "empty"),
+    ("request-message-block", request(_USER, _BLOCK), "messages[1]", "not CourseTextBlock"),
+    ("request-message-subclass", request(smuggler(UserMessageWithADict, "u", "x")),
+     "messages[0]", "not UserMessageWithADict"),
+    ("request-message-hostile", request(ObjectThatRaisesOnEverything()), "messages[0]",
+     "not ObjectThatRaisesOnEverything"),
+    ("delta-blank-request-id", lambda: CourseTextDeltaChunk("\u3000", "x"), "request_id",
+     "empty"),
+    ("delta-none", lambda: CourseTextDeltaChunk("r", _ANY), "delta", "not NoneType"),
+    ("chunk-call-dict", lambda: CourseToolCallChunk("r", cast(Any, {"id": "c"})), "tool_call",
+     "not dict"),
+    ("chunk-call-subclass", lambda: CourseToolCallChunk("r", smuggler(ToolCallWithADict, "c",
+     "n", {})), "tool_call", "not ToolCallWithADict"),
+    ("usage-bool", lambda: CourseModelUsage(True, 1), "input_tokens", "must be an int, not bool"),
+    ("usage-int-enum", lambda: CourseModelUsage(Count.ONE, 1), "input_tokens", "not Count"),
+    ("usage-float", lambda: CourseModelUsage(1, cast(Any, 1.0)), "output_tokens", "not float"),
+    ("usage-negative", lambda: CourseModelUsage(-1, 1), "input_tokens",
+     "must be between 0 and 2**53 - 1"),
+    ("usage-too-big", lambda: CourseModelUsage(1, 2**53), "output_tokens",
+     "must be between 0 and 2**53 - 1"),
+    ("response-blank-id", response(id=" "), "id", "empty"),
+    ("response-request-id", response(request_id=1), "request_id", "not int"),
+    ("response-message-user", response(message=_USER), "message", "not CourseUserMessage"),
+    ("response-message-subclass", response(message=smuggler(AssistantMessageWithADict, "m",
+     ())), "message", "not AssistantMessageWithADict"),
+    ("response-stop-str", response(stop_reason="stop"), "stop_reason",
+     "must be a CourseStopReason, not str"),
+    ("response-usage-tuple", response(usage=(1, 1)), "usage", "not tuple"),
+    ("response-usage-subclass", response(usage=smuggler(UsageWithADict, 1, 1)), "usage",
+     "not UsageWithADict"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("build", "path", "fragment"),
+    [case[1:] for case in _BAD_CONSTRUCTIONS],
+    ids=[case[0] for case in _BAD_CONSTRUCTIONS],
+)
+def test_bad_fields_raise_a_protocol_error_naming_their_path(
+    build: Callable[[], object], path: str, fragment: str
+) -> None:
+    with pytest.raises(CourseProtocolError) as raised:
+        build()
+    assert raised.value.path == path
+    assert fragment in raised.value.message
+    assert str(raised.value) == f"{path}: {raised.value.message}"
+
+
+def test_protocol_error_is_a_value_error_that_pickles_with_its_path() -> None:
+    with pytest.raises(ValueError, match=r"^id: must not be empty") as raised:
+        CourseUserMessage("", "x")
+    error = raised.value
+    assert isinstance(error, CourseProtocolError)
+    copied = pickle.loads(pickle.dumps(error))
+    assert (copied.path, copied.message, str(copied)) == (error.path, error.message, str(error))
+
+
+def test_an_exact_tuple_of_blocks_is_kept_and_its_elements_are_not_copied() -> None:
+    call = samples.tool_call()
+    content = (CourseTextBlock("a"), call)
+    message = CourseAssistantMessage("m", content)
+    assert message.content is content
+    assert message.content[1] is call
+
+
+def test_stop_reasons_spell_the_course_vocabulary() -> None:
+    assert [reason.value for reason in CourseStopReason] == ["stop", "toolCall"]
+    assert str(CourseStopReason.TOOL_CALL) == "toolCall"
+    assert isinstance(CourseStopReason.STOP, str)
