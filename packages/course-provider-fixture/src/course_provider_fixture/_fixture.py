@@ -15,11 +15,12 @@ from typing import cast
 
 from returns.result import Failure, Result, Success
 
-from course_protocol import JsonValue, freeze_json
+from course_protocol import JsonError, freeze_json
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
 _MISSING = object()
+_FLAT_VALUE_TYPES = frozenset({str, int, bool, type(None)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,13 +28,13 @@ class QueuedResponse:
     """One response of the fixture, ready to play.
 
     ``index`` is its position in the fixture's ``responses``. Exactly one of
-    ``records`` (a frozen snapshot of an array of records) and ``source``
+    ``records`` (a deep snapshot of an array of records, see :func:`snapshot_record`) and ``source``
     (an async iterable of records, iterated when the response is played) is
     not None.
     """
 
     index: int
-    records: tuple[JsonValue, ...] | None
+    records: tuple[object, ...] | None
     source: object | None
 
 
@@ -87,6 +88,28 @@ def _array_items(value: object) -> Iterator[object] | None:
     return None
 
 
+def snapshot_record(record: object, records_path: str, index: int) -> object | JsonError:
+    """Deep-snapshot one untrusted record, returning the ``JsonError`` instead of raising.
+
+    Most records are flat dicts of strings, ints, bools and nulls; those are
+    copied into a new private ``dict`` (nothing else ever holds it, so it is
+    as immutable as a ``frozendict`` and far cheaper to build). Everything
+    else goes through ``freeze_json``, which applies the same rules to any
+    shape and returns ``frozendict`` objects and tuples; error paths start
+    with ``records_path[index]``.
+    """
+    if type(record) is dict:
+        for key, value in record.items():
+            if type(key) is not str or type(value) not in _FLAT_VALUE_TYPES:
+                break
+        else:
+            return dict(record)
+    result = freeze_json(record, f"{records_path}[{index}]")
+    if isinstance(result, Failure):
+        return cast(JsonError, result.failure())
+    return result.unwrap()
+
+
 def has_async_iter(value: object) -> bool:
     """Whether ``value``'s type (not the instance) defines ``__aiter__``.
 
@@ -116,13 +139,12 @@ def _response(value: object, index: int) -> QueuedResponse:
             records_path,
             f"must be an array or an async iterable of records, got {_type_name(records)}",
         )
-    frozen: list[JsonValue] = []
+    frozen: list[object] = []
     for record_index, record in enumerate(items):
-        match freeze_json(record, f"{records_path}[{record_index}]"):
-            case Success(value):
-                frozen.append(value)
-            case Failure(error):
-                raise _InvalidFixtureError(error.path, error.message, record_index)
+        value = snapshot_record(record, records_path, record_index)
+        if isinstance(value, JsonError):
+            raise _InvalidFixtureError(value.path, value.message, record_index)
+        frozen.append(value)
     return QueuedResponse(index, tuple(frozen), None)
 
 

@@ -28,11 +28,11 @@ def _reject_constant(name: str) -> NoReturn:
     raise _StrictJsonError(f"{name} is not a JSON number")
 
 
-def _invalid(path: str | os.PathLike[str], reason: str) -> Failure[FixtureProviderError]:
+def _invalid(name: str, reason: str) -> Failure[FixtureProviderError]:
     return Failure(
         FixtureProviderError(
             FixtureProviderErrorCode.PROVIDER_INVALID_FIXTURE,
-            f"Fixture file {os.fspath(path)!s} is not strict JSON: {reason}",
+            f"Fixture file {name} {reason}",
         )
     )
 
@@ -64,18 +64,27 @@ def load_fixture(path: str | os.PathLike[str]) -> Result[object, FixtureProvider
     UTF-8, or is not strict JSON: duplicate keys, ``NaN``/``Infinity``,
     nesting too deep to parse, integers too long to convert. Never raises.
     """
+    given: object = path
+    if not isinstance(given, str | os.PathLike):
+        # open() would treat an int as a file descriptor.
+        return _invalid(repr(given), "is not given as a path")
+    name = repr(os.fsdecode(path))
     try:
         with open(path, "rb") as file:
             data = file.read()
     except OSError as error:
-        return _invalid(path, f"cannot be read ({error.strerror or error})")
+        return _invalid(name, f"cannot be read: {error.strerror or error}")
+    except (TypeError, ValueError) as error:
+        return _invalid(name, f"cannot be opened: {error}")
     try:
         return Success(loads_fixture(data))
     except UnicodeDecodeError as error:
-        return _invalid(path, f"invalid UTF-8 at byte {error.start}")
+        return _invalid(name, f"is not valid UTF-8 (invalid UTF-8 at byte {error.start})")
     except json.JSONDecodeError as error:
-        return _invalid(path, f"{error.msg} at line {error.lineno} column {error.colno}")
+        return _invalid(
+            name, f"is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        )
     except RecursionError:
-        return _invalid(path, "nesting is too deep to parse")
+        return _invalid(name, "is not usable JSON: nesting is too deep to parse")
     except ValueError as error:
-        return _invalid(path, str(error))
+        return _invalid(name, f"is not strict JSON: {error}")

@@ -10,8 +10,8 @@ at the boundary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NoReturn
+from collections.abc import Iterable, Mapping
+from typing import NoReturn, TypeGuard
 
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
@@ -28,11 +28,13 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    JsonError,
     freeze_json,
     terminal_semantics_error,
 )
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
+from course_provider_fixture._fixture import snapshot_record
 
 _Code = FixtureProviderErrorCode
 _MISSING = object()
@@ -41,6 +43,12 @@ _STOP_REASONS = {
     _wire.WIRE_STOP: CourseStopReason.STOP,
     _wire.WIRE_TOOL_CALL_STOP: CourseStopReason.TOOL_CALL,
 }
+
+
+def _is_object(value: object) -> TypeGuard[Mapping[str, object]]:
+    """A JSON object of a snapshot: a ``frozendict``, or a private ``dict`` copy."""
+    kind = type(value)
+    return kind is dict or kind is frozendict
 
 
 def _raise(
@@ -57,7 +65,7 @@ def _describe(value: object) -> str:
     return type(value).__name__
 
 
-def _text(record: frozendict[str, object], key: str, path: str, index: int) -> str:
+def _text(record: Mapping[str, object], key: str, path: str, index: int) -> str:
     value = record.get(key, _MISSING)
     if type(value) is not str or not value.strip():
         _raise(
@@ -70,7 +78,7 @@ def _text(record: frozendict[str, object], key: str, path: str, index: int) -> s
 
 
 def _count(
-    usage: frozendict[str, object], aliases: tuple[str, str], path: str, index: int | None
+    usage: Mapping[str, object], aliases: tuple[str, str], path: str, index: int | None
 ) -> int:
     camel, snake = aliases
     if camel in usage and snake in usage:
@@ -94,7 +102,7 @@ def _count(
 
 def usage_from(value: object, path: str, index: int | None) -> CourseModelUsage:
     """Normalize camel- or snake-case usage; raises ``FixtureProviderError`` when invalid."""
-    if type(value) is not frozendict:
+    if not _is_object(value):
         _raise(
             _Code.PROVIDER_INVALID_EVENT,
             path,
@@ -150,8 +158,23 @@ class ResponseParser:
 
     def feed(self, record: object, index: int) -> CourseModelChunk | None:
         """Advance the state by one frozen record; return the chunk it emits, if any."""
-        path = f"{self._path}[{index}]"
-        if type(record) is not frozendict:
+        # The dominant record, a well-formed text delta inside an open response,
+        # takes the short path; everything else, failures included, the full one.
+        if (
+            type(record) is dict
+            and self._terminal is None
+            and self._response_id is not None
+            and record.get(_wire.TYPE_KEY) == _wire.TEXT_DELTA
+        ):
+            delta = record.get(_wire.DELTA_KEY)
+            if type(delta) is str:
+                self._content.append(CourseTextBlock(delta))
+                return CourseTextDeltaChunk(self._request_id, delta)
+        return self._feed(record, index)
+
+    def _feed(self, record: object, index: int) -> CourseModelChunk | None:
+        path = self.record_path(index)
+        if not _is_object(record):
             _raise(
                 _Code.PROVIDER_INVALID_EVENT,
                 path,
@@ -188,7 +211,10 @@ class ResponseParser:
                 index,
             )
         _raise(
-            _Code.PROVIDER_UNKNOWN_EVENT, f"{path}.{_wire.TYPE_KEY}", f"{kind!r} is unknown", index
+            _Code.PROVIDER_UNKNOWN_EVENT,
+            f"{path}.{_wire.TYPE_KEY}",
+            f"{kind!r} names no known record type",
+            index,
         )
 
     def end(self, record_count: int) -> CourseModelResponse:
@@ -211,7 +237,7 @@ class ResponseParser:
             _raise(_Code.PROVIDER_MISSING_START, path, "comes before the response start", index)
         return self._response_id
 
-    def _start(self, record: frozendict[str, object], path: str, index: int) -> None:
+    def _start(self, record: Mapping[str, object], path: str, index: int) -> None:
         if self._response_id is not None:
             _raise(_Code.PROVIDER_DUPLICATE_START, path, "is a second response start", index)
         response_id = _text(record, _wire.RESPONSE_ID_KEY, path, index)
@@ -227,7 +253,7 @@ class ResponseParser:
         self._response_id = response_id
 
     def _text_delta(
-        self, record: frozendict[str, object], path: str, index: int
+        self, record: Mapping[str, object], path: str, index: int
     ) -> CourseTextDeltaChunk:
         self._require_start(path, index)
         delta = record.get(_wire.DELTA_KEY, _MISSING)
@@ -245,7 +271,7 @@ class ResponseParser:
             _raise(_Code.PROVIDER_INVALID_EVENT, f"{path}.{_wire.DELTA_KEY}", error.message, index)
 
     def _tool_call(
-        self, record: frozendict[str, object], path: str, index: int
+        self, record: Mapping[str, object], path: str, index: int
     ) -> CourseToolCallChunk:
         self._require_start(path, index)
         call_id = _text(record, _wire.TOOL_CALL_ID_KEY, path, index)
@@ -258,7 +284,7 @@ class ResponseParser:
             )
         name = _text(record, _wire.TOOL_NAME_KEY, path, index)
         arguments = record.get(_wire.ARGUMENTS_KEY, _MISSING)
-        if type(arguments) is not frozendict:
+        if not _is_object(arguments):
             _raise(
                 _Code.PROVIDER_INVALID_EVENT,
                 f"{path}.{_wire.ARGUMENTS_KEY}",
@@ -273,7 +299,7 @@ class ResponseParser:
         self._content.append(tool_call)
         return CourseToolCallChunk(self._request_id, tool_call)
 
-    def _end(self, record: frozendict[str, object], path: str, index: int) -> None:
+    def _end(self, record: Mapping[str, object], path: str, index: int) -> None:
         started = self._require_start(path, index)
         response_id = _text(record, _wire.RESPONSE_ID_KEY, path, index)
         if response_id != started:
@@ -297,7 +323,7 @@ class ResponseParser:
             _raise(_Code.PROVIDER_INVALID_TERMINAL, path, problem, index)
         self._terminal = CourseModelResponse(started, self._request_id, message, stop_reason, usage)
 
-    def _transport_error(self, record: frozendict[str, object], path: str, index: int) -> NoReturn:
+    def _transport_error(self, record: Mapping[str, object], path: str, index: int) -> NoReturn:
         code = _text(record, _wire.ERROR_CODE_KEY, path, index)
         message = record.get(_wire.ERROR_MESSAGE_KEY, _MISSING)
         if type(message) is not str:
@@ -329,7 +355,11 @@ def parse_usage(
     are present, even when one of them is None. Never raises.
     """
     try:
-        return Success(usage_from(_frozen(value, path, None), path, None))
+        frozen = freeze_json(value, path)
+        if isinstance(frozen, Failure):
+            error = frozen.failure()
+            _raise(_Code.PROVIDER_INVALID_EVENT, error.path, error.message, None)
+        return Success(usage_from(frozen.unwrap(), path, None))
     except FixtureProviderError as error:
         return Failure(error)
 
@@ -364,7 +394,7 @@ def parse_records(
     count = 0
     try:
         for index, record in enumerate(records):
-            chunk = parser.feed(_frozen(record, parser.record_path(index), index), index)
+            chunk = parser.feed(freeze_record(record, parser, index), index)
             if chunk is not None:
                 chunks.append(chunk)
             count = index + 1
@@ -373,19 +403,13 @@ def parse_records(
         return Failure(error)
 
 
-def _frozen(value: object, path: str, index: int | None) -> object:
-    """Freeze an untrusted value; raises ``PROVIDER_INVALID_EVENT`` when it is not JSON."""
-    result = freeze_json(value, path)
-    if isinstance(result, Failure):
-        error = result.failure()
-        _raise(_Code.PROVIDER_INVALID_EVENT, error.path, error.message, index)
-    return result.unwrap()
-
-
 def freeze_record(record: object, parser: ResponseParser, index: int) -> object:
-    """Freeze one record read from an async source, at its path in the played response.
+    """Snapshot one record read from a source, at its place in the played response.
 
     Raises ``FixtureProviderError`` with ``PROVIDER_INVALID_EVENT`` and
     ``record_index`` = ``index`` when the record is not plain JSON.
     """
-    return _frozen(record, parser.record_path(index), index)
+    frozen = snapshot_record(record, parser.records_path, index)
+    if type(frozen) is JsonError:
+        _raise(_Code.PROVIDER_INVALID_EVENT, frozen.path, frozen.message, index)
+    return frozen

@@ -14,7 +14,7 @@ import inspect
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
-from course_protocol import CourseModelChunk, CourseModelResponse, JsonValue
+from course_protocol import CourseModelChunk, CourseModelResponse
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._parser import ResponseParser, freeze_record
 from course_stream import AbortSignal, EventStream, claim_iterator_once
@@ -23,7 +23,7 @@ _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
 
 def play_records(
-    stream: _Stream, signal: AbortSignal, parser: ResponseParser, records: tuple[JsonValue, ...]
+    stream: _Stream, signal: AbortSignal, parser: ResponseParser, records: tuple[object, ...]
 ) -> None:
     """Play a frozen array of records into ``stream`` and settle it."""
     push = stream.push
