@@ -3,6 +3,8 @@
 - `FixtureProviderAdapter`: a ``CourseModel`` that plays a schema-1 fixture's
   responses in order, failing closed with `FixtureProviderError`.
 - `FixtureProviderError` and its `FixtureProviderErrorCode` set of stable codes.
+- `FixtureRecorder`: wraps any ``CourseModel``, passes its streams through
+  unchanged and records them as a schema-1 fixture.
 - `load_fixture`: strict reading of fixture files into plain JSON values.
 - `parse_fixture`, `parse_records`, `parse_usage`, `parse_stop_reason`: the
   boundary parsers, each returning a ``returns`` ``Result``.
@@ -15,11 +17,13 @@ from course_provider_fixture._errors import FixtureProviderError, FixtureProvide
 from course_provider_fixture._fixture import FixtureSnapshot, QueuedResponse, parse_fixture
 from course_provider_fixture._loader import load_fixture
 from course_provider_fixture._parser import parse_records, parse_stop_reason, parse_usage
+from course_provider_fixture._recorder import FixtureRecorder
 
 __all__ = [
     "FixtureProviderAdapter",
     "FixtureProviderError",
     "FixtureProviderErrorCode",
+    "FixtureRecorder",
     "FixtureSnapshot",
     "QueuedResponse",
     "load_fixture",

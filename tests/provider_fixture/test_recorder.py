@@ -1,0 +1,341 @@
+"""FixtureRecorder passes streams through unchanged and records what it saw."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from course_conformance import Scenario, assert_conforms
+
+from course_protocol import (
+    CourseModelChunk,
+    CourseModelRequest,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseTextDeltaChunk,
+    CourseUserMessage,
+)
+from course_provider_fixture import (
+    FixtureProviderAdapter,
+    FixtureProviderError,
+    FixtureProviderErrorCode,
+    FixtureRecorder,
+    load_fixture,
+)
+from course_scripted import (
+    ScriptedModel,
+    ScriptedModelError,
+    ScriptedResponseFactory,
+    reply_error,
+    reply_text,
+    reply_tool_call,
+)
+from course_stream import AbortController, AbortError, AbortSignal, EventStream
+
+REQUEST = CourseModelRequest(
+    id="request-rec-001",
+    messages=(CourseUserMessage(id="message-user-001", content="Add 20 and 22."),),
+)
+USAGE = CourseModelUsage(input_tokens=12, output_tokens=8)
+ROUNDTRIP_FIXTURE = Path(__file__).parents[2] / "fixtures" / "provider-tool-roundtrip.json"
+ModelStream = EventStream[CourseModelChunk, CourseModelResponse]
+
+
+async def play(
+    model: FixtureRecorder | FixtureProviderAdapter, signal: AbortSignal | None = None
+) -> tuple[list[CourseModelChunk], CourseModelResponse | BaseException]:
+    stream = model.stream(REQUEST, signal or AbortController().signal)
+    chunks: list[CourseModelChunk] = []
+    iteration_error: Exception | None = None
+    try:
+        async for chunk in stream:
+            chunks.append(chunk)
+    except Exception as error:
+        iteration_error = error
+    if iteration_error is None:
+        return chunks, await stream.result
+    with pytest.raises(type(iteration_error)) as caught:
+        await stream.result
+    assert caught.value is iteration_error
+    return chunks, iteration_error
+
+
+def tool_then_text() -> list[ScriptedResponseFactory]:
+    return [
+        reply_tool_call(
+            "call-add-001",
+            "add",
+            {"left": 20, "right": 22},
+            response_id="response-tool-001",
+            message_id="message-response-tool-001",
+            usage=USAGE,
+        ),
+        reply_text(
+            "The sum is 42.",
+            response_id="response-text-002",
+            message_id="message-response-text-002",
+            usage=CourseModelUsage(input_tokens=30, output_tokens=6),
+        ),
+    ]
+
+
+class StreamSpy:
+    """A CourseModel that hands out one prepared stream and remembers it."""
+
+    def __init__(self, stream: ModelStream) -> None:
+        self.stream_given = stream
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        return self.stream_given
+
+
+class ModelWithoutStream:
+    pass
+
+
+class ModelThatRefusesToStream:
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> ModelStream:
+        raise ValueError("bad request")
+
+
+async def test_chunks_and_response_pass_through_as_the_same_objects() -> None:
+    inner: ModelStream = EventStream()
+    chunk = CourseTextDeltaChunk(request_id=REQUEST.id, delta="Hi")
+    model = ScriptedModel(tool_then_text())
+    response = (await play(FixtureRecorder(model)))[1]
+    assert isinstance(response, CourseModelResponse)
+    inner.push(chunk)
+    inner.finish(response)
+
+    chunks, outcome = await play(FixtureRecorder(StreamSpy(inner)))
+
+    assert chunks[0] is chunk
+    assert outcome is response
+
+
+async def test_a_failure_passes_through_as_the_same_object_and_is_recorded() -> None:
+    error = RuntimeError("provider went away")
+    recorder = FixtureRecorder(ScriptedModel([reply_error(error)]))
+
+    chunks, outcome = await play(recorder)
+
+    assert chunks == []
+    assert outcome is error
+    assert recorder.fixture()["responses"] == [
+        {
+            "records": [
+                {"type": "transport_error", "code": "RuntimeError", "message": "provider went away"}
+            ]
+        }
+    ]
+
+
+async def test_a_course_error_is_recorded_with_its_stable_code() -> None:
+    recorder = FixtureRecorder(ScriptedModel())
+
+    _, outcome = await play(recorder)
+
+    assert isinstance(outcome, ScriptedModelError)
+    records = recorder.fixture()["responses"]
+    assert records == [
+        {
+            "records": [
+                {"type": "transport_error", "code": "SCRIPT_EXHAUSTED", "message": str(outcome)}
+            ]
+        }
+    ]
+
+
+async def test_the_checked_in_roundtrip_is_recorded_in_call_order_with_camel_case_usage() -> None:
+    recorder = FixtureRecorder(ScriptedModel(tool_then_text()))
+
+    await play(recorder)
+    await play(recorder)
+
+    original = json.loads(ROUNDTRIP_FIXTURE.read_text(encoding="utf-8"))
+    usage = original["responses"][1]["records"][-1]["usage"]
+    original["responses"][1]["records"][-1]["usage"] = {
+        "inputTokens": usage["input_tokens"],
+        "outputTokens": usage["output_tokens"],
+    }
+    assert recorder.fixture() == original
+
+
+async def test_write_uses_stable_key_order_two_space_indent_and_a_trailing_newline(
+    tmp_path: Path,
+) -> None:
+    recorder = FixtureRecorder(
+        ScriptedModel(
+            [reply_text("Grüße", response_id="r-1", message_id="message-r-1", usage=USAGE)]
+        )
+    )
+    await play(recorder)
+
+    recorder.write(tmp_path / "recorded.json")
+
+    assert (tmp_path / "recorded.json").read_text(encoding="utf-8") == (
+        "{\n"
+        '  "schemaVersion": 1,\n'
+        '  "responses": [\n'
+        "    {\n"
+        '      "records": [\n'
+        "        {\n"
+        '          "type": "response_start",\n'
+        '          "responseId": "r-1",\n'
+        '          "role": "assistant"\n'
+        "        },\n"
+        "        {\n"
+        '          "type": "text_delta",\n'
+        '          "delta": "Grüße"\n'
+        "        },\n"
+        "        {\n"
+        '          "type": "response_end",\n'
+        '          "responseId": "r-1",\n'
+        '          "stopReason": "stop",\n'
+        '          "usage": {\n'
+        '            "inputTokens": 12,\n'
+        '            "outputTokens": 8\n'
+        "          }\n"
+        "        }\n"
+        "      ]\n"
+        "    }\n"
+        "  ]\n"
+        "}\n"
+    )
+
+
+async def test_a_lone_surrogate_is_written_escaped_and_reads_back_exactly(tmp_path: Path) -> None:
+    text = "half \ud800 a pair"
+    recorder = FixtureRecorder(
+        ScriptedModel([reply_text(text, response_id="r-1", message_id="message-r-1", usage=USAGE)])
+    )
+    original_chunks, _ = await play(recorder)
+
+    recorder.write(tmp_path / "recorded.json")
+    replayed_chunks, _ = await play(
+        FixtureProviderAdapter(load_fixture(tmp_path / "recorded.json").unwrap())
+    )
+
+    assert replayed_chunks == original_chunks
+    assert "\\ud800" in (tmp_path / "recorded.json").read_text(encoding="ascii")
+
+
+async def test_a_mid_stream_abort_is_recorded_after_the_chunks_seen() -> None:
+    gate = asyncio.Event()
+
+    async def turn(
+        request: CourseModelRequest, signal: AbortSignal
+    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
+        yield CourseTextDeltaChunk(request_id=request.id, delta="Thinking")
+        await gate.wait()
+        raise AssertionError("the abort should have interrupted this step")
+
+    recorder = FixtureRecorder(ScriptedModel([turn]))
+    controller = AbortController()
+    stream = recorder.stream(REQUEST, controller.signal)
+    iterator = aiter(stream)
+    first = await anext(iterator)
+    reason = AbortError("The operation was aborted")
+    controller.abort(reason)
+
+    with pytest.raises(AbortError) as caught:
+        await anext(iterator)
+
+    assert first == CourseTextDeltaChunk(request_id=REQUEST.id, delta="Thinking")
+    assert caught.value is reason
+    assert recorder.fixture()["responses"] == [
+        {
+            "records": [
+                {"type": "response_start", "responseId": "recorded-call-1", "role": "assistant"},
+                {"type": "text_delta", "delta": "Thinking"},
+                {
+                    "type": "transport_error",
+                    "code": FixtureRecorder.ABORTED_CODE,
+                    "message": "The operation was aborted",
+                },
+            ]
+        }
+    ]
+
+
+async def test_a_pre_aborted_call_reaches_the_model_but_is_not_recorded() -> None:
+    model = ScriptedModel(tool_then_text())
+    recorder = FixtureRecorder(model)
+    signal = AbortSignal.aborted_signal()
+
+    chunks, outcome = await play(recorder, signal)
+
+    assert chunks == []
+    assert outcome is signal.reason
+    assert model.call_count == 1
+    assert model.pending_response_count == 2
+    assert recorder.fixture()["responses"] == []
+
+
+async def test_fixture_refuses_while_a_call_is_still_streaming() -> None:
+    inner: ModelStream = EventStream()
+    recorder = FixtureRecorder(StreamSpy(inner))
+    stream = recorder.stream(REQUEST, AbortController().signal)
+
+    with pytest.raises(RuntimeError, match=r"call\(s\) \[1\] have not settled"):
+        recorder.fixture()
+
+    inner.fail(RuntimeError("closed"))
+    with pytest.raises(RuntimeError, match="closed"):
+        await stream.result
+    assert len(recorder.fixture()["responses"]) == 1  # type: ignore[arg-type]
+
+
+async def test_fixture_returns_a_fresh_document_every_time() -> None:
+    recorder = FixtureRecorder(ScriptedModel(tool_then_text()[:1]))
+    await play(recorder)
+
+    first = recorder.fixture()
+    first["responses"][0]["records"].clear()  # type: ignore[index]
+
+    assert len(recorder.fixture()["responses"][0]["records"]) == 3  # type: ignore[index]
+
+
+async def test_a_replayed_transport_error_is_re_recorded_with_its_provider_code() -> None:
+    fixture = {
+        "schemaVersion": 1,
+        "responses": [
+            {"records": [{"type": "transport_error", "code": "overloaded", "message": "busy"}]}
+        ],
+    }
+    recorder = FixtureRecorder(FixtureProviderAdapter(fixture))
+
+    _, outcome = await play(recorder)
+
+    assert isinstance(outcome, FixtureProviderError)
+    [record] = recorder.fixture()["responses"][0]["records"]  # type: ignore[index]
+    assert record["code"] == "overloaded"
+    replayed = (await play(FixtureProviderAdapter(recorder.fixture())))[1]
+    assert isinstance(replayed, FixtureProviderError)
+    assert replayed.code is FixtureProviderErrorCode.PROVIDER_TRANSPORT_ERROR
+    assert replayed.provider_code == "overloaded"
+
+
+async def test_a_model_whose_stream_raises_propagates_and_records_nothing() -> None:
+    recorder = FixtureRecorder(ModelThatRefusesToStream())
+
+    with pytest.raises(ValueError, match="bad request"):
+        recorder.stream(REQUEST, AbortController().signal)
+
+    assert recorder.fixture()["responses"] == []
+
+
+def test_wrapping_something_that_cannot_stream_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="ModelWithoutStream"):
+        FixtureRecorder(ModelWithoutStream())  # type: ignore[arg-type]
+
+
+async def test_the_recorder_itself_conforms_to_the_port() -> None:
+    report = await assert_conforms(
+        lambda: FixtureRecorder(ScriptedModel(tool_then_text())), REQUEST
+    )
+
+    assert report.result_for(Scenario.COMPLETE).response is not None
