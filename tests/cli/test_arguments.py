@@ -143,3 +143,30 @@ def test_bad_demo_options_are_usage_errors(
 def test_a_blank_request_id_prefix_is_a_usage_error(course: CourseRunner, prefix: str) -> None:
     run = course("replay", ROUNDTRIP, "--request-id", prefix)
     _assert_usage_error(run, "course replay", "argument --request-id: must not be blank")
+
+
+class StdoutWithNoReader:
+    """A stdout whose reader has gone away, as behind ``| head -1``."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("argv", [("replay", str(ROUNDTRIP)), ("check", str(ROUNDTRIP)), ("demo",)])
+def test_a_closed_stdout_ends_the_command_quietly_with_status_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    from course_cli import main
+
+    stdout = StdoutWithNoReader()
+    monkeypatch.setattr("sys.stdout", stdout)
+    assert main(list(argv)) == 1
+    assert stdout.writes == 1
+    assert capsys.readouterr().err == ""

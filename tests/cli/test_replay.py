@@ -135,10 +135,12 @@ def test_replay_stops_at_the_first_failed_response(course: CourseRunner, tmp_pat
         "replay-1",
         "replay-1",
     ]
-    assert run.err == (
-        f"{path}: response 1, record 1: PROVIDER_UNKNOWN_EVENT: "
-        "responses[1].records[1].type 'mystery' is unknown\n"
+    # The message itself is the adapter's; the line's shape and position are ours.
+    assert run.err.startswith(
+        f"{path}: response 1, record 1: PROVIDER_UNKNOWN_EVENT: responses[1].records[1]"
     )
+    assert "'mystery'" in run.err
+    assert run.err.count("\n") == 1
 
 
 def test_a_file_that_is_not_strict_json_is_a_typed_failure_without_positions(

@@ -197,9 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``course`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
     0: success. 1: a typed failure was reported (a bad fixture, a failed
-    model call, a demo loop that had to stop). 2: bad arguments, reported in
-    one line on stderr. Expected failures never raise; an unexpected
-    internal error does.
+    model call, a demo loop that had to stop), or stdout was closed by its
+    reader. 2: bad arguments, reported in one line on stderr. Expected
+    failures never raise; an unexpected internal error does.
     """
     parser = _build_parser()
     try:
@@ -212,11 +212,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             _require_readable(arguments.subparser, arguments.fixtures)
     except _ParserExit as exit_:
         return exit_.status
-    if arguments.command == "replay":
-        return _replay(arguments.fixture, arguments.request_id)
-    if arguments.command == "check":
-        return _check(arguments.fixtures)
-    return _demo(arguments.model, arguments.max_turns)
+    try:
+        if arguments.command == "replay":
+            status = _replay(arguments.fixture, arguments.request_id)
+        elif arguments.command == "check":
+            status = _check(arguments.fixtures)
+        else:
+            status = _demo(arguments.model, arguments.max_turns)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader left early (``course replay x | head -1``): say nothing
+        # more to it, and keep the interpreter's final flush from failing too.
+        _detach_stdout()
+        return 1
+    return status
+
+
+def _detach_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        return
 
 
 def _replay(path: str, request_prefix: str) -> int:
