@@ -1,0 +1,161 @@
+"""ScriptedModel: a finite FIFO queue of response factories behind the CourseModel port."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Sequence
+
+from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
+from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
+from course_scripted._producer import ScriptedResponseFactory, play_factory
+from course_stream import AbortSignal, EventStream, run_producer
+
+__all__ = ["ScriptedModel"]
+
+
+class ScriptedModel:
+    """A deterministic model double: each call plays the next scripted factory.
+
+    The test decides every response before execution. Each ``stream`` call
+    captures its request and counts itself, then (unless the signal is
+    already aborted) takes the oldest queued factory and plays it. An empty
+    queue fails the call with ``SCRIPT_EXHAUSTED``: there is no default
+    answer, so an unexpected extra model turn is always visible.
+
+    Not thread-safe; use one event loop.
+    """
+
+    __slots__ = ("__weakref__", "_call_count", "_queue", "_requests")
+
+    def __init__(self, responses: Sequence[ScriptedResponseFactory] = ()) -> None:
+        """Create a model whose queue holds ``responses`` in order.
+
+        Raises ``TypeError`` when ``responses`` is not a list or tuple, or
+        when one of its elements is not callable (the message names it, as
+        ``responses[2]``).
+        """
+        self._queue: deque[ScriptedResponseFactory] = deque(_factories(responses))
+        self._requests: list[CourseModelRequest] = []
+        self._call_count = 0
+
+    @property
+    def call_count(self) -> int:
+        """How many times ``stream`` accepted a call, including cancelled and exhausted ones."""
+        return self._call_count
+
+    @property
+    def pending_response_count(self) -> int:
+        """How many factories are still queued (a factory leaves once its call starts it)."""
+        return len(self._queue)
+
+    @property
+    def requests(self) -> tuple[CourseModelRequest, ...]:
+        """Every captured request, in call order, as a new tuple each time."""
+        return tuple(self._requests)
+
+    def set_responses(self, responses: Sequence[ScriptedResponseFactory]) -> None:
+        """Replace every queued factory with ``responses``, in order.
+
+        Validates the whole replacement first: on ``TypeError`` (not a list or
+        tuple, or an element that is not callable) the queue is untouched.
+        Calls already under way keep the factory they took.
+        """
+        replacement = _factories(responses)
+        self._queue.clear()
+        self._queue.extend(replacement)
+
+    def append_response(self, factory: ScriptedResponseFactory) -> None:
+        """Queue ``factory`` after the others.
+
+        Raises ``TypeError`` when it is not callable; the queue is then untouched.
+        """
+        if not callable(factory):
+            raise TypeError(f"response: expected a callable factory, got {_kind(factory)}")
+        self._queue.append(factory)
+
+    def assert_consumed(self) -> None:
+        """Raise ``AssertionError`` when scripted responses were never played.
+
+        A script that is only partly played usually means the code under test
+        asked the model fewer times than the test expected.
+        """
+        left = len(self._queue)
+        if left:
+            raise AssertionError(
+                f"{left} scripted response(s) never played after {self._call_count} call(s)"
+            )
+
+    def stream(
+        self, request: CourseModelRequest, signal: AbortSignal
+    ) -> EventStream[CourseModelChunk, CourseModelResponse]:
+        """Start one scripted model call and return its stream.
+
+        Synchronously: checks the arguments, captures ``request`` (protocol
+        values are immutable, so the capture is the caller's object itself
+        and no later mutation of the caller's inputs can reach it) and counts
+        the call. Then production runs as one task on the running loop:
+        a signal that is already aborted fails the stream with
+        ``signal.reason`` and leaves the queue as it was; an empty queue
+        fails it with ``SCRIPT_EXHAUSTED``; otherwise the oldest factory is
+        taken and played (see ``ScriptedResponseFactory``).
+
+        Raises ``TypeError`` when ``request`` is not exactly a
+        ``CourseModelRequest`` or ``signal`` is not an ``AbortSignal``, and
+        ``RuntimeError`` when no event loop is running; in those cases
+        nothing is captured or counted.
+        """
+        if type(request) is not CourseModelRequest:
+            raise TypeError(f"request: expected a CourseModelRequest, got {_kind(request)}")
+        if not isinstance(signal, AbortSignal):
+            raise TypeError(f"signal: expected an AbortSignal, got {_kind(signal)}")
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError(
+                "ScriptedModel.stream() needs a running event loop; call it from async code"
+            ) from None
+        self._requests.append(request)
+        self._call_count += 1
+        stream: EventStream[CourseModelChunk, CourseModelResponse] = EventStream()
+        call_number = self._call_count
+
+        async def produce() -> None:
+            if not self._queue:
+                raise ScriptedModelError(
+                    ScriptedModelErrorCode.SCRIPT_EXHAUSTED,
+                    f"call {call_number} (request {request.id!r}) found no scripted "
+                    "response left; queue one with append_response() or set_responses()",
+                )
+            await play_factory(self._queue.popleft(), request, signal, stream)
+
+        run_producer(stream, signal, produce)
+        return stream
+
+    def __repr__(self) -> str:
+        return (
+            f"ScriptedModel(call_count={self._call_count}, "
+            f"pending_response_count={len(self._queue)})"
+        )
+
+
+def _factories(responses: object) -> tuple[ScriptedResponseFactory, ...]:
+    # Read through the base types' own C methods so that a list or tuple
+    # subclass cannot show validation one sequence and the queue another.
+    if isinstance(responses, list):
+        items: tuple[object, ...] = tuple(list.copy(responses))
+    elif isinstance(responses, tuple):
+        items = tuple.__getitem__(responses, slice(None))
+    else:
+        raise TypeError(
+            f"responses: expected a list or tuple of factories, got {_kind(responses)}"
+            " (one-shot iterators are refused so the script is visible up front)"
+        )
+    for index, item in enumerate(items):
+        if not callable(item):
+            raise TypeError(f"responses[{index}]: expected a callable factory, got {_kind(item)}")
+    return items  # type: ignore[return-value]
+
+
+def _kind(value: object) -> str:
+    return type(value).__qualname__

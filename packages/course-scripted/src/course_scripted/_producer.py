@@ -1,0 +1,174 @@
+"""Playing one response factory into one stream, checking its contract as it goes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+from collections.abc import AsyncIterator, Callable
+from typing import Any, cast
+
+from course_protocol import (
+    CourseModelChunk,
+    CourseModelRequest,
+    CourseModelResponse,
+    CourseTextDeltaChunk,
+    CourseToolCallChunk,
+    terminal_semantics_error,
+)
+from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
+from course_stream import AbortError, AbortSignal, EventStream, claim_iterator_once
+
+__all__ = ["ScriptedResponseFactory", "play_factory"]
+
+ScriptedResponseFactory = Callable[
+    [CourseModelRequest, AbortSignal], AsyncIterator[CourseModelChunk | CourseModelResponse]
+]
+"""One scripted model turn.
+
+Called with the captured request and the caller's signal, it returns a fresh
+async iterator (usually an async generator) that yields the turn's chunks and
+then exactly one ``CourseModelResponse`` as its last item.
+"""
+
+_INVALID = ScriptedModelErrorCode.SCRIPT_INVALID_RESPONSE
+_MISMATCH = ScriptedModelErrorCode.SCRIPT_REQUEST_MISMATCH
+
+
+async def play_factory(
+    factory: ScriptedResponseFactory,
+    request: CourseModelRequest,
+    signal: AbortSignal,
+    stream: EventStream[CourseModelChunk, CourseModelResponse],
+) -> None:
+    """Call ``factory`` and forward what it yields to ``stream``, then settle it.
+
+    Settles ``stream`` on every path: with the response, with the factory's
+    own exception (the same object), with a ``ScriptedModelError`` for a
+    broken contract, or with ``signal.reason`` once the signal is aborted.
+    The stream is settled first and the factory's iterator closed second, so
+    a consumer never waits on a factory's cleanup; errors raised by that
+    cleanup are dropped because they must not replace the primary failure.
+    """
+    returned: object = factory(request, signal)
+    if getattr(type(returned), "__anext__", None) is None:
+        if inspect.iscoroutine(returned):
+            # An `async def` factory that never yields returns a coroutine;
+            # closing it keeps "coroutine was never awaited" out of the log.
+            returned.close()
+        raise ScriptedModelError(
+            _INVALID,
+            f"the factory for request {request.id!r} returned "
+            f"{type(returned).__qualname__}, not an async iterator "
+            "(write it as an async generator that yields chunks, then the response)",
+        )
+    source = cast("AsyncIterator[object]", returned)
+    if not claim_iterator_once(source):
+        # Never closed here: the iterator belongs to the call that claimed it first.
+        raise ScriptedModelError(
+            ScriptedModelErrorCode.SCRIPT_ITERATOR_REUSED,
+            f"the factory for request {request.id!r} returned an iterator that already "
+            "served another call; a factory must return a fresh iterator every time",
+        )
+    try:
+        response = await _forward(source, request.id, signal, stream)
+    except BaseException as error:
+        if signal.aborted:
+            stream.fail(_abort_reason(signal))
+        elif not isinstance(error, asyncio.CancelledError):
+            stream.fail(error)
+        await _close_quietly(source)
+        if isinstance(error, Exception):
+            return
+        raise
+    stream.finish(response)
+
+
+async def _forward(
+    source: AsyncIterator[object],
+    request_id: str,
+    signal: AbortSignal,
+    stream: EventStream[CourseModelChunk, CourseModelResponse],
+) -> CourseModelResponse:
+    # The hot path: per chunk one exact-type check, one id comparison, one
+    # signal check and one push. Protocol values are immutable by
+    # construction, so an exact type is proof enough; subclasses could
+    # override that, so they are refused. `item` is Any because the type is
+    # checked once, through `kind`, which the type checker cannot follow.
+    next_item = source.__anext__
+    push = stream.push
+    index = 0
+    while True:
+        try:
+            item: Any = await next_item()
+        except StopAsyncIteration:
+            raise ScriptedModelError(
+                _INVALID,
+                f"the factory for request {request_id!r} ended after {index} item(s) "
+                "without yielding a CourseModelResponse as its last item",
+            ) from None
+        kind = type(item)
+        if kind is CourseTextDeltaChunk or kind is CourseToolCallChunk:
+            if item.request_id != request_id:
+                raise _mismatch(f"item {index}", item.request_id, request_id)
+            if signal.aborted:
+                raise _abort_reason(signal)
+            push(item)
+            index += 1
+            continue
+        if kind is CourseModelResponse:
+            return await _accept(item, index, source, request_id, signal)
+        raise ScriptedModelError(
+            _INVALID,
+            f"item {index} yielded by the factory for request {request_id!r} is a "
+            f"{kind.__qualname__}; expected CourseTextDeltaChunk, "
+            "CourseToolCallChunk or CourseModelResponse (exact types)",
+        )
+
+
+async def _accept(
+    response: CourseModelResponse,
+    index: int,
+    source: AsyncIterator[object],
+    request_id: str,
+    signal: AbortSignal,
+) -> CourseModelResponse:
+    signal.throw_if_aborted()
+    if response.request_id != request_id:
+        raise _mismatch(f"the response (item {index})", response.request_id, request_id)
+    problem = terminal_semantics_error(response.stop_reason, response.message)
+    if problem is not None:
+        raise ScriptedModelError(
+            _INVALID, f"the response (item {index}) for request {request_id!r}: {problem}"
+        )
+    try:
+        extra = await source.__anext__()
+    except StopAsyncIteration:
+        pass
+    else:
+        raise ScriptedModelError(
+            _INVALID,
+            f"the factory for request {request_id!r} yielded a {type(extra).__qualname__} "
+            f"after its CourseModelResponse (item {index + 1}); the response must be last",
+        )
+    signal.throw_if_aborted()
+    return response
+
+
+def _abort_reason(signal: AbortSignal) -> BaseException:
+    reason = signal.reason
+    return reason if reason is not None else AbortError("The operation was aborted")
+
+
+def _mismatch(what: str, found: str, expected: str) -> ScriptedModelError:
+    return ScriptedModelError(
+        _MISMATCH, f"{what} has request_id {found!r}, but the active request is {expected!r}"
+    )
+
+
+async def _close_quietly(source: AsyncIterator[object]) -> None:
+    close = getattr(source, "aclose", None)
+    if close is None:
+        return
+    with contextlib.suppress(Exception):
+        await close()
