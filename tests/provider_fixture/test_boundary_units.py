@@ -1,0 +1,185 @@
+"""Unit tests of the fixture adapter's boundary pieces: errors, loader, snapshot, parsers."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+from returns.result import Failure, Success
+
+from course_protocol import CourseStopReason, CourseTextDeltaChunk
+from course_provider_fixture import (
+    FixtureProviderAdapter,
+    FixtureProviderError,
+    FixtureProviderErrorCode,
+    _wire,
+    load_fixture,
+    parse_fixture,
+    parse_records,
+)
+from course_provider_fixture._fixture import has_async_iter, snapshot_record
+
+Code = FixtureProviderErrorCode
+WIRE_CONTRACT_NAMES = {
+    "response_start",
+    "text_delta",
+    "tool_call",
+    "response_end",
+    "transport_error",
+    "responseId",
+    "input_tokens",
+    "output_tokens",
+    "schemaVersion",
+}
+
+
+def test_every_code_has_a_one_line_docstring_and_its_own_name_as_value() -> None:
+    for code in FixtureProviderErrorCode:
+        assert code.value == code.name
+        assert code.__doc__ is not None
+        assert "\n" not in code.__doc__.strip()
+    assert len(FixtureProviderErrorCode) == 12
+
+
+def test_errors_pickle_with_all_their_metadata() -> None:
+    error = FixtureProviderError(
+        Code.PROVIDER_TRANSPORT_ERROR, "failed", record_index=3, provider_code="x", path="p"
+    )
+
+    copy = pickle.loads(pickle.dumps(error))
+
+    assert (copy.code, copy.message, copy.record_index, copy.provider_code, copy.path) == (
+        Code.PROVIDER_TRANSPORT_ERROR,
+        "failed",
+        3,
+        "x",
+        "p",
+    )
+    assert str(copy) == "PROVIDER_TRANSPORT_ERROR: failed"
+
+
+def test_an_unknown_code_string_is_refused_by_the_error() -> None:
+    with pytest.raises(ValueError, match="NOT_A_CODE"):
+        FixtureProviderError("NOT_A_CODE", "x")  # type: ignore[arg-type]
+
+
+def test_the_wire_module_spells_every_name_the_contract_guards() -> None:
+    spelled = {value for value in vars(_wire).values() if isinstance(value, str)} | {
+        alias
+        for aliases in (_wire.INPUT_TOKENS_ALIASES, _wire.OUTPUT_TOKENS_ALIASES)
+        for alias in aliases
+    }
+
+    assert spelled >= WIRE_CONTRACT_NAMES
+
+
+@pytest.mark.parametrize("path", [3, None, b"\x00bad"], ids=["fd-int", "none", "nul-bytes"])
+def test_load_fixture_never_raises_on_odd_path_arguments(path: Any) -> None:
+    loaded = load_fixture(path)
+
+    assert isinstance(loaded, Failure)
+    assert loaded.failure().code is Code.PROVIDER_INVALID_FIXTURE
+
+
+def test_load_fixture_reports_a_directory_with_the_os_reason(tmp_path: Path) -> None:
+    loaded = load_fixture(tmp_path)
+
+    assert isinstance(loaded, Failure)
+    assert "Is a directory" in loaded.failure().message
+
+
+def test_load_fixture_returns_plain_values_and_keeps_key_order(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    path.write_text('{"b": 1, "a": [1.5, null, true, "__proto__"]}', encoding="utf-8")
+
+    assert load_fixture(path) == Success({"b": 1, "a": [1.5, None, True, "__proto__"]})
+
+
+def test_a_flat_record_snapshot_is_a_fresh_private_copy() -> None:
+    record = {"type": "text_delta", "delta": "x"}
+
+    snapshot = snapshot_record(record, "records", 0)
+
+    assert snapshot == record
+    assert snapshot is not record
+    assert type(snapshot) is dict
+
+
+def test_a_str_subclass_value_is_not_flat_and_is_rejected_with_its_path() -> None:
+    class Sneaky(str):
+        pass
+
+    snapshot = snapshot_record({"type": "text_delta", "delta": Sneaky("x")}, "records", 4)
+
+    assert getattr(snapshot, "path", None) == "records[4].delta"
+
+
+def test_async_iter_lookup_reads_the_type_and_never_runs_metaclass_hooks() -> None:
+    calls: list[str] = []
+
+    class Meta(type):
+        def __getattribute__(cls, name: str) -> Any:
+            calls.append(name)
+            return super().__getattribute__(name)
+
+    class Source(metaclass=Meta):
+        def __aiter__(self) -> Any:
+            return self
+
+    class Disabled(Source):
+        __aiter__ = None  # type: ignore[assignment]
+
+    assert has_async_iter(Source()) is True
+    assert has_async_iter(Disabled()) is False
+    assert has_async_iter([]) is False
+    assert calls == []
+
+
+def test_parse_fixture_names_the_response_and_record_of_a_bad_value() -> None:
+    parsed = parse_fixture(
+        {"schemaVersion": 1, "responses": [{"records": []}, {"records": [{}, {"x": {1}}]}]}
+    )
+
+    assert isinstance(parsed, Failure)
+    error = parsed.failure()
+    assert (error.path, error.record_index) == ("responses[1].records[1].x", 1)
+    assert error.message.startswith("responses[1].records[1].x ")
+
+
+def test_parse_records_plays_a_response_synchronously_with_the_same_codes() -> None:
+    good = parse_records(
+        [
+            {"type": "response_start", "responseId": "r", "role": "assistant"},
+            {"type": "text_delta", "delta": "hi"},
+            {
+                "type": "response_end",
+                "responseId": "r",
+                "stopReason": "stop",
+                "usage": {"input_tokens": 1, "output_tokens": 2},
+            },
+        ],
+        request_id="q",
+    )
+    bad = parse_records([{"type": "text_delta", "delta": "hi"}], request_id="q", response_index=4)
+
+    chunks, response = good.unwrap()
+    assert chunks == (CourseTextDeltaChunk(request_id="q", delta="hi"),)
+    assert response.stop_reason is CourseStopReason.STOP
+    assert isinstance(bad, Failure)
+    assert (bad.failure().code, bad.failure().path) == (
+        Code.PROVIDER_MISSING_START,
+        "responses[4].records[0]",
+    )
+
+
+def test_from_fixture_never_raises_even_for_hostile_top_level_objects() -> None:
+    class Exploding:
+        def __getattr__(self, name: str) -> Any:
+            raise RuntimeError(name)
+
+    for value in (Exploding(), object(), 1, None, b"{}", {("tuple",): 1}):
+        result = FixtureProviderAdapter.from_fixture(value)
+        assert isinstance(result, Failure)
+        assert result.failure().code is Code.PROVIDER_INVALID_FIXTURE
