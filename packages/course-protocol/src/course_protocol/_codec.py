@@ -198,9 +198,8 @@ def _content(value: JsonValue, path: str) -> CourseAssistantContent:
 
 
 def _tool_call(value: JsonValue, path: str) -> CourseToolCall:
+    _discriminant(value, path, "type", ("toolCall",))
     obj = _object(value, path, ("type", "id", "name", "arguments"))
-    if obj["type"] != "toolCall":
-        raise _Invalid(f"{path}.type", "must be 'toolCall'")
     return _build(
         path,
         lambda: CourseToolCall(
