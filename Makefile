@@ -34,7 +34,7 @@ sync-bench: $(UV)
 	@$(UV) sync --all-packages --locked --quiet --group bench
 
 demo: sync
-	$(RUN) python examples/stream_demo.py
+	$(RUN) course demo
 
 lint: sync
 	$(RUN) ruff check .
