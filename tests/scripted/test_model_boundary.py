@@ -267,3 +267,14 @@ def test_repr_shows_the_counters() -> None:
     assert (
         repr(ScriptedModel([reply("a")])) == "ScriptedModel(call_count=0, pending_response_count=1)"
     )
+
+
+async def test_a_pre_aborted_call_on_an_empty_queue_fails_with_the_abort_reason() -> None:
+    model = ScriptedModel()
+    reason = AbortError("cancelled first")
+
+    with pytest.raises(AbortError) as caught:
+        await model.stream(request(), AbortSignal.aborted_signal(reason)).result
+
+    assert caught.value is reason
+    assert model.call_count == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Sequence
+from typing import cast
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
@@ -154,7 +155,8 @@ def _factories(responses: object) -> tuple[ScriptedResponseFactory, ...]:
     for index, item in enumerate(items):
         if not callable(item):
             raise TypeError(f"responses[{index}]: expected a callable factory, got {_kind(item)}")
-    return items  # type: ignore[return-value]
+    # Every element is callable; the signature beyond that is the factory's contract.
+    return cast("tuple[ScriptedResponseFactory, ...]", items)
 
 
 def _kind(value: object) -> str:

@@ -43,12 +43,18 @@ async def play_factory(
 ) -> None:
     """Call ``factory`` and forward what it yields to ``stream``, then settle it.
 
-    Settles ``stream`` on every path: with the response, with the factory's
-    own exception (the same object), with a ``ScriptedModelError`` for a
-    broken contract, or with ``signal.reason`` once the signal is aborted.
-    The stream is settled first and the factory's iterator closed second, so
-    a consumer never waits on a factory's cleanup; errors raised by that
-    cleanup are dropped because they must not replace the primary failure.
+    Meant to run as ``run_producer``'s ``produce``. Before any item is read
+    it raises instead of settling, and ``run_producer`` fails the stream
+    with that same object: the factory's own exception, or a
+    ``ScriptedModelError`` (``SCRIPT_INVALID_RESPONSE`` when it returned no
+    async iterator, ``SCRIPT_ITERATOR_REUSED`` when the iterator was already
+    claimed). Once items flow it settles ``stream`` itself: with the
+    response, with the factory's own exception (the same object), with a
+    ``ScriptedModelError`` for a broken contract, or with ``signal.reason``
+    whenever the signal is aborted. The stream is settled first and the
+    factory's iterator closed second, so a consumer never waits on a
+    factory's cleanup; errors raised by that cleanup are dropped because
+    they must not replace the primary failure.
     """
     returned: object = factory(request, signal)
     if getattr(type(returned), "__anext__", None) is None:
