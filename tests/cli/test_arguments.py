@@ -170,3 +170,16 @@ def test_a_closed_stdout_ends_the_command_quietly_with_status_1(
     assert main(list(argv)) == 1
     assert stdout.writes == 1
     assert capsys.readouterr().err == ""
+
+
+def test_an_interrupt_ends_the_command_with_status_130_and_one_line(
+    course: CourseRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import course_cli._cli as cli
+
+    async def interrupted(paths: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "check_files", interrupted)
+    run = course("check", ROUNDTRIP)
+    assert (run.status, run.out, run.err) == (130, "", "course check: interrupted\n")

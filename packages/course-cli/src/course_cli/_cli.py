@@ -176,13 +176,13 @@ def _unreadable_reason(path: str) -> str | None:
         return f"cannot be read ({error.strerror or error})"
     if stat.S_ISDIR(status.st_mode):
         return "is a directory, not a fixture file"
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a regular file"
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        descriptor = os.open(path, os.O_RDONLY)
     except OSError as error:
         return f"cannot be read ({error.strerror or error})"
     os.close(descriptor)
-    if not stat.S_ISREG(status.st_mode):
-        return "is not a regular file"
     return None
 
 
@@ -198,8 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     0: success. 1: a typed failure was reported (a bad fixture, a failed
     model call, a demo loop that had to stop), or stdout was closed by its
-    reader. 2: bad arguments, reported in one line on stderr. Expected
-    failures never raise; an unexpected internal error does.
+    reader. 2: bad arguments, reported in one line on stderr. 130: interrupted
+    (Ctrl-C). Expected failures never raise; an unexpected internal error does.
     """
     parser = _build_parser()
     try:
@@ -225,15 +225,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         # more to it, and keep the interpreter's final flush from failing too.
         _detach_stdout()
         return 1
+    except KeyboardInterrupt:
+        # asyncio.run has already cancelled the work (the demo aborts its model).
+        print(f"course {arguments.command}: interrupted", file=sys.stderr)
+        return 130
     return status
 
 
 def _detach_stdout() -> None:
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        target = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):
         return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, target)
+    finally:
+        os.close(devnull)
 
 
 def _replay(path: str, request_prefix: str) -> int:
