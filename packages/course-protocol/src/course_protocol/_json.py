@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator
-from typing import TypeAlias, Union, cast
+from typing import Any, TypeAlias, Union, cast
 
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
@@ -46,16 +46,15 @@ class _Frame:
 
     __slots__ = ("child_key", "entries", "ident", "is_object", "out")
 
-    def __init__(self, ident: int, entries: Iterator[object], is_object: bool) -> None:
+    def __init__(self, ident: int, entries: Iterator[Any], is_object: bool) -> None:
         self.ident = ident
         self.entries = entries
         self.is_object = is_object
-        self.out: list[object] = []
+        self.out: list[Any] = []
         self.child_key: str | int = -1
 
 
-_PENDING = object()
-_END = object()
+_PENDING: Any = object()
 
 
 def type_name(value: object) -> str:
@@ -88,15 +87,19 @@ def _walk(
     make_object: _ObjectBuilder,
     frozen_only: bool = False,
 ) -> tuple[object, JsonError | None]:
+    # Scalars are taken inline in the loops over a container's entries; only
+    # containers (and errors) go round the outer loop. Classification is by
+    # ``type(...) is`` and ``issubclass`` on the real type only: ``in`` on a
+    # set or tuple of types would call a hostile metaclass's __hash__/__eq__.
     stack: list[_Frame] = []
     active: set[int] = set()
-    value = root
+    value: Any = root
     while True:
         kind = type(value)
         if kind is str or kind is int or kind is bool or value is None:
             result = value
         elif kind is float:
-            if not math.isfinite(cast(float, value)):
+            if not math.isfinite(value):
                 return None, JsonError(_path(prefix, stack, len(stack)), "is not a finite number")
             result = value
         else:
@@ -104,13 +107,13 @@ def _walk(
                 message = f"is a {type_name(value)}, not a frozendict or tuple"
                 return None, JsonError(_path(prefix, stack, len(stack)), message)
             if issubclass(kind, dict):
-                entries: Iterator[object] = iter(dict.items(cast(dict[object, object], value)))
+                entries: Iterator[Any] = iter(dict.items(value))
                 is_object = True
             elif issubclass(kind, list):
-                entries = list.__iter__(cast(list[object], value))
+                entries = list.__iter__(value)
                 is_object = False
             elif issubclass(kind, tuple):
-                entries = tuple.__iter__(cast(tuple[object, ...], value))
+                entries = tuple.__iter__(value)
                 is_object = False
             else:
                 message = f"has unsupported type {type_name(value)}"
@@ -129,29 +132,54 @@ def _walk(
             if not stack:
                 return result, None
             frame = stack[-1]
-            if result is not _PENDING:
-                if frame.is_object:
-                    frame.out.append((frame.child_key, result))
+            out = frame.out
+            if frame.is_object:
+                if result is not _PENDING:
+                    out.append((frame.child_key, result))
+                for key, child in frame.entries:
+                    if type(key) is not str:
+                        message = f"has a key of type {type_name(key)}; object keys must be str"
+                        return None, JsonError(_path(prefix, stack, len(stack) - 1), message)
+                    child_kind = type(child)
+                    if (
+                        child_kind is str
+                        or child_kind is int
+                        or child_kind is bool
+                        or child is None
+                        or (child_kind is float and math.isfinite(child))
+                    ):
+                        out.append((key, child))
+                        continue
+                    frame.child_key = key
+                    value = child
+                    break
                 else:
-                    frame.out.append(result)
-            entry = next(frame.entries, _END)
-            if entry is _END:
+                    stack.pop()
+                    active.discard(frame.ident)
+                    result = make_object(out)
+                    continue
+                break
+            if result is not _PENDING:
+                out.append(result)
+            for child in frame.entries:
+                child_kind = type(child)
+                if (
+                    child_kind is str
+                    or child_kind is int
+                    or child_kind is bool
+                    or child is None
+                    or (child_kind is float and math.isfinite(child))
+                ):
+                    out.append(child)
+                    continue
+                frame.child_key = len(out)
+                value = child
+                break
+            else:
                 stack.pop()
                 active.discard(frame.ident)
-                if frame.is_object:
-                    result = make_object(cast(list[tuple[str, object]], frame.out))
-                else:
-                    result = make_array(frame.out)
+                result = make_array(out)
                 continue
-            if frame.is_object:
-                key, value = cast(tuple[object, object], entry)
-                if type(key) is not str:
-                    message = f"has a key of type {type_name(key)}; object keys must be str"
-                    return None, JsonError(_path(prefix, stack, len(stack) - 1), message)
-                frame.child_key = key
-            else:
-                frame.child_key = len(frame.out)
-                value = entry
             break
 
 

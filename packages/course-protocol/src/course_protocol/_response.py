@@ -27,8 +27,13 @@ class CourseTextDeltaChunk:
     delta: str
 
     def __post_init__(self) -> None:
-        check_id(self.request_id, "request_id")
-        check_text(self.delta, "delta")
+        # One chunk per streamed record: the passing case is inlined, and the
+        # helpers run only to raise the precise error.
+        request_id = self.request_id
+        if type(request_id) is not str or not request_id.strip():
+            check_id(request_id, "request_id")
+        if type(self.delta) is not str:
+            check_text(self.delta, "delta")
 
 
 @final
@@ -45,7 +50,9 @@ class CourseToolCallChunk:
     tool_call: CourseToolCall
 
     def __post_init__(self) -> None:
-        check_id(self.request_id, "request_id")
+        request_id = self.request_id
+        if type(request_id) is not str or not request_id.strip():
+            check_id(request_id, "request_id")
         if type(self.tool_call) is not CourseToolCall:
             fail("tool_call", f"must be a CourseToolCall, not {type_name(self.tool_call)}")
 
