@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from course_protocol import (
     MAX_TOKEN_COUNT,
     CourseAssistantMessage,
+    CourseCodecError,
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
@@ -30,6 +31,9 @@ from course_protocol import (
     CourseToolResultMessage,
     CourseUserMessage,
     CourseValue,
+    JsonError,
+    TranscriptIssue,
+    TranscriptIssueCode,
 )
 from tests.protocol import samples, strategies
 from tests.protocol.hostile import (
@@ -316,3 +320,19 @@ def test_stop_reasons_spell_the_course_vocabulary() -> None:
     assert [reason.value for reason in CourseStopReason] == ["stop", "toolCall"]
     assert str(CourseStopReason.TOOL_CALL) == "toolCall"
     assert isinstance(CourseStopReason.STOP, str)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        JsonError("$.a", "is not a finite number"),
+        CourseCodecError("$.usage", "lacks the field 'inputTokens'"),
+        TranscriptIssue(TranscriptIssueCode.MISSING_TOOL_RESULT, 3, "Tool call 'c' has no result"),
+        CourseStopReason.TOOL_CALL,
+    ],
+    ids=lambda value: type(value).__name__,
+)
+def test_error_and_issue_values_pickle_deep_copy_and_compare_equal(value: object) -> None:
+    assert pickle.loads(pickle.dumps(value)) == value
+    assert copy.deepcopy(value) == value
+    assert hash(copy.deepcopy(value)) == hash(value)
