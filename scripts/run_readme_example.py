@@ -32,6 +32,8 @@ def first_python_block(readme: Path) -> str:
 
 async def run(source: str, filename: str) -> None:
     """Execute ``source`` with top-level await allowed, in a fresh ``__main__`` namespace."""
+    # Imports run inside the first step; debug mode would report them as a slow callback.
+    asyncio.get_running_loop().slow_callback_duration = 60
     code = compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     outcome = eval(code, {"__name__": "__main__"})
     if inspect.isawaitable(outcome):
