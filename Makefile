@@ -19,7 +19,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke
+.PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check
 
 help:
 	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
@@ -45,7 +45,15 @@ lint: sync
 pytest: sync
 	$(RUN) pytest -q
 
-test: lint pytest
+test: lint pytest deps-check dist-check
+
+# Each member imports only what its own pyproject declares (deptry per member).
+deps-check: sync
+	UV=$(UV) scripts/deps_check.sh
+
+# Wheels and sdists build; each adapter installs and runs alone in a fresh venv.
+dist-check: sync
+	UV=$(UV) scripts/dist_check.sh
 
 checkpoint: sync
 	@if [ -z "$(FILE)" ]; then echo "usage: make checkpoint FILE=tests/checkpoints/test_...py" >&2; exit 2; fi
