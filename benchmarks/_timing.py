@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 import statistics
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -23,6 +24,8 @@ AsyncRun = Callable[[], Coroutine[Any, Any, int]]
 
 Prepare = Callable[[], AsyncRun]
 """Untimed set-up for one pass (build the model, the fixture, the chunks)."""
+
+_MAX_REPEATS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,30 +50,41 @@ async def measure_async_side_by_side(
     rounds: int,
     warmup: int,
     expected_items: int,
+    min_round_seconds: float = 0.0,
 ) -> dict[str, list[float]]:
     """Time every candidate once per round, interleaved, and return seconds per round.
 
     Interleaving puts each round's candidates under the same machine load, so
     their per-round ratios are fair even when the machine is noisy. The order
     rotates every round so that no candidate always runs first. Warm-up
-    rounds run the same code and are discarded. Raises ``AssertionError``
-    when a candidate consumes fewer than ``expected_items`` items: a pass
-    that skipped chunks would measure nothing.
+    rounds run the same code and are discarded; they also decide how many
+    passes a fast candidate repeats per round (enough to fill
+    ``min_round_seconds``), and a round keeps the median of its passes, so a
+    sub-millisecond pass is not at the mercy of one scheduler hiccup.
+    Raises ``AssertionError`` when a candidate consumes fewer than
+    ``expected_items`` items: a pass that skipped chunks would measure
+    nothing.
     """
     names = list(candidates)
     seconds: dict[str, list[float]] = {name: [] for name in names}
+    repeats = dict.fromkeys(names, 1)
     for round_index in range(warmup + rounds):
         shift = round_index % len(names)
         for name in names[shift:] + names[:shift]:
-            run = candidates[name]()
             gc.collect()
-            started = time.perf_counter()
-            seen = await run()
-            elapsed = time.perf_counter() - started
-            if seen < expected_items:
-                raise AssertionError(f"{name} consumed {seen} items, expected {expected_items}")
-            if round_index >= warmup:
-                seconds[name].append(elapsed)
+            passes: list[float] = []
+            for _ in range(repeats[name]):
+                run = candidates[name]()
+                started = time.perf_counter()
+                seen = await run()
+                passes.append(time.perf_counter() - started)
+                if seen < expected_items:
+                    raise AssertionError(f"{name} consumed {seen} items, expected {expected_items}")
+            typical = statistics.median(passes)
+            if round_index < warmup:
+                repeats[name] = max(1, min(_MAX_REPEATS, math.ceil(min_round_seconds / typical)))
+            else:
+                seconds[name].append(typical)
     return seconds
 
 

@@ -69,6 +69,7 @@ class StreamingBudget:
     chunks: int
     rounds: int
     warmup: int
+    min_round_seconds: float
 
 
 def _request() -> CourseModelRequest:
@@ -227,7 +228,11 @@ def run_streaming(budget: StreamingBudget) -> list[Row]:
     candidates, missing = build_candidates(deltas)
     seconds = asyncio.run(
         measure_async_side_by_side(
-            candidates, rounds=budget.rounds, warmup=budget.warmup, expected_items=len(deltas)
+            candidates,
+            rounds=budget.rounds,
+            warmup=budget.warmup,
+            expected_items=len(deltas),
+            min_round_seconds=budget.min_round_seconds,
         ),
         debug=False,
     )
