@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from course_conformance import Scenario, assert_conforms
 
+from course_conformance import Scenario, assert_conforms
 from course_protocol import (
     CourseAssistantMessage,
     CourseModel,

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+
 from course_conformance import (
     ConformanceError,
     Invariant,
@@ -22,7 +23,6 @@ from course_conformance import (
     assert_conforms,
     check_scenario,
 )
-
 from course_protocol import (
     CourseAssistantMessage,
     CourseModel,

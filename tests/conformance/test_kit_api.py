@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 from urllib.error import URLError
 
-import course_conformance
 import pytest
+
+import course_conformance
 from course_conformance import (
     ALL_SCENARIOS,
     ConformanceError,
@@ -23,7 +24,6 @@ from course_conformance import (
     blocked_network,
     check_scenario,
 )
-
 from course_protocol import CourseModelRequest, CourseModelUsage, CourseUserMessage
 from course_scripted import ScriptedModel, reply_text
 

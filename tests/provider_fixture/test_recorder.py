@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from course_conformance import Scenario, assert_conforms
 
+from course_conformance import Scenario, assert_conforms
 from course_protocol import (
     CourseModelChunk,
     CourseModelRequest,
