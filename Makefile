@@ -6,6 +6,8 @@
 #   make checkpoint FILE=...  exactly one focused test file
 #   make lint                 ruff (lint + format check), mypy, lint-imports
 #   make bench                side-by-side performance tables (bench group)
+#   make fuzz                 property tests only, 5,000 random examples each
+#                             (make test runs them at 100 fixed examples each)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -22,7 +24,7 @@ RUN := $(UV) run --frozen --no-sync
 .PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CURDIR)/.tools/bin/uv:
 	python3 -m pip install --quiet --disable-pip-version-check --target $(CURDIR)/.tools 'uv==$(UV_VERSION)'
@@ -59,6 +61,13 @@ checkpoint: sync
 	@if [ -z "$(FILE)" ]; then echo "usage: make checkpoint FILE=tests/checkpoints/test_...py" >&2; exit 2; fi
 	@if [ ! -f "$(FILE)" ]; then echo "make checkpoint: no such test file: $(FILE)" >&2; exit 2; fi
 	$(RUN) pytest -q "$(FILE)"
+
+# The "fuzz" Hypothesis profile (tests/conftest.py): 5,000 random examples per
+# property instead of the 100 derandomized ones of make test; a failure
+# prints a @reproduce_failure blob and is saved in .hypothesis/ for the rerun.
+.PHONY: fuzz
+fuzz: sync
+	HYPOTHESIS_PROFILE=fuzz $(RUN) pytest -q tests/properties
 
 bench: sync-bench
 	env -u PYTHONASYNCIODEBUG $(RUN) python -m benchmarks.run

@@ -1,7 +1,11 @@
 """Suite-wide guards: every test runs with asyncio debug on, and fails if it
 leaves a task pending, an exception never retrieved, or an unraisable error.
 
-New tests get these checks for free; nothing needs to opt in.
+New tests get these checks for free; nothing needs to opt in. This file also
+registers the Hypothesis profiles (``HYPOTHESIS_PROFILE`` picks one):
+
+- ``default``: 100 examples per property, derandomized so CI never flakes;
+- ``fuzz``: 5,000 random examples per property (``make fuzz``).
 """
 
 from __future__ import annotations
@@ -10,18 +14,86 @@ import asyncio
 import gc
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 # asyncio reads this when each event loop is created, so loops made by
 # pytest-asyncio and by asyncio.run() inside tests both run in debug mode.
 os.environ.setdefault("PYTHONASYNCIODEBUG", "1")
 
+# Test trees share helper modules as ``tests.<tree>.<module>``.
+_REPO_ROOT = str(Path(__file__).resolve().parents[1])
+if _REPO_ROOT not in sys.path:
+    sys.path.insert(0, _REPO_ROOT)
+
+DEFAULT_EXAMPLES = 100
+FUZZ_EXAMPLES = 5_000
+
+# Hostile inputs and per-example event loops make single examples slow
+# (deep nesting, 1,000-record responses); a deadline would only add flakes.
+settings.register_profile(
+    "default",
+    max_examples=DEFAULT_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "fuzz",
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    derandomize=False,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
 # Settling a stream may take a few loop turns (a producer task finishing
 # after it resolved the result); a task still pending after this many turns
 # is a leak.
 _SETTLE_TURNS = 20
+
+
+@pytest.fixture(autouse=True)
+def _no_unraisable_exceptions() -> Iterator[None]:
+    """Fail the test when anything reaches `sys.unraisablehook` while it runs.
+
+    Errors raised in ``__del__``, in an async generator's finalizer or in a
+    weakref callback cannot propagate; Python hands them to the hook. pytest's
+    own plugin would turn them into warnings (errors here) too, but this guard
+    does not depend on that plugin or on the warning filters. It is set up
+    before any other fixture of the test, so it also sees what the event
+    loop's teardown and the final garbage collection report.
+    """
+    reports: list[str] = []
+    previous = sys.unraisablehook
+
+    def record(unraisable: sys.UnraisableHookArgs) -> None:
+        reports.append(_describe_unraisable(unraisable))
+
+    sys.unraisablehook = record
+    try:
+        yield
+        gc.collect()
+    finally:
+        sys.unraisablehook = previous
+    assert not reports, "unraisable exception(s) reported:\n" + "\n".join(reports)
+
+
+def _describe_unraisable(unraisable: sys.UnraisableHookArgs) -> str:
+    # The object's own __repr__ may be the thing that is broken.
+    try:
+        shown = repr(unraisable.object)
+    except Exception:
+        shown = f"<{type(unraisable.object).__qualname__} with a failing __repr__>"
+    message = unraisable.err_msg or "Exception ignored in"
+    return f"{message}: {shown}: {unraisable.exc_type.__qualname__}: {unraisable.exc_value!r}"
 
 
 class _AsyncioErrorRecords(logging.Handler):
