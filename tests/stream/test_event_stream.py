@@ -399,3 +399,51 @@ async def test_alternating_push_and_read_creates_no_task_per_event() -> None:
     assert received == list(range(1_000))
     # The producer task and drain()'s wait_for task; nothing per event.
     assert len(created) == 2
+
+
+async def test_a_read_after_the_terminal_waits_for_the_event_a_withdrawn_read_gives_back() -> None:
+    stream: EventStream[str, int] = EventStream()
+    events = aiter(stream)
+    withdrawn = await parked(anext(events))
+    stream.push("a")
+    withdrawn.cancel()
+    stream.finish(1)
+    # Issued before the withdrawn read resumes: it must not end the iteration
+    # while "a" is still on its way back.
+    late = asyncio.ensure_future(anext(events))
+
+    outcomes = await asyncio.gather(withdrawn, late, return_exceptions=True)
+
+    assert type(outcomes[0]) is asyncio.CancelledError
+    assert outcomes[1] == "a"
+    assert await drain_iterator(events) == []
+
+
+async def test_a_read_that_did_not_wait_leaves_the_event_reserved_for_an_earlier_read() -> None:
+    stream: EventStream[str, int] = EventStream()
+    events = aiter(stream)
+    earlier = await parked(anext(events))
+    # Scheduled before the pushes wake `earlier`, so it runs first.
+    later = asyncio.ensure_future(anext(events))
+
+    stream.push("a")
+    stream.push("b")
+
+    assert list(await asyncio.wait_for(asyncio.gather(earlier, later), GUARD_SECONDS)) == [
+        "a",
+        "b",
+    ]
+
+
+async def test_a_read_woken_then_cancelled_passes_its_event_to_the_next_waiting_read() -> None:
+    stream: EventStream[str, int] = EventStream()
+    events = aiter(stream)
+    woken = await parked(anext(events))
+    waiting = await parked(anext(events))
+
+    stream.push("a")
+    woken.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await woken
+
+    assert await asyncio.wait_for(waiting, GUARD_SECONDS) == "a"

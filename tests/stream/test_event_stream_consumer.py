@@ -206,3 +206,53 @@ def test_the_stream_does_not_keep_its_iterator_alive() -> None:
     gc.collect()
 
     assert watcher() is None
+
+
+async def test_a_read_ending_at_the_terminal_does_not_take_the_event_of_an_earlier_read() -> None:
+    stream = open_stream()
+    events = aiter(stream)
+    first = await parked(anext(events))
+    second = asyncio.ensure_future(anext(events))
+
+    stream.push("a")
+    stream.finish(1)
+    outcomes = await asyncio.wait_for(
+        asyncio.gather(first, second, return_exceptions=True), GUARD_SECONDS
+    )
+
+    assert outcomes[0] == "a"
+    assert type(outcomes[1]) is StopAsyncIteration
+
+
+async def test_closing_an_ended_iterator_leaves_the_next_consumers_reads_alone() -> None:
+    stream = open_stream("a")
+    first = aiter(stream)
+    assert await anext(first) == "a"
+    await first.aclose()
+    second = aiter(stream)
+    read = await parked(anext(second))
+
+    await first.aclose()
+    stream.push("b")
+
+    assert await asyncio.wait_for(read, GUARD_SECONDS) == "b"
+
+
+async def test_a_read_woken_then_closed_passes_its_event_to_the_next_consumers_waiting_read() -> (
+    None
+):
+    stream = open_stream()
+    first = aiter(stream)
+    woken = await parked(anext(first))
+    stream.push("a")
+    await first.aclose()
+    second = aiter(stream)
+    # Scheduled while "a" is still reserved for `woken`, so it has to wait.
+    waiting = asyncio.ensure_future(anext(second))
+
+    outcomes = await asyncio.wait_for(
+        asyncio.gather(woken, waiting, return_exceptions=True), GUARD_SECONDS
+    )
+
+    assert type(outcomes[0]) is StopAsyncIteration
+    assert outcomes[1] == "a"

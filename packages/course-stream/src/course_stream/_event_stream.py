@@ -19,8 +19,9 @@ R = TypeVar("R")
 
 
 class _Wake(enum.Enum):
-    """What a parked read is told when it is woken without an event."""
+    """Why a parked read was woken."""
 
+    EVENT = enum.auto()
     TERMINAL = enum.auto()
     CLOSED = enum.auto()
 
@@ -51,12 +52,22 @@ class EventStream(Generic[E, R]):
     Otherwise the slot is released when the iterator is garbage-collected.
     """
 
+    # How reads are served: every event goes into the deque in push order. A push
+    # while reads are parked reserves an event for the first live one and wakes
+    # it; the reserved events are the head of the deque, and a woken read pops the
+    # head when it resumes. A read that did not have to wait takes the first event
+    # after the reserved ones. So reads receive events in the order they were
+    # issued, even when a fresh read runs before a woken one resumes, and a woken
+    # read that is cancelled or whose iterator is closed before it resumes passes
+    # its reservation to the next parked read instead of losing an event. The
+    # terminal is reached once the deque is empty and nothing is reserved.
     __slots__ = (
         "__weakref__",
         "_buffer",
         "_consumer",
         "_error",
         "_failure_delivered",
+        "_reserved",
         "_result",
         "_result_waiters",
         "_state",
@@ -66,7 +77,8 @@ class EventStream(Generic[E, R]):
 
     def __init__(self) -> None:
         self._buffer: deque[E] = deque()
-        self._waiters: deque[asyncio.Future[E | _Wake]] = deque()
+        self._reserved = 0
+        self._waiters: deque[asyncio.Future[_Wake]] = deque()
         self._result_waiters: list[asyncio.Future[None]] = []
         self._state = _State.OPEN
         self._value: R | None = None
@@ -98,19 +110,15 @@ class EventStream(Generic[E, R]):
         return self._result
 
     def push(self, event: E) -> None:
-        """Deliver ``event`` to the first waiting read, or buffer it in push order.
+        """Append ``event``; if a read is waiting, the first live one gets it. O(1).
 
         Raises `EventStreamStateError` ("already terminal") after `finish` or `fail`.
         """
         if self._state is not _State.OPEN:
             raise self._terminal_error("push")
-        waiters = self._waiters
-        while waiters:
-            waiter = waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(event)
-                return
         self._buffer.append(event)
+        if self._waiters:
+            self._serve_waiters()
 
     def finish(self, result: R) -> None:
         """Settle the stream successfully with ``result``.
@@ -123,13 +131,13 @@ class EventStream(Generic[E, R]):
             raise self._terminal_error("finish")
         self._state = _State.FINISHED
         self._value = result
-        self._wake_all()
+        self._settled()
 
     def fail(self, error: BaseException) -> None:
         """Settle the stream with the exception instance ``error``.
 
         Buffered events are still delivered; then the consumer's read raises
-        ``error`` (every read pending at that moment raises it) and the iteration
+        ``error`` (every read waiting at that point raises it) and the iteration
         is exhausted; ``await stream.result`` raises ``error``. Raises
         `EventStreamStateError` ("already terminal") if the stream was already
         settled, and `TypeError` if ``error`` is not a `BaseException` instance.
@@ -142,7 +150,7 @@ class EventStream(Generic[E, R]):
             )
         self._state = _State.FAILED
         self._error = error
-        self._wake_all()
+        self._settled()
 
     def __aiter__(self) -> EventStreamIterator[E]:
         """Start consuming; there is one consumer at a time.
@@ -165,41 +173,38 @@ class EventStream(Generic[E, R]):
             f"EventStream is already terminal ({self._state.value}); {call}() is not allowed"
         )
 
-    def _wake_all(self) -> None:
-        waiters = self._waiters
-        while waiters:
-            waiter = waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(_Wake.TERMINAL)
+    def _settled(self) -> None:
         result_waiters, self._result_waiters = self._result_waiters, []
         for result_waiter in result_waiters:
             if not result_waiter.done():
                 result_waiter.set_result(None)
+        self._serve_waiters()
 
-    def _give_back(self, event: E) -> None:
-        """Return an event a read could not take, ahead of everything still unread."""
+    def _serve_waiters(self) -> None:
+        """Wake parked reads for unreserved events, or with the terminal once drained."""
+        waiters = self._waiters
+        while waiters and len(self._buffer) > self._reserved:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(_Wake.EVENT)
+                self._reserved += 1
+        if self._state is not _State.OPEN and not self._buffer and not self._reserved:
+            self._wake_all(_Wake.TERMINAL)
+
+    def _wake_all(self, wake: _Wake) -> None:
         waiters = self._waiters
         while waiters:
             waiter = waiters.popleft()
             if not waiter.done():
-                waiter.set_result(event)
-                return
-        self._buffer.appendleft(event)
+                waiter.set_result(wake)
 
-    def _forget(self, waiter: asyncio.Future[E | _Wake]) -> None:
+    def _withdraw(self, waiter: asyncio.Future[_Wake]) -> None:
+        """Forget a read whose task was cancelled while it waited or before it resumed."""
         with contextlib.suppress(ValueError):
             self._waiters.remove(waiter)
-        if waiter.done() and not waiter.cancelled():
-            outcome = waiter.result()
-            if not isinstance(outcome, _Wake):
-                self._give_back(outcome)
-
-    def _close_reads(self) -> None:
-        waiters = self._waiters
-        while waiters:
-            waiter = waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(_Wake.CLOSED)
+        if waiter.done() and not waiter.cancelled() and waiter.result() is _Wake.EVENT:
+            self._reserved -= 1
+            self._serve_waiters()
 
     def _settled_value(self) -> R:
         if self._state is _State.FAILED:
@@ -216,11 +221,14 @@ class EventStreamIterator(Generic[E]):
     any of these releases the stream's consumer slot, as does garbage collection.
     """
 
-    __slots__ = ("__weakref__", "_closed", "_stream")
+    __slots__ = ("__weakref__", "_closed", "_closed_by_caller", "_stream")
 
     def __init__(self, stream: EventStream[E, Any]) -> None:
         self._stream = stream
+        # _closed: no further reads (ended or closed); _closed_by_caller: aclose()
+        # was called, so reads woken for an event leave it to the next consumer.
         self._closed = False
+        self._closed_by_caller = False
 
     def __repr__(self) -> str:
         return f"<EventStreamIterator {'closed' if self._closed else 'open'} of {self._stream!r}>"
@@ -237,39 +245,52 @@ class EventStreamIterator(Generic[E]):
         if self._closed:
             raise StopAsyncIteration
         stream = self._stream
-        if stream._buffer:
-            return stream._buffer.popleft()
-        if stream._state is not _State.OPEN:
+        buffer, reserved = stream._buffer, stream._reserved
+        if len(buffer) > reserved:
+            if not reserved:
+                return buffer.popleft()
+            # The first `reserved` events belong to reads already woken for them.
+            event = buffer[reserved]
+            del buffer[reserved]
+            return event
+        if stream._state is not _State.OPEN and not stream._reserved:
             self._end_at_terminal(woken=False)
-        waiter: asyncio.Future[E | _Wake] = asyncio.get_running_loop().create_future()
+        waiter: asyncio.Future[_Wake] = asyncio.get_running_loop().create_future()
         stream._waiters.append(waiter)
         try:
-            outcome = await waiter
+            wake = await waiter
         except asyncio.CancelledError:
-            stream._forget(waiter)
+            stream._withdraw(waiter)
             raise
-        if outcome is _Wake.CLOSED:
+        if wake is _Wake.CLOSED:
             raise StopAsyncIteration
-        if outcome is _Wake.TERMINAL:
+        if wake is _Wake.TERMINAL:
             self._end_at_terminal(woken=True)
-        if self._closed_meanwhile():
-            stream._give_back(outcome)
+        stream._reserved -= 1
+        if self._was_closed_by_caller():
+            stream._serve_waiters()
             raise StopAsyncIteration
-        return outcome
+        event = stream._buffer.popleft()
+        if stream._state is not _State.OPEN:
+            stream._serve_waiters()
+        return event
 
     async def aclose(self) -> None:
         """Stop consuming: pending and later reads end with `StopAsyncIteration`.
 
         Events not yet read stay in the stream for a later consumer. Idempotent.
         """
+        if self._closed_by_caller:
+            return
+        self._closed_by_caller = True
         if self._closed:
             return
         self._release()
-        self._stream._close_reads()
+        self._stream._wake_all(_Wake.CLOSED)
 
     def _end_at_terminal(self, *, woken: bool) -> NoReturn:
-        # Every read parked when fail() was called raises the failure; after that
-        # the iteration is exhausted for this and any later consumer.
+        # Every read parked when the failure was reached raises it; after that the
+        # iteration is exhausted for this and any later consumer.
         stream = self._stream
         self._release()
         if stream._state is _State.FAILED and (woken or not stream._failure_delivered):
@@ -278,10 +299,10 @@ class EventStreamIterator(Generic[E]):
             raise stream._error
         raise StopAsyncIteration
 
-    def _closed_meanwhile(self) -> bool:
+    def _was_closed_by_caller(self) -> bool:
         # A method rather than a re-read of the attribute: aclose() may have run
-        # while this read was parked, which static narrowing cannot see.
-        return self._closed
+        # while the read was parked, which static narrowing cannot see.
+        return self._closed_by_caller
 
     def _release(self) -> None:
         self._closed = True
