@@ -234,6 +234,7 @@ class EventStreamIterator(Generic[E]):
         return f"<EventStreamIterator {'closed' if self._closed else 'open'} of {self._stream!r}>"
 
     def __aiter__(self) -> EventStreamIterator[E]:
+        """Return this iterator itself, so it can be used in ``async for``."""
         return self
 
     async def __anext__(self) -> E:
