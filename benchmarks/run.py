@@ -55,14 +55,14 @@ class Budget:
 FULL = Budget(
     streaming=StreamingBudget(chunks=5_001, rounds=9, warmup=2, min_round_seconds=0.05),
     loading=LoadingBudget(sizes=(("1 MB", 1_000_000), ("50 MB", 50_000_000)), rounds=3, warmup=1),
-    scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3),
+    scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3, records_per_child=300_000),
     imports=ImportBudget(rounds=5, include_peers=True),
     check=CheckBudget(files=500, rounds=5, warmup=1),
 )
 SMOKE = Budget(
     streaming=StreamingBudget(chunks=101, rounds=3, warmup=1, min_round_seconds=0.001),
     loading=LoadingBudget(sizes=(("20 kB", 20_000),), rounds=2, warmup=1),
-    scaling=ScalingBudget(exponents=(2, 3), rounds=1),
+    scaling=ScalingBudget(exponents=(2, 3), rounds=1, records_per_child=0),
     imports=ImportBudget(rounds=1, include_peers=False),
     check=CheckBudget(files=10, rounds=2, warmup=0),
 )
