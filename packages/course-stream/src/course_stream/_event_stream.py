@@ -32,6 +32,17 @@ class _State(enum.Enum):
     FAILED = "failed"
 
 
+# Enum members read through their class cost a slow attribute lookup on every
+# access in CPython 3.11; push() and every read run these comparisons, so they
+# use module-level names bound once.
+_OPEN: Final = _State.OPEN
+_FINISHED: Final = _State.FINISHED
+_FAILED: Final = _State.FAILED
+_EVENT: Final = _Wake.EVENT
+_TERMINAL: Final = _Wake.TERMINAL
+_CLOSED: Final = _Wake.CLOSED
+
+
 class EventStream(Generic[E, R]):
     """A single-consumer async queue of events of type ``E`` and one terminal result ``R``.
 
@@ -80,7 +91,7 @@ class EventStream(Generic[E, R]):
         self._reserved = 0
         self._waiters: deque[asyncio.Future[_Wake]] = deque()
         self._result_waiters: list[asyncio.Future[None]] = []
-        self._state = _State.OPEN
+        self._state: _State = _OPEN
         self._value: R | None = None
         self._error: BaseException | None = None
         self._failure_delivered = False
@@ -96,7 +107,7 @@ class EventStream(Generic[E, R]):
     @property
     def done(self) -> bool:
         """True once `finish` or `fail` has been called."""
-        return self._state is not _State.OPEN
+        return self._state is not _OPEN
 
     @property
     def result(self) -> Awaitable[R]:
@@ -114,7 +125,7 @@ class EventStream(Generic[E, R]):
 
         Raises `EventStreamStateError` ("already terminal") after `finish` or `fail`.
         """
-        if self._state is not _State.OPEN:
+        if self._state is not _OPEN:
             raise self._terminal_error("push")
         self._buffer.append(event)
         if self._waiters:
@@ -127,9 +138,9 @@ class EventStream(Generic[E, R]):
         ``await stream.result`` returns ``result``. Raises `EventStreamStateError`
         ("already terminal") if the stream was already settled.
         """
-        if self._state is not _State.OPEN:
+        if self._state is not _OPEN:
             raise self._terminal_error("finish")
-        self._state = _State.FINISHED
+        self._state = _FINISHED
         self._value = result
         self._settled()
 
@@ -142,13 +153,13 @@ class EventStream(Generic[E, R]):
         `EventStreamStateError` ("already terminal") if the stream was already
         settled, and `TypeError` if ``error`` is not a `BaseException` instance.
         """
-        if self._state is not _State.OPEN:
+        if self._state is not _OPEN:
             raise self._terminal_error("fail")
         if not isinstance(error, BaseException):
             raise TypeError(
                 f"EventStream.fail() takes a BaseException instance, got {type(error).__name__}"
             )
-        self._state = _State.FAILED
+        self._state = _FAILED
         self._error = error
         self._settled()
 
@@ -186,10 +197,10 @@ class EventStream(Generic[E, R]):
         while waiters and len(self._buffer) > self._reserved:
             waiter = waiters.popleft()
             if not waiter.done():
-                waiter.set_result(_Wake.EVENT)
+                waiter.set_result(_EVENT)
                 self._reserved += 1
-        if self._state is not _State.OPEN and not self._buffer and not self._reserved:
-            self._wake_all(_Wake.TERMINAL)
+        if self._state is not _OPEN and not self._buffer and not self._reserved:
+            self._wake_all(_TERMINAL)
 
     def _wake_all(self, wake: _Wake) -> None:
         waiters = self._waiters
@@ -202,12 +213,12 @@ class EventStream(Generic[E, R]):
         """Forget a read whose task was cancelled while it waited or before it resumed."""
         with contextlib.suppress(ValueError):
             self._waiters.remove(waiter)
-        if waiter.done() and not waiter.cancelled() and waiter.result() is _Wake.EVENT:
+        if waiter.done() and not waiter.cancelled() and waiter.result() is _EVENT:
             self._reserved -= 1
             self._serve_waiters()
 
     def _settled_value(self) -> R:
-        if self._state is _State.FAILED:
+        if self._state is _FAILED:
             assert self._error is not None
             raise self._error
         return self._value  # type: ignore[return-value]
@@ -254,7 +265,7 @@ class EventStreamIterator(Generic[E]):
             event = buffer[reserved]
             del buffer[reserved]
             return event
-        if stream._state is not _State.OPEN and not stream._reserved:
+        if stream._state is not _OPEN and not stream._reserved:
             self._end_at_terminal(woken=False)
         waiter: asyncio.Future[_Wake] = asyncio.get_running_loop().create_future()
         stream._waiters.append(waiter)
@@ -263,16 +274,16 @@ class EventStreamIterator(Generic[E]):
         except asyncio.CancelledError:
             stream._withdraw(waiter)
             raise
-        if wake is _Wake.CLOSED:
+        if wake is _CLOSED:
             raise StopAsyncIteration
-        if wake is _Wake.TERMINAL:
+        if wake is _TERMINAL:
             self._end_at_terminal(woken=True)
         stream._reserved -= 1
         if self._was_closed_by_caller():
             stream._serve_waiters()
             raise StopAsyncIteration
         event = stream._buffer.popleft()
-        if stream._state is not _State.OPEN:
+        if stream._state is not _OPEN:
             stream._serve_waiters()
         return event
 
@@ -287,14 +298,14 @@ class EventStreamIterator(Generic[E]):
         if self._closed:
             return
         self._release()
-        self._stream._wake_all(_Wake.CLOSED)
+        self._stream._wake_all(_CLOSED)
 
     def _end_at_terminal(self, *, woken: bool) -> NoReturn:
         # Every read parked when the failure was reached raises it; after that the
         # iteration is exhausted for this and any later consumer.
         stream = self._stream
         self._release()
-        if stream._state is _State.FAILED and (woken or not stream._failure_delivered):
+        if stream._state is _FAILED and (woken or not stream._failure_delivered):
             stream._failure_delivered = True
             assert stream._error is not None
             raise stream._error
@@ -325,7 +336,7 @@ class _EventStreamResult(Generic[R]):
 
     def __await__(self) -> Generator[Any, None, R]:
         stream = self._stream
-        if stream._state is _State.OPEN:
+        if stream._state is _OPEN:
             # The future only wakes this awaiter; the outcome itself is read from the
             # stream, so no future ever carries an exception that could go unretrieved.
             waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
