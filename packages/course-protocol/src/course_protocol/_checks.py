@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NoReturn, cast
+from collections.abc import Callable
+from typing import Any, NoReturn, cast
 
 from course_protocol._errors import CourseProtocolError
 from course_protocol._json import type_name
@@ -41,3 +42,14 @@ def snapshot_sequence(value: object, path: str) -> tuple[object, ...]:
     if issubclass(kind, tuple):
         return tuple(tuple.__iter__(cast(tuple[object, ...], value)))
     fail(path, f"must be a list or tuple, not {type_name(value)}")
+
+
+def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """How a frozen, slotted class's own ``__init__`` stores field ``name``.
+
+    A frozen dataclass refuses ``setattr``; the slot's descriptor still stores
+    values, and calling it directly costs less than the generated
+    ``object.__setattr__(self, name, value)``. Raises ``KeyError`` when
+    ``cls`` has no slot ``name``.
+    """
+    return cast(Callable[[Any, Any], None], cls.__dict__[name].__set__)

@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias, final
 
-from course_protocol._checks import check_id, check_text, fail, snapshot_sequence
+from course_protocol._checks import check_id, check_text, fail, slot_setter, snapshot_sequence
 from course_protocol._json import JsonObject, freeze_json_object_or_raise, type_name
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseTextBlock:
     """A block of assistant text.
 
@@ -21,8 +21,16 @@ class CourseTextBlock:
 
     text: str
 
-    def __post_init__(self) -> None:
-        check_text(self.text, "text")
+    def __init__(self, text: str) -> None:
+        # One block per streamed text delta: a hand-written __init__ that sets the
+        # slot through its descriptor costs about half of the generated frozen
+        # __init__ plus __post_init__; the helper runs only to raise.
+        if type(text) is not str:
+            check_text(text, "text")
+        _set_text(self, text)
+
+
+_set_text = slot_setter(CourseTextBlock, "text")
 
 
 @final
@@ -93,9 +101,13 @@ class CourseAssistantMessage:
     ) -> None:
         check_id(id, "id")
         blocks = snapshot_sequence(content, "content")
-        for index, block in enumerate(blocks):
+        # A response holds one block per text delta: the passing case is a bare
+        # identity loop (no enumerate, no set lookup, which could call a hostile
+        # metaclass's __eq__); the index is found only to report a bad block.
+        for block in blocks:
             kind = type(block)
             if kind is not CourseTextBlock and kind is not CourseToolCall:
+                index = next(i for i, item in enumerate(blocks) if item is block)
                 fail(
                     f"content[{index}]",
                     f"must be a CourseTextBlock or CourseToolCall, not {type_name(block)}",

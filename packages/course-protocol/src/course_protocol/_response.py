@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias, final
 
-from course_protocol._checks import check_id, check_text, fail
+from course_protocol._checks import check_id, check_text, fail, slot_setter
 from course_protocol._json import type_name
 from course_protocol._messages import CourseAssistantMessage, CourseToolCall
 
@@ -15,7 +15,7 @@ MAX_TOKEN_COUNT = 2**53 - 1
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseTextDeltaChunk:
     """A streamed piece of assistant text for the request ``request_id``.
 
@@ -26,18 +26,24 @@ class CourseTextDeltaChunk:
     request_id: str
     delta: str
 
-    def __post_init__(self) -> None:
-        # One chunk per streamed record: the passing case is inlined, and the
-        # helpers run only to raise the precise error.
-        request_id = self.request_id
+    def __init__(self, request_id: str, delta: str) -> None:
+        # One chunk per streamed record: the passing case is inlined, the slots
+        # are set through their descriptors (cheaper than the generated frozen
+        # __init__), and the helpers run only to raise the precise error.
         if type(request_id) is not str or not request_id.strip():
             check_id(request_id, "request_id")
-        if type(self.delta) is not str:
-            check_text(self.delta, "delta")
+        if type(delta) is not str:
+            check_text(delta, "delta")
+        _set_text_request_id(self, request_id)
+        _set_delta(self, delta)
+
+
+_set_text_request_id = slot_setter(CourseTextDeltaChunk, "request_id")
+_set_delta = slot_setter(CourseTextDeltaChunk, "delta")
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseToolCallChunk:
     """A complete streamed Tool call for the request ``request_id``.
 
@@ -49,12 +55,17 @@ class CourseToolCallChunk:
     request_id: str
     tool_call: CourseToolCall
 
-    def __post_init__(self) -> None:
-        request_id = self.request_id
+    def __init__(self, request_id: str, tool_call: CourseToolCall) -> None:
         if type(request_id) is not str or not request_id.strip():
             check_id(request_id, "request_id")
-        if type(self.tool_call) is not CourseToolCall:
-            fail("tool_call", f"must be a CourseToolCall, not {type_name(self.tool_call)}")
+        if type(tool_call) is not CourseToolCall:
+            fail("tool_call", f"must be a CourseToolCall, not {type_name(tool_call)}")
+        _set_tool_request_id(self, request_id)
+        _set_tool_call(self, tool_call)
+
+
+_set_tool_request_id = slot_setter(CourseToolCallChunk, "request_id")
+_set_tool_call = slot_setter(CourseToolCallChunk, "tool_call")
 
 
 CourseModelChunk: TypeAlias = CourseTextDeltaChunk | CourseToolCallChunk
@@ -133,7 +144,12 @@ def terminal_semantics_error(
     them; otherwise the result is a one-line explanation. Never raises on
     protocol values.
     """
-    tool_calls = sum(1 for block in message.content if type(block) is CourseToolCall)
+    # Runs once per response over one block per text delta: a plain loop is
+    # about twice as fast as sum() over a generator.
+    tool_calls = 0
+    for block in message.content:
+        if type(block) is CourseToolCall:
+            tool_calls += 1
     if stop_reason is CourseStopReason.TOOL_CALL:
         if tool_calls == 0:
             return "stop reason toolCall requires at least one Tool-call block, found none"
