@@ -44,6 +44,9 @@ def play_records(
     stream.finish(response)
 
 
+_MUST_PROPAGATE = (KeyboardInterrupt, SystemExit)
+
+
 def _source_failed(
     parser: ResponseParser, index: int, cause: BaseException
 ) -> FixtureProviderError:
@@ -84,7 +87,8 @@ async def play_source(
     """Play an untrusted async iterable of records into ``stream`` and settle it.
 
     Failures of the source itself (``__aiter__``, a step, a non-awaitable
-    step, a forged ``FixtureProviderError``) become
+    step, a forged ``FixtureProviderError``, any ``BaseException`` other than
+    ``KeyboardInterrupt`` and ``SystemExit``, which propagate) become
     ``PROVIDER_INVALID_FIXTURE`` with the original as ``__cause__``; a record
     that is not plain JSON is ``PROVIDER_INVALID_EVENT``. An abort fails the
     stream with ``signal.reason``. The source is closed (``aclose``, errors
@@ -93,7 +97,9 @@ async def play_source(
     """
     try:
         iterator = cast(AsyncIterator[Any], aiter(cast(Any, source)))
-    except Exception as cause:
+    except _MUST_PROPAGATE:
+        raise
+    except BaseException as cause:
         stream.fail(_source_failed(parser, 0, cause))
         return
     if not claim_iterator_once(iterator):
@@ -116,7 +122,11 @@ async def play_source(
                 if _being_cancelled():
                     raise
                 raise _source_failed(parser, index, cause) from cause
-            except Exception as cause:
+            except _MUST_PROPAGATE:
+                raise
+            except BaseException as cause:
+                # Whatever an untrusted source raises is its failure, a custom
+                # BaseException included; only interpreter exits pass through.
                 raise _source_failed(parser, index, cause) from cause
             if signal.aborted:
                 stream.fail(cast(BaseException, signal.reason))
