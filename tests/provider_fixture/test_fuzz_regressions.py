@@ -67,3 +67,20 @@ async def test_a_generator_exit_raised_by_a_source_is_an_invalid_fixture() -> No
 
     assert error.code is Code.PROVIDER_INVALID_FIXTURE
     assert type(error.__cause__) is GeneratorExit
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_a_schema_version_too_long_to_print_is_an_invalid_fixture(sign: int) -> None:
+    version = sign * 10**5000  # str() refuses it: more than 4,300 digits
+    result = FixtureProviderAdapter.from_fixture({"schemaVersion": version, "responses": []})
+
+    error = result.failure()
+    assert error.code is Code.PROVIDER_INVALID_FIXTURE
+    assert error.path == "schemaVersion"
+    assert str(error) == "PROVIDER_INVALID_FIXTURE: schemaVersion must be 1, got int"
+
+
+def test_a_short_wrong_schema_version_is_still_shown_by_value() -> None:
+    error = FixtureProviderAdapter.from_fixture({"schemaVersion": 2, "responses": []}).failure()
+
+    assert str(error) == "PROVIDER_INVALID_FIXTURE: schemaVersion must be 1, got 2"

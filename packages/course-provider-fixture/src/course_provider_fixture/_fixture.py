@@ -165,7 +165,10 @@ def parse_fixture(fixture: object) -> Result[FixtureSnapshot, FixtureProviderErr
         fields = _own_fields(fixture, "fixture")
         version = fields.get(_wire.SCHEMA_VERSION_KEY, _MISSING)
         if type(version) is not int or version != _wire.SUPPORTED_SCHEMA_VERSION:
-            shown = str(version) if type(version) is int else _type_name(version)
+            # str() refuses ints past 4,300 digits; any int that is not 1 is
+            # shown by value only while it is short.
+            short = type(version) is int and -(10**9) < version < 10**9
+            shown = str(version) if short else _type_name(version)
             raise _InvalidFixtureError(
                 _wire.SCHEMA_VERSION_KEY,
                 f"must be {_wire.SUPPORTED_SCHEMA_VERSION}, got {shown}",
