@@ -20,7 +20,6 @@ from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
 _MISSING = object()
-_FLAT_VALUE_TYPES = frozenset({str, int, bool, type(None)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,22 +87,37 @@ def _array_items(value: object) -> Iterator[object] | None:
     return None
 
 
+def is_flat_record(record: object) -> bool:
+    """Whether ``record`` is an exact ``dict`` of exact ``str`` keys to flat values.
+
+    A flat value is an exact ``str``, ``int`` or ``bool``, or ``None``: most
+    records look like that. Types are compared by identity only (a set
+    lookup would hash the type, and a hostile metaclass could answer), so no
+    code of the record, its keys, its values or their types runs.
+    """
+    if type(record) is not dict:
+        return False
+    for key, value in record.items():
+        kind = type(value)
+        if type(key) is not str or (
+            kind is not str and kind is not int and kind is not bool and value is not None
+        ):
+            return False
+    return True
+
+
 def snapshot_record(record: object, records_path: str, index: int) -> object | JsonError:
     """Deep-snapshot one untrusted record, returning the ``JsonError`` instead of raising.
 
-    Most records are flat dicts of strings, ints, bools and nulls; those are
-    copied into a new private ``dict`` (nothing else ever holds it, so it is
-    as immutable as a ``frozendict`` and far cheaper to build). Everything
-    else goes through ``freeze_json``, which applies the same rules to any
-    shape and returns ``frozendict`` objects and tuples; error paths start
-    with ``records_path[index]``.
+    A flat record (see :func:`is_flat_record`) is copied into a new private
+    ``dict`` (nothing else ever holds it, so it is as immutable as a
+    ``frozendict`` and far cheaper to build). Everything else goes through
+    ``freeze_json``, which applies the same rules to any shape and returns
+    ``frozendict`` objects and tuples; error paths start with
+    ``records_path[index]``.
     """
-    if type(record) is dict:
-        for key, value in record.items():
-            if type(key) is not str or type(value) not in _FLAT_VALUE_TYPES:
-                break
-        else:
-            return dict(record)
+    if is_flat_record(record):
+        return dict(cast(dict[str, object], record))
     result = freeze_json(record, f"{records_path}[{index}]")
     if isinstance(result, Failure):
         return cast(JsonError, result.failure())

@@ -34,7 +34,7 @@ from course_protocol import (
 )
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
-from course_provider_fixture._fixture import snapshot_record
+from course_provider_fixture._fixture import is_flat_record, snapshot_record
 
 _Code = FixtureProviderErrorCode
 _MISSING = object()
@@ -404,11 +404,18 @@ def parse_records(
 
 
 def freeze_record(record: object, parser: ResponseParser, index: int) -> object:
-    """Snapshot one record read from a source, at its place in the played response.
+    """Make one record read from a source safe to feed, at its place in the played response.
 
-    Raises ``FixtureProviderError`` with ``PROVIDER_INVALID_EVENT`` and
-    ``record_index`` = ``index`` when the record is not plain JSON.
+    A flat record (see :func:`is_flat_record`) is returned as it is, checked
+    but not copied: it is fed at once, in the same synchronous step, and the
+    parser keeps only its immutable ``str``/``int``/``bool`` values, never
+    the record, so a copy would protect nothing. Anything else is deeply
+    snapshotted. Raises ``FixtureProviderError`` with
+    ``PROVIDER_INVALID_EVENT`` and ``record_index`` = ``index`` when the
+    record is not plain JSON.
     """
+    if is_flat_record(record):
+        return record
     frozen = snapshot_record(record, parser.records_path, index)
     if type(frozen) is JsonError:
         _raise(_Code.PROVIDER_INVALID_EVENT, frozen.path, frozen.message, index)
