@@ -48,75 +48,53 @@ def test_an_unraisable_exception_fails_the_test_without_pytests_own_plugin(
     _prepare(pytester)
     pytester.makepyfile(
         """
+        import gc
+        import sys
+
         class RaisesWhenCollected:
+            def __init__(self, message, cyclic=False):
+                self.message = message
+                if cyclic:
+                    self.me = self  # only a garbage collection frees it
+
             def __del__(self):
-                raise RuntimeError("raised in __del__")
+                raise RuntimeError(self.message)
 
         def test_drops_an_object_whose_finalizer_raises():
-            RaisesWhenCollected()
+            RaisesWhenCollected("raised in __del__")
+
+        async def test_leaves_a_cycle_for_the_final_collection():
+            gc.disable()
+            RaisesWhenCollected("raised by the garbage collector", cyclic=True)
+
+        def test_restores_the_collector():
+            gc.enable()
+
+        def test_a_test_with_its_own_hook_keeps_what_it_records(monkeypatch):
+            seen = []
+            monkeypatch.setattr(sys, "unraisablehook", seen.append)
+            RaisesWhenCollected("expected by the test")
+            assert [str(report.exc_value) for report in seen] == ["expected by the test"]
         """
     )
+    # With pytest's own unraisable plugin off, only the conftest guard can fail them.
     result = pytester.runpytest_subprocess("-p", "no:unraisableexception")
-    result.assert_outcomes(passed=1, errors=1)
+    result.assert_outcomes(passed=4, errors=2)
     result.stdout.fnmatch_lines(
         [
             "*unraisable exception(s) reported:",
             "*Exception ignored in*RaisesWhenCollected.__del__*RuntimeError*raised in __del__*",
         ]
     )
-
-
-def test_an_unraisable_exception_found_by_the_final_garbage_collection_fails_the_test(
-    pytester: pytest.Pytester,
-) -> None:
-    _prepare(pytester)
-    pytester.makepyfile(
-        """
-        import gc
-
-        class RaisesWhenCollected:
-            def __init__(self):
-                self.me = self  # a cycle: only the final gc.collect() frees it
-
-            def __del__(self):
-                raise RuntimeError("raised by the garbage collector")
-
-        async def test_leaves_a_cycle_whose_finalizer_raises():
-            gc.disable()
-            RaisesWhenCollected()
-
-        def test_restores_the_collector():
-            gc.enable()
-        """
-    )
-    result = pytester.runpytest_subprocess("-p", "no:unraisableexception")
-    result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(
         ["*unraisable exception(s) reported:", "*RuntimeError*raised by the garbage collector*"]
     )
-
-
-def test_a_test_that_sets_its_own_unraisable_hook_keeps_what_it_records(
-    pytester: pytest.Pytester,
-) -> None:
-    _prepare(pytester)
-    pytester.makepyfile(
-        """
-        import sys
-
-        class RaisesWhenCollected:
-            def __del__(self):
-                raise RuntimeError("expected by the test")
-
-        def test_records_the_report_itself(monkeypatch):
-            seen = []
-            monkeypatch.setattr(sys, "unraisablehook", seen.append)
-            RaisesWhenCollected()
-            assert [type(report.exc_value) for report in seen] == [RuntimeError]
-        """
+    result.stdout.fnmatch_lines(
+        [
+            "ERROR *::test_drops_an_object_whose_finalizer_raises*",
+            "ERROR *::test_leaves_a_cycle_for_the_final_collection*",
+        ]
     )
-    result = pytester.runpytest_subprocess()
-    result.assert_outcomes(passed=1)
 
 
 async def test_the_loop_runs_in_debug_mode() -> None:
