@@ -254,14 +254,19 @@ class EventStreamIterator(Generic[E]):
         A read that has to wait parks on the running loop; if its task is cancelled
         the read is withdrawn and no event is lost to it.
         """
+        stream = self._stream
+        # The common case first, with the fewest reads: nothing reserved for woken
+        # reads and an event buffered.
+        if not stream._reserved and not self._closed:
+            buffer = stream._buffer
+            if buffer:
+                return buffer.popleft()
         if self._closed:
             raise StopAsyncIteration
-        stream = self._stream
         buffer, reserved = stream._buffer, stream._reserved
         if len(buffer) > reserved:
-            if not reserved:
-                return buffer.popleft()
-            # The first `reserved` events belong to reads already woken for them.
+            # The first `reserved` events belong to reads already woken for them
+            # (`reserved` is not 0 here: that case returned above).
             event = buffer[reserved]
             del buffer[reserved]
             return event
