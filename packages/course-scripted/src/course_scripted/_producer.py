@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
+from types import AsyncGeneratorType
 from typing import Any, cast
 
 from course_protocol import (
@@ -76,8 +78,14 @@ async def play_factory(
             f"the factory for request {request.id!r} returned an iterator that already "
             "served another call; a factory must return a fresh iterator every time",
         )
+    # The forwarding loop tests this local list per chunk instead of reading
+    # `signal.aborted`: the listener fills it the moment the signal aborts, even
+    # when the factory itself aborts between two chunks without awaiting.
+    aborted: list[None] = [None] if signal.aborted else []
+    mark_aborted = partial(aborted.append, None)
+    signal.add_listener(mark_aborted)
     try:
-        response = await _forward(source, request.id, signal, stream)
+        response = await _forward(source, request.id, signal, aborted, stream)
     except BaseException as error:
         if signal.aborted:
             stream.fail(_abort_reason(signal))
@@ -87,6 +95,8 @@ async def play_factory(
         if isinstance(error, Exception):
             return
         raise
+    finally:
+        signal.remove_listener(mark_aborted)
     stream.finish(response)
 
 
@@ -94,30 +104,26 @@ async def _forward(
     source: AsyncIterator[object],
     request_id: str,
     signal: AbortSignal,
+    aborted: list[None],
     stream: EventStream[CourseModelChunk, CourseModelResponse],
 ) -> CourseModelResponse:
     # The hot path: per chunk one exact-type check, one id comparison, one
-    # signal check and one push. Protocol values are immutable by
-    # construction, so an exact type is proof enough; subclasses could
+    # test of the local abort flag and one push. Protocol values are immutable
+    # by construction, so an exact type is proof enough; subclasses could
     # override that, so they are refused. `item` is Any because the type is
     # checked once, through `kind`, which the type checker cannot follow.
-    next_item = source.__anext__
+    # `async for` reaches an async generator's __anext__ through its C slot;
+    # any other iterator is stepped through its bound __anext__, looked up once.
+    items = source if type(source) is AsyncGeneratorType else _Steps(source)
     push = stream.push
     index = 0
-    while True:
-        try:
-            item: Any = await next_item()
-        except StopAsyncIteration:
-            raise ScriptedModelError(
-                _INVALID,
-                f"the factory for request {request_id!r} ended after {index} item(s) "
-                "without yielding a CourseModelResponse as its last item",
-            ) from None
+    item: Any
+    async for item in items:
         kind = type(item)
         if kind is CourseTextDeltaChunk or kind is CourseToolCallChunk:
             if item.request_id != request_id:
                 raise _mismatch(f"item {index}", item.request_id, request_id)
-            if signal.aborted:
+            if aborted:
                 raise _abort_reason(signal)
             push(item)
             index += 1
@@ -130,6 +136,26 @@ async def _forward(
             f"{kind.__qualname__}; expected CourseTextDeltaChunk, "
             "CourseToolCallChunk or CourseModelResponse (exact types)",
         )
+    raise ScriptedModelError(
+        _INVALID,
+        f"the factory for request {request_id!r} ended after {index} item(s) "
+        "without yielding a CourseModelResponse as its last item",
+    )
+
+
+class _Steps:
+    """An async iterator that only has ``__anext__``, made usable by ``async for``."""
+
+    __slots__ = ("_next",)
+
+    def __init__(self, source: AsyncIterator[object]) -> None:
+        self._next = source.__anext__
+
+    def __aiter__(self) -> _Steps:
+        return self
+
+    def __anext__(self) -> Awaitable[object]:
+        return self._next()
 
 
 async def _accept(
