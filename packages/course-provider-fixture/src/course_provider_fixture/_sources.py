@@ -25,15 +25,21 @@ _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 def play_records(
     stream: _Stream, signal: AbortSignal, parser: ResponseParser, records: tuple[object, ...]
 ) -> None:
-    """Play a frozen array of records into ``stream`` and settle it."""
+    """Play a frozen array of records into ``stream`` and settle it.
+
+    The signal is checked once, before the first record: the whole array
+    plays in one synchronous step that runs no foreign code (the records are
+    frozen snapshots, and a push only schedules the woken read), so nothing
+    can abort the signal between two records.
+    """
+    if signal.aborted:
+        stream.fail(cast(BaseException, signal.reason))
+        return
     push = stream.push
     feed = parser.feed
     index = -1
     try:
         for index, record in enumerate(records):
-            if signal.aborted:
-                stream.fail(cast(BaseException, signal.reason))
-                return
             chunk = feed(record, index)
             if chunk is not None:
                 push(chunk)
