@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any, cast
 
 from course_protocol import CourseModelChunk, CourseModelResponse
@@ -117,6 +118,14 @@ async def play_source(
             )
         )
         return
+    # The loop tests this local list per record instead of reading
+    # `signal.aborted`: the listener fills it the moment the signal aborts,
+    # even when the source's own step aborts it and still returns a record.
+    aborted: list[None] = [None] if signal.aborted else []
+    mark_aborted = partial(aborted.append, None)
+    signal.add_listener(mark_aborted)
+    feed = parser.feed
+    push = stream.push
     index = 0
     try:
         while True:
@@ -134,14 +143,14 @@ async def play_source(
                 # Whatever an untrusted source raises is its failure, a custom
                 # BaseException included; only interpreter exits pass through.
                 raise _source_failed(parser, index, cause) from cause
-            if signal.aborted:
+            if aborted:
                 stream.fail(cast(BaseException, signal.reason))
                 await _close_quietly(iterator)
                 return
-            chunk = parser.feed(freeze_record(record, parser, index), index)
+            chunk = feed(freeze_record(record, parser, index), index)
             index += 1
             if chunk is not None:
-                stream.push(chunk)
+                push(chunk)
         response = parser.end(index)
     except FixtureProviderError as error:
         stream.fail(error)
@@ -152,4 +161,6 @@ async def play_source(
             stream.fail(cast(BaseException, signal.reason))
         await _close_quietly(iterator)
         raise
+    finally:
+        signal.remove_listener(mark_aborted)
     stream.finish(response)
