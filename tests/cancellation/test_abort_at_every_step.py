@@ -223,12 +223,13 @@ async def test_an_abort_before_production_starts_keeps_the_response_queued(
 
 
 @pytest.mark.parametrize("read_before_abort", range(1, CHUNKS + 1))
-async def test_an_array_plays_in_one_step_so_a_later_abort_changes_nothing(
+async def test_a_short_array_plays_in_one_step_so_a_later_abort_changes_nothing(
     read_before_abort: int,
 ) -> None:
-    # An array of records has no await point: the whole response is parsed and
-    # the stream settled in the producer's first step. An abort after that
-    # step is too late by design, wherever the consumer is.
+    # An array of up to RECORDS_PER_TURN records has no await point: the whole
+    # response is parsed and the stream settled in the producer's first step.
+    # An abort after that step is too late by design, wherever the consumer is
+    # (tests/provider_fixture/test_long_arrays.py covers longer arrays).
     adapter = _fixture_with_array()
     controller = AbortController()
     stream = adapter.stream(REQUEST, controller.signal)

@@ -112,6 +112,6 @@ class FixtureProviderAdapter:
         response = self._queue.popleft()
         parser = ResponseParser(request_id, response.index)
         if response.records is not None:
-            play_records(stream, signal, parser, response.records)
+            await play_records(stream, signal, parser, response.records)
         else:
             await play_source(stream, signal, parser, response.source)

@@ -23,28 +23,38 @@ from course_stream import AbortSignal, EventStream, claim_iterator_once
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
 
-def play_records(
+RECORDS_PER_TURN = 256
+"""How many array records play between two yields to the event loop."""
+
+
+async def play_records(
     stream: _Stream, signal: AbortSignal, parser: ResponseParser, records: tuple[object, ...]
 ) -> None:
     """Play a frozen array of records into ``stream`` and settle it.
 
-    The signal is checked once, before the first record: the whole array
-    plays in one synchronous step that runs no foreign code (the records are
-    frozen snapshots, and a push only schedules the woken read), so nothing
-    can abort the signal between two records.
+    Records play in batches of `RECORDS_PER_TURN`, with a yield to the loop
+    between two batches: a consumer keeps up with a long response (the chunks
+    buffered at once stay bounded), and an abort lands between two batches,
+    where it cancels the producer like any other pending step. Within a batch
+    no foreign code runs (the records are frozen snapshots, and a push only
+    schedules the woken read), so nothing can abort the signal there and the
+    signal is checked once, before the first record.
     """
     if signal.aborted:
         stream.fail(cast(BaseException, signal.reason))
         return
     push = stream.push
     feed = parser.feed
-    index = -1
+    count = len(records)
     try:
-        for index, record in enumerate(records):
-            chunk = feed(record, index)
-            if chunk is not None:
-                push(chunk)
-        response = parser.end(index + 1)
+        for start in range(0, count, RECORDS_PER_TURN):
+            if start:
+                await asyncio.sleep(0)
+            for index in range(start, min(start + RECORDS_PER_TURN, count)):
+                chunk = feed(records[index], index)
+                if chunk is not None:
+                    push(chunk)
+        response = parser.end(count)
     except FixtureProviderError as error:
         stream.fail(error)
         return
