@@ -1,4 +1,4 @@
-"""Every package README's first python example runs as written, so none can go stale."""
+"""Every README's first python example runs as written, so none can go stale."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RUNNER = REPO_ROOT / "scripts" / "run_readme_example.py"
-READMES = sorted(REPO_ROOT.glob("packages/*/README.md"))
+PACKAGE_READMES = sorted(REPO_ROOT.glob("packages/*/README.md"))
+READMES = [REPO_ROOT / "README.md", *PACKAGE_READMES]
 
 
 def test_every_package_has_a_readme() -> None:
     packages = sorted(path.parent for path in REPO_ROOT.glob("packages/*/pyproject.toml"))
 
-    assert [readme.parent for readme in READMES] == packages
+    assert [readme.parent for readme in PACKAGE_READMES] == packages
 
 
 @pytest.mark.parametrize("readme", READMES, ids=[path.parent.name for path in READMES])
