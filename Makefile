@@ -47,7 +47,7 @@ lint: sync
 pytest: sync
 	$(RUN) pytest -q
 
-test: lint pytest deps-check dist-check
+test: lint deps-check dist-check pytest
 
 # Each member imports only what its own pyproject declares (deptry per member).
 deps-check: sync
