@@ -1,8 +1,0 @@
-"""Make the repository's ``benchmarks`` package importable, as ``python -m benchmarks.run`` does."""
-
-import sys
-from pathlib import Path
-
-_REPO_ROOT = str(Path(__file__).resolve().parents[2])
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)

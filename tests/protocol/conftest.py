@@ -1,8 +1,0 @@
-"""Make ``tests.protocol.strategies`` importable, as other test trees may import it too."""
-
-import sys
-from pathlib import Path
-
-_REPO_ROOT = str(Path(__file__).resolve().parents[2])
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)
