@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from course_stream import EventStream, EventStreamStateError
+from tests.stream.task_counting import tasks_created
 
 GUARD_SECONDS = 5.0
 
@@ -369,17 +370,6 @@ async def test_a_hundred_thousand_events_arrive_complete_and_in_order() -> None:
 
 
 async def test_alternating_push_and_read_creates_no_task_per_event() -> None:
-    loop = asyncio.get_running_loop()
-    created: list[asyncio.Task[Any]] = []
-    previous = loop.get_task_factory()
-
-    def counting_factory(
-        loop: asyncio.AbstractEventLoop, coro: Any, /, **kwargs: Any
-    ) -> asyncio.Task[Any]:
-        task: asyncio.Task[Any] = asyncio.Task(coro, loop=loop, **kwargs)
-        created.append(task)
-        return task
-
     stream: EventStream[int, int] = EventStream()
 
     async def produce() -> None:
@@ -388,13 +378,10 @@ async def test_alternating_push_and_read_creates_no_task_per_event() -> None:
             await asyncio.sleep(0)
         stream.finish(1_000)
 
-    loop.set_task_factory(counting_factory)
-    try:
+    with tasks_created() as created:
         producer = asyncio.ensure_future(produce())
         received = await drain(stream)
         await producer
-    finally:
-        loop.set_task_factory(previous)
 
     assert received == list(range(1_000))
     # The producer task and drain()'s wait_for task; nothing per event.

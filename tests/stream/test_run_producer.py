@@ -16,6 +16,7 @@ from course_stream import (
     EventStreamStateError,
     run_producer,
 )
+from tests.stream.task_counting import tasks_created
 
 GUARD_SECONDS = 5.0
 
@@ -334,17 +335,6 @@ async def test_the_running_task_is_kept_alive_while_nothing_else_references_it()
 
 
 async def test_production_of_many_events_creates_exactly_one_task() -> None:
-    loop = asyncio.get_running_loop()
-    created: list[asyncio.Task[Any]] = []
-    previous = loop.get_task_factory()
-
-    def counting_factory(
-        loop: asyncio.AbstractEventLoop, coro: Any, /, **kwargs: Any
-    ) -> asyncio.Task[Any]:
-        task: asyncio.Task[Any] = asyncio.Task(coro, loop=loop, **kwargs)
-        created.append(task)
-        return task
-
     stream: EventStream[int, int] = EventStream()
 
     async def produce() -> None:
@@ -353,13 +343,10 @@ async def test_production_of_many_events_creates_exactly_one_task() -> None:
             await asyncio.sleep(0)
         stream.finish(1_000)
 
-    loop.set_task_factory(counting_factory)
-    try:
+    with tasks_created() as created:
         task = run_producer(stream, AbortController().signal, produce)
         events = [event async for event in stream]
         await task
-    finally:
-        loop.set_task_factory(previous)
 
     assert events == list(range(1_000))
     assert created == [task]
