@@ -16,7 +16,6 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,11 +23,6 @@ from hypothesis import HealthCheck, settings
 # asyncio reads this when each event loop is created, so loops made by
 # pytest-asyncio and by asyncio.run() inside tests both run in debug mode.
 os.environ.setdefault("PYTHONASYNCIODEBUG", "1")
-
-# Test trees share helper modules as ``tests.<tree>.<module>``.
-_REPO_ROOT = str(Path(__file__).resolve().parents[1])
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)
 
 DEFAULT_EXAMPLES = 100
 FUZZ_EXAMPLES = 5_000
