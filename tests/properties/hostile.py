@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.vendor.pretty import pretty
 
 from course_provider_fixture import FixtureProviderError, FixtureProviderErrorCode
+from tests.protocol.hostile import nested_dicts, nested_lists
 
 __all__ = [
     "DictWithTraps",
@@ -256,28 +257,6 @@ def cyclic_dict(payload: object) -> dict[str, object]:
     value: dict[str, object] = {"payload": payload}
     value["self"] = {"inner": [value]}
     return value
-
-
-def nested_lists(depth: int) -> list[object]:
-    """``depth`` lists, each holding the next; built without recursion."""
-    root: list[object] = []
-    current = root
-    for _ in range(depth - 1):
-        child: list[object] = []
-        current.append(child)
-        current = child
-    return root
-
-
-def nested_dicts(depth: int) -> dict[str, object]:
-    """``depth`` dicts, each holding the next under key ``"a"``."""
-    root: dict[str, object] = {}
-    current = root
-    for _ in range(depth - 1):
-        child: dict[str, object] = {}
-        current["a"] = child
-        current = child
-    return root
 
 
 def forged_error() -> FixtureProviderError:
