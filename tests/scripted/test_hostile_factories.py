@@ -180,6 +180,67 @@ async def test_a_hand_written_async_iterator_without_aclose_is_played() -> None:
     assert (await stream.result).id == "response-1"
 
 
+class StepsThatAreNotAwaitable:
+    """A hand-written async iterator whose ``__anext__`` hands back plain values."""
+
+    def __init__(self, items: list[object]) -> None:
+        self._items = iter(items)
+
+    def __aiter__(self) -> StepsThatAreNotAwaitable:
+        return self
+
+    def __anext__(self) -> object:
+        return next(self._items, "past the end")
+
+
+class AnextThatIsNotCallable:
+    """Has an ``__anext__`` attribute, but it cannot be called."""
+
+    __anext__ = 42
+
+
+async def test_an_iterator_whose_next_step_is_not_awaitable_is_an_invalid_response() -> None:
+    def factory(request: CourseModelRequest, signal: AbortSignal) -> StepsThatAreNotAwaitable:
+        return StepsThatAreNotAwaitable([delta(request.id, "a")])
+
+    error = await failure_of(start(factory))
+
+    assert type(error) is ScriptedModelError
+    assert error.code is INVALID
+    assert "not an awaitable" in error.message
+
+
+async def test_a_step_after_the_response_that_is_not_awaitable_is_an_invalid_response() -> None:
+    class ResponseThenPlainValue(AsyncIteratorWithoutAclose):
+        """Serves the response through an awaitable step, then a plain value."""
+
+        def __init__(self, response: CourseModelResponse) -> None:
+            super().__init__([response])
+            self._served = False
+
+        def __anext__(self) -> Any:
+            if self._served:
+                return "not awaitable"
+            self._served = True
+            return super().__anext__()
+
+    def plain_after_response(request: CourseModelRequest, signal: AbortSignal) -> object:
+        return ResponseThenPlainValue(text_response(request.id))
+
+    error = await failure_of(start(plain_after_response))
+
+    assert type(error) is ScriptedModelError
+    assert error.code is INVALID
+    assert "not an awaitable" in error.message
+
+
+async def test_an_iterator_with_an_anext_that_cannot_be_called_is_an_invalid_response() -> None:
+    def factory(request: CourseModelRequest, signal: AbortSignal) -> AnextThatIsNotCallable:
+        return AnextThatIsNotCallable()
+
+    assert await code_of(start(factory)) is INVALID
+
+
 async def test_a_hand_written_iterator_without_aclose_still_fails_closed() -> None:
     def factory(request: CourseModelRequest, signal: AbortSignal) -> AsyncIteratorWithoutAclose:
         return AsyncIteratorWithoutAclose(["not a chunk"])

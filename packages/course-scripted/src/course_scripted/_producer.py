@@ -59,7 +59,7 @@ async def play_factory(
     they must not replace the primary failure.
     """
     returned: object = factory(request, signal)
-    if getattr(type(returned), "__anext__", None) is None:
+    if not callable(getattr(type(returned), "__anext__", None)):
         if inspect.iscoroutine(returned):
             # An `async def` factory that never yields returns a coroutine;
             # closing it keeps "coroutine was never awaited" out of the log.
@@ -114,7 +114,7 @@ async def _forward(
     # checked once, through `kind`, which the type checker cannot follow.
     # `async for` reaches an async generator's __anext__ through its C slot;
     # any other iterator is stepped through its bound __anext__, looked up once.
-    items = source if type(source) is AsyncGeneratorType else _Steps(source)
+    items = source if type(source) is AsyncGeneratorType else _Steps(source, request_id)
     push = stream.push
     index = 0
     item: Any
@@ -129,7 +129,7 @@ async def _forward(
             index += 1
             continue
         if kind is CourseModelResponse:
-            return await _accept(item, index, source, request_id, signal)
+            return await _accept(item, index, items, request_id, signal)
         raise ScriptedModelError(
             _INVALID,
             f"item {index} yielded by the factory for request {request_id!r} is a "
@@ -144,24 +144,37 @@ async def _forward(
 
 
 class _Steps:
-    """An async iterator that only has ``__anext__``, made usable by ``async for``."""
+    """An async iterator that only has ``__anext__``, made usable by ``async for``.
 
-    __slots__ = ("_next",)
+    A step that is not awaitable breaks the factory's contract; it is reported
+    as ``SCRIPT_INVALID_RESPONSE`` rather than as the ``TypeError`` Python
+    would raise from ``async for`` or ``await``.
+    """
 
-    def __init__(self, source: AsyncIterator[object]) -> None:
+    __slots__ = ("_next", "_request_id")
+
+    def __init__(self, source: AsyncIterator[object], request_id: str) -> None:
         self._next = source.__anext__
+        self._request_id = request_id
 
     def __aiter__(self) -> _Steps:
         return self
 
     def __anext__(self) -> Awaitable[object]:
-        return self._next()
+        step = self._next()
+        if not inspect.isawaitable(step):
+            raise ScriptedModelError(
+                _INVALID,
+                f"the async iterator of the factory for request {self._request_id!r} "
+                f"returned {type(step).__qualname__} from __anext__, not an awaitable",
+            )
+        return step
 
 
 async def _accept(
     response: CourseModelResponse,
     index: int,
-    source: AsyncIterator[object],
+    source: AsyncIterator[object] | _Steps,
     request_id: str,
     signal: AbortSignal,
 ) -> CourseModelResponse:
