@@ -1142,6 +1142,64 @@ async def test_a_hanging_close_does_not_delay_the_failure_and_an_abort_interrupt
     assert source.close_cancelled is True
 
 
+class SourceThatHangsThenHangsOnClose(SourceThatHangsAfter):
+    """Never completes its last step, and its ``aclose`` never returns unless cancelled."""
+
+    close_calls = 0
+    close_cancelled = False
+
+    async def aclose(self) -> None:
+        self.close_calls += 1
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.close_cancelled = True
+            raise
+
+
+async def producer_tasks_settle() -> None:
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert asyncio.all_tasks() == {asyncio.current_task()}
+
+
+async def test_an_abort_interrupts_a_hanging_close_of_the_source_it_stopped() -> None:
+    source = SourceThatHangsThenHangsOnClose(start())
+    controller = AbortController()
+    stream = FixtureProviderAdapter(fixture(source)).stream(request(), controller.signal)
+    await asyncio.wait_for(source.hanging.wait(), GUARD_SECONDS)
+
+    controller.abort()
+    played = await drain(stream)
+    await producer_tasks_settle()
+
+    assert isinstance(played.result_error, AbortError)
+    assert source.close_calls == 1
+    assert source.close_cancelled is True
+
+
+async def test_a_step_that_aborts_and_returns_closes_a_hanging_source_once() -> None:
+    controller = AbortController()
+
+    class AbortsInItsStep(SourceThatHangsThenHangsOnClose):
+        async def __anext__(self) -> object:
+            if self.records:
+                return self.records.pop(0)
+            controller.abort()
+            return text("after the abort")
+
+    source = AbortsInItsStep(start())
+    played = await drain(
+        FixtureProviderAdapter(fixture(source)).stream(request(), controller.signal)
+    )
+    await producer_tasks_settle()
+
+    assert isinstance(played.result_error, AbortError)
+    assert played.chunks == []
+    assert source.close_calls == 1
+    assert source.close_cancelled is True
+
+
 async def test_an_async_iterator_feeds_one_call_only_across_adapters() -> None:
     source = records_from(start(), text("once"), end())
     first_adapter = FixtureProviderAdapter(fixture(source))

@@ -93,6 +93,17 @@ async def _close_quietly(iterator: object) -> None:
         return
 
 
+async def _close_interrupted(iterator: object) -> None:
+    # The abort cancels the producer task once, and nothing cancels it again,
+    # so a close that suspends after the abort would keep the task pending
+    # forever. Cancelling the task again lets the close run its synchronous
+    # cleanup and interrupts it at its first suspension.
+    task = asyncio.current_task()
+    if task is not None:
+        task.cancel()
+    await _close_quietly(iterator)
+
+
 def _being_cancelled() -> bool:
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
@@ -110,7 +121,10 @@ async def play_source(
     that is not plain JSON is ``PROVIDER_INVALID_EVENT``. An abort fails the
     stream with ``signal.reason``. The source is closed (``aclose``, errors
     ignored) whenever play stops before it is exhausted, after the stream is
-    settled, so a slow close never delays the consumer.
+    settled, so a slow close never delays the consumer. A close that follows
+    an abort (or any cancellation of the producer) runs until its first
+    suspension and is interrupted there, so a close that never returns
+    cannot keep the producer task pending.
     """
     try:
         iterator = cast(AsyncIterator[Any], aiter(cast(Any, source)))
@@ -137,6 +151,7 @@ async def play_source(
     feed = parser.feed
     push = stream.push
     index = 0
+    closed = False
     try:
         while True:
             try:
@@ -155,7 +170,8 @@ async def play_source(
                 raise _source_failed(parser, index, cause) from cause
             if aborted:
                 stream.fail(cast(BaseException, signal.reason))
-                await _close_quietly(iterator)
+                closed = True
+                await _close_interrupted(iterator)
                 return
             chunk = feed(freeze_record(record, parser, index), index)
             index += 1
@@ -166,6 +182,12 @@ async def play_source(
         stream.fail(error)
         await _close_quietly(iterator)
         return
+    except asyncio.CancelledError:
+        if signal.aborted and not stream.done:
+            stream.fail(cast(BaseException, signal.reason))
+        if not closed:
+            await _close_interrupted(iterator)
+        raise
     except BaseException:
         if signal.aborted and not stream.done:
             stream.fail(cast(BaseException, signal.reason))
