@@ -186,3 +186,8 @@ async def test_race_abort_accepts_a_future() -> None:
 async def test_race_abort_rejects_what_is_not_awaitable() -> None:
     with pytest.raises(TypeError):
         await race_abort("not awaitable", AbortController().signal)  # type: ignore[arg-type]
+
+
+async def test_race_abort_rejects_what_is_not_awaitable_even_when_already_aborted() -> None:
+    with pytest.raises(TypeError, match="awaitable"):
+        await race_abort("not awaitable", AbortSignal.aborted_signal())  # type: ignore[arg-type]

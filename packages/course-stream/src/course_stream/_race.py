@@ -30,6 +30,10 @@ async def race_abort(awaitable: Awaitable[T], signal: AbortSignal) -> T:
     abort listener, removed afterwards.
     Raises `TypeError` if ``awaitable`` is not awaitable.
     """
+    if not inspect.isawaitable(awaitable):
+        # Checked before the abort so a programming error is not masked by an
+        # already aborted signal.
+        raise TypeError(f"race_abort() takes an awaitable, got {type(awaitable).__name__}")
     if signal.aborted:
         _discard(awaitable)
         signal.throw_if_aborted()
