@@ -595,3 +595,44 @@ async def test_a_factory_receives_the_captured_request_and_the_callers_signal() 
 
     assert seen[0] is model.requests[0]
     assert seen[1] is controller.signal
+
+
+async def test_an_abort_never_leaves_the_producer_waiting_on_a_cleanup_that_hangs() -> None:
+    # The factory swallows the abort's one cancellation and yields again; the
+    # close that follows must then be interrupted, or its finally would keep
+    # the producer task pending forever.
+    cleanup_started = asyncio.Event()
+
+    async def factory(
+        request: CourseModelRequest, signal: AbortSignal
+    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
+        yield CourseTextDeltaChunk(request_id=request.id, delta="one")
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.Event().wait()
+        try:
+            yield CourseTextDeltaChunk(request_id=request.id, delta="two")
+        finally:
+            cleanup_started.set()
+            await asyncio.Event().wait()
+
+    controller = AbortController()
+    reason = RuntimeError("stop now")
+    stream = ScriptedModel([factory]).stream(_REQUEST_FOR_HANGING_CLEANUP, controller.signal)
+    events = aiter(stream)
+    assert await anext(events) == CourseTextDeltaChunk(request_id="r-hang", delta="one")
+
+    controller.abort(reason)
+
+    with pytest.raises(RuntimeError) as caught:
+        await asyncio.wait_for(stream.result, 10)
+    assert caught.value is reason
+    await asyncio.wait_for(cleanup_started.wait(), 10)
+    current = asyncio.current_task()
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert [task for task in asyncio.all_tasks() if task is not current] == []
+
+
+_REQUEST_FOR_HANGING_CLEANUP = CourseModelRequest(
+    id="r-hang", messages=(CourseUserMessage(id="u-1", content="Go."),)
+)

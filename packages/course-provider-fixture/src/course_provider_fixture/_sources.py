@@ -10,7 +10,6 @@ stops before the source is exhausted.
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any, cast
@@ -18,7 +17,7 @@ from typing import Any, cast
 from course_protocol import CourseModelChunk, CourseModelResponse
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._parser import ResponseParser, freeze_record
-from course_stream import AbortSignal, EventStream, claim_iterator_once
+from course_stream import AbortSignal, EventStream, aclose_quietly, claim_iterator_once
 
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
@@ -76,32 +75,6 @@ def _source_failed(
     )
     error.__cause__ = cause
     return error
-
-
-async def _close_quietly(iterator: object) -> None:
-    # A cleanup failure must never replace the error that stopped play, so it
-    # is dropped; an abort still interrupts a close that hangs, because the
-    # CancelledError is not an Exception and propagates.
-    try:
-        close = inspect.getattr_static(type(iterator), "aclose", None)
-        if close is None:
-            return
-        binder = getattr(type(close), "__get__", None)
-        bound = binder(close, iterator, type(iterator)) if binder is not None else close
-        await bound()
-    except Exception:
-        return
-
-
-async def _close_interrupted(iterator: object) -> None:
-    # The abort cancels the producer task once, and nothing cancels it again,
-    # so a close that suspends after the abort would keep the task pending
-    # forever. Cancelling the task again lets the close run its synchronous
-    # cleanup and interrupts it at its first suspension.
-    task = asyncio.current_task()
-    if task is not None:
-        task.cancel()
-    await _close_quietly(iterator)
 
 
 def _being_cancelled() -> bool:
@@ -171,7 +144,7 @@ async def play_source(
             if aborted:
                 stream.fail(cast(BaseException, signal.reason))
                 closed = True
-                await _close_interrupted(iterator)
+                await aclose_quietly(iterator, interrupt=True)
                 return
             chunk = feed(freeze_record(record, parser, index), index)
             index += 1
@@ -180,18 +153,18 @@ async def play_source(
         response = parser.end(index)
     except FixtureProviderError as error:
         stream.fail(error)
-        await _close_quietly(iterator)
+        await aclose_quietly(iterator)
         return
     except asyncio.CancelledError:
         if signal.aborted and not stream.done:
             stream.fail(cast(BaseException, signal.reason))
         if not closed:
-            await _close_interrupted(iterator)
+            await aclose_quietly(iterator, interrupt=True)
         raise
     except BaseException:
         if signal.aborted and not stream.done:
             stream.fail(cast(BaseException, signal.reason))
-        await _close_quietly(iterator)
+        await aclose_quietly(iterator)
         raise
     finally:
         signal.remove_listener(mark_aborted)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
@@ -19,7 +18,13 @@ from course_protocol import (
     terminal_semantics_error,
 )
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
-from course_stream import AbortError, AbortSignal, EventStream, claim_iterator_once
+from course_stream import (
+    AbortError,
+    AbortSignal,
+    EventStream,
+    aclose_quietly,
+    claim_iterator_once,
+)
 
 __all__ = ["ScriptedResponseFactory", "play_factory"]
 
@@ -87,11 +92,14 @@ async def play_factory(
     try:
         response = await _forward(source, request.id, signal, aborted, stream)
     except BaseException as error:
+        cancelled = isinstance(error, asyncio.CancelledError)
         if signal.aborted:
             stream.fail(_abort_reason(signal))
-        elif not isinstance(error, asyncio.CancelledError):
+        elif not cancelled:
             stream.fail(error)
-        await _close_quietly(source)
+        # After an abort the producer's one cancellation may already be spent,
+        # so the close runs interrupted: it cannot keep the task pending.
+        await aclose_quietly(source, interrupt=cancelled or signal.aborted)
         if isinstance(error, Exception):
             return
         raise
@@ -209,11 +217,3 @@ def _mismatch(what: str, found: str, expected: str) -> ScriptedModelError:
     return ScriptedModelError(
         _MISMATCH, f"{what} has request_id {found!r}, but the active request is {expected!r}"
     )
-
-
-async def _close_quietly(source: AsyncIterator[object]) -> None:
-    close = getattr(source, "aclose", None)
-    if close is None:
-        return
-    with contextlib.suppress(Exception):
-        await close()

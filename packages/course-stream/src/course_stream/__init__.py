@@ -9,9 +9,11 @@ Generic primitives, stdlib only:
   `race_abort` to await something unless the signal aborts first.
 - `run_producer`: runs a stream's production as one task, interrupted by a signal.
 - `claim_iterator_once`: a process-wide registry so one iterator feeds one consumer.
+- `aclose_quietly`: close a source production stopped reading, never masking why.
 """
 
 from course_stream._abort import AbortController, AbortError, AbortSignal
+from course_stream._closing import aclose_quietly
 from course_stream._errors import EventStreamStateError
 from course_stream._event_stream import EventStream, EventStreamIterator
 from course_stream._ownership import claim_iterator_once
@@ -25,6 +27,7 @@ __all__ = [
     "EventStream",
     "EventStreamIterator",
     "EventStreamStateError",
+    "aclose_quietly",
     "claim_iterator_once",
     "race_abort",
     "run_producer",
