@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 
 from course_protocol import (
     CourseAssistantMessage,
@@ -36,21 +36,11 @@ def reply_text(
     """
     _check_usage(usage)
     message = CourseAssistantMessage(id=message_id, content=(CourseTextBlock(text=text),))
-    _check_response(response_id, message, CourseStopReason.STOP, usage)
 
-    async def text_turn(
-        request: CourseModelRequest, signal: AbortSignal
-    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
-        yield CourseTextDeltaChunk(request_id=request.id, delta=text)
-        yield CourseModelResponse(
-            id=response_id,
-            request_id=request.id,
-            message=message,
-            stop_reason=CourseStopReason.STOP,
-            usage=usage,
-        )
+    def chunk(request_id: str) -> CourseModelChunk:
+        return CourseTextDeltaChunk(request_id=request_id, delta=text)
 
-    return text_turn
+    return _one_chunk_turn(chunk, response_id, message, CourseStopReason.STOP, usage)
 
 
 def reply_tool_call(
@@ -73,21 +63,36 @@ def reply_tool_call(
     _check_usage(usage)
     tool_call = CourseToolCall(id=call_id, name=name, arguments=arguments)
     message = CourseAssistantMessage(id=message_id, content=(tool_call,))
-    _check_response(response_id, message, CourseStopReason.TOOL_CALL, usage)
 
-    async def tool_call_turn(
+    def chunk(request_id: str) -> CourseModelChunk:
+        return CourseToolCallChunk(request_id=request_id, tool_call=tool_call)
+
+    return _one_chunk_turn(chunk, response_id, message, CourseStopReason.TOOL_CALL, usage)
+
+
+def _one_chunk_turn(
+    chunk: Callable[[str], CourseModelChunk],
+    response_id: str,
+    message: CourseAssistantMessage,
+    stop_reason: CourseStopReason,
+    usage: CourseModelUsage,
+) -> ScriptedResponseFactory:
+    """A factory that streams ``chunk(request.id)``, then the response it describes."""
+    _check_response(response_id, message, stop_reason, usage)
+
+    async def turn(
         request: CourseModelRequest, signal: AbortSignal
     ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
-        yield CourseToolCallChunk(request_id=request.id, tool_call=tool_call)
+        yield chunk(request.id)
         yield CourseModelResponse(
             id=response_id,
             request_id=request.id,
             message=message,
-            stop_reason=CourseStopReason.TOOL_CALL,
+            stop_reason=stop_reason,
             usage=usage,
         )
 
-    return tool_call_turn
+    return turn
 
 
 def reply_error(error: Exception) -> ScriptedResponseFactory:
