@@ -2,13 +2,16 @@
 # beside the checkout) and syncs every workspace package from uv.lock.
 #
 #   make demo                 the main job: a Tool round trip through the port
-#   make test                 everything CI runs: lint, types, contracts, tests
+#   make test                 everything CI runs: lint, types, contracts,
+#                             deps-check, dist-check, then pytest
 #   make checkpoint FILE=...  exactly one focused test file
 #   make lint                 ruff (lint + format check), mypy, lint-imports
-#   make bench                side-by-side performance tables (bench group)
+#   make deps-check           each member imports only what it declares (deptry)
+#   make dist-check           wheels build; each adapter installs and runs alone
 #   make fuzz                 property tests only, 5,000 random examples each
 #                             (make test runs them at 100 fixed examples each)
-
+#   make bench                side-by-side performance tables (bench group)
+#   make bench-smoke          the benchmark harness on a tiny budget
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
@@ -24,7 +27,7 @@ RUN := $(UV) run --frozen --no-sync
 .PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '/^#/!q;p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CURDIR)/.tools/bin/uv:
 	python3 -m pip install --quiet --disable-pip-version-check --target $(CURDIR)/.tools 'uv==$(UV_VERSION)'
