@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import signal
 import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -280,6 +281,17 @@ class ModelWithNestedListArguments(WellBehavedModel):
         )
 
 
+class ModelWithCyclicArguments(WellBehavedModel):
+    """Emits a Tool call whose frozen arguments were made to hold themselves."""
+
+    def chunk(self, request: CourseModelRequest) -> object:
+        call = CourseToolCall(id="call-1", name="add", arguments=freeze({"left": 20}))
+        # frozendict is a dict subclass at run time; its stubs hide that.
+        write_through_dict: Any = dict.__setitem__
+        write_through_dict(call.arguments, "again", (call.arguments,))
+        return CourseToolCallChunk(request_id=request.id, tool_call=call)
+
+
 class ModelThatLeavesATaskBehind(WellBehavedModel):
     def __init__(self, release: asyncio.Event) -> None:
         self.release = release
@@ -446,6 +458,40 @@ async def test_mutable_or_foreign_outputs_break_deeply_immutable(
 
     assert error.invariant is Invariant.DEEPLY_IMMUTABLE
     assert error.detail.startswith(f"{path} is a ")
+
+
+async def test_arguments_that_hold_themselves_break_deeply_immutable_instead_of_hanging() -> None:
+    # The walk is synchronous, so only an alarm (not asyncio) can end it on a regression.
+    def give_up(signum: int, frame: object) -> None:
+        raise TimeoutError("the immutability walk did not end")
+
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.setitimer(signal.ITIMER_REAL, 10)
+    try:
+        error = await violation(ModelWithCyclicArguments)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+    assert error.invariant is Invariant.DEEPLY_IMMUTABLE
+    assert error.detail.startswith("chunks[0].tool_call.arguments.again[0] is a container")
+    assert "cycle" in error.detail
+
+
+async def test_a_json_value_shared_by_two_keys_is_not_mistaken_for_a_cycle() -> None:
+    class ModelWithSharedArguments(WellBehavedModel):
+        def chunk(self, request: CourseModelRequest) -> object:
+            shared = freeze({"x": 1})
+            arguments = freeze({"a": shared, "b": ()})
+            write_through_dict: Any = dict.__setitem__
+            write_through_dict(arguments, "a", (shared, shared, ()))
+            call = CourseToolCall(id="call-1", name="add", arguments=freeze({}))
+            object.__setattr__(call, "arguments", arguments)
+            return CourseToolCallChunk(request_id=request.id, tool_call=call)
+
+    result = await check_scenario(ModelWithSharedArguments, REQUEST, Scenario.COMPLETE)
+
+    assert len(result.chunks) == 1
 
 
 async def test_a_task_left_running_breaks_no_pending_tasks() -> None:

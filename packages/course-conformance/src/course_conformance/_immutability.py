@@ -138,10 +138,27 @@ def _frozen_problem(value: object, path: str) -> Problem | None:
 def _json_problem(root: object, path: str, *, top_level_object: bool) -> Problem | None:
     if top_level_object and type(root) is not _JSON_OBJECT_TYPE:
         return (f"{path} is a {type(root).__qualname__}, not an immutable JSON object", root)
-    pending: list[tuple[object, str]] = [(root, path)]
+    # Containers on the path from the root are ``active``: meeting one again
+    # is a cycle (a frozendict can be made to hold itself through dict's own
+    # methods), which would otherwise keep this walk going forever. A container
+    # met again off the path (``()`` is shared, for one) was already checked.
+    pending: list[tuple[object, str, bool]] = [(root, path, False)]
+    active: set[int] = set()
+    checked: set[int] = set()
     while pending:
-        value, value_path = pending.pop()
+        value, value_path, leaving = pending.pop()
+        if leaving:
+            active.discard(id(value))
+            continue
         value_type = type(value)
+        if value_type is tuple or value_type is _JSON_OBJECT_TYPE:
+            if id(value) in active:
+                return (f"{value_path} is a container it is already inside of (a cycle)", value)
+            if id(value) in checked:
+                continue
+            active.add(id(value))
+            checked.add(id(value))
+            pending.append((value, value_path, True))
         if value_type in _JSON_SCALARS:
             continue
         if value_type is float:
@@ -150,14 +167,16 @@ def _json_problem(root: object, path: str, *, top_level_object: bool) -> Problem
             continue
         if value_type is tuple:
             items = typing.cast(tuple[object, ...], value)
-            pending.extend((item, f"{value_path}[{index}]") for index, item in enumerate(items))
+            pending.extend(
+                (item, f"{value_path}[{index}]", False) for index, item in enumerate(items)
+            )
             continue
         if value_type is _JSON_OBJECT_TYPE:
             mapping = typing.cast(typing.Mapping[object, object], value)
             for key, item in mapping.items():
                 if type(key) is not str:
                     return (f"{value_path} has a key that is not a str", key)
-                pending.append((item, f"{value_path}.{key}"))
+                pending.append((item, f"{value_path}.{key}", False))
             continue
         return (f"{value_path} is a {value_type.__qualname__}, not an immutable JSON value", value)
     return None
