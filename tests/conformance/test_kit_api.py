@@ -170,6 +170,22 @@ def test_blocked_network_restores_sockets_when_the_block_raises() -> None:
     socket.socket().close()
 
 
+def test_blocked_network_restores_sockets_when_overlapping_blocks_exit_out_of_order() -> None:
+    originals = (socket.socket, socket.create_connection, socket.getaddrinfo)
+    first, second = blocked_network(), blocked_network()
+
+    first_attempts = first.__enter__()
+    second_attempts = second.__enter__()
+    first.__exit__(None, None, None)
+    with pytest.raises(NetworkAccessError):
+        socket.getaddrinfo("model.invalid", 443)
+    second.__exit__(None, None, None)
+
+    assert (socket.socket, socket.create_connection, socket.getaddrinfo) == originals
+    assert first_attempts == []
+    assert second_attempts == ["socket.getaddrinfo('model.invalid', 443)"]
+
+
 def test_the_kit_runs_under_plain_asyncio_without_importing_pytest() -> None:
     program = """
 import asyncio, sys

@@ -28,27 +28,57 @@ class NetworkAccessError(OSError):
     """Raised in place of a network operation while a conformance check runs."""
 
 
+# Every open block's attempt list. The functions are replaced when the first
+# block opens and restored when the last one closes, so blocks that overlap
+# without nesting (two checks gathered on one loop) still restore the real
+# functions, and an attempt made while several are open is recorded in each.
+_open_blocks: list[list[str]] = []
+_originals: dict[str, Any] = {}
+
+
 @contextmanager
 def blocked_network() -> Iterator[list[str]]:
     """Make sockets and name resolution raise ``NetworkAccessError`` inside the block.
 
     Yields the list the attempts are appended to (one line per attempt,
     naming the function and its arguments), so a model that catches the
-    error is still caught. The original functions are restored on exit,
-    whatever happens inside the block.
+    error is still caught. The original functions are restored when the
+    last open block exits, whatever happens inside, and in whatever order
+    overlapping blocks exit.
     """
     attempts: list[str] = []
-    original_socket = socket.socket
-    originals = {name: getattr(socket, name) for name in _BLOCKED_FUNCTIONS}
+    if not _open_blocks:
+        _install()
+    _open_blocks.append(attempts)
+    try:
+        yield attempts
+    finally:
+        for index, block in enumerate(_open_blocks):
+            if block is attempts:
+                del _open_blocks[index]
+                break
+        if not _open_blocks:
+            _restore()
+
+
+def _record(line: str) -> None:
+    for block in _open_blocks:
+        block.append(line)
+
+
+def _install() -> None:
+    _originals["socket"] = socket.socket
+    for name in _BLOCKED_FUNCTIONS:
+        _originals[name] = getattr(socket, name)
 
     class BlockedSocket(socket.socket):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            attempts.append(_describe("socket.socket", args, kwargs))
+            _record(_describe("socket.socket", args, kwargs))
             raise NetworkAccessError("socket.socket is blocked during a conformance check")
 
     def blocker(name: str) -> Callable[..., Any]:
         def blocked(*args: Any, **kwargs: Any) -> Any:
-            attempts.append(_describe(f"socket.{name}", args, kwargs))
+            _record(_describe(f"socket.{name}", args, kwargs))
             raise NetworkAccessError(f"socket.{name} is blocked during a conformance check")
 
         return blocked
@@ -56,12 +86,12 @@ def blocked_network() -> Iterator[list[str]]:
     socket.socket = BlockedSocket  # type: ignore[misc]
     for name in _BLOCKED_FUNCTIONS:
         setattr(socket, name, blocker(name))
-    try:
-        yield attempts
-    finally:
-        socket.socket = original_socket  # type: ignore[misc]
-        for name, function in originals.items():
-            setattr(socket, name, function)
+
+
+def _restore() -> None:
+    socket.socket = _originals.pop("socket")  # type: ignore[misc]
+    for name in _BLOCKED_FUNCTIONS:
+        setattr(socket, name, _originals.pop(name))
 
 
 def _describe(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
