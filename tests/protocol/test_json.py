@@ -16,6 +16,7 @@ from returns.result import Failure, Success
 
 from course_protocol import (
     JSON_MAX_DEPTH,
+    JSON_MAX_SHARED_VISITS,
     CourseProtocolError,
     JsonError,
     JsonObject,
@@ -243,6 +244,30 @@ def test_a_container_shared_twice_without_a_cycle_is_accepted() -> None:
     shared = [1, {"x": 2}]
     value = frozen({"a": shared, "b": shared, "c": [shared, shared]})
     assert thaw_json(value) == {"a": shared, "b": shared, "c": [shared, shared]}
+
+
+def test_containers_shared_at_every_level_fail_fast_instead_of_expanding_exponentially() -> None:
+    # 60 levels that each hold the next one twice: 2**60 copies as a tree.
+    value: list[object] = []
+    for _ in range(60):
+        value = [value, value]
+
+    result = freeze_json(value, "arguments")
+
+    assert isinstance(result, Failure)
+    error = result.failure()
+    assert "JSON_MAX_SHARED_VISITS" in error.message
+    assert error.path.startswith("arguments[")
+
+
+def test_sharing_up_to_the_limit_is_accepted_and_expands_as_a_tree() -> None:
+    leaf = {"x": 1}
+    value = [leaf] * (JSON_MAX_SHARED_VISITS + 1)
+
+    frozen_value = freeze_json(value).unwrap()
+
+    assert frozen_value == tuple(frozendict({"x": 1}) for _ in value)
+    assert isinstance(freeze_json([*value, leaf]), Failure)
 
 
 def test_nesting_up_to_json_max_depth_is_accepted_and_one_more_is_rejected() -> None:

@@ -19,6 +19,7 @@ from course_protocol._codec import (
 from course_protocol._errors import CourseCodecError, CourseProtocolError, JsonError
 from course_protocol._json import (
     JSON_MAX_DEPTH,
+    JSON_MAX_SHARED_VISITS,
     JsonObject,
     JsonValue,
     freeze_json,
@@ -51,6 +52,7 @@ from course_protocol._transcript import TranscriptIssue, TranscriptIssueCode, va
 
 __all__ = [
     "JSON_MAX_DEPTH",
+    "JSON_MAX_SHARED_VISITS",
     "MAX_TOKEN_COUNT",
     "CourseAssistantContent",
     "CourseAssistantMessage",

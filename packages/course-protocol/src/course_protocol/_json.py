@@ -37,6 +37,15 @@ recursion limit that the recursive parts of the standard library
 are always safe on a frozen value.
 """
 
+JSON_MAX_SHARED_VISITS = 100_000
+"""How often one walk may meet again a container it already copied.
+
+A container that appears in several places is copied once per place, as a
+tree; without a bound, a few dozen levels of containers that each hold the
+next one twice would expand into billions of copies and hang the walk.
+Values read from JSON text never share containers, so they never count.
+"""
+
 _ArrayBuilder = Callable[[list[object]], object]
 _ObjectBuilder = Callable[[list[tuple[str, object]]], object]
 
@@ -93,6 +102,9 @@ def _walk(
     # set or tuple of types would call a hostile metaclass's __hash__/__eq__.
     stack: list[_Frame] = []
     active: set[int] = set()
+    # ids stay unique during the walk: every container is reachable from root.
+    completed: set[int] = set()
+    shared_visits = 0
     value: Any = root
     while True:
         kind = type(value)
@@ -125,6 +137,14 @@ def _walk(
             if len(stack) >= JSON_MAX_DEPTH:
                 message = f"nests more than JSON_MAX_DEPTH ({JSON_MAX_DEPTH}) containers"
                 return None, JsonError(_path(prefix, stack, len(stack)), message)
+            if ident in completed:
+                shared_visits += 1
+                if shared_visits > JSON_MAX_SHARED_VISITS:
+                    message = (
+                        "shares containers that already appeared more than "
+                        f"JSON_MAX_SHARED_VISITS ({JSON_MAX_SHARED_VISITS:,}) times"
+                    )
+                    return None, JsonError(_path(prefix, stack, len(stack)), message)
             active.add(ident)
             stack.append(_Frame(ident, entries, is_object))
             result = _PENDING
@@ -156,6 +176,7 @@ def _walk(
                 else:
                     stack.pop()
                     active.discard(frame.ident)
+                    completed.add(frame.ident)
                     result = make_object(out)
                     continue
                 break
@@ -178,6 +199,7 @@ def _walk(
             else:
                 stack.pop()
                 active.discard(frame.ident)
+                completed.add(frame.ident)
                 result = make_array(out)
                 continue
             break
@@ -203,8 +225,9 @@ def freeze_json(value: object, path: str = "$") -> Result[JsonValue, JsonError]:
 
     Returns ``Failure(JsonError)`` naming the path of the first bad part
     (``path`` is the prefix, e.g. ``arguments.items[3].x``) for non-finite
-    floats, non-``str`` keys, str subclasses, cycles, other types and
-    nesting beyond :data:`JSON_MAX_DEPTH`. Never raises.
+    floats, non-``str`` keys, str subclasses, cycles, other types,
+    nesting beyond :data:`JSON_MAX_DEPTH` and containers shared more than
+    :data:`JSON_MAX_SHARED_VISITS` times. Never raises.
     """
     result, error = _walk(value, path, tuple, _frozen_object)
     if error is not None:
