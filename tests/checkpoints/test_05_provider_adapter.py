@@ -739,6 +739,7 @@ def test_stop_reason_parsing_normalizes_the_wire_spelling_only() -> None:
         ([start(), end(), text("late")], Code.PROVIDER_INVALID_TERMINAL, 2),
         ([start(), end(), start()], Code.PROVIDER_INVALID_TERMINAL, 2),
         ([start(), end(), {"type": "mystery"}], Code.PROVIDER_INVALID_TERMINAL, 2),
+        ([start(), end(), "not an object"], Code.PROVIDER_INVALID_TERMINAL, 2),
         (
             [start(), end(), {"type": "transport_error", "code": "x", "message": "y"}],
             Code.PROVIDER_INVALID_TERMINAL,
@@ -756,6 +757,7 @@ def test_stop_reason_parsing_normalizes_the_wire_spelling_only() -> None:
         "text-after-end",
         "start-after-end",
         "unknown-after-end",
+        "non-object-after-end",
         "transport-error-after-end",
         "no-response-end",
         "no-records-at-all",

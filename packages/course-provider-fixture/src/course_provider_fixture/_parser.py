@@ -174,6 +174,17 @@ class ResponseParser:
 
     def _feed(self, record: object, index: int) -> CourseModelChunk | None:
         path = self.record_path(index)
+        if self._terminal is not None:
+            # After the terminal only the record's type matters: whatever else
+            # follows, well-formed or not, is out of place.
+            if _is_object(record) and record.get(_wire.TYPE_KEY) == _wire.RESPONSE_END:
+                _raise(_Code.PROVIDER_DUPLICATE_TERMINAL, path, "is a second response end", index)
+            _raise(
+                _Code.PROVIDER_INVALID_TERMINAL,
+                path,
+                "follows the response end; nothing may",
+                index,
+            )
         if not _is_object(record):
             _raise(
                 _Code.PROVIDER_INVALID_EVENT,
@@ -182,15 +193,6 @@ class ResponseParser:
                 index,
             )
         kind = record.get(_wire.TYPE_KEY, _MISSING)
-        if self._terminal is not None:
-            if kind == _wire.RESPONSE_END:
-                _raise(_Code.PROVIDER_DUPLICATE_TERMINAL, path, "is a second response end", index)
-            _raise(
-                _Code.PROVIDER_INVALID_TERMINAL,
-                path,
-                "follows the response end; nothing may",
-                index,
-            )
         if kind == _wire.TEXT_DELTA:
             return self._text_delta(record, path, index)
         if kind == _wire.TOOL_CALL:
