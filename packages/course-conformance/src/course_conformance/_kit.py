@@ -98,7 +98,9 @@ async def assert_conforms(
     """Check every port invariant for ``request`` in each scenario, one fresh model each.
 
     ``make_model`` is called once per scenario, since a double consumes its
-    script. Scenarios run one after another in the given order. Returns a
+    script. Scenarios run one after another in the given order; run one
+    check at a time per event loop (each scenario installs the loop's
+    exception handler and counts its tasks). Returns a
     report of what each scenario produced; raises ``ConformanceError`` at
     the first broken invariant, ``TypeError``/``ValueError`` for bad
     arguments (an empty or repeated scenario list included).
