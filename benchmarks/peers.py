@@ -97,23 +97,7 @@ def prepare_openai_prebuilt(deltas: tuple[str, ...]) -> Prepare:
     scripted; that happens in the untimed set-up, so the pass measures what
     the double does per streamed event.
     """
-    agents = _module("agents")
-    testing = _module("agents.testing")
-    interface = _module("agents.models.interface")
-    events = _openai_events(deltas)
-
-    def prepare() -> AsyncRun:
-        model = testing.ScriptedModel([testing.ModelStep.stream(events)])
-
-        async def run() -> int:
-            seen = 0
-            async for _event in _openai_call(model, agents, interface):
-                seen += 1
-            return seen
-
-        return run
-
-    return prepare
+    return _prepare_openai_step(_openai_events(deltas))
 
 
 def prepare_openai_factory(deltas: tuple[str, ...]) -> Prepare:
@@ -122,17 +106,23 @@ def prepare_openai_factory(deltas: tuple[str, ...]) -> Prepare:
     This is the shape of our ``ScriptedModel`` factories: an async generator
     per call. The double wraps every step of it in its tracing scope.
     """
-    agents = _module("agents")
-    testing = _module("agents.testing")
-    interface = _module("agents.models.interface")
     events = _openai_events(deltas)
 
     async def factory(_call: object) -> AsyncIterator[Any]:
         for event in events:
             yield event
 
+    return _prepare_openai_step(factory)
+
+
+def _prepare_openai_step(stream_source: object) -> Prepare:
+    """A fresh one-step ``ScriptedModel`` per pass, streaming ``stream_source``."""
+    agents = _module("agents")
+    testing = _module("agents.testing")
+    interface = _module("agents.models.interface")
+
     def prepare() -> AsyncRun:
-        model = testing.ScriptedModel([testing.ModelStep.stream(factory)])
+        model = testing.ScriptedModel([testing.ModelStep.stream(stream_source)])
 
         async def run() -> int:
             seen = 0
