@@ -16,7 +16,7 @@ from course_protocol._codec import (
     parse_usage,
     to_json,
 )
-from course_protocol._errors import CourseCodecError, CourseProtocolError, JsonError
+from course_protocol._errors import CourseCodecError, CourseError, CourseProtocolError, JsonError
 from course_protocol._json import (
     JSON_MAX_DEPTH,
     JSON_MAX_SHARED_VISITS,
@@ -48,6 +48,7 @@ from course_protocol._response import (
     CourseToolCallChunk,
     terminal_semantics_error,
 )
+from course_protocol._tools import CourseToolSpec
 from course_protocol._transcript import TranscriptIssue, TranscriptIssueCode, validate_transcript
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "CourseAssistantContent",
     "CourseAssistantMessage",
     "CourseCodecError",
+    "CourseError",
     "CourseMessage",
     "CourseModel",
     "CourseModelChunk",
@@ -70,6 +72,7 @@ __all__ = [
     "CourseToolCall",
     "CourseToolCallChunk",
     "CourseToolResultMessage",
+    "CourseToolSpec",
     "CourseUserMessage",
     "CourseValue",
     "JsonError",

@@ -1,8 +1,30 @@
-"""The errors the course protocol reports: one exception, two result errors."""
+"""The errors the course protocol reports: the one error base, and the protocol's own errors."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class CourseError(Exception):
+    """The base of every error a course package raises on purpose.
+
+    ``code`` is a member of the raising package's ``StrEnum`` of stable codes
+    and ``message`` the human-readable explanation, without the code. The
+    string form is ``"<code>: <message>"``. Catch ``CourseError`` to handle
+    any course failure; match on ``code`` to handle one.
+    """
+
+    code: StrEnum
+    message: str
+
+    def __init__(self, code: StrEnum, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
 
 
 class CourseProtocolError(ValueError):

@@ -1,0 +1,39 @@
+"""CourseToolSpec: what a model adapter tells a provider about one Tool it may call."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import final
+
+from course_protocol._checks import check_id, check_text
+from course_protocol._json import JsonObject, freeze_json_object_or_raise
+
+
+@final
+@dataclass(frozen=True, slots=True, init=False)
+class CourseToolSpec:
+    """One Tool the model may call: its name, a description, and a JSON Schema of its input.
+
+    Part of an adapter's configuration, never of a request: the course
+    request carries the transcript only. ``input_schema`` is any JSON object
+    (usually ``{"type": "object", "properties": {...}}``), deep-snapshotted
+    into a ``frozendict``; the adapter sends it as given and never checks
+    arguments against it (that is the agent loop's job).
+
+    Raises ``CourseProtocolError`` when ``name`` is not a non-blank ``str``,
+    ``description`` is not a ``str``, or ``input_schema`` is not a JSON
+    object (the path names the bad part, e.g. ``input_schema.properties.x``).
+    """
+
+    name: str
+    description: str
+    input_schema: JsonObject
+
+    def __init__(self, name: str, description: str, input_schema: Mapping[str, object]) -> None:
+        check_id(name, "name")
+        check_text(description, "description")
+        frozen = freeze_json_object_or_raise(input_schema, "input_schema")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "input_schema", frozen)
