@@ -1,0 +1,120 @@
+"""Vendor-neutral reads of untrusted event data, shared by every vendor parser.
+
+A vendor parser sees each server-sent event's ``data`` as untrusted text. These
+helpers decode it and read the few kinds of values every vendor sends (an
+object, a token count, Tool arguments as JSON text), failing with the right
+`VendorErrorCode`; the field names stay in each vendor's own package.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, NoReturn
+
+from course_http._errors import VendorError, VendorErrorCode
+from course_protocol import MAX_TOKEN_COUNT, JsonObject, freeze_json_object
+
+__all__ = ["event_object", "invalid_event", "token_count", "tool_arguments"]
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        # 1e400 overflows to inf: as unrepresentable as NaN.
+        raise ValueError(f"number {text[:32]} is out of range")
+    return value
+
+
+def _no_constants(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constants)
+
+
+def invalid_event(message: str, *, vendor: str, index: int) -> VendorError:
+    """A ``VENDOR_INVALID_EVENT`` error for event ``index``, ``message`` saying what is wrong."""
+    return VendorError(
+        VendorErrorCode.VENDOR_INVALID_EVENT,
+        f"event {index}: {message}",
+        vendor=vendor,
+        event_index=index,
+    )
+
+
+def _decode(text: str) -> Any:
+    # RecursionError: nesting deeper than the C decoder's stack; ValueError:
+    # malformed text, NaN/Infinity, out-of-range floats, ints past str() limits.
+    return _DECODER.decode(text)
+
+
+def event_object(data: str, *, vendor: str, index: int) -> dict[str, Any]:
+    """Decode one event's ``data`` into a plain ``dict``.
+
+    Raises `VendorError` ``VENDOR_INVALID_EVENT`` when ``data`` is not JSON
+    text, holds ``NaN``, ``Infinity`` or a number that overflows a float,
+    nests past the decoder's limit, or is JSON but not an object.
+    Duplicate keys keep the last value, as ``json.loads`` does.
+    """
+    try:
+        value = _decode(data)
+    except (ValueError, RecursionError) as error:
+        raise invalid_event(f"data is not JSON ({error})", vendor=vendor, index=index) from None
+    if type(value) is not dict:
+        raise invalid_event(
+            f"data must be a JSON object, got {type(value).__name__}", vendor=vendor, index=index
+        )
+    return value
+
+
+def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
+    """``value`` as a token count: an ``int`` (not ``bool``) from 0 to 2**53 - 1.
+
+    Raises `VendorError` ``VENDOR_INVALID_EVENT`` naming ``path`` otherwise.
+    """
+    if type(value) is not int or not 0 <= value <= MAX_TOKEN_COUNT:
+        shown = (
+            repr(value) if type(value) is int and -(10**9) < value < 10**9 else type(value).__name__
+        )
+        raise invalid_event(
+            f"{path} must be an integer from 0 to 2**53 - 1, got {shown}",
+            vendor=vendor,
+            index=index,
+        )
+    return value
+
+
+def tool_arguments(text: str, *, vendor: str, index: int, path: str) -> JsonObject:
+    """Parse a Tool call's complete argument text into a frozen JSON object.
+
+    The empty string means ``{}``: a Tool without parameters streams no
+    argument text at all. Raises `VendorError`
+    ``VENDOR_INVALID_TOOL_ARGUMENTS`` naming ``path`` when the text is not
+    JSON, is JSON but not an object, or is an object the course protocol
+    refuses (nesting past ``JSON_MAX_DEPTH``).
+    """
+    if not text:
+        return freeze_json_object({}).unwrap()
+    try:
+        value = _decode(text)
+    except (ValueError, RecursionError) as error:
+        _invalid_arguments(f"{path} is not valid JSON ({error})", vendor, index)
+    if type(value) is not dict:
+        _invalid_arguments(
+            f"{path} must be a JSON object, got {type(value).__name__}", vendor, index
+        )
+    frozen = freeze_json_object(value, path)
+    if not isinstance(frozen.value_or(None), dict):
+        problem = frozen.failure()
+        _invalid_arguments(f"{problem.path}: {problem.message}", vendor, index)
+    return frozen.unwrap()
+
+
+def _invalid_arguments(message: str, vendor: str, index: int) -> NoReturn:
+    raise VendorError(
+        VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS,
+        f"event {index}: {message}",
+        vendor=vendor,
+        event_index=index,
+    )
