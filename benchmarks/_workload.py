@@ -62,7 +62,7 @@ def _end(response_id: str, output_tokens: int) -> dict[str, object]:
 def _records(deltas: tuple[str, ...], response_id: str) -> Iterator[dict[str, object]]:
     yield _start(response_id)
     for delta in deltas:
-        yield {"type": "text_delta", "delta": delta}
+        yield {"type": "text_delta", "text": delta}
     yield _end(response_id, len(deltas))
 
 
@@ -84,7 +84,7 @@ async def lazy_records(
     """
     yield _start(response_id)
     for index in range(deltas):
-        yield {"type": "text_delta", "delta": _delta(index)}
+        yield {"type": "text_delta", "text": _delta(index)}
         if yield_every and index % yield_every == yield_every - 1:
             await asyncio.sleep(0)
     yield _end(response_id, deltas)

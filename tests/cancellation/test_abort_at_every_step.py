@@ -39,7 +39,7 @@ REQUEST = CourseModelRequest(
 )
 RECORDS: list[dict[str, Any]] = [
     {"type": "response_start", "responseId": "response-long", "role": "assistant"},
-    *({"type": "text_delta", "delta": f"part {n} "} for n in range(CHUNKS)),
+    *({"type": "text_delta", "text": f"part {n} "} for n in range(CHUNKS)),
     {
         "type": "response_end",
         "responseId": "response-long",
@@ -186,7 +186,7 @@ async def test_an_abort_at_any_step_of_an_async_record_source_fails_with_the_rea
     chunks, _ = await abort_while_held(adapter.stream(REQUEST, controller.signal), gate, controller)
 
     text_records_before = [r for r in RECORDS[:step] if r["type"] == "text_delta"]
-    assert deltas(chunks) == [r["delta"] for r in text_records_before]
+    assert deltas(chunks) == [r["text"] for r in text_records_before]
     assert adapter.pending_response_count == 0
 
 

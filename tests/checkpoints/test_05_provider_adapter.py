@@ -118,7 +118,7 @@ def start(response_id: str = "response-001") -> dict[str, object]:
 
 
 def text(delta: str) -> dict[str, object]:
-    return {"type": "text_delta", "delta": delta}
+    return {"type": "text_delta", "text": delta}
 
 
 def tool_call(call_id: str, name: str = "add", **arguments: object) -> dict[str, object]:
@@ -394,7 +394,7 @@ async def test_checked_in_fixture_plays_tool_call_then_text_in_order_offline() -
             id="message-response-text-002", content=(CourseTextBlock(text="The sum is 42."),)
         ),
         stop_reason=CourseStopReason.STOP,
-        usage=CourseModelUsage(input_tokens=30, output_tokens=6),
+        usage=CourseModelUsage(input_tokens=20, output_tokens=6),
     )
     assert (adapter.call_count, adapter.pending_response_count) == (2, 0)
     adapter.assert_consumed()
@@ -408,10 +408,25 @@ def test_checked_in_fixture_holds_the_seed_fragment_byte_for_byte() -> None:
 
     assert indented in text
     document = json.loads(text)
-    assert list(document) == ["schemaVersion", "responses"]
+    assert list(document) == ["schemaVersion", "responses", "expected"]
     assert document["schemaVersion"] == 1
-    second_usage = document["responses"][1]["records"][-1]["usage"]
-    assert list(second_usage) == ["input_tokens", "output_tokens"]
+    assert document["responses"][1] == {
+        "records": [
+            {"type": "response_start", "responseId": "response-text-002", "role": "assistant"},
+            {"type": "text_delta", "text": "The sum is 42."},
+            {
+                "type": "response_end",
+                "responseId": "response-text-002",
+                "stopReason": "stop",
+                "usage": {"inputTokens": 20, "outputTokens": 6},
+            },
+        ]
+    }
+    assert document["expected"] == {
+        "toolCallId": "call-add-001",
+        "toolName": "add",
+        "finalText": "The sum is 42.",
+    }
 
 
 def test_the_adapter_satisfies_the_course_model_port() -> None:
@@ -739,7 +754,7 @@ def test_stop_reason_parsing_normalizes_the_wire_spelling_only() -> None:
         ([start(), end(), text("late")], Code.PROVIDER_INVALID_TERMINAL, 2),
         ([start(), end(), start()], Code.PROVIDER_INVALID_TERMINAL, 2),
         ([start(), end(), {"type": "mystery"}], Code.PROVIDER_INVALID_TERMINAL, 2),
-        ([start(), end(), "not an object"], Code.PROVIDER_INVALID_TERMINAL, 2),
+        ([start(), end(), "not an object"], Code.PROVIDER_INVALID_EVENT, 2),
         (
             [start(), end(), {"type": "transport_error", "code": "x", "message": "y"}],
             Code.PROVIDER_INVALID_TERMINAL,
@@ -840,7 +855,7 @@ async def test_record_codes_carry_their_record_index_and_provider_code(
 
 
 async def test_invalid_fixture_exhausted_and_iterator_reused_are_reachable_too() -> None:
-    invalid = invalid_fixture(fixture([start(), {"type": "text_delta", "delta": Unsupported()}]))
+    invalid = invalid_fixture(fixture([start(), {"type": "text_delta", "text": Unsupported()}]))
     exhausted = (await play(FixtureProviderAdapter(fixture()))).error
     source = records_from(start(), end())
     adapter = FixtureProviderAdapter(fixture(source, source))
@@ -872,14 +887,15 @@ async def test_a_transport_error_before_the_start_fails_with_its_provider_code()
         ("text_delta", Code.PROVIDER_INVALID_EVENT, ""),
         (None, Code.PROVIDER_INVALID_EVENT, ""),
         (["type", "text_delta"], Code.PROVIDER_INVALID_EVENT, ""),
-        ({"delta": "no type"}, Code.PROVIDER_INVALID_EVENT, ".type"),
+        ({"text": "no type"}, Code.PROVIDER_INVALID_EVENT, ".type"),
         ({"type": None}, Code.PROVIDER_INVALID_EVENT, ".type"),
-        ({"type": "textDelta", "delta": "a"}, Code.PROVIDER_UNKNOWN_EVENT, ".type"),
-        ({"type": "TEXT_DELTA", "delta": "a"}, Code.PROVIDER_UNKNOWN_EVENT, ".type"),
+        ({"type": "textDelta", "text": "a"}, Code.PROVIDER_UNKNOWN_EVENT, ".type"),
+        ({"type": "TEXT_DELTA", "text": "a"}, Code.PROVIDER_UNKNOWN_EVENT, ".type"),
         ({"type": "__proto__"}, Code.PROVIDER_UNKNOWN_EVENT, ".type"),
-        ({"type": "text_delta"}, Code.PROVIDER_INVALID_EVENT, ".delta"),
-        ({"type": "text_delta", "delta": 5}, Code.PROVIDER_INVALID_EVENT, ".delta"),
-        ({"type": "text_delta", "delta": None}, Code.PROVIDER_INVALID_EVENT, ".delta"),
+        ({"type": "text_delta"}, Code.PROVIDER_INVALID_EVENT, ".text"),
+        ({"type": "text_delta", "delta": "old spelling"}, Code.PROVIDER_INVALID_EVENT, ".text"),
+        ({"type": "text_delta", "text": 5}, Code.PROVIDER_INVALID_EVENT, ".text"),
+        ({"type": "text_delta", "text": None}, Code.PROVIDER_INVALID_EVENT, ".text"),
         (tool_call(""), Code.PROVIDER_INVALID_EVENT, ".id"),
         (tool_call("   "), Code.PROVIDER_INVALID_EVENT, ".id"),
         (tool_call("c", name=""), Code.PROVIDER_INVALID_EVENT, ".name"),
@@ -1108,13 +1124,13 @@ async def test_a_source_whose_aiter_or_step_misbehaves_is_an_invalid_fixture() -
 async def test_a_source_record_that_is_not_json_is_an_invalid_event_at_its_index() -> None:
     cyclic: list[object] = []
     cyclic.append(cyclic)
-    source = SourceThatHangsAfter(start(), text("a"), {"type": "text_delta", "delta": cyclic})
+    source = SourceThatHangsAfter(start(), text("a"), {"type": "text_delta", "text": cyclic})
 
     played = await play(FixtureProviderAdapter(fixture(source)))
 
     assert played.error.code is Code.PROVIDER_INVALID_EVENT
     assert played.error.record_index == 2
-    assert played.error.path == "responses[0].records[2].delta[0]"
+    assert played.error.path == "responses[0].records[2].text[0]"
     assert source.closed is True
 
 

@@ -93,7 +93,7 @@ def test_check_goes_on_after_bad_files_and_reports_all_of_them_in_order(
 
 
 START = {"type": "response_start", "responseId": "r-1", "role": "assistant"}
-TEXT = {"type": "text_delta", "delta": "ok"}
+TEXT = {"type": "text_delta", "text": "ok"}
 END = {
     "type": "response_end",
     "responseId": "r-1",

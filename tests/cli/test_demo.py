@@ -46,10 +46,10 @@ result    tool-result-001 toolCallId=call-add-001 toolName=add isError=false con
 call 2    request-002 messages=3 transcript=valid
 chunk     textDelta delta="The sum is 42."
 response  response-text-002 message=message-response-text-002 stopReason=stop \
-inputTokens=30 outputTokens=6
+inputTokens=20 outputTokens=6
 
 answer    The sum is 42.
-done      2 model calls, inputTokens=42 outputTokens=14
+done      2 model calls, inputTokens=32 outputTokens=14
 """
 
 USAGE = CourseModelUsage(input_tokens=1, output_tokens=1)

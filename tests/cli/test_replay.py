@@ -94,7 +94,7 @@ def test_non_ascii_text_and_lone_surrogates_are_escaped_so_the_output_is_ascii(
     path.write_text(
         '{"schemaVersion": 1, "responses": [{"records": ['
         + json.dumps(START)
-        + ', {"type": "text_delta", "delta": "caf\u00e9 \\ud800 \\n"}, '
+        + ', {"type": "text_delta", "text": "caf\u00e9 \\ud800 \\n"}, '
         + json.dumps(END)
         + "]}]}",
         encoding="utf-8",
@@ -126,7 +126,7 @@ def test_a_failure_keeps_the_lines_already_printed_and_reports_on_stderr(
 
 
 def test_replay_stops_at_the_first_failed_response(course: CourseRunner, tmp_path: Path) -> None:
-    text = {"type": "text_delta", "delta": "ok"}
+    text = {"type": "text_delta", "text": "ok"}
     bad = {"type": "mystery"}
     path = _fixture(tmp_path, [_records(START, text, END), _records(START, bad), _records(bad)])
     run = course("replay", path)

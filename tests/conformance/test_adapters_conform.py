@@ -194,7 +194,7 @@ def fixture_of(records: object) -> dict[str, object]:
 async def paced_records() -> AsyncIterator[object]:
     for record in (
         start("response-paced"),
-        {"type": "text_delta", "delta": "Adding "},
+        {"type": "text_delta", "text": "Adding "},
         {"type": "tool_call", "id": "call-1", "name": "add", "arguments": {"left": 20}},
         end("response-paced", "tool_call"),
     ):
@@ -204,7 +204,7 @@ async def paced_records() -> AsyncIterator[object]:
 
 async def stalling_records() -> AsyncIterator[object]:
     yield start("response-stalled")
-    yield {"type": "text_delta", "delta": "Thinking"}
+    yield {"type": "text_delta", "text": "Thinking"}
     await asyncio.Event().wait()
     raise AssertionError("the stalled record source was never interrupted")
 
@@ -214,8 +214,8 @@ FIXTURES: dict[str, Callable[[], object]] = {
     "text-snake-case-usage": lambda: fixture_of(
         [
             start("response-text"),
-            {"type": "text_delta", "delta": "The sum "},
-            {"type": "text_delta", "delta": "is 42."},
+            {"type": "text_delta", "text": "The sum "},
+            {"type": "text_delta", "text": "is 42."},
             end("response-text", "stop", input_tokens=30, output_tokens=6),
         ]
     ),
@@ -268,7 +268,7 @@ async def test_fixture_abort_interrupts_a_record_source_that_would_never_finish(
             FixtureProviderErrorCode.PROVIDER_TRANSPORT_ERROR,
         ),
         (
-            [start("response-x"), {"type": "text_delta", "delta": "Half an answer"}],
+            [start("response-x"), {"type": "text_delta", "text": "Half an answer"}],
             FixtureProviderErrorCode.PROVIDER_MISSING_TERMINAL,
         ),
         (

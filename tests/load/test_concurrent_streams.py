@@ -39,8 +39,8 @@ def request(index: int) -> CourseModelRequest:
 def records(index: int) -> list[dict[str, Any]]:
     return [
         {"type": "response_start", "responseId": f"response-{index}", "role": "assistant"},
-        {"type": "text_delta", "delta": f"reply {index}, "},
-        {"type": "text_delta", "delta": "in order"},
+        {"type": "text_delta", "text": f"reply {index}, "},
+        {"type": "text_delta", "text": "in order"},
         {
             "type": "response_end",
             "responseId": f"response-{index}",

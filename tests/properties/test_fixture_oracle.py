@@ -211,7 +211,7 @@ def plant(plan: ResponsePlan, defect: str, where: int) -> Defect:
     if defect == "no end":
         return Defect(records[:-1], Code.PROVIDER_MISSING_TERMINAL, end, items)
     if defect == "record after the end":
-        extra: dict[str, Any] = {"type": "text_delta", "delta": "late"}
+        extra: dict[str, Any] = {"type": "text_delta", "text": "late"}
         return Defect([*records, extra], Code.PROVIDER_INVALID_TERMINAL, end + 1, items)
     if defect == "second end":
         return Defect(
@@ -229,7 +229,7 @@ def plant(plan: ResponsePlan, defect: str, where: int) -> Defect:
         return Defect(records, Code.PROVIDER_INVALID_EVENT, end, items)
     if defect == "text before the start":
         return Defect(
-            [{"type": "text_delta", "delta": "early"}, *records], Code.PROVIDER_MISSING_START, 0, 0
+            [{"type": "text_delta", "text": "early"}, *records], Code.PROVIDER_MISSING_START, 0, 0
         )
     if defect == "second start":
         records.insert(at, dict(records[0]))

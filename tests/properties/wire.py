@@ -81,7 +81,7 @@ class ResponsePlan:
         ]
         for item in self.items:
             if isinstance(item, TextItem):
-                records.append({"type": "text_delta", "delta": item.delta})
+                records.append({"type": "text_delta", "text": item.delta})
             else:
                 records.append(
                     {

@@ -98,7 +98,7 @@ def test_load_fixture_returns_plain_values_and_keeps_key_order(tmp_path: Path) -
 
 
 def test_a_flat_record_snapshot_is_a_fresh_private_copy() -> None:
-    record = {"type": "text_delta", "delta": "x"}
+    record = {"type": "text_delta", "text": "x"}
 
     snapshot = snapshot_record(record, "records", 0)
 
@@ -111,9 +111,9 @@ def test_a_str_subclass_value_is_not_flat_and_is_rejected_with_its_path() -> Non
     class Sneaky(str):
         pass
 
-    snapshot = snapshot_record({"type": "text_delta", "delta": Sneaky("x")}, "records", 4)
+    snapshot = snapshot_record({"type": "text_delta", "text": Sneaky("x")}, "records", 4)
 
-    assert getattr(snapshot, "path", None) == "records[4].delta"
+    assert getattr(snapshot, "path", None) == "records[4].text"
 
 
 def test_async_iter_lookup_reads_the_type_and_never_runs_metaclass_hooks() -> None:
@@ -152,7 +152,7 @@ def test_parse_records_plays_a_response_synchronously_with_the_same_codes() -> N
     good = parse_records(
         [
             {"type": "response_start", "responseId": "r", "role": "assistant"},
-            {"type": "text_delta", "delta": "hi"},
+            {"type": "text_delta", "text": "hi"},
             {
                 "type": "response_end",
                 "responseId": "r",
@@ -162,7 +162,7 @@ def test_parse_records_plays_a_response_synchronously_with_the_same_codes() -> N
         ],
         request_id="q",
     )
-    bad = parse_records([{"type": "text_delta", "delta": "hi"}], request_id="q", response_index=4)
+    bad = parse_records([{"type": "text_delta", "text": "hi"}], request_id="q", response_index=4)
 
     chunks, response = good.unwrap()
     assert chunks == (CourseTextDeltaChunk(request_id="q", delta="hi"),)

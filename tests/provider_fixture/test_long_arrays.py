@@ -20,7 +20,7 @@ DELTAS = 3 * RECORDS_PER_TURN + 5
 def long_fixture() -> dict[str, Any]:
     records: list[dict[str, Any]] = [
         {"type": "response_start", "responseId": "response-long", "role": "assistant"},
-        *({"type": "text_delta", "delta": f"{n} "} for n in range(DELTAS)),
+        *({"type": "text_delta", "text": f"{n} "} for n in range(DELTAS)),
         {
             "type": "response_end",
             "responseId": "response-long",

@@ -28,6 +28,6 @@ def demo_script() -> tuple[ScriptedResponseFactory, ...]:
             "The sum is 42.",
             response_id="response-text-002",
             message_id="message-response-text-002",
-            usage=CourseModelUsage(input_tokens=30, output_tokens=6),
+            usage=CourseModelUsage(input_tokens=20, output_tokens=6),
         ),
     )

@@ -7,6 +7,7 @@ from typing import Any, NoReturn, cast
 
 from course_protocol._errors import CourseProtocolError
 from course_protocol._json import type_name
+from course_protocol._untrusted import is_blank
 
 
 def fail(path: str, message: str) -> NoReturn:
@@ -15,10 +16,10 @@ def fail(path: str, message: str) -> NoReturn:
 
 
 def check_id(value: object, path: str) -> None:
-    """An id or name: an exact ``str`` that is not empty after stripping whitespace."""
+    """An id or name: an exact ``str`` that is not blank (see ``is_blank``)."""
     if type(value) is not str:
         fail(path, f"must be a str, not {type_name(value)}")
-    if not value.strip():
+    if is_blank(value):
         fail(path, "must not be empty or whitespace-only")
 
 

@@ -9,6 +9,7 @@ from typing import TypeAlias, final
 from course_protocol._checks import check_id, check_text, fail, slot_setter
 from course_protocol._json import type_name
 from course_protocol._messages import CourseAssistantMessage, CourseToolCall
+from course_protocol._untrusted import is_blank
 
 MAX_TOKEN_COUNT = 2**53 - 1
 """The largest usage count: the largest integer every JSON reader holds exactly."""
@@ -30,7 +31,7 @@ class CourseTextDeltaChunk:
         # One chunk per streamed record: the passing case is inlined, the slots
         # are set through their descriptors (cheaper than the generated frozen
         # __init__), and the helpers run only to raise the precise error.
-        if type(request_id) is not str or not request_id.strip():
+        if type(request_id) is not str or is_blank(request_id):
             check_id(request_id, "request_id")
         if type(delta) is not str:
             check_text(delta, "delta")
@@ -56,7 +57,7 @@ class CourseToolCallChunk:
     tool_call: CourseToolCall
 
     def __init__(self, request_id: str, tool_call: CourseToolCall) -> None:
-        if type(request_id) is not str or not request_id.strip():
+        if type(request_id) is not str or is_blank(request_id):
             check_id(request_id, "request_id")
         if type(tool_call) is not CourseToolCall:
             fail("tool_call", f"must be a CourseToolCall, not {type_name(tool_call)}")

@@ -14,6 +14,7 @@ from course_protocol._messages import (
     CourseToolResultMessage,
     CourseUserMessage,
 )
+from course_protocol._untrusted import is_blank
 
 
 class TranscriptIssueCode(StrEnum):
@@ -89,7 +90,7 @@ def _str_field(message: object, name: str) -> str:
 
 
 def _name_or_none(value: object) -> str | None:
-    if type(value) is str and value.strip():
+    if type(value) is str and not is_blank(value):
         return value
     return None
 

@@ -32,6 +32,7 @@ from course_protocol import (
     freeze_json,
     terminal_semantics_error,
 )
+from course_protocol._untrusted import is_blank
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import snapshot_record
@@ -39,6 +40,15 @@ from course_provider_fixture._fixture import snapshot_record
 _Code = FixtureProviderErrorCode
 _MISSING = object()
 _MAX_TOKENS = 2**53 - 1
+_KNOWN_TYPES = ", ".join(
+    (
+        _wire.RESPONSE_START,
+        _wire.TEXT_DELTA,
+        _wire.TOOL_CALL,
+        _wire.RESPONSE_END,
+        _wire.TRANSPORT_ERROR,
+    )
+)
 _STOP_REASONS = {
     _wire.WIRE_STOP: CourseStopReason.STOP,
     _wire.WIRE_TOOL_CALL_STOP: CourseStopReason.TOOL_CALL,
@@ -65,13 +75,18 @@ def _describe(value: object) -> str:
     return type(value).__name__
 
 
+def _shown(value: object) -> str:
+    """A wrong value as an error message shows it: a string by its repr, anything else by type."""
+    return repr(value) if type(value) is str else _describe(value)
+
+
 def _text(record: Mapping[str, object], key: str, path: str, index: int) -> str:
     value = record.get(key, _MISSING)
-    if type(value) is not str or not value.strip():
+    if type(value) is not str or is_blank(value):
         _raise(
             _Code.PROVIDER_INVALID_EVENT,
             f"{path}.{key}",
-            f"must be a non-empty string, got {_describe(value)}",
+            f"must be a non-blank string, got {_shown(value)}",
             index,
         )
     return value
@@ -166,25 +181,16 @@ class ResponseParser:
             and self._response_id is not None
             and record.get(_wire.TYPE_KEY) == _wire.TEXT_DELTA
         ):
-            delta = record.get(_wire.DELTA_KEY)
-            if type(delta) is str:
-                self._content.append(CourseTextBlock(delta))
-                return CourseTextDeltaChunk(self._request_id, delta)
+            text = record.get(_wire.TEXT_KEY)
+            if type(text) is str:
+                self._content.append(CourseTextBlock(text))
+                return CourseTextDeltaChunk(self._request_id, text)
         return self._feed(record, index)
 
     def _feed(self, record: object, index: int) -> CourseModelChunk | None:
+        # The reference course's order of checks: each record is judged by the
+        # first rule that applies, so codes and record indexes match it exactly.
         path = self.record_path(index)
-        if self._terminal is not None:
-            # After the terminal only the record's type matters: whatever else
-            # follows, well-formed or not, is out of place.
-            if _is_object(record) and record.get(_wire.TYPE_KEY) == _wire.RESPONSE_END:
-                _raise(_Code.PROVIDER_DUPLICATE_TERMINAL, path, "is a second response end", index)
-            _raise(
-                _Code.PROVIDER_INVALID_TERMINAL,
-                path,
-                "follows the response end; nothing may",
-                index,
-            )
         if not _is_object(record):
             _raise(
                 _Code.PROVIDER_INVALID_EVENT,
@@ -193,31 +199,42 @@ class ResponseParser:
                 index,
             )
         kind = record.get(_wire.TYPE_KEY, _MISSING)
+        if type(kind) is not str or is_blank(kind):
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.TYPE_KEY}",
+                f"must be a non-blank string, got {_shown(kind)}",
+                index,
+            )
+        if self._terminal is not None:
+            if kind == _wire.RESPONSE_END:
+                _raise(_Code.PROVIDER_DUPLICATE_TERMINAL, path, "is a second response end", index)
+            _raise(
+                _Code.PROVIDER_INVALID_TERMINAL,
+                path,
+                "follows the response end; nothing may",
+                index,
+            )
+        if kind == _wire.RESPONSE_START:
+            self._start(record, path, index)
+            return None
+        if kind == _wire.TRANSPORT_ERROR:
+            self._transport_error(record, path, index)
+        if kind != _wire.TEXT_DELTA and kind != _wire.TOOL_CALL and kind != _wire.RESPONSE_END:
+            _raise(
+                _Code.PROVIDER_UNKNOWN_EVENT,
+                f"{path}.{_wire.TYPE_KEY}",
+                f"{kind!r} names no known record type; the known types are {_KNOWN_TYPES}",
+                index,
+            )
+        if self._response_id is None:
+            _raise(_Code.PROVIDER_MISSING_START, path, "comes before the response start", index)
         if kind == _wire.TEXT_DELTA:
             return self._text_delta(record, path, index)
         if kind == _wire.TOOL_CALL:
             return self._tool_call(record, path, index)
-        if kind == _wire.RESPONSE_START:
-            self._start(record, path, index)
-            return None
-        if kind == _wire.RESPONSE_END:
-            self._end(record, path, index)
-            return None
-        if kind == _wire.TRANSPORT_ERROR:
-            self._transport_error(record, path, index)
-        if type(kind) is not str:
-            _raise(
-                _Code.PROVIDER_INVALID_EVENT,
-                f"{path}.{_wire.TYPE_KEY}",
-                f"must be a string, got {_describe(kind)}",
-                index,
-            )
-        _raise(
-            _Code.PROVIDER_UNKNOWN_EVENT,
-            f"{path}.{_wire.TYPE_KEY}",
-            f"{kind!r} names no known record type",
-            index,
-        )
+        self._end(record, self._response_id, path, index)
+        return None
 
     def end(self, record_count: int) -> CourseModelResponse:
         """The terminal response, once the source ended after ``record_count`` records.
@@ -233,11 +250,6 @@ class ResponseParser:
                 record_count,
             )
         return self._terminal
-
-    def _require_start(self, path: str, index: int) -> str:
-        if self._response_id is None:
-            _raise(_Code.PROVIDER_MISSING_START, path, "comes before the response start", index)
-        return self._response_id
 
     def _start(self, record: Mapping[str, object], path: str, index: int) -> None:
         if self._response_id is not None:
@@ -257,33 +269,21 @@ class ResponseParser:
     def _text_delta(
         self, record: Mapping[str, object], path: str, index: int
     ) -> CourseTextDeltaChunk:
-        self._require_start(path, index)
-        delta = record.get(_wire.DELTA_KEY, _MISSING)
-        if type(delta) is not str:
+        text = record.get(_wire.TEXT_KEY, _MISSING)
+        if type(text) is not str:
             _raise(
                 _Code.PROVIDER_INVALID_EVENT,
-                f"{path}.{_wire.DELTA_KEY}",
-                f"must be a string, got {_describe(delta)}",
+                f"{path}.{_wire.TEXT_KEY}",
+                f"must be a string, got {_describe(text)}",
                 index,
             )
-        try:
-            self._content.append(CourseTextBlock(delta))
-            return CourseTextDeltaChunk(self._request_id, delta)
-        except CourseProtocolError as error:
-            _raise(_Code.PROVIDER_INVALID_EVENT, f"{path}.{_wire.DELTA_KEY}", error.message, index)
+        self._content.append(CourseTextBlock(text))
+        return CourseTextDeltaChunk(self._request_id, text)
 
     def _tool_call(
         self, record: Mapping[str, object], path: str, index: int
     ) -> CourseToolCallChunk:
-        self._require_start(path, index)
         call_id = _text(record, _wire.TOOL_CALL_ID_KEY, path, index)
-        if call_id in self._tool_ids:
-            _raise(
-                _Code.PROVIDER_INVALID_EVENT,
-                f"{path}.{_wire.TOOL_CALL_ID_KEY}",
-                f"repeats the Tool-call id {call_id!r}",
-                index,
-            )
         name = _text(record, _wire.TOOL_NAME_KEY, path, index)
         arguments = record.get(_wire.ARGUMENTS_KEY, _MISSING)
         if not _is_object(arguments):
@@ -291,6 +291,13 @@ class ResponseParser:
                 _Code.PROVIDER_INVALID_EVENT,
                 f"{path}.{_wire.ARGUMENTS_KEY}",
                 f"must be an object, got {_describe(arguments)}",
+                index,
+            )
+        if call_id in self._tool_ids:
+            _raise(
+                _Code.PROVIDER_INVALID_EVENT,
+                f"{path}.{_wire.TOOL_CALL_ID_KEY}",
+                f"repeats the Tool-call id {call_id!r}",
                 index,
             )
         try:
@@ -301,8 +308,7 @@ class ResponseParser:
         self._content.append(tool_call)
         return CourseToolCallChunk(self._request_id, tool_call)
 
-    def _end(self, record: Mapping[str, object], path: str, index: int) -> None:
-        started = self._require_start(path, index)
+    def _end(self, record: Mapping[str, object], started: str, path: str, index: int) -> None:
         response_id = _text(record, _wire.RESPONSE_ID_KEY, path, index)
         if response_id != started:
             _raise(
@@ -327,14 +333,7 @@ class ResponseParser:
 
     def _transport_error(self, record: Mapping[str, object], path: str, index: int) -> NoReturn:
         code = _text(record, _wire.ERROR_CODE_KEY, path, index)
-        message = record.get(_wire.ERROR_MESSAGE_KEY, _MISSING)
-        if type(message) is not str:
-            _raise(
-                _Code.PROVIDER_INVALID_EVENT,
-                f"{path}.{_wire.ERROR_MESSAGE_KEY}",
-                f"must be a string, got {_describe(message)}",
-                index,
-            )
+        message = _text(record, _wire.ERROR_MESSAGE_KEY, path, index)
         raise FixtureProviderError(
             _Code.PROVIDER_TRANSPORT_ERROR,
             f"{path} reports a transport failure {code}: {message}",

@@ -23,6 +23,7 @@ from course_protocol import (
     CourseToolCallChunk,
     thaw_json,
 )
+from course_protocol._untrusted import is_blank
 from course_provider_fixture import _wire
 from course_stream import AbortSignal, EventStream, run_producer
 
@@ -227,7 +228,7 @@ def _start(response_id: str) -> _Record:
 
 def _chunk_record(chunk: CourseModelChunk) -> _Record:
     if type(chunk) is CourseTextDeltaChunk:
-        return {_wire.TYPE_KEY: _wire.TEXT_DELTA, _wire.DELTA_KEY: chunk.delta}
+        return {_wire.TYPE_KEY: _wire.TEXT_DELTA, _wire.TEXT_KEY: chunk.delta}
     if type(chunk) is not CourseToolCallChunk:
         raise TypeError(
             f"the recorded model streamed a {type(chunk).__qualname__}, not a course chunk"
@@ -250,13 +251,18 @@ def _error_code(error: BaseException) -> str:
             code: Any = getattr(error, attribute, None)
         except Exception:
             continue
-        if isinstance(code, str) and code.strip():
+        if isinstance(code, str) and not is_blank(code):
             return str.__str__(code)
     return type(error).__qualname__
 
 
 def _error_message(error: BaseException) -> str:
+    # The adapter refuses a blank transport-error message, so a failure whose
+    # str() is blank (or raises) is recorded under its class name instead.
     try:
-        return str(error)
+        message = str(error)
     except Exception:
+        message = ""
+    if type(message) is not str or is_blank(message):
         return type(error).__qualname__
+    return message
