@@ -27,6 +27,7 @@ from course_protocol import (
     CourseToolCallChunk,
     JsonObject,
     freeze_json_object,
+    is_blank,
     terminal_semantics_error,
 )
 from examples.jsonl_provider import _wire
@@ -150,6 +151,6 @@ class TurnParser:
 
 def _text(record: JsonObject, key: str, line: int) -> str:
     value = record.get(key)
-    if type(value) is not str or not value.strip():
+    if type(value) is not str or is_blank(value):
         _reject(Code.JSONL_INVALID_LINE, line, f"line {line}.{key} must be a non-empty string")
     return value

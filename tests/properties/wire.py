@@ -15,6 +15,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from course_protocol import is_blank
+
 __all__ = [
     "ResponsePlan",
     "TextItem",
@@ -41,7 +43,7 @@ json_values: st.SearchStrategy[Any] = st.recursive(
 )
 """Plain JSON values as ``json.loads`` gives them (arbitrary ints, finite floats)."""
 
-ids = st.text(min_size=1, max_size=10).filter(lambda text: bool(text.strip()))
+ids = st.text(min_size=1, max_size=10).filter(lambda text: not is_blank(text))
 counts = st.integers(min_value=0, max_value=2**53 - 1)
 UNKNOWN_FIELDS = ("extra", "__proto__", "constructor", "meta", "index")
 

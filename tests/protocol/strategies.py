@@ -25,10 +25,11 @@ from course_protocol import (
     CourseToolResultMessage,
     CourseUserMessage,
     JsonObject,
+    is_blank,
 )
 from course_protocol import freeze_json_object as _freeze_object
 
-ids = st.text(min_size=1, max_size=12).filter(lambda text: bool(text.strip()))
+ids = st.text(min_size=1, max_size=12).filter(lambda text: not is_blank(text))
 """Ids and names: any text that is not blank, odd characters included."""
 
 texts = st.text(max_size=20)

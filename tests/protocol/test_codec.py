@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from returns.result import Failure, Result, Success
 
 from course_protocol import (
+    JSON_MAX_DEPTH,
     CourseAssistantMessage,
     CourseCodecError,
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
+    CourseProtocolError,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
@@ -35,7 +37,7 @@ from course_protocol import (
     to_json,
 )
 from tests.protocol import samples, strategies
-from tests.protocol.hostile import DictThatCountsReads, ListThatCountsReads
+from tests.protocol.hostile import DictThatCountsReads, ListThatCountsReads, nested_dicts
 
 
 class TextBlockSubclass(CourseTextBlock):  # type: ignore[misc]
@@ -276,3 +278,47 @@ def test_parsing_what_to_json_wrote_gives_back_an_equal_value(
         assert parse(json.loads(json.dumps(document))) == Success(value)
 
     round_trip()
+
+
+def deepest_values(depth: int) -> list[CourseValue]:
+    call = CourseToolCall("call-1", "deep", nested_dicts(depth))
+    assistant = CourseAssistantMessage("m-1", (call,))
+    return [
+        call,
+        CourseToolCallChunk("r-1", call),
+        assistant,
+        CourseModelRequest("r-1", (CourseUserMessage("u-1", "Hi"), assistant)),
+        CourseModelResponse(
+            "resp-1", "r-1", assistant, CourseStopReason.TOOL_CALL, CourseModelUsage(1, 2)
+        ),
+    ]
+
+
+PARSERS: dict[type, Callable[[object], Result[Any, CourseCodecError]]] = {
+    CourseToolCall: parse_content_block,
+    CourseToolCallChunk: parse_chunk,
+    CourseAssistantMessage: parse_message,
+    CourseModelRequest: parse_request,
+    CourseModelResponse: parse_response,
+}
+
+
+@pytest.mark.parametrize("value", deepest_values(JSON_MAX_DEPTH), ids=lambda v: type(v).__name__)
+def test_values_whose_arguments_nest_to_the_limit_round_trip_through_json(
+    value: CourseValue,
+) -> None:
+    assert PARSERS[type(value)](to_json(value)) == Success(value)
+    assert PARSERS[type(value)](json.loads(json.dumps(to_json(value)))) == Success(value)
+
+
+def test_arguments_one_level_past_the_limit_are_refused_inside_any_envelope() -> None:
+    with pytest.raises(CourseProtocolError):
+        CourseToolCall("call-1", "deep", nested_dicts(JSON_MAX_DEPTH + 1))
+    envelope = to_json(CourseToolCallChunk("r-1", CourseToolCall("c", "n", {})))
+    assert isinstance(envelope, dict)
+    envelope["toolCall"]["arguments"] = nested_dicts(JSON_MAX_DEPTH + 1)
+
+    parsed = parse_chunk(envelope)
+
+    assert isinstance(parsed, Failure)
+    assert parsed.failure().path.startswith("$.toolCall.arguments")

@@ -11,6 +11,7 @@ import pytest
 
 from course_conformance import Scenario, assert_conforms
 from course_protocol import (
+    JSON_MAX_DEPTH,
     CourseModelChunk,
     CourseModelRequest,
     CourseModelResponse,
@@ -34,6 +35,7 @@ from course_scripted import (
     reply_tool_call,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
+from tests.protocol.hostile import nested_dicts
 
 REQUEST = CourseModelRequest(
     id="request-rec-001",
@@ -335,3 +337,51 @@ async def test_the_recorder_itself_conforms_to_the_port() -> None:
     )
 
     assert report.result_for(Scenario.COMPLETE).response is not None
+
+
+async def test_a_tool_call_nested_to_the_protocol_limit_records_and_replays(
+    tmp_path: Path,
+) -> None:
+    arguments = nested_dicts(JSON_MAX_DEPTH)
+    recorder = FixtureRecorder(
+        ScriptedModel(
+            [
+                reply_tool_call(
+                    "call-1",
+                    "deep",
+                    arguments,
+                    response_id="r-1",
+                    message_id="message-r-1",
+                    usage=USAGE,
+                )
+            ]
+        )
+    )
+    recorded_chunks, recorded = await play(recorder)
+    recorder.write(tmp_path / "deep.json")
+
+    for fixture in (recorder.fixture(), load_fixture(tmp_path / "deep.json").unwrap()):
+        replayed_chunks, replayed = await play(FixtureProviderAdapter(fixture))
+        assert replayed_chunks == recorded_chunks
+        assert replayed == recorded
+
+
+@pytest.mark.parametrize("message", ["", "   ", "\u3000\n"], ids=["empty", "spaces", "blank"])
+async def test_a_failure_with_a_blank_message_is_recorded_as_a_record_that_replays(
+    message: str,
+) -> None:
+    recorder = FixtureRecorder(ScriptedModel([reply_error(RuntimeError(message))]))
+    await play(recorder)
+
+    records = recorder.fixture()["responses"]
+    assert records == [
+        {
+            "records": [
+                {"type": "transport_error", "code": "RuntimeError", "message": "RuntimeError"}
+            ]
+        }
+    ]
+    _, replayed = await play(FixtureProviderAdapter(recorder.fixture()))
+    assert isinstance(replayed, FixtureProviderError)
+    assert replayed.code is FixtureProviderErrorCode.PROVIDER_TRANSPORT_ERROR
+    assert replayed.provider_code == "RuntimeError"

@@ -27,6 +27,7 @@ from course_protocol import (
     CourseUserMessage,
     JsonObject,
     freeze_json_object,
+    is_blank,
 )
 from course_provider_fixture import (
     FixtureProviderAdapter,
@@ -38,7 +39,7 @@ from course_provider_fixture import (
 from course_scripted import ScriptedModel, ScriptedResponseFactory, reply_error
 from course_stream import AbortController, AbortSignal
 
-ids = st.text(min_size=1, max_size=12).filter(str.strip)
+ids = st.text(min_size=1, max_size=12).filter(lambda text: not is_blank(text))
 json_scalars = (
     st.none()
     | st.booleans()

@@ -394,8 +394,9 @@ async def test_a_factory_that_swallows_the_cancellation_still_fails_with_the_rea
     received, error = await read_until_failure(stream)
     assert error is reason
     assert received == []
+    # The stream fails at the abort itself; the factory's reaction comes after.
+    await asyncio.wait_for(gate.finally_ran.wait(), GUARD_SECONDS)
     assert published == ["swallowed"]
-    assert gate.finally_ran.is_set()
 
 
 async def test_a_factory_that_aborts_its_own_signal_does_not_publish_the_next_chunk() -> None:
@@ -636,3 +637,39 @@ async def test_an_abort_never_leaves_the_producer_waiting_on_a_cleanup_that_hang
 _REQUEST_FOR_HANGING_CLEANUP = CourseModelRequest(
     id="r-hang", messages=(CourseUserMessage(id="u-1", content="Go."),)
 )
+
+
+async def test_an_abort_settles_the_stream_without_waiting_for_a_factory_cleanup_that_awaits() -> (
+    None
+):
+    controller = AbortController()
+    held = asyncio.Event()
+    release = asyncio.Event()
+    cleanup_done = asyncio.Event()
+
+    async def factory(request: CourseModelRequest, signal: AbortSignal) -> Turn:
+        try:
+            yield delta(request.id, "first")
+            held.set()
+            await asyncio.Event().wait()
+            yield text_response(request.id)
+        finally:
+            await release.wait()  # a cleanup that takes as long as it likes
+            cleanup_done.set()
+
+    stream = start(factory, controller)
+    iterator = aiter(stream)
+    async with asyncio.timeout(GUARD_SECONDS):
+        assert await anext(iterator) == delta("request-1", "first")
+        await held.wait()
+        reason = AbortError("stop")
+
+        controller.abort(reason)
+
+        assert stream.done
+        with pytest.raises(AbortError) as caught:
+            await anext(iterator)
+        assert caught.value is reason
+        assert not cleanup_done.is_set()
+        release.set()
+        await cleanup_done.wait()

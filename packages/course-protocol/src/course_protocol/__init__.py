@@ -50,6 +50,7 @@ from course_protocol._response import (
 )
 from course_protocol._tools import CourseToolSpec
 from course_protocol._transcript import TranscriptIssue, TranscriptIssueCode, validate_transcript
+from course_protocol._untrusted import is_blank
 
 __all__ = [
     "JSON_MAX_DEPTH",
@@ -82,6 +83,7 @@ __all__ = [
     "TranscriptIssueCode",
     "freeze_json",
     "freeze_json_object",
+    "is_blank",
     "parse_chunk",
     "parse_content_block",
     "parse_message",

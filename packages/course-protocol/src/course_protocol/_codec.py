@@ -15,6 +15,7 @@ from returns.result import Failure, Result, Success
 
 from course_protocol._errors import CourseCodecError, CourseProtocolError
 from course_protocol._json import (
+    JSON_MAX_DEPTH,
     JsonObject,
     JsonValue,
     freeze_json,
@@ -283,8 +284,16 @@ def _response(value: JsonValue, path: str) -> CourseModelResponse:
     )
 
 
+# The most containers the course vocabulary wraps around a JSON value: a
+# request's messages array, a message, its content array and the Tool-call
+# block hold the arguments 4 levels below the document, 5 with the request.
+# The arguments themselves are held to JSON_MAX_DEPTH by CourseToolCall, so
+# parse_x(to_json(v)) == Success(v) for every value that constructs.
+_ENVELOPE_DEPTH = 5
+
+
 def _parse(value: object, read: Callable[[JsonValue, str], T]) -> Result[T, CourseCodecError]:
-    match freeze_json(value, "$"):
+    match freeze_json(value, "$", max_depth=JSON_MAX_DEPTH + _ENVELOPE_DEPTH):
         case Success(frozen):
             try:
                 return Success(read(frozen, "$"))

@@ -95,6 +95,7 @@ def _walk(
     make_array: _ArrayBuilder,
     make_object: _ObjectBuilder,
     frozen_only: bool = False,
+    max_depth: int = JSON_MAX_DEPTH,
 ) -> tuple[object, JsonError | None]:
     # Scalars are taken inline in the loops over a container's entries; only
     # containers (and errors) go round the outer loop. Classification is by
@@ -134,8 +135,13 @@ def _walk(
             if ident in active:
                 message = "refers back to a container that holds it (a cycle)"
                 return None, JsonError(_path(prefix, stack, len(stack)), message)
-            if len(stack) >= JSON_MAX_DEPTH:
+            if len(stack) >= max_depth:
                 message = f"nests more than JSON_MAX_DEPTH ({JSON_MAX_DEPTH}) containers"
+                if max_depth != JSON_MAX_DEPTH:
+                    message = (
+                        f"nests more than {max_depth} containers: JSON_MAX_DEPTH "
+                        f"({JSON_MAX_DEPTH}) inside a {max_depth - JSON_MAX_DEPTH}-level envelope"
+                    )
                 return None, JsonError(_path(prefix, stack, len(stack)), message)
             if ident in completed:
                 shared_visits += 1
@@ -213,7 +219,9 @@ def _plain_object(pairs: list[tuple[str, object]]) -> object:
     return dict(pairs)
 
 
-def freeze_json(value: object, path: str = "$") -> Result[JsonValue, JsonError]:
+def freeze_json(
+    value: object, path: str = "$", *, max_depth: int = JSON_MAX_DEPTH
+) -> Result[JsonValue, JsonError]:
     """Deep-snapshot ``value`` into an immutable :data:`JsonValue`.
 
     Accepts exact ``str``, ``int``, ``bool``, ``None`` and finite ``float``
@@ -226,10 +234,12 @@ def freeze_json(value: object, path: str = "$") -> Result[JsonValue, JsonError]:
     Returns ``Failure(JsonError)`` naming the path of the first bad part
     (``path`` is the prefix, e.g. ``arguments.items[3].x``) for non-finite
     floats, non-``str`` keys, str subclasses, cycles, other types,
-    nesting beyond :data:`JSON_MAX_DEPTH` and containers shared more than
+    nesting beyond ``max_depth`` containers (:data:`JSON_MAX_DEPTH` unless a
+    caller that wraps JSON values in an envelope of its own allows for the
+    envelope's levels) and containers shared more than
     :data:`JSON_MAX_SHARED_VISITS` times. Never raises.
     """
-    result, error = _walk(value, path, tuple, _frozen_object)
+    result, error = _walk(value, path, tuple, _frozen_object, max_depth=max_depth)
     if error is not None:
         return Failure(error)
     return Success(cast(JsonValue, result))

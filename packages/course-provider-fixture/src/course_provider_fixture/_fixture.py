@@ -15,7 +15,7 @@ from typing import cast
 
 from returns.result import Failure, Result, Success
 
-from course_protocol import JsonError, freeze_json
+from course_protocol import JSON_MAX_DEPTH, JsonError, freeze_json
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
@@ -118,7 +118,9 @@ def snapshot_record(record: object, records_path: str, index: int) -> object | J
     """
     if is_flat_record(record):
         return dict(cast(dict[str, object], record))
-    result = freeze_json(record, f"{records_path}[{index}]")
+    # The record is one container around its values: Tool-call arguments may
+    # nest JSON_MAX_DEPTH deep themselves, as the protocol allows them to.
+    result = freeze_json(record, f"{records_path}[{index}]", max_depth=JSON_MAX_DEPTH + 1)
     if isinstance(result, Failure):
         return cast(JsonError, result.failure())
     return result.unwrap()

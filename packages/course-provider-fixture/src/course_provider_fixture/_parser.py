@@ -30,9 +30,9 @@ from course_protocol import (
     CourseToolCallChunk,
     JsonError,
     freeze_json,
+    is_blank,
     terminal_semantics_error,
 )
-from course_protocol._untrusted import is_blank
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import snapshot_record

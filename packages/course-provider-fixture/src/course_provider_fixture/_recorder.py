@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from functools import partial
 from typing import Any, ClassVar, Final
 
 from course_protocol import (
@@ -21,9 +22,9 @@ from course_protocol import (
     CourseStopReason,
     CourseTextDeltaChunk,
     CourseToolCallChunk,
+    is_blank,
     thaw_json,
 )
-from course_protocol._untrusted import is_blank
 from course_provider_fixture import _wire
 from course_stream import AbortSignal, EventStream, run_producer
 
@@ -94,15 +95,22 @@ class FixtureRecorder:
             return outer
         call = _RecordedCall(len(self._calls) + 1)
         self._calls.append(call)
+        # Registered before run_producer's own listener, which fails the stream
+        # at the abort: a consumer that sees the abort already finds it recorded.
+        record_abort = partial(call.settle_if_open, signal)
+        signal.add_listener(record_abort)
 
         async def relay() -> None:
             await call.relay(inner, outer, signal)
 
-        task = run_producer(outer, signal, relay)
-        # A relay cancelled before its first step never ran: run_producer's own
-        # done callback fails the stream, and this one (queued right after it,
-        # before any consumer resumes) records the call.
-        task.add_done_callback(lambda _task: call.settle_if_open(signal))
+        def relay_done(_task: object) -> None:
+            # Also when the relay was cancelled before its first step and never
+            # ran: run_producer's own done callback, queued just before this one,
+            # has failed the stream; this records the call.
+            signal.remove_listener(record_abort)
+            call.settle_if_open(signal)
+
+        run_producer(outer, signal, relay).add_done_callback(relay_done)
         return outer
 
     def fixture(self) -> dict[str, object]:
@@ -161,20 +169,26 @@ class _RecordedCall:
         iterator = inner.__aiter__()
         try:
             async for chunk in iterator:
+                if outer.done:
+                    # The abort failed the relayed stream (and recorded the call)
+                    # while the wrapped model still had chunks buffered.
+                    return
                 self.chunk_records.append(_chunk_record(chunk))
                 outer.push(chunk)
             response = await inner.result
         except asyncio.CancelledError:
-            # Record before run_producer fails the stream, so a consumer that
-            # sees the abort already finds the call recorded.
             self.settle_if_open(signal)
             raise
         except Exception as error:
-            self.fail(error, aborted=error is signal.reason)
-            outer.fail(error)
+            if self.records_at_end is None:
+                self.fail(error, aborted=error is signal.reason)
+            if not outer.done:
+                outer.fail(error)
             return
         finally:
             await iterator.aclose()
+        if outer.done:
+            return
         self.finish(response)
         outer.finish(response)
 

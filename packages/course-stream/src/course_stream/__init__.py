@@ -8,6 +8,8 @@ Generic primitives, stdlib only:
 - `AbortController` / `AbortSignal` / `AbortError`: a cancellation signal, and
   `race_abort` to await something unless the signal aborts first.
 - `run_producer`: runs a stream's production as one task, interrupted by a signal.
+- `forward_source` and `SourcePlay`: the one abort-aware loop that plays an async
+  source into a stream; an adapter supplies what to do with an item and the end.
 - `claim_iterator_once`: a process-wide registry so one iterator feeds one consumer.
 - `aclose_quietly`: close a source production stopped reading, never masking why.
 """
@@ -16,6 +18,7 @@ from course_stream._abort import AbortController, AbortError, AbortSignal
 from course_stream._closing import aclose_quietly
 from course_stream._errors import EventStreamStateError
 from course_stream._event_stream import EventStream, EventStreamIterator
+from course_stream._forward import SourcePlay, forward_source
 from course_stream._ownership import claim_iterator_once
 from course_stream._producer import run_producer
 from course_stream._race import race_abort
@@ -27,8 +30,10 @@ __all__ = [
     "EventStream",
     "EventStreamIterator",
     "EventStreamStateError",
+    "SourcePlay",
     "aclose_quietly",
     "claim_iterator_once",
+    "forward_source",
     "race_abort",
     "run_producer",
 ]

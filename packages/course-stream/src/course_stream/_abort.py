@@ -58,11 +58,21 @@ class AbortSignal:
         """
         return self._reason
 
+    def abort_reason(self) -> BaseException:
+        """The reason of a signal that has aborted (see `reason`), never None.
+
+        For code that already knows the signal aborted (an abort listener, a
+        branch after `aborted`). Raises `RuntimeError` if it has not aborted.
+        """
+        reason = self._reason
+        if reason is None:
+            raise RuntimeError("abort_reason() on an AbortSignal that has not aborted")
+        return reason
+
     def throw_if_aborted(self) -> None:
         """Raise `reason` if the signal has aborted; otherwise do nothing."""
         if self._aborted:
-            assert self._reason is not None
-            raise self._reason
+            raise self.abort_reason()
 
     def add_listener(self, callback: AbortListener) -> None:
         """Call ``callback()`` once, synchronously, when the signal aborts.

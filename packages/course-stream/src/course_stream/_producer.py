@@ -29,14 +29,18 @@ def run_producer(
     - No running loop: raises `RuntimeError`, before touching the stream.
     - ``signal`` already aborted: fails the stream with ``signal.reason`` (the same
       object) without calling ``produce``; the returned task completes with no work.
-    - Otherwise starts one task and registers one abort listener that cancels it, so
-      an abort interrupts whatever await is pending: once per stream, never a task
-      or future per step. When the task ends, a stream ``produce`` left unsettled is
-      failed with: ``signal.reason`` if the abort cancelled it (the abort wins over
-      whatever ``produce`` raised on the way out); the exception ``produce`` raised
-      (the same object); `EventStreamStateError` if it returned without settling; the
-      `asyncio.CancelledError` if the task was cancelled by someone else (the task then
-      ends cancelled). A stream that is already settled is never touched again.
+    - Otherwise starts one task and registers one abort listener. When the signal
+      aborts, the listener fails a stream that is still open with ``signal.reason``
+      at once, in the ``abort()`` call itself, and then cancels the task, so the
+      abort interrupts whatever await is pending: once per stream, never a task or
+      future per step. The consumer never waits for ``produce`` to clean up (a
+      ``finally`` that awaits, a source that ignores the cancellation): the abort
+      wins over anything ``produce`` does afterwards, and ``produce`` must test
+      ``stream.done`` before settling. When the task ends, a stream ``produce``
+      left unsettled is failed with: the exception ``produce`` raised (the same
+      object); `EventStreamStateError` if it returned without settling; the
+      `asyncio.CancelledError` if the task was cancelled by someone else (the task
+      then ends cancelled). A stream that is already settled is never touched again.
     - The listener is removed when the task ends, and the task is strongly
       referenced until then. The task itself never ends with an exception nobody
       retrieves: failures go to the stream.
@@ -48,9 +52,8 @@ def run_producer(
             "run_producer() needs a running event loop: start the stream from async code"
         ) from None
     if signal.aborted:
-        assert signal.reason is not None
         if not stream.done:
-            stream.fail(signal.reason)
+            stream.fail(signal.abort_reason())
         task = loop.create_task(_nothing())
     else:
         run = _ProducerRun(stream, signal, produce)
@@ -85,6 +88,8 @@ class _ProducerRun:
         task = self.task
         if task is not None and not task.done():
             self.abort_requested = True
+            if not self.stream.done:
+                self.stream.fail(self.signal.abort_reason())
             task.cancel()
 
     async def drive(self) -> None:
@@ -94,7 +99,6 @@ class _ProducerRun:
             if not self.abort_requested:
                 self.settle(error)
                 raise
-            self.settle(self.signal.reason)
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()
@@ -102,12 +106,10 @@ class _ProducerRun:
             self.settle(error)
             raise
         except BaseException as error:
-            self.settle(self.signal.reason if self.abort_requested else error)
+            self.settle(error)
         else:
             self.settle(
-                self.signal.reason
-                if self.abort_requested
-                else EventStreamStateError(
+                EventStreamStateError(
                     "produce() returned without settling its EventStream "
                     "(call finish() or fail() before returning)"
                 )
@@ -120,9 +122,8 @@ class _ProducerRun:
         # cancelled before its first step, so drive() never ran at all.
         self.signal.remove_listener(self.on_abort)
         if not self.stream.done:
-            self.settle(self.signal.reason if self.abort_requested else asyncio.CancelledError())
+            self.settle(asyncio.CancelledError())
 
-    def settle(self, error: BaseException | None) -> None:
+    def settle(self, error: BaseException) -> None:
         if not self.stream.done:
-            assert error is not None
             self.stream.fail(error)

@@ -1,0 +1,166 @@
+"""forward_source: the one abort-aware loop that plays an async source into a stream.
+
+Every adapter produces the same way: read an untrusted async source item by
+item, turn each item into at most one event, turn the end of the source into
+the result, and stop cleanly on the first failure or abort. Only what to do
+with one item and with the end differs; that is the `SourcePlay` an adapter
+fills in, and everything else lives here, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+from typing import Protocol, TypeVar
+
+from course_stream._abort import AbortSignal
+from course_stream._closing import aclose_quietly
+from course_stream._event_stream import EventStream
+from course_stream._ownership import claim_iterator_once
+
+__all__ = ["SourcePlay", "forward_source"]
+
+T = TypeVar("T")
+E = TypeVar("E")
+R = TypeVar("R")
+T_contra = TypeVar("T_contra", contravariant=True)
+E_co = TypeVar("E_co", covariant=True)
+R_co = TypeVar("R_co", covariant=True)
+
+_MUST_PROPAGATE = (KeyboardInterrupt, SystemExit)
+
+
+class SourcePlay(Protocol[T_contra, E_co, R_co]):
+    """What an adapter supplies to `forward_source`: its verdict on each item and on the end.
+
+    ``item`` and ``end`` raise the adapter's own error to fail the stream with
+    it; ``source_failed`` translates whatever the source itself raised.
+    """
+
+    def item(self, item: T_contra, index: int) -> E_co | None:
+        """The event item ``index`` (zero-based) produces, or None; raises to fail the stream."""
+        ...
+
+    def end(self, count: int) -> R_co:
+        """The result once the source ended after ``count`` items; raises to fail the stream."""
+        ...
+
+    def source_failed(self, error: BaseException, index: int) -> BaseException:
+        """The error to fail the stream with when the source raised ``error`` at item ``index``."""
+        ...
+
+
+class _Verdict:
+    """Carries an exception raised by the adapter's own ``item`` or ``end`` out of the read loop."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+async def forward_source(
+    stream: EventStream[E, R],
+    signal: AbortSignal,
+    source: AsyncIterator[T],
+    play: SourcePlay[T, E, R],
+    *,
+    reused: Callable[[], BaseException] | None = None,
+) -> None:
+    """Play ``source`` into ``stream`` through ``play`` and settle it; meant for `run_producer`.
+
+    - ``reused`` given: the iterator is claimed with `claim_iterator_once`; one
+      that already fed another call fails the stream with ``reused()`` and is
+      left alone (it belongs to the call that claimed it first).
+    - Each item goes to ``play.item``; the event it returns is pushed. The
+      signal is checked before each item is handed over, so nothing read after
+      an abort is published.
+    - The source ends: ``play.end(count)`` settles the stream with its result.
+    - ``play.item`` or ``play.end`` raises: the stream fails with that exception.
+    - The source raises (a step, ``StopIteration`` leaking, a spontaneous
+      `asyncio.CancelledError`): the stream fails with
+      ``play.source_failed(error, index)``; ``KeyboardInterrupt`` and
+      ``SystemExit`` fail it as they are and propagate.
+    - The signal aborts: the stream fails with ``signal.reason`` (`run_producer`
+      has already done so, in the ``abort()`` call); nothing the source does
+      afterwards changes that.
+
+    Whenever play stops before the source is exhausted, the stream is settled
+    first and the source closed second (`aclose_quietly`: its errors are
+    dropped; after an abort or a cancellation the close is interrupted at its
+    first suspension, so a close that never returns cannot keep the task
+    pending). Raises only what must propagate: the task's own cancellation,
+    ``KeyboardInterrupt``, ``SystemExit``.
+    """
+    if reused is not None and not claim_iterator_once(source):
+        _settle_failed(stream, reused())
+        return
+    # Read per item instead of `signal.aborted`: the listener sets it the moment
+    # the signal aborts, even when the source's own step aborts it and returns.
+    aborted: list[None] = [None] if signal.aborted else []
+    mark_aborted = partial(aborted.append, None)
+    signal.add_listener(mark_aborted)
+    handle = play.item
+    push = stream.push
+    index = 0
+    verdict: _Verdict | None = None
+    try:
+        # `async for` steps an async generator through its C slot; the adapter's
+        # own verdict is caught inside the body so it is never taken for the source's.
+        async for item in source:
+            if aborted:
+                break
+            try:
+                event = handle(item, index)
+            except BaseException as error:
+                verdict = _Verdict(error)
+                break
+            index += 1
+            if event is not None:
+                push(event)
+        else:
+            if not aborted:
+                verdict = _finish(stream, play, index)
+                if verdict is None:
+                    return
+    except BaseException as error:
+        cancelled = isinstance(error, asyncio.CancelledError) and _being_cancelled()
+        if aborted:
+            _settle_failed(stream, signal.abort_reason())
+        elif not cancelled:
+            propagate = isinstance(error, _MUST_PROPAGATE)
+            _settle_failed(stream, error if propagate else play.source_failed(error, index))
+        await aclose_quietly(source, interrupt=cancelled or bool(aborted))
+        if cancelled or isinstance(error, _MUST_PROPAGATE):
+            raise
+        return
+    finally:
+        signal.remove_listener(mark_aborted)
+    if aborted:
+        _settle_failed(stream, signal.abort_reason())
+    elif verdict is not None:
+        _settle_failed(stream, verdict.error)
+    await aclose_quietly(source, interrupt=bool(aborted))
+    if verdict is not None and isinstance(verdict.error, _MUST_PROPAGATE):
+        raise verdict.error
+
+
+def _finish(stream: EventStream[E, R], play: SourcePlay[T, E, R], count: int) -> _Verdict | None:
+    try:
+        result = play.end(count)
+    except BaseException as error:
+        return _Verdict(error)
+    if not stream.done:
+        stream.finish(result)
+    return None
+
+
+def _being_cancelled() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _settle_failed(stream: EventStream[E, R], error: BaseException) -> None:
+    if not stream.done:
+        stream.fail(error)
