@@ -1267,12 +1267,24 @@ async def test_a_reusable_async_iterable_may_feed_several_responses() -> None:
         (b'{"schemaVersion": 1, "schemaVersion": 1, "responses": []}', "duplicate object key"),
         (b'{"schemaVersion": 1, "responses": [{"records": [NaN]}]}', "NaN"),
         (b'{"schemaVersion": 1, "responses": [{"records": [-Infinity]}]}', "-Infinity"),
+        (b'{"schemaVersion": 1, "responses": [], "x": 1e400}', "1e400 overflows"),
+        (b'{"schemaVersion": 1, "responses": [], "x": -1E+999}', "-1E+999 overflows"),
         (b'{"schemaVersion": 1, "responses": []}\xff', "invalid UTF-8"),
         (b'{"schemaVersion": 1, "responses": [', "Expecting value"),
         (b"[" * 100_000 + b"]" * 100_000, "too deep"),
         (b'{"schemaVersion": ' + b"9" * 5000 + b"}", "digits"),
     ],
-    ids=["duplicate-key", "nan", "infinity", "bad-utf8", "truncated", "deep", "huge-int"],
+    ids=[
+        "duplicate-key",
+        "nan",
+        "infinity",
+        "overflow",
+        "negative-overflow",
+        "bad-utf8",
+        "truncated",
+        "deep",
+        "huge-int",
+    ],
 )
 def test_load_fixture_is_strict(tmp_path: Path, content: bytes, reason: str) -> None:
     path = tmp_path / "fixture.json"

@@ -123,6 +123,8 @@ FINAL = reply_text("Done.", response_id="response-final", message_id="message-fi
         ),
         ({"left": 1e308, "right": 1e308}, "the sum is not a finite number"),
         ({"left": 10**4400, "right": 1}, "the sum has too many digits to print"),
+        ({"left": 10**400, "right": 0.5}, "the sum is too large for a float"),
+        ({"left": -0.5, "right": -(10**400)}, "the sum is too large for a float"),
     ],
 )
 async def test_bad_tool_arguments_become_an_error_result_not_a_crash(

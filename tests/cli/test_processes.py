@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.cli.helpers import GOLDEN, REPO, ROUNDTRIP
 from tests.cli.test_demo import TRACE
@@ -41,3 +44,37 @@ def test_the_course_entry_point_replays_byte_for_byte_like_the_golden_file(
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout == (GOLDEN / "replay-roundtrip.jsonl").read_bytes()
+
+
+def _check_in_a_locale(
+    tmp_path: Path, name: bytes, encoding: str
+) -> subprocess.CompletedProcess[bytes]:
+    path = os.path.join(os.fsencode(tmp_path), name)
+    with open(path, "wb") as file:
+        file.write(
+            b'{"schemaVersion": 1, "responses": [{"records": ['
+            b'{"type": "transport_error", "code": "x", "message": "lone \\ud800 caf\\u00e9"}'
+            b"]}]}"
+        )
+    return subprocess.run(
+        [sys.executable, "-m", "course_cli", "check", path],
+        capture_output=True,
+        cwd=REPO,
+        timeout=_TIMEOUT,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": f"{encoding}:strict"},
+    )
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii", "latin-1"])
+def test_check_prints_a_lone_surrogate_and_a_non_utf8_file_name_in_any_locale(
+    tmp_path: Path, encoding: str
+) -> None:
+    done = _check_in_a_locale(tmp_path, b"bad-\xff.json", encoding)
+
+    assert done.returncode == 1, done.stderr
+    assert b"Traceback" not in done.stderr
+    problem, summary = done.stdout.decode(encoding).splitlines()
+    assert "bad-\\udcff.json: response 0, record 0: PROVIDER_TRANSPORT_ERROR: " in problem
+    assert "lone \\ud800 caf" in problem
+    assert summary == "checked 1 file, 1 response: 1 problem in 1 file"

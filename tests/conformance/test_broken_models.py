@@ -13,6 +13,7 @@ import gc
 import signal
 import socket
 from collections.abc import Awaitable, Callable
+from socket import socket as early_socket
 from typing import Any
 
 import pytest
@@ -98,6 +99,17 @@ class ModelThatDialsOut(WellBehavedModel):
         # Swallowing the failure must not hide the attempt.
         with contextlib.suppress(OSError):
             socket.create_connection(("model.invalid", 443))
+        await super().produce(stream, request)
+
+
+class ModelThatConnectsWithAnEarlyReference(WellBehavedModel):
+    """Connects to a real loopback listener through a ``socket`` class imported before the check."""
+
+    address: tuple[str, int] = ("127.0.0.1", 9)
+
+    async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
+        with early_socket() as connection, contextlib.suppress(OSError):
+            connection.connect(self.address)
         await super().produce(stream, request)
 
 
@@ -331,8 +343,22 @@ async def test_a_model_that_dials_out_breaks_no_network_even_if_it_swallows_the_
     error = await violation(ModelThatDialsOut)
 
     assert error.invariant is Invariant.NO_NETWORK
-    assert error.value == ("socket.create_connection(('model.invalid', 443))",)
+    assert error.value == ("socket.getaddrinfo('model.invalid', 443, 0, 1, 0)",)
     assert socket.create_connection.__module__ == "socket"
+
+
+async def test_a_connection_through_a_socket_class_imported_early_breaks_no_network() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        address = listener.getsockname()
+
+        class ToTheListener(ModelThatConnectsWithAnEarlyReference):
+            pass
+
+        ToTheListener.address = address
+        error = await violation(ToTheListener)
+
+    assert error.invariant is Invariant.NO_NETWORK
+    assert error.value == (f"socket.connect({address!r})",)
 
 
 @pytest.mark.parametrize(

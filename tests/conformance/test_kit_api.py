@@ -8,6 +8,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from socket import create_connection as early_create_connection
 from typing import Any
 from urllib.error import URLError
 
@@ -134,44 +135,54 @@ def test_every_invariant_and_scenario_has_a_one_line_doc() -> None:
         assert after.lstrip().startswith('"""'), member
 
 
-async def test_blocked_network_raises_records_and_restores() -> None:
-    originals = (socket.socket, socket.create_connection, socket.getaddrinfo)
+def _sockets_work() -> bool:
+    # A numeric address resolves without any lookup, so this never leaves the machine.
+    return bool(socket.getaddrinfo("127.0.0.1", 80))
 
+
+async def test_blocked_network_raises_and_records_every_attempt() -> None:
     with blocked_network() as attempts:
         with pytest.raises(NetworkAccessError):
-            socket.socket()
-        with pytest.raises(NetworkAccessError):
             socket.getaddrinfo("model.invalid", 443)
+        with socket.socket() as unconnected, pytest.raises(NetworkAccessError):
+            unconnected.connect(("127.0.0.1", 9))
         with pytest.raises(NetworkAccessError):
             await asyncio.open_connection("model.invalid", 443)
 
-    assert (socket.socket, socket.create_connection, socket.getaddrinfo) == originals
     assert [attempt.split("(")[0] for attempt in attempts] == [
-        "socket.socket",
         "socket.getaddrinfo",
+        "socket.connect",
         "socket.getaddrinfo",
     ]
+    assert attempts[1] == "socket.connect(('127.0.0.1', 9))"
+    assert _sockets_work()
+
+
+def test_blocked_network_catches_references_taken_before_the_block() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        address = listener.getsockname()
+        with blocked_network() as attempts, pytest.raises(NetworkAccessError):
+            early_create_connection(address, 1).close()
+
+    host, port = address
+    assert attempts == [f"socket.getaddrinfo({host!r}, {port}, 0, 1, 0)"]
 
 
 def test_blocked_network_stops_urllib_too() -> None:
     with blocked_network() as attempts, pytest.raises(URLError, match="blocked"):
         urllib.request.urlopen("http://model.invalid/", timeout=1)
 
-    assert attempts == ["socket.create_connection(('model.invalid', 80), 1, None)"]
+    assert [attempt.split("(")[0] for attempt in attempts] == ["socket.getaddrinfo"]
 
 
-def test_blocked_network_restores_sockets_when_the_block_raises() -> None:
-    original = socket.socket
-
+def test_sockets_work_again_after_a_block_that_raises() -> None:
     with pytest.raises(RuntimeError, match="inside"), blocked_network():
         raise RuntimeError("inside")
 
-    assert socket.socket is original
-    socket.socket().close()
+    assert _sockets_work()
 
 
-def test_blocked_network_restores_sockets_when_overlapping_blocks_exit_out_of_order() -> None:
-    originals = (socket.socket, socket.create_connection, socket.getaddrinfo)
+def test_overlapping_blocks_that_exit_out_of_order_leave_sockets_working() -> None:
     first, second = blocked_network(), blocked_network()
 
     first_attempts = first.__enter__()
@@ -181,9 +192,9 @@ def test_blocked_network_restores_sockets_when_overlapping_blocks_exit_out_of_or
         socket.getaddrinfo("model.invalid", 443)
     second.__exit__(None, None, None)
 
-    assert (socket.socket, socket.create_connection, socket.getaddrinfo) == originals
+    assert _sockets_work()
     assert first_attempts == []
-    assert second_attempts == ["socket.getaddrinfo('model.invalid', 443)"]
+    assert [attempt.split("(")[0] for attempt in second_attempts] == ["socket.getaddrinfo"]
 
 
 def test_the_kit_runs_under_plain_asyncio_without_importing_pytest() -> None:

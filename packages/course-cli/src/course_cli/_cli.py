@@ -13,7 +13,7 @@ from typing import NoReturn
 from course_cli._check import check_files
 from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
 from course_cli._models import MODEL_NAMES, build_demo_model
-from course_cli._output import format_problem, trace_line
+from course_cli._output import format_problem, one_line, trace_line, writer_for
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
 
 _MAIN_EPILOG = """\
@@ -245,30 +245,32 @@ def _detach_stdout() -> None:
 
 
 def _replay(path: str, request_prefix: str) -> int:
-    problem = asyncio.run(replay_file(path, request_prefix, sys.stdout.write))
+    problem = asyncio.run(replay_file(path, request_prefix, writer_for(sys.stdout)))
     if problem is None:
         return 0
     sys.stdout.flush()
-    print(format_problem(problem), file=sys.stderr)
+    writer_for(sys.stderr)(format_problem(problem) + "\n")
     return 1
 
 
 def _check(paths: Sequence[str]) -> int:
     report = asyncio.run(check_files(paths))
+    write = writer_for(sys.stdout)
     for problem in report.problems:
-        print(format_problem(problem))
-    print(report.summary())
+        write(format_problem(problem) + "\n")
+    write(report.summary() + "\n")
     return 1 if report.problems else 0
 
 
 def _demo(model_name: str, max_turns: int) -> int:
     model, description = build_demo_model(model_name)
-    sys.stdout.write(trace_line("model", description))
+    write = writer_for(sys.stdout)
+    write(trace_line("model", description))
     try:
-        asyncio.run(run_demo(model, sys.stdout.write, max_turns=max_turns))
+        asyncio.run(run_demo(model, write, max_turns=max_turns))
         model.assert_consumed()
     except (DemoStoppedError, AssertionError) as error:
         sys.stdout.flush()
-        print(f"course demo: {error}", file=sys.stderr)
+        writer_for(sys.stderr)(f"course demo: {one_line(str(error))}\n")
         return 1
     return 0

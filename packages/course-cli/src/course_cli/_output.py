@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import TextIO
 
 from course_cli._problems import Problem
 
@@ -85,3 +87,19 @@ def compact_json(value: object) -> str:
     except ValueError:
         return "<too large to print>"
     return literal.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def writer_for(stream: TextIO) -> Callable[[str], None]:
+    """A ``write`` for ``stream`` that never fails on a character its encoding cannot carry.
+
+    Such characters (a lone surrogate from a fixture's ``\\ud800`` escape, a
+    file name that is not valid UTF-8, any non-ASCII text on an ASCII
+    terminal) are written as their backslash escapes, so every line the
+    command prints reaches the reader in any locale.
+    """
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+
+    def write(text: str) -> None:
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+
+    return write

@@ -50,7 +50,11 @@ def run_tool(call: CourseToolCall) -> ToolOutcome:
         return _not_a_number("left", left)
     if not _is_number(right):
         return _not_a_number("right", right)
-    total = left + right
+    try:
+        total = left + right
+    except OverflowError:
+        # An int past float range plus a float: Python cannot even add them.
+        return _refused("the sum is too large for a float")
     if type(total) is float and not math.isfinite(total):
         return _refused("the sum is not a finite number")
     try:

@@ -1,26 +1,33 @@
 """Blocks the network while a model is exercised, and remembers every attempt.
 
-This is the one module of the course packages that imports ``socket``: it
-does so only to replace its entry points for the duration of a check (the
-no-network import contract names this exception explicitly).
+An audit hook (``sys.addaudithook``), not patched module attributes: CPython
+raises the ``socket.*`` audit events from inside the socket module's C code,
+so a model that took ``from socket import socket`` or ``create_connection``
+before the check, or that reaches a socket through any library, is still
+seen. The hook is installed once per process (audit hooks cannot be removed)
+and does nothing unless a block is open.
 """
 
 from __future__ import annotations
 
-import socket
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-# Name resolution and every way to get a connected or listening socket;
-# urllib, http.client and asyncio's create_connection all go through these.
-_BLOCKED_FUNCTIONS = (
-    "create_connection",
-    "create_server",
-    "getaddrinfo",
-    "gethostbyname",
-    "gethostbyname_ex",
-    "gethostbyaddr",
+# Every way a socket reaches another host: name resolution, connecting,
+# binding a listener, and datagrams sent without a connection.
+_BLOCKED_EVENTS = frozenset(
+    {
+        "socket.connect",
+        "socket.bind",
+        "socket.sendto",
+        "socket.sendmsg",
+        "socket.getaddrinfo",
+        "socket.getnameinfo",
+        "socket.gethostbyname",
+        "socket.gethostbyaddr",
+    }
 )
 
 
@@ -28,27 +35,25 @@ class NetworkAccessError(OSError):
     """Raised in place of a network operation while a conformance check runs."""
 
 
-# Every open block's attempt list. The functions are replaced when the first
-# block opens and restored when the last one closes, so blocks that overlap
-# without nesting (two checks gathered on one loop) still restore the real
-# functions, and an attempt made while several are open is recorded in each.
+# Every open block's attempt list, so blocks that overlap without nesting (two
+# checks gathered on one loop) each record an attempt made while they are open.
 _open_blocks: list[list[str]] = []
-_originals: dict[str, Any] = {}
+_hook_installed = False
 
 
 @contextmanager
 def blocked_network() -> Iterator[list[str]]:
-    """Make sockets and name resolution raise ``NetworkAccessError`` inside the block.
+    """Make socket connections and name lookups raise ``NetworkAccessError`` inside the block.
 
     Yields the list the attempts are appended to (one line per attempt,
-    naming the function and its arguments), so a model that catches the
-    error is still caught. The original functions are restored when the
-    last open block exits, whatever happens inside, and in whatever order
-    overlapping blocks exit.
+    naming the audit event and its arguments), so a model that catches the
+    error is still caught. Covers sockets created or imported before the
+    block; blocks in any thread while open (the audit hook is process-wide).
+    Nothing is patched, so nothing needs restoring: leaving the last open
+    block, in whatever order overlapping blocks exit, lets sockets work again.
     """
+    _install_hook_once()
     attempts: list[str] = []
-    if not _open_blocks:
-        _install()
     _open_blocks.append(attempts)
     try:
         yield attempts
@@ -57,43 +62,35 @@ def blocked_network() -> Iterator[list[str]]:
             if block is attempts:
                 del _open_blocks[index]
                 break
-        if not _open_blocks:
-            _restore()
 
 
-def _record(line: str) -> None:
+def _install_hook_once() -> None:
+    global _hook_installed
+    if not _hook_installed:
+        sys.addaudithook(_audit)
+        _hook_installed = True
+
+
+def _audit(event: str, arguments: tuple[Any, ...]) -> None:
+    # Runs for every audit event of the process; the common case returns at once.
+    if not _open_blocks or event not in _BLOCKED_EVENTS:
+        return
+    line = _describe(event, arguments)
     for block in _open_blocks:
         block.append(line)
+    raise NetworkAccessError(f"{event} is blocked during a conformance check")
 
 
-def _install() -> None:
-    _originals["socket"] = socket.socket
-    for name in _BLOCKED_FUNCTIONS:
-        _originals[name] = getattr(socket, name)
-
-    class BlockedSocket(socket.socket):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            _record(_describe("socket.socket", args, kwargs))
-            raise NetworkAccessError("socket.socket is blocked during a conformance check")
-
-    def blocker(name: str) -> Callable[..., Any]:
-        def blocked(*args: Any, **kwargs: Any) -> Any:
-            _record(_describe(f"socket.{name}", args, kwargs))
-            raise NetworkAccessError(f"socket.{name} is blocked during a conformance check")
-
-        return blocked
-
-    socket.socket = BlockedSocket  # type: ignore[misc]
-    for name in _BLOCKED_FUNCTIONS:
-        setattr(socket, name, blocker(name))
-
-
-def _restore() -> None:
-    socket.socket = _originals.pop("socket")  # type: ignore[misc]
-    for name in _BLOCKED_FUNCTIONS:
-        setattr(socket, name, _originals.pop(name))
-
-
-def _describe(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    parts = [repr(arg) for arg in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
-    return f"{name}({', '.join(parts)})"
+def _describe(event: str, arguments: tuple[Any, ...]) -> str:
+    # The first argument of the connect/bind/send events is the socket object;
+    # its address arguments are what identify the attempt.
+    shown = (
+        arguments[1:] if event in ("socket.connect", "socket.bind", "socket.sendto") else arguments
+    )
+    parts = []
+    for argument in shown:
+        try:
+            parts.append(repr(argument))
+        except Exception:
+            parts.append(f"<{type(argument).__name__}>")
+    return f"{event}({', '.join(parts)})"

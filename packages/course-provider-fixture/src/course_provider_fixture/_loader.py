@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import NoReturn
 
@@ -28,6 +29,14 @@ def _reject_constant(name: str) -> NoReturn:
     raise _StrictJsonError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        # 1e400 overflows to inf: no more a usable number than Infinity is.
+        raise _StrictJsonError(f"the number {text[:40]} overflows a float")
+    return value
+
+
 def _invalid(name: str, reason: str) -> Failure[FixtureProviderError]:
     return Failure(
         FixtureProviderError(
@@ -40,7 +49,8 @@ def _invalid(name: str, reason: str) -> Failure[FixtureProviderError]:
 def loads_fixture(text: bytes | str) -> object:
     """Parse strict JSON text into plain values, raising ``ValueError`` when it is not.
 
-    Rejects duplicate object keys, ``NaN``/``Infinity``/``-Infinity`` and,
+    Rejects duplicate object keys, ``NaN``/``Infinity``/``-Infinity``,
+    numbers that overflow a float (``1e400``) and,
     for ``bytes``, anything that is not valid UTF-8. Raises ``ValueError``
     (``UnicodeDecodeError`` and ``json.JSONDecodeError`` are subclasses) or
     ``RecursionError`` for nesting deeper than the interpreter allows.
@@ -51,6 +61,7 @@ def loads_fixture(text: bytes | str) -> object:
         text,
         object_pairs_hook=_reject_duplicate_keys,
         parse_constant=_reject_constant,
+        parse_float=_finite_float,
     )
 
 
@@ -61,7 +72,8 @@ def load_fixture(path: str | os.PathLike[str]) -> Result[object, FixtureProvider
     float, bool, None), ready for ``FixtureProviderAdapter.from_fixture``.
     Returns ``Failure`` with ``PROVIDER_INVALID_FIXTURE`` when the file is
     missing or unreadable (the OS reason is in the message), is not valid
-    UTF-8, or is not strict JSON: duplicate keys, ``NaN``/``Infinity``,
+    UTF-8, or is not strict JSON: duplicate keys, ``NaN``/``Infinity``, numbers
+    that overflow a float,
     nesting too deep to parse, integers too long to convert. Never raises.
     """
     given: object = path
