@@ -10,6 +10,7 @@ import pytest
 from returns.result import Failure, Success
 
 from course_protocol import CourseStopReason, CourseTextDeltaChunk
+from course_protocol._untrusted import special_method
 from course_provider_fixture import (
     FixtureProviderAdapter,
     FixtureProviderError,
@@ -19,7 +20,7 @@ from course_provider_fixture import (
     parse_fixture,
     parse_records,
 )
-from course_provider_fixture._fixture import has_async_iter, snapshot_record
+from course_provider_fixture._fixture import snapshot_record
 
 Code = FixtureProviderErrorCode
 WIRE_CONTRACT_NAMES = {
@@ -131,9 +132,9 @@ def test_async_iter_lookup_reads_the_type_and_never_runs_metaclass_hooks() -> No
     class Disabled(Source):
         __aiter__ = None  # type: ignore[assignment]
 
-    assert has_async_iter(Source()) is True
-    assert has_async_iter(Disabled()) is False
-    assert has_async_iter([]) is False
+    assert special_method(Source(), "__aiter__") is not None
+    assert special_method(Disabled(), "__aiter__") is None
+    assert special_method([], "__aiter__") is None
     assert calls == []
 
 

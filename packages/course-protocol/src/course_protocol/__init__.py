@@ -39,7 +39,6 @@ from course_protocol._messages import (
 )
 from course_protocol._port import CourseModel
 from course_protocol._response import (
-    MAX_TOKEN_COUNT,
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
@@ -50,7 +49,7 @@ from course_protocol._response import (
 )
 from course_protocol._tools import CourseToolSpec
 from course_protocol._transcript import TranscriptIssue, TranscriptIssueCode, validate_transcript
-from course_protocol._untrusted import is_blank
+from course_protocol._untrusted import MAX_TOKEN_COUNT, is_blank
 
 __all__ = [
     "JSON_MAX_DEPTH",

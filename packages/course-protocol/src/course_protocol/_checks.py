@@ -6,8 +6,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, cast
 
 from course_protocol._errors import CourseProtocolError
-from course_protocol._json import type_name
-from course_protocol._untrusted import is_blank
+from course_protocol._untrusted import is_blank, sequence_snapshot, type_name
 
 
 def fail(path: str, message: str) -> NoReturn:
@@ -35,14 +34,10 @@ def snapshot_sequence(value: object, path: str) -> tuple[object, ...]:
     ``str``, ``bytes``, mappings, iterators and everything else are rejected:
     a one-shot iterator would be consumed by the check itself.
     """
-    kind = type(value)
-    if kind is tuple:
-        return cast(tuple[object, ...], value)
-    if issubclass(kind, list):
-        return tuple(list.__iter__(cast(list[object], value)))
-    if issubclass(kind, tuple):
-        return tuple(tuple.__iter__(cast(tuple[object, ...], value)))
-    fail(path, f"must be a list or tuple, not {type_name(value)}")
+    items = sequence_snapshot(value)
+    if items is None:
+        fail(path, f"must be a list or tuple, not {type_name(value)}")
+    return items
 
 
 def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:

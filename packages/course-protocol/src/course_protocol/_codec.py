@@ -21,7 +21,6 @@ from course_protocol._json import (
     freeze_json,
     key_segment,
     thaw_json,
-    type_name,
 )
 from course_protocol._messages import (
     CourseAssistantContent,
@@ -41,6 +40,7 @@ from course_protocol._response import (
     CourseTextDeltaChunk,
     CourseToolCallChunk,
 )
+from course_protocol._untrusted import type_name
 
 T = TypeVar("T")
 

@@ -19,6 +19,7 @@ from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
 from course_protocol._errors import CourseProtocolError, JsonError
+from course_protocol._untrusted import type_name
 
 JsonValue: TypeAlias = Union[  # a recursive alias: ``|`` cannot join the string forward refs
     bool, int, float, str, tuple["JsonValue", ...], "frozendict[str, JsonValue]", None
@@ -64,12 +65,6 @@ class _Frame:
 
 
 _PENDING: Any = object()
-
-
-def type_name(value: object) -> str:
-    """The name of ``value``'s real type, read without running any of its code."""
-    name = type.__dict__["__name__"].__get__(type(value), type)
-    return cast(str, name)
 
 
 def key_segment(key: str | int) -> str:

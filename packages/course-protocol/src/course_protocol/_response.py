@@ -7,12 +7,8 @@ from enum import StrEnum
 from typing import TypeAlias, final
 
 from course_protocol._checks import check_id, check_text, fail, slot_setter
-from course_protocol._json import type_name
 from course_protocol._messages import CourseAssistantMessage, CourseToolCall
-from course_protocol._untrusted import is_blank
-
-MAX_TOKEN_COUNT = 2**53 - 1
-"""The largest usage count: the largest integer every JSON reader holds exactly."""
+from course_protocol._untrusted import MAX_TOKEN_COUNT, is_blank, is_token_count, type_name
 
 
 @final
@@ -74,10 +70,11 @@ CourseModelChunk: TypeAlias = CourseTextDeltaChunk | CourseToolCallChunk
 
 
 def _check_count(value: object, path: str) -> None:
+    if is_token_count(value):
+        return
     if type(value) is not int:
         fail(path, f"must be an int, not {type_name(value)}")
-    if not 0 <= value <= MAX_TOKEN_COUNT:
-        fail(path, "must be between 0 and 2**53 - 1")
+    fail(path, f"must be between 0 and 2**53 - 1 (MAX_TOKEN_COUNT = {MAX_TOKEN_COUNT})")
 
 
 @final

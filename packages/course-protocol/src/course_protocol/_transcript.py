@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import cast
 
-from course_protocol._json import is_frozen_json_object, type_name
+from course_protocol._json import is_frozen_json_object
 from course_protocol._messages import (
     CourseAssistantMessage,
     CourseTextBlock,
@@ -14,7 +14,7 @@ from course_protocol._messages import (
     CourseToolResultMessage,
     CourseUserMessage,
 )
-from course_protocol._untrusted import is_blank
+from course_protocol._untrusted import is_blank, sequence_snapshot, type_name
 
 
 class TranscriptIssueCode(StrEnum):
@@ -238,12 +238,8 @@ def validate_transcript(messages: object) -> tuple[TranscriptIssue, ...]:
     ``INVALID_MESSAGE`` and take no part in the pairing. Never raises,
     whatever it is given.
     """
-    kind = type(messages)
-    if issubclass(kind, list):
-        items = tuple(list.__iter__(cast(list[object], messages)))
-    elif issubclass(kind, tuple):
-        items = tuple(tuple.__iter__(cast(tuple[object, ...], messages)))
-    else:
+    items = sequence_snapshot(messages)
+    if items is None:
         detail = f"a transcript is a list or tuple of messages, not {type_name(messages)}"
         return (TranscriptIssue(TranscriptIssueCode.INVALID_TRANSCRIPT, None, detail),)
     issues: list[TranscriptIssue] = []

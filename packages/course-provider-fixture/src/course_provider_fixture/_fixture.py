@@ -9,13 +9,13 @@ overridden ``__getitem__``, ``get``, ``items``, ``keys``, ``__iter__`` or a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
 from returns.result import Failure, Result, Success
 
 from course_protocol import JSON_MAX_DEPTH, JsonError, freeze_json
+from course_protocol._untrusted import sequence_snapshot, special_method, type_name
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
@@ -58,10 +58,7 @@ class _InvalidFixtureError(Exception):
 
 
 def _type_name(value: object) -> str:
-    if value is _MISSING:
-        return "missing"
-    name = type.__dict__["__name__"].__get__(type(value), type)
-    return cast(str, name)
+    return "missing" if value is _MISSING else type_name(value)
 
 
 def _own_fields(value: object, path: str) -> dict[str, object]:
@@ -76,15 +73,6 @@ def _own_fields(value: object, path: str) -> dict[str, object]:
             )
         fields[key] = item
     return fields
-
-
-def _array_items(value: object) -> Iterator[object] | None:
-    kind = type(value)
-    if issubclass(kind, list):
-        return list.__iter__(cast(list[object], value))
-    if issubclass(kind, tuple):
-        return tuple.__iter__(cast(tuple[object, ...], value))
-    return None
 
 
 def is_flat_record(record: object) -> bool:
@@ -126,30 +114,15 @@ def snapshot_record(record: object, records_path: str, index: int) -> object | J
     return result.unwrap()
 
 
-def has_async_iter(value: object) -> bool:
-    """Whether ``value``'s type (not the instance) defines ``__aiter__``.
-
-    Reads the class dictionaries along the real MRO, the way the
-    interpreter looks special methods up, so no ``__getattr__`` or
-    ``__getattribute__`` of the value or its metaclass runs.
-    """
-    mro = type.__dict__["__mro__"].__get__(type(value), type)
-    for klass in cast(tuple[type, ...], mro):
-        namespace = cast(dict[str, object], type.__dict__["__dict__"].__get__(klass, type))
-        if "__aiter__" in namespace:
-            return namespace["__aiter__"] is not None
-    return False
-
-
 def _response(value: object, index: int) -> QueuedResponse:
     path = f"{_wire.RESPONSES_KEY}[{index}]"
     records = _own_fields(value, path).get(_wire.RECORDS_KEY, _MISSING)
     records_path = f"{path}.{_wire.RECORDS_KEY}"
     if records is _MISSING:
         raise _InvalidFixtureError(path, f"has no {_wire.RECORDS_KEY}")
-    items = _array_items(records)
+    items = sequence_snapshot(records)
     if items is None:
-        if has_async_iter(records):
+        if special_method(records, "__aiter__") is not None:
             return QueuedResponse(index, None, records)
         raise _InvalidFixtureError(
             records_path,
@@ -190,7 +163,7 @@ def parse_fixture(fixture: object) -> Result[FixtureSnapshot, FixtureProviderErr
                 f"must be {_wire.SUPPORTED_SCHEMA_VERSION}, got {shown}",
             )
         responses = fields.get(_wire.RESPONSES_KEY, _MISSING)
-        items = _array_items(responses)
+        items = sequence_snapshot(responses)
         if items is None:
             raise _InvalidFixtureError(
                 _wire.RESPONSES_KEY, f"must be an array, got {_type_name(responses)}"

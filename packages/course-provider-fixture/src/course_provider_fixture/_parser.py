@@ -33,13 +33,13 @@ from course_protocol import (
     is_blank,
     terminal_semantics_error,
 )
+from course_protocol._untrusted import describe, is_token_count
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import snapshot_record
 
 _Code = FixtureProviderErrorCode
 _MISSING = object()
-_MAX_TOKENS = 2**53 - 1
 _KNOWN_TYPES = ", ".join(
     (
         _wire.RESPONSE_START,
@@ -68,11 +68,7 @@ def _raise(
 
 
 def _describe(value: object) -> str:
-    if value is _MISSING:
-        return "missing"
-    if value is None:
-        return "null"
-    return type(value).__name__
+    return "missing" if value is _MISSING else describe(value)
 
 
 def _shown(value: object) -> str:
@@ -105,7 +101,7 @@ def _count(
         )
     key = camel if camel in usage else snake
     value = usage.get(key, _MISSING)
-    if type(value) is not int or not 0 <= value <= _MAX_TOKENS:
+    if not is_token_count(value):
         _raise(
             _Code.PROVIDER_INVALID_EVENT,
             f"{path}.{key}",

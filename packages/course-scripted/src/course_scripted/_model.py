@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
+from course_protocol._untrusted import sequence_snapshot, type_name
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
 from course_scripted._producer import ScriptedResponseFactory, play_factory
 from course_stream import AbortSignal, EventStream, run_producer
@@ -72,7 +73,7 @@ class ScriptedModel:
         Raises ``TypeError`` when it is not callable; the queue is then untouched.
         """
         if not callable(factory):
-            raise TypeError(f"response: expected a callable factory, got {_kind(factory)}")
+            raise TypeError(f"response: expected a callable factory, got {type_name(factory)}")
         self._queue.append(factory)
 
     def assert_consumed(self) -> None:
@@ -107,9 +108,9 @@ class ScriptedModel:
         nothing is captured or counted.
         """
         if type(request) is not CourseModelRequest:
-            raise TypeError(f"request: expected a CourseModelRequest, got {_kind(request)}")
+            raise TypeError(f"request: expected a CourseModelRequest, got {type_name(request)}")
         if not isinstance(signal, AbortSignal):
-            raise TypeError(f"signal: expected an AbortSignal, got {_kind(signal)}")
+            raise TypeError(f"signal: expected an AbortSignal, got {type_name(signal)}")
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -143,21 +144,16 @@ class ScriptedModel:
 def _factories(responses: object) -> tuple[ScriptedResponseFactory, ...]:
     # Read through the base types' own C methods so that a list or tuple
     # subclass cannot show validation one sequence and the queue another.
-    if isinstance(responses, list):
-        items: tuple[object, ...] = tuple(list.copy(responses))
-    elif isinstance(responses, tuple):
-        items = tuple.__getitem__(responses, slice(None))
-    else:
+    items = sequence_snapshot(responses)
+    if items is None:
         raise TypeError(
-            f"responses: expected a list or tuple of factories, got {_kind(responses)}"
+            f"responses: expected a list or tuple of factories, got {type_name(responses)}"
             " (one-shot iterators are refused so the script is visible up front)"
         )
     for index, item in enumerate(items):
         if not callable(item):
-            raise TypeError(f"responses[{index}]: expected a callable factory, got {_kind(item)}")
+            raise TypeError(
+                f"responses[{index}]: expected a callable factory, got {type_name(item)}"
+            )
     # Every element is callable; the signature beyond that is the factory's contract.
     return cast("tuple[ScriptedResponseFactory, ...]", items)
-
-
-def _kind(value: object) -> str:
-    return type(value).__qualname__

@@ -15,6 +15,7 @@ from course_protocol import (
     CourseToolCallChunk,
     terminal_semantics_error,
 )
+from course_protocol._untrusted import special_method
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
 from course_stream import AbortSignal, EventStream, forward_source
 
@@ -56,7 +57,7 @@ async def play_factory(
     dropped because they must not replace the primary failure.
     """
     returned: object = factory(request, signal)
-    if not callable(getattr(type(returned), "__anext__", None)):
+    if not callable(special_method(returned, "__anext__")):
         if inspect.iscoroutine(returned):
             # An `async def` factory that never yields returns a coroutine;
             # closing it keeps "coroutine was never awaited" out of the log.
