@@ -7,6 +7,7 @@ from typing import Any, NoReturn, final
 from course_http import VendorError, VendorErrorCode
 from course_provider_anthropic import _wire
 from course_provider_anthropic._reads import fail_invalid, shown, text_at
+from course_provider_anthropic._stop import SHOWN_LENGTH
 
 __all__ = ["KNOWN_DELTAS", "OpenBlock", "open_block", "refuse_delta"]
 
@@ -58,7 +59,7 @@ class OpenBlock:
 def _refuse_kind(code: VendorErrorCode, kind: str, reason: str, index: int) -> NoReturn:
     raise VendorError(
         code,
-        f"event {index}: a {kind!r} content block {reason}",
+        f"event {index}: content block type {kind[:SHOWN_LENGTH]!r} {reason}",
         vendor=_wire.VENDOR,
         vendor_type=kind,
         event_index=index,
@@ -151,10 +152,11 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
             )
         return
     if kind in KNOWN_DELTAS:
-        _bad_delta(f"a {kind} does not fit a {block.kind} block", index)
+        _bad_delta(f"delta type {kind} does not fit a {block.kind} block", index)
     raise VendorError(
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-        f"event {index}: {_wire.DELTA}.{_wire.TYPE} {kind!r} is not a known delta type",
+        f"event {index}: {_wire.DELTA}.{_wire.TYPE} {kind[:SHOWN_LENGTH]!r} "
+        "is not a known delta type",
         vendor=_wire.VENDOR,
         vendor_type=kind,
         event_index=index,

@@ -135,13 +135,15 @@ class MessagesStreamParser:
             fail_invalid(f"{_wire.TYPE} must be a string, got {shown(kind)}", index)
         if event.event != kind:
             fail_invalid(
-                f"the event name {event.event!r} differs from its data type {kind!r}", index
+                f"the event name {event.event[:SHOWN_LENGTH]!r} differs from its data type "
+                f"{kind[:SHOWN_LENGTH]!r}",
+                index,
             )
         if self._response is not None:
-            fail_order(f"{kind} follows {_wire.MESSAGE_STOP}; nothing may", index)
+            fail_order(f"{kind[:SHOWN_LENGTH]} follows {_wire.MESSAGE_STOP}; nothing may", index)
         raise VendorError(
             VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-            f"event {index}: {kind!r} is not a known event type",
+            f"event {index}: {kind[:SHOWN_LENGTH]!r} is not a known event type",
             vendor=_V,
             vendor_type=kind,
             event_index=index,
@@ -155,7 +157,7 @@ class MessagesStreamParser:
         self._require_start(kind, index)
         if position < len(self._content):
             fail_order(f"{kind} for block {position}, which already stopped", index)
-        fail_order(f"{kind} for block {position}, which never started", index)
+        fail_order(f"{kind} for block {shown(position)}, which never started", index)
 
     def _message_start(self, data: dict[str, Any], index: int) -> None:
         if self._message_id is not None:
@@ -196,7 +198,7 @@ class MessagesStreamParser:
             problem = (
                 "starts again" if position < expected else f"skips ahead (expected {expected})"
             )
-            fail_order(f"{kind}: block {position} {problem}", index)
+            fail_order(f"{kind}: block {shown(position)} {problem}", index)
         block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
         if block.kind == _wire.TOOL_USE:
             if block.call_id in self._call_ids:

@@ -20,8 +20,15 @@ __all__ = [
 
 
 def shown(value: object) -> str:
-    """How a bad value is named in a message: its JSON kind, never its (untrusted) content."""
-    return "null" if value is None else type(value).__name__
+    """How a bad value is named in a message: a small integer itself, anything else by its kind.
+
+    Untrusted text is never echoed (it could be huge, or forge a line of a log).
+    """
+    if value is None:
+        return "null"
+    if type(value) is int and -(10**9) < value < 10**9:
+        return repr(value)
+    return type(value).__name__
 
 
 def fail_invalid(message: str, index: int) -> NoReturn:
