@@ -63,7 +63,8 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
       combines them: the results of one assistant turn, then any user text.
 
     Raises `VendorError` ``VENDOR_INVALID_REQUEST`` (nothing is sent) naming
-    the course message when the transcript is empty, fails
+    the course message when the transcript is empty (or holds nothing to
+    send but blank assistant text), fails
     ``validate_transcript``, opens with the assistant, has a blank user
     message, or puts anything between a Tool call and its result (a user
     message, another assistant turn) or a result after user text in its turn.
@@ -177,6 +178,8 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
                     builder.open_calls[block[_wire.ID]] = position
         else:
             _add_result(builder, message, position)
+    if not builder.turns:
+        raise _invalid("messages: nothing to send: every message is blank assistant text")
     # validate_transcript guarantees a later result for every call, and each
     # result was taken only while its call was open: none is left open here.
     return builder.turns
