@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course_http import SseEvent, VendorErrorCode
+from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseStopReason,
     CourseTextBlock,
@@ -457,3 +457,46 @@ def test_end_returns_the_same_response_every_time() -> None:
 def test_the_parser_needs_a_non_blank_request_id(request_id: object) -> None:
     with pytest.raises(ValueError, match="request_id"):
         MessagesStreamParser(request_id)  # type: ignore[arg-type]
+
+
+def test_after_a_failure_every_call_raises_the_same_error_again() -> None:
+    parser = MessagesStreamParser(REQUEST_ID)
+    body = text_body("a")
+    parser.feed(body[0], 0)
+    parser.feed(body[1], 1)
+    with pytest.raises(VendorError) as first:
+        parser.feed(delta(0, {"type": "text_delta", "text": 3}), 2)
+
+    for index, item in enumerate(body[2:], start=3):
+        with pytest.raises(VendorError) as again:
+            parser.feed(item, index)
+        assert again.value is first.value
+    with pytest.raises(VendorError) as at_the_end:
+        parser.end(len(body) + 1)
+    assert at_the_end.value is first.value
+    assert first.value.code is VendorErrorCode.VENDOR_INVALID_EVENT
+
+
+def test_an_event_after_the_response_turns_the_result_into_that_failure() -> None:
+    parser = MessagesStreamParser(REQUEST_ID)
+    body = text_body("a")
+    for index, item in enumerate(body):
+        parser.feed(item, index)
+    with pytest.raises(VendorError) as late:
+        parser.feed(ping(), len(body))
+
+    with pytest.raises(VendorError) as at_the_end:
+        parser.end(len(body) + 1)
+    assert at_the_end.value is late.value
+    assert late.value.code is VendorErrorCode.VENDOR_EVENT_ORDER
+
+
+def test_a_missing_terminal_stays_the_outcome() -> None:
+    parser = MessagesStreamParser(REQUEST_ID)
+    with pytest.raises(VendorError) as first:
+        parser.end(0)
+    with pytest.raises(VendorError) as again:
+        parser.feed(message_start(), 0)
+
+    assert again.value is first.value
+    assert first.value.code is VendorErrorCode.VENDOR_MISSING_TERMINAL

@@ -58,14 +58,16 @@ class MessagesStreamParser:
     the event makes, or ``None``), then call :meth:`end` once the stream is
     over. Both raise `VendorError` (``vendor`` ``"anthropic-messages"``,
     ``event_index`` the offending event) with a stable code; after one, the
-    parser is spent. Chunks returned before a failure stay valid; a Tool
-    call is returned only once its block stopped and its arguments parsed.
+    parser is spent: every later call raises that same error object again.
+    Chunks returned before a failure stay valid; a Tool call is returned
+    only once its block stopped and its arguments parsed.
     """
 
     __slots__ = (
         "_call_ids",
         "_content",
         "_content_closed",
+        "_failure",
         "_input_tokens",
         "_message_id",
         "_open",
@@ -92,6 +94,7 @@ class MessagesStreamParser:
         self._call_ids: set[str] = set()
         self._content_closed = False
         self._response: CourseModelResponse | None = None
+        self._failure: VendorError | None = None
 
     def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
         """Advance by event number ``index``; return the chunk it makes, if any.
@@ -108,26 +111,37 @@ class MessagesStreamParser:
         are not a JSON object; ``VENDOR_INVALID_TERMINAL`` when the stop
         reason contradicts the content.
         """
-        data = event_object(event.data, vendor=_V, index=index)
-        kind = data.get(_wire.TYPE)
-        handler = _HANDLERS.get(kind) if type(kind) is str else None
-        if handler is None or event.event != kind or self._response is not None:
-            self._refuse(event, kind, index)
-        return handler(self, data, index)
+        if self._failure is not None:
+            raise self._failure
+        try:
+            data = event_object(event.data, vendor=_V, index=index)
+            kind = data.get(_wire.TYPE)
+            handler = _HANDLERS.get(kind) if type(kind) is str else None
+            if handler is None or event.event != kind or self._response is not None:
+                self._refuse(event, kind, index)
+            return handler(self, data, index)
+        except VendorError as error:
+            # A half-applied event leaves the state torn: nothing may follow.
+            self._failure = error
+            raise
 
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.
 
         Raises `VendorError` ``VENDOR_MISSING_TERMINAL`` (``event_index`` =
-        ``event_count``) when no ``message_stop`` was read, even after chunks.
+        ``event_count``) when no ``message_stop`` was read, even after chunks,
+        or the error an earlier :meth:`feed` raised.
         """
+        if self._failure is not None:
+            raise self._failure
         if self._response is None:
-            raise VendorError(
+            self._failure = VendorError(
                 VendorErrorCode.VENDOR_MISSING_TERMINAL,
                 f"the stream ended after {event_count} event(s) without {_wire.MESSAGE_STOP}",
                 vendor=_V,
                 event_index=event_count,
             )
+            raise self._failure
         return self._response
 
     def _refuse(self, event: SseEvent, kind: object, index: int) -> NoReturn:
