@@ -216,7 +216,8 @@ class MessagesStreamParser:
         block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
         if block.kind == _wire.TOOL_USE:
             if block.call_id in self._call_ids:
-                fail_invalid(f"{_wire.TOOL_USE} id {block.call_id!r} was already used", index)
+                repeated = block.call_id[:SHOWN_LENGTH]
+                fail_invalid(f"{_wire.TOOL_USE} id {repeated!r} was already used", index)
             self._call_ids.add(block.call_id)
         self._open[position] = block
         self._content.append(None)
