@@ -9,12 +9,12 @@ from course_provider_anthropic import _wire
 from course_provider_anthropic._reads import fail_invalid, shown, text_at
 from course_provider_anthropic._stop import SHOWN_LENGTH
 
-__all__ = ["KNOWN_DELTAS", "OpenBlock", "open_block", "refuse_delta"]
+__all__ = ["OpenBlock", "open_block", "refuse_delta"]
 
 _NO_DELTA = object()
 """The streamed delta type of a block that streams no kept text: equal to no decoded value."""
 
-KNOWN_DELTAS = frozenset(
+_KNOWN_DELTAS = frozenset(
     {
         _wire.TEXT_DELTA,
         _wire.INPUT_JSON_DELTA,
@@ -132,9 +132,9 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
     """
     kind = delta.get(_wire.TYPE)
     if type(kind) is not str:
-        _bad_delta(f"{_wire.DELTA}.{_wire.TYPE} must be a string, got {shown(kind)}", index)
+        fail_invalid(f"{_wire.DELTA}.{_wire.TYPE} must be a string, got {shown(kind)}", index)
     if kind == block.delta_type:
-        _bad_delta(
+        fail_invalid(
             f"{_wire.DELTA}.{block.delta_key} must be a string, "
             f"got {shown(delta.get(block.delta_key))}",
             index,
@@ -144,15 +144,15 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
         payload = delta.get(payload_key)
         wanted = dict if kind == _wire.CITATIONS_DELTA else str
         if type(payload) is not wanted:
-            _bad_delta(
+            fail_invalid(
                 f"{_wire.DELTA}.{payload_key} must be "
                 + ("an object" if wanted is dict else "a string")
                 + f", got {shown(payload)}",
                 index,
             )
         return
-    if kind in KNOWN_DELTAS:
-        _bad_delta(f"delta type {kind} does not fit a {block.kind} block", index)
+    if kind in _KNOWN_DELTAS:
+        fail_invalid(f"delta type {kind} does not fit a {block.kind} block", index)
     raise VendorError(
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
         f"event {index}: {_wire.DELTA}.{_wire.TYPE} {kind[:SHOWN_LENGTH]!r} "
@@ -173,10 +173,6 @@ def _skipped_payload(block_kind: str, delta_kind: str) -> str | None:
     if block_kind == _wire.TEXT and delta_kind == _wire.CITATIONS_DELTA:
         return _wire.CITATION
     return None
-
-
-def _bad_delta(message: str, index: int) -> NoReturn:
-    fail_invalid(message, index)
 
 
 def _path(key: str) -> str:
