@@ -186,6 +186,8 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
 
 
 def _add_result(builder: _TurnBuilder, message: CourseToolResultMessage, position: int) -> None:
+    # validate_transcript leaves no way here today; kept so that a broken
+    # invariant fails with the typed error, never a KeyError.
     if message.tool_call_id not in builder.open_calls:
         raise _invalid(
             f"messages[{position}]: the Tool result for {message.tool_call_id!r} must follow "
