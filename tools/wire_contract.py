@@ -1,10 +1,13 @@
-"""An import-linter contract that keeps the transport vocabulary in one package.
+"""An import-linter contract that keeps one adapter's wire vocabulary in that adapter.
 
 import-linter sees imports only, so this contract walks the modules of the
 graph itself, parses each source file with ``ast`` and fails when a string
 literal equals one of the configured wire names outside the home package.
 Source files are located with ``importlib`` finders without importing
-anything.
+anything. Each adapter package gets its own contract of this type; a
+spelling two adapters share (``text_delta`` is both the course transport's
+and Anthropic's) is declared in each contract with ``shared_names``, so the
+core packages still use none.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class WireLiteral:
-    """One string literal equal to a wire name, found outside the home package."""
+    """One string literal equal to a wire name, found outside the home package (and its sharers)."""
 
     module: str
     line: int
@@ -38,39 +41,57 @@ class WireVocabularyContract(Contract):
     Options:
         home_package:     the only package (with its submodules) allowed to spell the names.
         wire_names:       the transport vocabulary, one name per line.
+        shared_names:     optional ``package: name`` lines, each saying that another
+                          adapter ``package`` (with its submodules) owns the same
+                          spelling in its own vocabulary, so it may spell ``name``.
         allowed_literals: optional ``module: name`` lines, each letting one module
                           (or package, with its submodules) spell one name for a
                           reason that is not the wire (a Python attribute that
                           happens to share the spelling).
-                          An allowance that matches nothing is reported as a
-                          warning, so stale ones are noticed.
+                          A shared name or an allowance that matches nothing is
+                          reported as a warning, so stale ones are noticed.
     """
 
     type_name = "wire_vocabulary"
 
     home_package = fields.StringField()
     wire_names = fields.SetField(subfield=fields.StringField())
+    shared_names = fields.SetField(subfield=fields.StringField(), required=False, default=set())
     allowed_literals = fields.SetField(subfield=fields.StringField(), required=False, default=set())
 
     def validate(self) -> None:
-        """Reject ``allowed_literals`` lines that are not ``module: name``."""
-        bad = sorted(
-            line for line in cast("set[str]", self.allowed_literals) if _allowance(line) is None
-        )
-        if bad:
-            raise InvalidContractOptions(
-                {"allowed_literals": f"Expected 'module: name' lines, got {bad}."}
+        """Reject ``shared_names``/``allowed_literals`` lines that are not ``module: name``.
+
+        A shared name must also be one of ``wire_names`` and belong to a
+        package other than the home package.
+        """
+        errors: dict[str, str] = {}
+        for option in ("shared_names", "allowed_literals"):
+            lines = cast("set[str]", getattr(self, option))
+            bad = sorted(line for line in lines if _allowance(line) is None)
+            if bad:
+                errors[option] = f"Expected 'module: name' lines, got {bad}."
+        if "shared_names" not in errors:
+            home = cast(str, self.home_package)
+            names = cast("set[str]", self.wire_names)
+            wrong = sorted(
+                f"{package}: {name}"
+                for package, name in _pairs(cast("set[str]", self.shared_names))
+                if name not in names or package == home
             )
+            if wrong:
+                errors["shared_names"] = (
+                    f"Each line names another package and one of wire_names, got {wrong}."
+                )
+        if errors:
+            raise InvalidContractOptions(errors)
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
         # import-linter replaces each field with its parsed value on the instance.
         home = cast(str, self.home_package)
         names = frozenset(cast("set[str]", self.wire_names))
-        allowed = {
-            pair
-            for pair in map(_allowance, cast("set[str]", self.allowed_literals))
-            if pair is not None
-        }
+        shared = _pairs(cast("set[str]", self.shared_names))
+        allowed = shared | _pairs(cast("set[str]", self.allowed_literals))
         used: set[tuple[str, str]] = set()
         found: list[WireLiteral] = []
         unreadable: list[str] = []
@@ -88,25 +109,37 @@ class WireVocabularyContract(Contract):
                     found.append(item)
                 else:
                     used.add(allowance)
-        stale = sorted(f"{module}: {name}" for module, name in allowed - used)
+        warnings = [
+            f"{'shared_names' if pair in shared else 'allowed_literals'} entry matches nothing: "
+            f"{pair[0]}: {pair[1]}"
+            for pair in sorted(allowed - used)
+        ]
         return ContractCheck(
             kept=not found and not unreadable,
             metadata={"literals": found, "unreadable": unreadable},
-            warnings=[f"allowed_literals entry matches nothing: {line}" for line in stale],
+            warnings=warnings,
         )
 
     def render_broken_contract(self, check: ContractCheck) -> None:
         literals: list[WireLiteral] = check.metadata["literals"]
         unreadable: list[str] = check.metadata["unreadable"]
+        sharers: dict[str, list[str]] = {}
+        for package, name in sorted(_pairs(cast("set[str]", self.shared_names))):
+            sharers.setdefault(name, []).append(package)
         for item in literals:
+            owners = " and ".join([cast(str, self.home_package), *sharers.get(item.literal, [])])
             output.print_error(
                 f"{item.module}:{item.line} spells the wire name {item.literal!r}; "
-                f"only {self.home_package} may.",
+                f"only {owners} may.",
                 bold=False,
             )
         for module in unreadable:
             output.print_error(f"{module}: no Python source file to inspect.", bold=False)
         output.new_line()
+
+
+def _pairs(lines: set[str]) -> set[tuple[str, str]]:
+    return {pair for pair in map(_allowance, lines) if pair is not None}
 
 
 def _allowance(line: str) -> tuple[str, str] | None:

@@ -41,6 +41,7 @@ def test_vendor_error_is_a_course_error_with_its_fields() -> None:
         (VendorErrorCode.VENDOR_INVALID_EVENT, False),
         (VendorErrorCode.VENDOR_INCOMPLETE, False),
         (VendorErrorCode.VENDOR_MISSING_API_KEY, False),
+        (VendorErrorCode.VENDOR_INVALID_REQUEST, False),
     ],
 )
 def test_retryable_says_whether_the_same_request_may_succeed_later(

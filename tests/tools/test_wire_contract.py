@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -231,3 +232,145 @@ def test_lint_imports_with_the_repository_contract_type_fails_on_a_planted_name(
     assert completed.returncode == 1, completed.stdout + completed.stderr
     assert "scratch_wire_cli.leaky:1 spells the wire name 'tool_call'" in completed.stdout
     assert "Wire vocabulary stays home BROKEN" in completed.stdout
+
+
+def _run_shared(package: str, home: str, wire_names: list[str], shared: list[str]) -> ContractCheck:
+    contract = WireVocabularyContract(
+        name="wire vocabulary",
+        session_options={},
+        contract_options={"home_package": home, "wire_names": wire_names, "shared_names": shared},
+    )
+    return contract.check(grimp.build_graph(package, cache_dir=None), verbose=False)
+
+
+def test_a_shared_name_may_be_spelled_by_the_other_adapter_and_nowhere_else(
+    scratch_root: Path,
+) -> None:
+    _plant_package(
+        scratch_root,
+        "scratch_wire_shared",
+        {
+            "__init__": "",
+            "vendor": 'KINDS = ("content_block_delta", "text_delta")\n',
+            "transport": 'KIND = "text_delta"\n',
+            "core": 'KIND = "text_delta"\nOTHER = "content_block_delta"\n',
+        },
+    )
+
+    result = _run_shared(
+        "scratch_wire_shared",
+        home="scratch_wire_shared.vendor",
+        wire_names=["content_block_delta", "text_delta"],
+        shared=["scratch_wire_shared.transport: text_delta"],
+    )
+
+    assert result.kept is False
+    assert result.metadata["literals"] == [
+        WireLiteral("scratch_wire_shared.core", 1, "text_delta"),
+        WireLiteral("scratch_wire_shared.core", 2, "content_block_delta"),
+    ]
+    assert result.warnings == []
+
+
+def test_a_shared_name_covers_only_that_name_in_the_sharing_package(scratch_root: Path) -> None:
+    _plant_package(
+        scratch_root,
+        "scratch_wire_share_one",
+        {"__init__": "", "vendor": "", "transport": 'KINDS = ("text_delta", "message_stop")\n'},
+    )
+
+    result = _run_shared(
+        "scratch_wire_share_one",
+        home="scratch_wire_share_one.vendor",
+        wire_names=["message_stop", "text_delta"],
+        shared=["scratch_wire_share_one.transport: text_delta"],
+    )
+
+    assert result.metadata["literals"] == [
+        WireLiteral("scratch_wire_share_one.transport", 1, "message_stop")
+    ]
+
+
+def test_a_shared_name_that_matches_nothing_is_reported_as_a_warning(scratch_root: Path) -> None:
+    _plant_package(scratch_root, "scratch_wire_share_stale", {"__init__": "", "vendor": ""})
+
+    result = _run_shared(
+        "scratch_wire_share_stale",
+        home="scratch_wire_share_stale.vendor",
+        wire_names=["text_delta"],
+        shared=["scratch_wire_share_stale.transport: text_delta"],
+    )
+
+    assert result.kept is True
+    assert result.warnings == [
+        "shared_names entry matches nothing: scratch_wire_share_stale.transport: text_delta"
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["pkg.other text_delta", "pkg.other: not_a_wire_name", "pkg.home: text_delta"],
+    ids=["no-separator", "not-in-wire-names", "the-home-itself"],
+)
+def test_a_shared_name_must_be_a_wire_name_of_another_package(line: str) -> None:
+    with pytest.raises(InvalidContractOptions) as caught:
+        WireVocabularyContract(
+            name="wire vocabulary",
+            session_options={},
+            contract_options={
+                "home_package": "pkg.home",
+                "wire_names": ["text_delta"],
+                "shared_names": [line],
+            },
+        )
+
+    assert list(caught.value.errors) == ["shared_names"]
+
+
+def _copy_of_course_stream_with(root: Path, source: str) -> None:
+    package = root / "course_stream"
+    shutil.copytree(
+        REPO_ROOT / "packages" / "course-stream" / "src" / "course_stream",
+        package,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    (package / "_planted.py").write_text(source, encoding="utf-8")
+
+
+def test_the_repository_contracts_fail_on_an_anthropic_wire_name_planted_in_a_core_package(
+    tmp_path: Path,
+) -> None:
+    # A copy of course_stream first on the path stands in for the real one,
+    # so the repository's own .importlinter reads the planted module.
+    _copy_of_course_stream_with(
+        tmp_path, 'KIND = "content_block_delta"\nDELTA = "text_delta"\nTEXT = "text"\n'
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+
+    completed = subprocess.run(
+        [str(lint_imports), "--no-cache", "--no-logo", str(REPO_ROOT / ".importlinter")],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+    report = " ".join(completed.stdout.split())
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    assert (
+        "course_stream._planted:1 spells the wire name 'content_block_delta'; "
+        "only course_provider_anthropic may." in report
+    )
+    assert (
+        "course_stream._planted:2 spells the wire name 'text_delta'; "
+        "only course_provider_anthropic and course_provider_fixture may." in report
+    )
+    assert (
+        "course_stream._planted:2 spells the wire name 'text_delta'; "
+        "only course_provider_fixture and course_provider_anthropic may." in report
+    )
+    assert "'text'" not in report
+    assert "Contracts: 3 kept, 2 broken." in report

@@ -23,6 +23,9 @@ class VendorErrorCode(StrEnum):
     VENDOR_MISSING_API_KEY = "VENDOR_MISSING_API_KEY"
     """A live call needs an API key: none was given and the vendor's variable is unset."""
 
+    VENDOR_INVALID_REQUEST = "VENDOR_INVALID_REQUEST"
+    """The course request cannot be put in the vendor's terms; nothing was sent."""
+
     HTTP_CONNECT_FAILED = "HTTP_CONNECT_FAILED"
     """No connection: refused, name resolution, TLS, or a proxy failure."""
 

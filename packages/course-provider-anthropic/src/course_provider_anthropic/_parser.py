@@ -1,0 +1,350 @@
+"""Messages API stream events to course chunks and one terminal response: a strict state machine.
+
+Every event is untrusted: its ``data`` is decoded by `event_object` and read
+field by field before any course value is made. The dominant events (a text
+delta, an argument fragment) take one dict lookup on the event type and one
+on the block index, and allocate nothing but the course chunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NoReturn, final
+
+from course_http import (
+    SseEvent,
+    VendorError,
+    VendorErrorCode,
+    event_object,
+    token_count,
+    tool_arguments,
+)
+from course_protocol import (
+    CourseAssistantContent,
+    CourseAssistantMessage,
+    CourseModelChunk,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    terminal_semantics_error,
+)
+from course_provider_anthropic import _wire
+from course_provider_anthropic._blocks import OpenBlock, open_block, refuse_delta
+from course_provider_anthropic._reads import (
+    block_index,
+    fail_invalid,
+    fail_order,
+    input_tokens,
+    object_at,
+    shown,
+    text_at,
+)
+from course_provider_anthropic._stop import SHOWN_LENGTH, course_stop_reason
+
+__all__ = ["MessagesStreamParser"]
+
+_V = _wire.VENDOR
+
+
+@final
+class MessagesStreamParser:
+    """The state of one streamed Messages API response, fed one server-sent event at a time.
+
+    Feed each event in order with :meth:`feed` (it returns the course chunk
+    the event makes, or ``None``), then call :meth:`end` once the stream is
+    over. Both raise `VendorError` (``vendor`` ``"anthropic-messages"``,
+    ``event_index`` the offending event) with a stable code; after one, the
+    parser is spent: every later call raises that same error object again.
+    Chunks returned before a failure stay valid; a Tool call is returned
+    only once its block stopped and its arguments parsed.
+    """
+
+    __slots__ = (
+        "_call_ids",
+        "_content",
+        "_content_closed",
+        "_failure",
+        "_input_tokens",
+        "_message_id",
+        "_open",
+        "_output_tokens",
+        "_request_id",
+        "_response",
+        "_stop_reason",
+        "_vendor_reason",
+    )
+
+    def __init__(self, request_id: str) -> None:
+        if type(request_id) is not str or not request_id.strip():
+            raise ValueError("request_id must be a non-blank str")
+        self._request_id = request_id
+        self._message_id: str | None = None
+        self._input_tokens = 0
+        self._output_tokens: int | None = None
+        self._stop_reason: CourseStopReason | None = None
+        self._vendor_reason = ""
+        self._open: dict[int, OpenBlock] = {}
+        # One slot per block started, at its index; None for a block that
+        # gives the message nothing (thinking, empty text) or has not stopped.
+        self._content: list[CourseAssistantContent | None] = []
+        self._call_ids: set[str] = set()
+        self._content_closed = False
+        self._response: CourseModelResponse | None = None
+        self._failure: VendorError | None = None
+
+    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
+        """Advance by event number ``index``; return the chunk it makes, if any.
+
+        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for data that is not a
+        JSON object, a ``type`` that is not a string or differs from the
+        ``event:`` name, or a field of the wrong type; ``VENDOR_UNKNOWN_EVENT``
+        for an unknown event, block or delta type; ``VENDOR_EVENT_ORDER`` for
+        an event out of place (anything after ``message_stop``, ping
+        included); ``VENDOR_ERROR_EVENT`` for the vendor's ``error`` event;
+        ``VENDOR_INCOMPLETE``/``VENDOR_REFUSAL`` for a stop reason the course
+        cannot express; ``VENDOR_UNSUPPORTED_CONTENT`` for a server-tool
+        block; ``VENDOR_INVALID_TOOL_ARGUMENTS`` when a Tool call's arguments
+        are not a JSON object; ``VENDOR_INVALID_TERMINAL`` when the stop
+        reason contradicts the content.
+        """
+        if self._failure is not None:
+            raise self._failure
+        try:
+            data = event_object(event.data, vendor=_V, index=index)
+            kind = data.get(_wire.TYPE)
+            handler = _HANDLERS.get(kind) if type(kind) is str else None
+            if handler is None or event.event != kind or self._response is not None:
+                self._refuse(event, kind, index)
+            return handler(self, data, index)
+        except VendorError as error:
+            # A half-applied event leaves the state torn: nothing may follow.
+            self._failure = error
+            raise
+
+    def end(self, event_count: int) -> CourseModelResponse:
+        """The terminal response, once the stream ended after ``event_count`` events.
+
+        Raises `VendorError` ``VENDOR_MISSING_TERMINAL`` (``event_index`` =
+        ``event_count``) when no ``message_stop`` was read, even after chunks,
+        or the error an earlier :meth:`feed` raised.
+        """
+        if self._failure is not None:
+            raise self._failure
+        if self._response is None:
+            self._failure = VendorError(
+                VendorErrorCode.VENDOR_MISSING_TERMINAL,
+                f"the stream ended after {event_count} event(s) without {_wire.MESSAGE_STOP}",
+                vendor=_V,
+                event_index=event_count,
+            )
+            raise self._failure
+        return self._response
+
+    def _refuse(self, event: SseEvent, kind: object, index: int) -> NoReturn:
+        if type(kind) is not str:
+            fail_invalid(f"{_wire.TYPE} must be a string, got {shown(kind)}", index)
+        if event.event != kind:
+            fail_invalid(
+                f"the event name {event.event[:SHOWN_LENGTH]!r} differs from its data type "
+                f"{kind[:SHOWN_LENGTH]!r}",
+                index,
+            )
+        if self._response is not None:
+            fail_order(f"{kind[:SHOWN_LENGTH]} follows {_wire.MESSAGE_STOP}; nothing may", index)
+        raise VendorError(
+            VendorErrorCode.VENDOR_UNKNOWN_EVENT,
+            f"event {index}: {kind[:SHOWN_LENGTH]!r} is not a known event type",
+            vendor=_V,
+            vendor_type=kind,
+            event_index=index,
+        )
+
+    def _require_start(self, kind: str, index: int) -> None:
+        if self._message_id is None:
+            fail_order(f"{kind} comes before {_wire.MESSAGE_START}", index)
+
+    def _no_block(self, kind: str, position: int, index: int) -> NoReturn:
+        self._require_start(kind, index)
+        if position < len(self._content):
+            fail_order(f"{kind} for block {position}, which already stopped", index)
+        fail_order(f"{kind} for block {shown(position)}, which never started", index)
+
+    def _message_start(self, data: dict[str, Any], index: int) -> None:
+        if self._message_id is not None:
+            fail_order(f"a second {_wire.MESSAGE_START}", index)
+        message = object_at(data, _wire.MESSAGE, _wire.MESSAGE, index)
+        message_id = text_at(
+            message, _wire.ID, f"{_wire.MESSAGE}.{_wire.ID}", index, non_blank=True
+        )
+        if message.get(_wire.ROLE) != _wire.ASSISTANT:
+            fail_invalid(f"{_wire.MESSAGE}.{_wire.ROLE} must be {_wire.ASSISTANT!r}", index)
+        content = message.get(_wire.CONTENT, [])
+        if type(content) is not list or content:
+            # Streamed content arrives in block events; a start that already
+            # holds some would be a second source of it.
+            fail_invalid(f"{_wire.MESSAGE}.{_wire.CONTENT} must be an empty list", index)
+        usage_path = f"{_wire.MESSAGE}.{_wire.USAGE}"
+        usage = object_at(message, _wire.USAGE, usage_path, index)
+        total_input = input_tokens(usage, usage_path, index)
+        if total_input is None:
+            fail_invalid(f"{usage_path}.{_wire.INPUT_TOKENS} must be an integer, got null", index)
+        # The start's output count is a placeholder; message_delta gives the real one.
+        placeholder = usage.get(_wire.OUTPUT_TOKENS)
+        if placeholder is not None:
+            token_count(
+                placeholder, vendor=_V, index=index, path=f"{usage_path}.{_wire.OUTPUT_TOKENS}"
+            )
+        self._input_tokens = total_input
+        self._message_id = message_id
+
+    def _block_start(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        kind = _wire.CONTENT_BLOCK_START
+        self._require_start(kind, index)
+        if self._content_closed:
+            fail_order(f"{kind} follows {_wire.MESSAGE_DELTA}", index)
+        position = block_index(data, index)
+        expected = len(self._content)
+        if position != expected:
+            problem = (
+                "starts again" if position < expected else f"skips ahead (expected {expected})"
+            )
+            fail_order(f"{kind}: block {shown(position)} {problem}", index)
+        block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
+        if block.kind == _wire.TOOL_USE:
+            if block.call_id in self._call_ids:
+                repeated = block.call_id[:SHOWN_LENGTH]
+                fail_invalid(f"{_wire.TOOL_USE} id {repeated!r} was already used", index)
+            self._call_ids.add(block.call_id)
+        self._open[position] = block
+        self._content.append(None)
+        if block.parts:
+            return CourseTextDeltaChunk(self._request_id, block.parts[0])
+        return None
+
+    def _block_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        position = data.get(_wire.INDEX)
+        block = self._open.get(position) if type(position) is int else None
+        if block is not None:
+            delta = data.get(_wire.DELTA)
+            if type(delta) is dict and delta.get(_wire.TYPE) == block.delta_type:
+                piece = delta.get(block.delta_key)
+                if type(piece) is str:
+                    block.parts.append(piece)
+                    if block.emits:
+                        return CourseTextDeltaChunk(self._request_id, piece)
+                    return None
+        self._unusual_delta(data, index)
+        return None
+
+    def _unusual_delta(self, data: dict[str, Any], index: int) -> None:
+        position = block_index(data, index)
+        block = self._open.get(position)
+        if block is None:
+            self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
+        refuse_delta(block, object_at(data, _wire.DELTA, _wire.DELTA, index), index)
+
+    def _block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        position = block_index(data, index)
+        block = self._open.pop(position, None)
+        if block is None:
+            self._no_block(_wire.CONTENT_BLOCK_STOP, position, index)
+        if block.kind == _wire.TEXT:
+            text = "".join(block.parts)
+            if text:
+                self._content[position] = CourseTextBlock(text)
+            return None
+        if block.kind != _wire.TOOL_USE:
+            return None
+        arguments = tool_arguments(
+            "".join(block.parts),
+            vendor=_V,
+            index=index,
+            path=f"block {position} {_wire.INPUT}",
+        )
+        call = CourseToolCall(block.call_id, block.name, arguments)
+        self._content[position] = call
+        return CourseToolCallChunk(self._request_id, call)
+
+    def _message_delta(self, data: dict[str, Any], index: int) -> None:
+        self._require_start(_wire.MESSAGE_DELTA, index)
+        delta = object_at(data, _wire.DELTA, _wire.DELTA, index)
+        reason = delta.get(_wire.STOP_REASON)
+        if reason is not None and (type(reason) is not str or not reason.strip()):
+            fail_invalid(
+                f"{_wire.DELTA}.{_wire.STOP_REASON} must be a non-blank string or null", index
+            )
+        usage = object_at(data, _wire.USAGE, _wire.USAGE, index)
+        output_path = f"{_wire.USAGE}.{_wire.OUTPUT_TOKENS}"
+        output = token_count(
+            usage.get(_wire.OUTPUT_TOKENS), vendor=_V, index=index, path=output_path
+        )
+        if self._output_tokens is not None and output < self._output_tokens:
+            fail_invalid(f"{output_path} is cumulative; it went down to {output}", index)
+        # Input is repeated here by newer streams; when it is, it replaces the start's.
+        total_input = input_tokens(usage, _wire.USAGE, index)
+        if reason is not None:
+            self._stop_reason = course_stop_reason(reason, delta, index)
+            self._vendor_reason = reason
+        if self._open:
+            fail_order(f"{_wire.MESSAGE_DELTA} while block {min(self._open)} is still open", index)
+        if total_input is not None:
+            self._input_tokens = total_input
+        self._output_tokens = output
+        self._content_closed = True
+
+    def _message_stop(self, data: dict[str, Any], index: int) -> None:
+        self._require_start(_wire.MESSAGE_STOP, index)
+        if self._output_tokens is None:
+            fail_order(f"{_wire.MESSAGE_STOP} comes before {_wire.MESSAGE_DELTA}", index)
+        message_id, stop_reason = self._message_id, self._stop_reason
+        if stop_reason is None or message_id is None:
+            fail_invalid(f"no {_wire.MESSAGE_DELTA} gave a {_wire.STOP_REASON}", index)
+        content = tuple(block for block in self._content if block is not None)
+        message = CourseAssistantMessage(message_id, content)
+        problem = terminal_semantics_error(stop_reason, message)
+        if problem is not None:
+            raise VendorError(
+                VendorErrorCode.VENDOR_INVALID_TERMINAL,
+                f"event {index}: {problem}",
+                vendor=_V,
+                vendor_type=self._vendor_reason,
+                event_index=index,
+            )
+        usage = CourseModelUsage(self._input_tokens, self._output_tokens)
+        self._response = CourseModelResponse(
+            message_id, self._request_id, message, stop_reason, usage
+        )
+
+    def _ping(self, data: dict[str, Any], index: int) -> None:
+        return None
+
+    def _error(self, data: dict[str, Any], index: int) -> NoReturn:
+        error = object_at(data, _wire.ERROR, _wire.ERROR, index)
+        kind = text_at(error, _wire.TYPE, f"{_wire.ERROR}.{_wire.TYPE}", index, non_blank=True)
+        path = f"{_wire.ERROR}.{_wire.MESSAGE}"
+        message = text_at(error, _wire.MESSAGE, path, index, non_blank=False)
+        raise VendorError(
+            VendorErrorCode.VENDOR_ERROR_EVENT,
+            f"event {index}: the vendor reported {kind}: {message[:SHOWN_LENGTH]}",
+            vendor=_V,
+            vendor_type=kind,
+            vendor_message=message,
+            event_index=index,
+        )
+
+
+_Handler = Callable[[MessagesStreamParser, dict[str, Any], int], CourseModelChunk | None]
+_HANDLERS: dict[str, _Handler] = {
+    _wire.CONTENT_BLOCK_DELTA: MessagesStreamParser._block_delta,
+    _wire.PING: MessagesStreamParser._ping,
+    _wire.CONTENT_BLOCK_START: MessagesStreamParser._block_start,
+    _wire.CONTENT_BLOCK_STOP: MessagesStreamParser._block_stop,
+    _wire.MESSAGE_START: MessagesStreamParser._message_start,
+    _wire.MESSAGE_DELTA: MessagesStreamParser._message_delta,
+    _wire.MESSAGE_STOP: MessagesStreamParser._message_stop,
+    _wire.ERROR: MessagesStreamParser._error,
+}

@@ -1,0 +1,197 @@
+"""Course request + adapter configuration to the Messages API request: data in, data out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_http import VendorError, VendorErrorCode
+from course_protocol import (
+    CourseAssistantMessage,
+    CourseModelRequest,
+    CourseTextBlock,
+    CourseToolResultMessage,
+    CourseUserMessage,
+    thaw_json,
+    validate_transcript,
+)
+from course_provider_anthropic import _wire
+from course_provider_anthropic._config import AnthropicConfig
+
+__all__ = ["messages_request_body", "request_headers"]
+
+_Block = dict[str, Any]
+
+
+def _invalid(message: str) -> VendorError:
+    return VendorError(VendorErrorCode.VENDOR_INVALID_REQUEST, message, vendor=_wire.VENDOR)
+
+
+def request_headers(api_key: str) -> dict[str, str]:
+    """The headers every Messages API call needs: the key and the API version.
+
+    Raises ``TypeError`` when ``api_key`` is not a ``str`` and ``ValueError``
+    when it is blank or holds a line break or another control character
+    (which would forge a second header). The key itself never appears in a
+    message.
+    """
+    if type(api_key) is not str:
+        raise TypeError(f"the API key must be a str, got {type(api_key).__name__}")
+    if not api_key.strip():
+        raise ValueError("the API key must not be blank")
+    if not api_key.isprintable():
+        raise ValueError("the API key must not contain line breaks or control characters")
+    return {_wire.API_KEY_HEADER: api_key, _wire.API_VERSION_HEADER: _wire.API_VERSION}
+
+
+def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) -> dict[str, Any]:
+    """The JSON body (plain ``dict``/``list`` values) that asks the Messages API for ``request``.
+
+    The body has ``model``, ``max_tokens``, ``system`` (when configured),
+    ``messages``, ``tools`` (when configured) and ``stream: true``. Course
+    messages become alternating turns:
+
+    - a user message is a ``text`` block of a user turn;
+    - an assistant message's text blocks are ``text`` blocks and its Tool
+      calls ``tool_use`` blocks (``id`` the provider's own id, ``input`` the
+      arguments) of an assistant turn; blank text blocks are left out (the
+      API refuses them) and an assistant message left with nothing is not
+      sent at all;
+    - a Tool result is a ``tool_result`` block (``tool_use_id``, ``content``,
+      and ``is_error: true`` only for a failed Tool) of the user turn right
+      after the assistant turn that made the call;
+    - consecutive messages of one role share one turn, as the API itself
+      combines them: the results of one assistant turn, then any user text.
+
+    Raises `VendorError` ``VENDOR_INVALID_REQUEST`` (nothing is sent) naming
+    the course message when the transcript is empty (or holds nothing to
+    send but blank assistant text), fails
+    ``validate_transcript``, opens with the assistant, has a blank user
+    message, or puts anything between a Tool call and its result (a user
+    message, another assistant turn) or a result after user text in its turn.
+    """
+    body: dict[str, Any] = {
+        _wire.MODEL: config.model,
+        _wire.MAX_TOKENS: config.max_tokens,
+    }
+    if config.system is not None:
+        body[_wire.SYSTEM] = config.system
+    body[_wire.MESSAGES] = _turns(request)
+    if config.tools:
+        body[_wire.TOOLS] = [
+            {
+                _wire.NAME: tool.name,
+                _wire.DESCRIPTION: tool.description,
+                _wire.INPUT_SCHEMA: thaw_json(tool.input_schema),
+            }
+            for tool in config.tools
+        ]
+    body[_wire.STREAM] = True
+    return body
+
+
+def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
+    blocks: list[_Block] = []
+    for block in message.content:
+        if type(block) is CourseTextBlock:
+            if block.text.strip():
+                blocks.append({_wire.TYPE: _wire.TEXT, _wire.TEXT: block.text})
+        else:
+            blocks.append(
+                {
+                    _wire.TYPE: _wire.TOOL_USE,
+                    _wire.ID: block.id,
+                    _wire.NAME: block.name,
+                    _wire.INPUT: thaw_json(block.arguments),
+                }
+            )
+    return blocks
+
+
+def _result_block(message: CourseToolResultMessage) -> _Block:
+    block: _Block = {
+        _wire.TYPE: _wire.TOOL_RESULT,
+        _wire.TOOL_USE_ID: message.tool_call_id,
+        _wire.CONTENT: message.content,
+    }
+    if message.is_error:
+        block[_wire.IS_ERROR] = True
+    return block
+
+
+class _TurnBuilder:
+    """The turns built so far and the Tool calls of the last assistant turn still unanswered."""
+
+    __slots__ = ("open_calls", "turns")
+
+    def __init__(self) -> None:
+        self.turns: list[dict[str, Any]] = []
+        # Tool-use id -> index of the course message that made the call. User
+        # text is taken only once this is empty, so a Tool result can never
+        # come after user text in its turn.
+        self.open_calls: dict[str, int] = {}
+
+    def add(self, role: str, blocks: list[_Block], position: int) -> None:
+        if self.turns and self.turns[-1][_wire.ROLE] == role:
+            self.turns[-1][_wire.CONTENT].extend(blocks)
+            return
+        if not self.turns and role != _wire.USER:
+            raise _invalid(
+                f"messages[{position}]: the transcript must open with a user message, "
+                "not an assistant message"
+            )
+        self.turns.append({_wire.ROLE: role, _wire.CONTENT: blocks})
+
+    def unanswered(self, position: int) -> VendorError:
+        call_id, call_position = next(iter(self.open_calls.items()))
+        return _invalid(
+            f"messages[{position}]: the Tool call {call_id!r} of messages[{call_position}] "
+            "must be answered by its Tool result first, right after the assistant turn"
+        )
+
+
+def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
+    if not request.messages:
+        raise _invalid("messages: the transcript is empty; the API needs at least one message")
+    issues = validate_transcript(request.messages)
+    if issues:
+        issue = issues[0]
+        where = "messages" if issue.message_index is None else f"messages[{issue.message_index}]"
+        raise _invalid(f"{where}: {issue.code}: {issue.detail}")
+    builder = _TurnBuilder()
+    for position, message in enumerate(request.messages):
+        if type(message) is CourseUserMessage:
+            if not message.content.strip():
+                raise _invalid(f"messages[{position}]: a user message must not be blank")
+            if builder.open_calls:
+                raise builder.unanswered(position)
+            text = {_wire.TYPE: _wire.TEXT, _wire.TEXT: message.content}
+            builder.add(_wire.USER, [text], position)
+        elif type(message) is CourseAssistantMessage:
+            blocks = _assistant_blocks(message)
+            if not blocks:
+                continue
+            if builder.open_calls and builder.turns[-1][_wire.ROLE] == _wire.USER:
+                raise builder.unanswered(position)
+            builder.add(_wire.ASSISTANT, blocks, position)
+            for block in blocks:
+                if block[_wire.TYPE] == _wire.TOOL_USE:
+                    builder.open_calls[block[_wire.ID]] = position
+        else:
+            _add_result(builder, message, position)
+    if not builder.turns:
+        raise _invalid("messages: nothing to send: every message is blank assistant text")
+    # validate_transcript guarantees a later result for every call, and each
+    # result was taken only while its call was open: none is left open here.
+    return builder.turns
+
+
+def _add_result(builder: _TurnBuilder, message: CourseToolResultMessage, position: int) -> None:
+    # validate_transcript leaves no way here today; kept so that a broken
+    # invariant fails with the typed error, never a KeyError.
+    if message.tool_call_id not in builder.open_calls:
+        raise _invalid(
+            f"messages[{position}]: the Tool result for {message.tool_call_id!r} must follow "
+            "the assistant turn that made the call, with nothing in between"
+        )
+    del builder.open_calls[message.tool_call_id]
+    builder.add(_wire.USER, [_result_block(message)], position)

@@ -1,0 +1,57 @@
+"""The vendor's stop reasons: the three the course can express, and the failure of the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_http import VendorError, VendorErrorCode
+from course_protocol import CourseStopReason
+from course_provider_anthropic import _wire
+
+__all__ = ["SHOWN_LENGTH", "course_stop_reason"]
+
+SHOWN_LENGTH = 200
+"""How much of a vendor's string goes into our message; the whole of it is in the error's fields."""
+
+_STOP_REASONS = {
+    _wire.END_TURN: CourseStopReason.STOP,
+    _wire.STOP_SEQUENCE: CourseStopReason.STOP,
+    _wire.TOOL_USE: CourseStopReason.TOOL_CALL,
+}
+
+
+def course_stop_reason(reason: str, delta: dict[str, Any], index: int) -> CourseStopReason:
+    """The course stop reason for the vendor's ``reason`` (the ``delta`` of a ``message_delta``).
+
+    ``end_turn`` and ``stop_sequence`` are ``STOP``, ``tool_use`` is
+    ``TOOL_CALL``. Raises `VendorError` with ``vendor_type`` = ``reason``
+    otherwise: ``VENDOR_REFUSAL`` for ``refusal`` (``vendor_message`` the
+    vendor's explanation and ``vendor_code`` its category, when
+    ``stop_details`` has them), ``VENDOR_INCOMPLETE`` for any other reason
+    (``max_tokens``, ``pause_turn``, ``model_context_window_exceeded``, or one
+    not invented yet).
+    """
+    mapped = _STOP_REASONS.get(reason)
+    if mapped is not None:
+        return mapped
+    if reason == _wire.REFUSAL:
+        details = delta.get(_wire.STOP_DETAILS)
+        explanation = details.get(_wire.EXPLANATION) if type(details) is dict else None
+        category = details.get(_wire.CATEGORY) if type(details) is dict else None
+        raise VendorError(
+            VendorErrorCode.VENDOR_REFUSAL,
+            f"event {index}: the model refused to answer ({_wire.STOP_REASON} {reason!r})",
+            vendor=_wire.VENDOR,
+            vendor_type=reason,
+            vendor_code=category if type(category) is str else None,
+            vendor_message=explanation if type(explanation) is str else None,
+            event_index=index,
+        )
+    raise VendorError(
+        VendorErrorCode.VENDOR_INCOMPLETE,
+        f"event {index}: the response stopped for {reason[:SHOWN_LENGTH]!r}, "
+        "which the course cannot express; no response is produced",
+        vendor=_wire.VENDOR,
+        vendor_type=reason,
+        event_index=index,
+    )

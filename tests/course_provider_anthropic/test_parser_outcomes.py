@@ -1,0 +1,502 @@
+"""What a well-formed Messages API stream becomes: chunks, content, stop reason, usage, ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from course_http import SseEvent, VendorError, VendorErrorCode
+from course_protocol import (
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    to_json,
+)
+from course_provider_anthropic import MessagesStreamParser
+from tests.course_provider_anthropic.bodies import (
+    MESSAGE_ID,
+    REQUEST_ID,
+    block_start,
+    block_stop,
+    delta,
+    event,
+    failure,
+    json_delta,
+    message_delta,
+    message_start,
+    message_stop,
+    ping,
+    raw,
+    success,
+    text_body,
+    text_delta,
+    text_start,
+    tool_body,
+    tool_start,
+)
+
+
+def test_text_deltas_become_one_chunk_each_and_one_joined_text_block() -> None:
+    chunks, response = success(text_body("The sum ", "is ", "42."))
+
+    assert chunks == [
+        CourseTextDeltaChunk(REQUEST_ID, "The sum "),
+        CourseTextDeltaChunk(REQUEST_ID, "is "),
+        CourseTextDeltaChunk(REQUEST_ID, "42."),
+    ]
+    assert to_json(response) == {
+        "id": MESSAGE_ID,
+        "requestId": REQUEST_ID,
+        "message": {
+            "role": "assistant",
+            "id": MESSAGE_ID,
+            "content": [{"type": "text", "text": "The sum is 42."}],
+        },
+        "stopReason": "stop",
+        "usage": {"inputTokens": 10, "outputTokens": 5},
+    }
+
+
+def test_stop_sequence_is_a_course_stop() -> None:
+    _, response = success(text_body("def f():", stop_reason="stop_sequence"))
+
+    assert response.stop_reason is CourseStopReason.STOP
+
+
+def test_an_empty_text_delta_is_still_one_chunk() -> None:
+    chunks, response = success(text_body("", "a", ""))
+
+    assert [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk] == ["", "a", ""]
+    assert response.message.content == (CourseTextBlock("a"),)
+
+
+def test_a_text_block_without_text_is_left_out_of_the_message() -> None:
+    events = [
+        message_start(),
+        text_start(0),
+        block_stop(0),
+        tool_start(1, "toolu_01A", "now"),
+        block_stop(1),
+        message_delta("tool_use"),
+        message_stop(),
+    ]
+
+    chunks, response = success(events)
+
+    assert response.message.content == (CourseToolCall("toolu_01A", "now", {}),)
+    assert [type(chunk) for chunk in chunks] == [CourseToolCallChunk]
+
+
+def test_a_non_empty_initial_text_is_the_blocks_first_chunk() -> None:
+    events = [
+        message_start(),
+        text_start(0, "Hello"),
+        text_delta(0, ", world"),
+        block_stop(0),
+        message_delta(),
+        message_stop(),
+    ]
+
+    chunks, response = success(events)
+
+    assert [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk] == [
+        "Hello",
+        ", world",
+    ]
+    assert response.message.content == (CourseTextBlock("Hello, world"),)
+
+
+def test_tool_arguments_split_anywhere_are_parsed_once_at_the_blocks_stop() -> None:
+    chunks, response = success(tool_body("", '{"loca', 'tion": "P', "ar", 'is\\u00e9"}'))
+
+    call = CourseToolCall("toolu_01A", "add", {"location": "Parisé"})
+    assert chunks == [
+        CourseTextDeltaChunk(REQUEST_ID, "Adding."),
+        CourseToolCallChunk(REQUEST_ID, call),
+    ]
+    assert response.message.content == (CourseTextBlock("Adding."), call)
+    assert response.stop_reason is CourseStopReason.TOOL_CALL
+
+
+def test_the_emitted_tool_call_is_the_one_in_the_final_message() -> None:
+    chunks, response = success(tool_body('{"a": [1, {"b": null}]}'))
+
+    tool_chunk = chunks[-1]
+    assert type(tool_chunk) is CourseToolCallChunk
+    assert response.message.content[-1] is tool_chunk.tool_call
+
+
+@pytest.mark.parametrize(
+    "fragments", [(), ("",), ("", ""), (" ",)], ids=["none", "one", "two", "space"]
+)
+def test_a_tool_without_arguments_gets_an_empty_object(fragments: tuple[str, ...]) -> None:
+    events = [
+        message_start(),
+        tool_start(0, "toolu_01A", "now"),
+        *(json_delta(0, fragment) for fragment in fragments),
+        block_stop(0),
+        message_delta("tool_use"),
+        message_stop(),
+    ]
+
+    if fragments == (" ",):
+        # Whitespace is not the empty concatenation: it is invalid JSON text.
+        assert failure(events)[1].code is VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS
+        return
+    chunks, _ = success(events)
+    assert chunks == [CourseToolCallChunk(REQUEST_ID, CourseToolCall("toolu_01A", "now", {}))]
+
+
+def test_parallel_tool_calls_keep_their_vendor_ids_and_their_order() -> None:
+    events = [
+        message_start(),
+        text_start(0),
+        text_delta(0, "Both."),
+        block_stop(0),
+        tool_start(1, "toolu_01A", "lookup"),
+        json_delta(1, '{"key": "a"}'),
+        block_stop(1),
+        tool_start(2, "toolu_01B", "lookup"),
+        json_delta(2, '{"key": "b"}'),
+        block_stop(2),
+        message_delta("tool_use", 40),
+        message_stop(),
+    ]
+
+    _, response = success(events)
+
+    assert [(block.id, block.arguments) for block in response.message.content[1:]] == [  # type: ignore[union-attr]
+        ("toolu_01A", {"key": "a"}),
+        ("toolu_01B", {"key": "b"}),
+    ]
+
+
+def test_interleaved_blocks_are_keyed_by_index_and_kept_in_index_order() -> None:
+    events = [
+        message_start(),
+        text_start(0),
+        tool_start(1, "toolu_01A", "add"),
+        json_delta(1, '{"x": '),
+        text_delta(0, "first"),
+        json_delta(1, "1}"),
+        block_stop(1),
+        text_delta(0, " text"),
+        block_stop(0),
+        message_delta("tool_use"),
+        message_stop(),
+    ]
+
+    chunks, response = success(events)
+
+    call = CourseToolCall("toolu_01A", "add", {"x": 1})
+    assert chunks == [
+        CourseTextDeltaChunk(REQUEST_ID, "first"),
+        CourseToolCallChunk(REQUEST_ID, call),
+        CourseTextDeltaChunk(REQUEST_ID, " text"),
+    ]
+    assert response.message.content == (CourseTextBlock("first text"), call)
+
+
+def test_pings_are_ignored_anywhere_before_the_end_even_before_message_start() -> None:
+    body = text_body("a", "b")
+    with_pings: list[SseEvent] = []
+    for item in body:
+        with_pings += [ping(), item]
+
+    plain_chunks, plain = success(body)
+    chunks, response = success(with_pings)
+
+    assert (chunks, response) == (plain_chunks, plain)
+
+
+def test_a_ping_padded_like_the_vendor_pads_is_still_a_ping() -> None:
+    events = [raw("ping", '{"type": "ping"}'), *text_body("a")]
+    events[1] = raw("message_start", events[1].data[:-1] + "        }")
+
+    _, response = success(events)
+
+    assert response.id == MESSAGE_ID
+
+
+def test_thinking_is_skipped_on_purpose_and_the_answer_text_is_kept() -> None:
+    thinking = {"type": "thinking", "thinking": "", "signature": ""}
+    events = [
+        message_start(),
+        block_start(0, thinking),
+        delta(0, {"type": "thinking_delta", "thinking": "Let me add."}),
+        delta(0, {"type": "thinking_delta", "thinking": ""}),
+        delta(0, {"type": "signature_delta", "signature": "c2lnbmVk"}),
+        block_stop(0),
+        block_start(1, {"type": "redacted_thinking", "data": "b3BhcXVl"}),
+        block_stop(1),
+        text_start(2),
+        text_delta(2, "42"),
+        block_stop(2),
+        message_delta("end_turn", 30),
+        message_stop(),
+    ]
+
+    chunks, response = success(events)
+
+    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "42")]
+    assert response.message.content == (CourseTextBlock("42"),)
+    assert response.usage.output_tokens == 30
+
+
+def test_citations_on_text_are_skipped_on_purpose() -> None:
+    citation = {"type": "char_location", "cited_text": "x", "document_index": 0}
+    events = [
+        message_start(),
+        text_start(0),
+        text_delta(0, "cited"),
+        delta(0, {"type": "citations_delta", "citation": citation}),
+        block_stop(0),
+        message_delta(),
+        message_stop(),
+    ]
+
+    chunks, response = success(events)
+
+    assert [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk] == ["cited"]
+    assert response.message.content == (CourseTextBlock("cited"),)
+
+
+def test_cache_counts_are_added_to_the_input_count() -> None:
+    events = text_body("a")
+    events[0] = message_start(
+        input_tokens=7, cache_creation_input_tokens=100, cache_read_input_tokens=20
+    )
+
+    _, response = success(events)
+
+    assert response.usage.input_tokens == 127
+
+
+def test_null_cache_counts_count_as_zero() -> None:
+    events = text_body("a")
+    events[0] = message_start(
+        input_tokens=7, cache_creation_input_tokens=None, cache_read_input_tokens=None
+    )
+
+    _, response = success(events)
+
+    assert response.usage.input_tokens == 7
+
+
+def test_an_input_count_repeated_in_message_delta_replaces_the_starts() -> None:
+    events = text_body("a")
+    events[-2] = message_delta("end_turn", 9, input_tokens=11, cache_read_input_tokens=2)
+
+    _, response = success(events)
+
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (13, 9)
+
+
+def test_several_message_deltas_take_the_last_reason_and_count() -> None:
+    events = text_body("a")
+    events[-2:-1] = [message_delta(None, 3), message_delta("end_turn", 3), message_delta(None, 8)]
+
+    _, response = success(events)
+
+    assert (response.stop_reason, response.usage.output_tokens) == (CourseStopReason.STOP, 8)
+
+
+def test_unknown_fields_are_ignored_everywhere() -> None:
+    events = [
+        event(
+            {
+                "type": "message_start",
+                "message": {
+                    "id": "msg_1",
+                    "role": "assistant",
+                    "content": [],
+                    "usage": {"input_tokens": 1, "service_tier": "standard"},
+                    "stop_details": None,
+                    "__proto__": {"polluted": True},
+                },
+                "constructor": 1,
+            }
+        ),
+        event(
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {
+                    "type": "tool_use",
+                    "id": "toolu_1",
+                    "name": "f",
+                    "input": {},
+                    "caller": {"type": "direct"},
+                },
+            }
+        ),
+        event({"type": "content_block_stop", "index": 0, "extra": [1]}),
+        event(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use", "stop_sequence": None, "stop_details": None},
+                "usage": {"output_tokens": 2, "server_tool_use": None},
+            }
+        ),
+        event({"type": "message_stop", "amazon-bedrock-invocationMetrics": {}}),
+    ]
+
+    _, response = success(events)
+
+    assert response.message.content == (CourseToolCall("toolu_1", "f", {}),)
+
+
+def test_the_error_event_carries_the_vendors_type_and_whole_message() -> None:
+    long_message = "Overloaded " * 100
+    events = [message_start(), text_start(0), text_delta(0, "partial")]
+    events.append(
+        event({"type": "error", "error": {"type": "overloaded_error", "message": long_message}})
+    )
+
+    chunks, error = failure(events)
+
+    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "partial")]
+    assert (error.vendor_type, error.vendor_message) == ("overloaded_error", long_message)
+    assert len(error.message) < 300
+    assert error.status is None
+
+
+def test_a_refusal_carries_the_vendors_explanation_and_category() -> None:
+    events = text_body("I can")
+    events[-2] = event(
+        {
+            "type": "message_delta",
+            "delta": {
+                "stop_reason": "refusal",
+                "stop_details": {
+                    "type": "refusal",
+                    "category": "cyber",
+                    "explanation": "Not this.",
+                },
+            },
+            "usage": {"output_tokens": 3},
+        }
+    )
+
+    _, error = failure(events)
+
+    assert error.code is VendorErrorCode.VENDOR_REFUSAL
+    assert (error.vendor_type, error.vendor_code, error.vendor_message) == (
+        "refusal",
+        "cyber",
+        "Not this.",
+    )
+
+
+@pytest.mark.parametrize(
+    "reason", ["max_tokens", "pause_turn", "model_context_window_exceeded", "x"]
+)
+def test_an_inexpressible_stop_reason_names_the_reason(reason: str) -> None:
+    _, error = failure(text_body("a", stop_reason=reason))
+
+    assert (error.code, error.vendor_type) == (VendorErrorCode.VENDOR_INCOMPLETE, reason)
+
+
+def test_a_tool_call_cut_by_max_tokens_is_never_emitted() -> None:
+    events = [
+        message_start(),
+        text_start(0),
+        text_delta(0, "Writing the file."),
+        block_stop(0),
+        tool_start(1, "toolu_01A", "write"),
+        json_delta(1, '{"name": "taxes.txt", "lines": ["Filing'),
+        message_delta("max_tokens", 124),
+        message_stop(),
+    ]
+
+    chunks, error = failure(events)
+
+    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "Writing the file.")]
+    assert (error.code, error.vendor_type, error.event_index) == (
+        VendorErrorCode.VENDOR_INCOMPLETE,
+        "max_tokens",
+        6,
+    )
+
+
+def test_an_invalid_terminal_names_the_vendors_stop_reason() -> None:
+    _, error = failure(text_body("a", stop_reason="tool_use"))
+
+    assert (error.code, error.vendor_type) == (VendorErrorCode.VENDOR_INVALID_TERMINAL, "tool_use")
+
+
+def test_unsupported_and_unknown_content_name_the_block_type() -> None:
+    server = [message_start(), block_start(0, {"type": "web_fetch_tool_result", "content": {}})]
+    unknown = [message_start(), text_start(0), delta(0, {"type": "audio_delta"})]
+
+    assert failure(server)[1].vendor_type == "web_fetch_tool_result"
+    assert failure(unknown)[1].vendor_type == "audio_delta"
+
+
+def test_the_request_id_of_every_chunk_and_the_response_is_the_parsers() -> None:
+    parser = MessagesStreamParser("req-42")
+    events = tool_body('{"n": 1}')
+    chunks = [chunk for index, item in enumerate(events) if (chunk := parser.feed(item, index))]
+    response = parser.end(len(events))
+
+    assert {chunk.request_id for chunk in chunks} == {"req-42"}
+    assert response.request_id == "req-42"
+
+
+def test_end_returns_the_same_response_every_time() -> None:
+    parser = MessagesStreamParser(REQUEST_ID)
+    events = text_body("a")
+    for index, item in enumerate(events):
+        parser.feed(item, index)
+
+    assert parser.end(len(events)) is parser.end(len(events))
+
+
+@pytest.mark.parametrize("request_id", ["", "  ", None, 3])
+def test_the_parser_needs_a_non_blank_request_id(request_id: object) -> None:
+    with pytest.raises(ValueError, match="request_id"):
+        MessagesStreamParser(request_id)  # type: ignore[arg-type]
+
+
+def test_after_a_failure_every_call_raises_the_same_error_again() -> None:
+    parser = MessagesStreamParser(REQUEST_ID)
+    body = text_body("a")
+    parser.feed(body[0], 0)
+    parser.feed(body[1], 1)
+    with pytest.raises(VendorError) as first:
+        parser.feed(delta(0, {"type": "text_delta", "text": 3}), 2)
+
+    for index, item in enumerate(body[2:], start=3):
+        with pytest.raises(VendorError) as again:
+            parser.feed(item, index)
+        assert again.value is first.value
+    with pytest.raises(VendorError) as at_the_end:
+        parser.end(len(body) + 1)
+    assert at_the_end.value is first.value
+    assert first.value.code is VendorErrorCode.VENDOR_INVALID_EVENT
+
+
+def test_an_event_after_the_response_turns_the_result_into_that_failure() -> None:
+    parser = MessagesStreamParser(REQUEST_ID)
+    body = text_body("a")
+    for index, item in enumerate(body):
+        parser.feed(item, index)
+    with pytest.raises(VendorError) as late:
+        parser.feed(ping(), len(body))
+
+    with pytest.raises(VendorError) as at_the_end:
+        parser.end(len(body) + 1)
+    assert at_the_end.value is late.value
+    assert late.value.code is VendorErrorCode.VENDOR_EVENT_ORDER
+
+
+def test_a_missing_terminal_stays_the_outcome() -> None:
+    parser = MessagesStreamParser(REQUEST_ID)
+    with pytest.raises(VendorError) as first:
+        parser.end(0)
+    with pytest.raises(VendorError) as again:
+        parser.feed(message_start(), 0)
+
+    assert again.value is first.value
+    assert first.value.code is VendorErrorCode.VENDOR_MISSING_TERMINAL

@@ -1,0 +1,307 @@
+"""Every recorded Messages API file of ../shared replays to a tested outcome.
+
+The recordings are other projects' data: read in place, never copied. This
+module keeps only short field values of them (ids, counts, Tool names); the
+full course JSON of each response is checked against an independent,
+lenient reading of the same file. Skipped when ``../shared`` is absent.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from course_http import SseEvent, VendorError, VendorErrorCode
+from course_protocol import (
+    CourseAssistantMessage,
+    CourseMessage,
+    CourseModelRequest,
+    CourseTextBlock,
+    CourseToolCall,
+    CourseToolCallChunk,
+    CourseToolResultMessage,
+    CourseToolSpec,
+    CourseUserMessage,
+    thaw_json,
+    to_json,
+)
+from course_provider_anthropic import AnthropicConfig, describe_error, messages_request_body
+from tests.course_provider_anthropic.bodies import REQUEST_ID, play
+
+RECORDINGS = (
+    Path(__file__).resolve().parents[2]
+    / ".."
+    / "shared"
+    / "provider-transcripts"
+    / "anthropic-messages"
+)
+pytestmark = pytest.mark.skipif(
+    not RECORDINGS.is_dir(),
+    reason=f"the shared recordings are not beside the checkout ({RECORDINGS})",
+)
+
+C = VendorErrorCode
+# name -> (stop reason, input tokens, output tokens, text chunks, Tool calls as (name, arguments))
+RESPONSES: dict[str, tuple[str, int, int, int, list[tuple[str, dict[str, Any]]]]] = {
+    "text-pings-interleaved.sse": ("stop", 17, 15, 2, []),
+    "stop-sequence.sse": ("stop", 16, 28, 4, []),
+    "thinking-then-text.sse": ("stop", 46, 133, 2, []),
+    "tool-result-followup-text.sse": ("stop", 602, 52, 15, []),
+    "tool-use-single-with-text.sse": (
+        "toolCall",
+        377,
+        65,
+        2,
+        [("get_weather", {"location": "Paris"})],
+    ),
+    "parallel-tool-use-no-args.sse": (
+        "toolCall",
+        542,
+        62,
+        0,
+        [("pelican_name_generator", {}), ("pelican_name_generator", {})],
+    ),
+    "parallel-tool-use-with-text.sse": (
+        "toolCall",
+        416,
+        109,
+        4,
+        [
+            ("secret_retrieval_tool", {"password": "mellon"}),
+            ("secret_retrieval_tool", {"password": "radiance"}),
+        ],
+    ),
+}
+# name -> (code, vendor type, event index, chunks delivered before the failure)
+FAILURES = {
+    "max-tokens-text.sse": (C.VENDOR_INCOMPLETE, "max_tokens", 11, 7),
+    "max-tokens-mid-tool-json.sse": (C.VENDOR_INCOMPLETE, "max_tokens", 14, 5),
+}
+ERROR_BODIES = {"error-http-401-authentication.json": ("authentication_error", "invalid x-api-key")}
+REQUESTS = sorted(
+    f"{stem}.request.json"
+    for stem in (
+        "error-http-401-authentication",
+        "max-tokens-text",
+        "parallel-tool-use-no-args",
+        "parallel-tool-use-with-text",
+        "stop-sequence",
+        "text-pings-interleaved",
+        "thinking-then-text",
+        "tool-result-followup-text",
+    )
+)
+
+
+def recorded_events(path: Path) -> list[SseEvent]:
+    """Frame a recorded body: frames split on blank lines, ``event:``/``data:`` fields.
+
+    A stand-in for course_http's SSE decoder, enough for these files. Two of
+    them end without the final blank line; the frame pending at the end is
+    dispatched, since it holds ``message_stop``.
+    """
+    events = []
+    for frame in path.read_text(encoding="utf-8").replace("\r\n", "\n").split("\n\n"):
+        name, data = "message", []
+        for line in frame.split("\n"):
+            field, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+        if data:
+            events.append(SseEvent(name, "\n".join(data)))
+    return events
+
+
+def lenient_course_json(events: list[SseEvent]) -> dict[str, Any]:
+    """What the response must be, read the simplest way: no checks, just concatenation."""
+    payloads = [json.loads(item.data) for item in events]
+    start = next(data["message"] for data in payloads if data["type"] == "message_start")
+    blocks: dict[int, dict[str, Any]] = {}
+    pieces: dict[int, list[str]] = {}
+    stop_reason, usage = "", {}
+    for data in payloads:
+        if data["type"] == "content_block_start":
+            blocks[data["index"]] = data["content_block"]
+            pieces[data["index"]] = []
+        elif data["type"] == "content_block_delta":
+            payload = data["delta"]
+            pieces[data["index"]].append(payload.get("text", payload.get("partial_json", "")))
+        elif data["type"] == "message_delta":
+            stop_reason, usage = data["delta"]["stop_reason"], data["usage"]
+    content: list[dict[str, Any]] = []
+    for index in sorted(blocks):
+        joined = "".join(pieces[index])
+        if blocks[index]["type"] == "text" and joined:
+            content.append({"type": "text", "text": joined})
+        elif blocks[index]["type"] == "tool_use":
+            block = blocks[index]
+            arguments = json.loads(joined) if joined else {}
+            content.append(
+                {
+                    "type": "toolCall",
+                    "id": block["id"],
+                    "name": block["name"],
+                    "arguments": arguments,
+                }
+            )
+    input_usage = usage if "input_tokens" in usage else start["usage"]
+    input_tokens = sum(
+        input_usage.get(key) or 0
+        for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    )
+    return {
+        "id": start["id"],
+        "requestId": REQUEST_ID,
+        "message": {"role": "assistant", "id": start["id"], "content": content},
+        "stopReason": {"tool_use": "toolCall"}.get(stop_reason, "stop"),
+        "usage": {"inputTokens": input_tokens, "outputTokens": usage["output_tokens"]},
+    }
+
+
+def test_every_recorded_file_has_a_tested_outcome() -> None:
+    tested = {*RESPONSES, *FAILURES, *ERROR_BODIES, *REQUESTS}
+
+    assert sorted(path.name for path in RECORDINGS.iterdir()) == sorted(tested)
+
+
+@pytest.mark.parametrize("name", sorted(RESPONSES))
+def test_a_recorded_response_replays_to_its_course_json(name: str) -> None:
+    stop_reason, input_tokens, output_tokens, text_chunks, calls = RESPONSES[name]
+    events = recorded_events(RECORDINGS / name)
+
+    chunks, outcome = play(events)
+
+    assert not isinstance(outcome, VendorError), outcome
+    course = to_json(outcome)
+    assert course == lenient_course_json(events)
+    assert course["stopReason"] == stop_reason
+    assert course["usage"] == {"inputTokens": input_tokens, "outputTokens": output_tokens}
+    tool_chunks = [chunk for chunk in chunks if type(chunk) is CourseToolCallChunk]
+    assert len(chunks) - len(tool_chunks) == text_chunks
+    assert [
+        (chunk.tool_call.name, thaw_json(chunk.tool_call.arguments)) for chunk in tool_chunks
+    ] == calls
+    assert all(chunk.tool_call.id.startswith("toolu_") for chunk in tool_chunks)
+    assert outcome.id.startswith("msg_")
+
+
+@pytest.mark.parametrize("name", sorted(FAILURES))
+def test_a_recorded_stream_cut_by_the_vendor_fails_with_its_code(name: str) -> None:
+    code, vendor_type, event_index, delivered = FAILURES[name]
+
+    chunks, outcome = play(recorded_events(RECORDINGS / name))
+
+    assert isinstance(outcome, VendorError)
+    assert (outcome.code, outcome.vendor_type, outcome.event_index) == (
+        code,
+        vendor_type,
+        event_index,
+    )
+    assert len(chunks) == delivered
+    assert not any(type(chunk) is CourseToolCallChunk for chunk in chunks)
+
+
+@pytest.mark.parametrize("name", sorted(ERROR_BODIES))
+def test_a_recorded_error_body_is_read_into_its_type_and_message(name: str) -> None:
+    assert describe_error((RECORDINGS / name).read_bytes()) == ERROR_BODIES[name]
+
+
+def course_request(recorded: dict[str, Any]) -> CourseModelRequest:
+    """The course transcript a loop would hold for a recorded request."""
+    messages: list[CourseMessage] = []
+    names: dict[str, str] = {}
+    for position, turn in enumerate(recorded["messages"]):
+        content = turn["content"]
+        blocks: list[dict[str, Any]] = (
+            [{"type": "text", "text": content}] if type(content) is str else content
+        )
+        if turn["role"] == "assistant":
+            parts: list[CourseTextBlock | CourseToolCall] = []
+            for block in blocks:
+                if block["type"] == "text":
+                    parts.append(CourseTextBlock(block["text"]))
+                else:
+                    names[block["id"]] = block["name"]
+                    parts.append(CourseToolCall(block["id"], block["name"], block["input"]))
+            messages.append(CourseAssistantMessage(f"a-{position}", parts))
+            continue
+        for offset, block in enumerate(blocks):
+            message_id = f"u-{position}-{offset}"
+            if block["type"] == "text":
+                messages.append(CourseUserMessage(message_id, block["text"]))
+            else:
+                call_id = block["tool_use_id"]
+                result = CourseToolResultMessage(
+                    message_id,
+                    call_id,
+                    names[call_id],
+                    block["content"],
+                    block.get("is_error", False),
+                )
+                messages.append(result)
+    return CourseModelRequest("request-1", messages)
+
+
+def course_config(recorded: dict[str, Any]) -> AnthropicConfig:
+    system = recorded.get("system")
+    if isinstance(system, list):
+        system = "".join(block["text"] for block in system)
+    tools = tuple(
+        CourseToolSpec(tool["name"], tool["description"], tool["input_schema"])
+        for tool in recorded.get("tools", [])
+    )
+    return AnthropicConfig(recorded["model"], recorded["max_tokens"], system, tools)
+
+
+def normalized(body: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a body this adapter sends, in one spelling.
+
+    String content is the shorthand of one text block, a list of system text
+    blocks means their text; cache_control, temperature, stop sequences and
+    thinking settings are options this adapter does not send.
+    """
+    keep = {"type", "text", "id", "name", "input", "tool_use_id", "content", "is_error"}
+    messages = [
+        {
+            "role": turn["role"],
+            "content": [
+                {key: value for key, value in block.items() if key in keep}
+                for block in (
+                    [{"type": "text", "text": turn["content"]}]
+                    if type(turn["content"]) is str
+                    else turn["content"]
+                )
+            ],
+        }
+        for turn in body["messages"]
+    ]
+    system = body.get("system")
+    if isinstance(system, list):
+        system = "".join(block["text"] for block in system)
+    tools = [
+        {key: tool[key] for key in ("name", "description", "input_schema")}
+        for tool in body.get("tools", [])
+    ]
+    return {
+        "model": body["model"],
+        "max_tokens": body["max_tokens"],
+        "system": system,
+        "messages": messages,
+        "tools": tools,
+        "stream": body["stream"],
+    }
+
+
+@pytest.mark.parametrize("name", REQUESTS)
+def test_a_recorded_request_is_what_this_adapter_sends_for_the_same_transcript(name: str) -> None:
+    recorded = json.loads((RECORDINGS / name).read_text(encoding="utf-8"))
+
+    body = messages_request_body(course_request(recorded), course_config(recorded))
+
+    assert normalized(body) == normalized(recorded)
