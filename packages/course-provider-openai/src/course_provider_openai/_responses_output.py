@@ -1,0 +1,325 @@
+"""The output items of one Responses stream: the state machine of everything inside ``output``.
+
+Items are keyed by ``output_index`` and must be added in order; content
+parts of a message by ``content_index``, likewise. Text deltas become course
+chunks at once; function-call argument fragments are kept in one list per
+item and joined and parsed once, when the arguments (or the item) are done.
+Each public method handles one event type and raises `VendorError` with
+the first thing wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, NoReturn, TypeVar, final
+
+from course_http import VendorErrorCode
+from course_http import tool_arguments as parse_arguments
+from course_protocol import (
+    CourseAssistantContent,
+    CourseModelChunk,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+)
+from course_provider_openai import _responses_wire as wire
+from course_provider_openai._failures import failure, invalid
+from course_provider_openai._responses_items import (
+    CallItem,
+    MessageItem,
+    OutputItem,
+    Part,
+    SkippedItem,
+)
+
+__all__ = ["ResponseOutput"]
+
+_Code = VendorErrorCode
+_VENDOR: Final = wire.VENDOR
+_Item = TypeVar("_Item", MessageItem, CallItem, SkippedItem)
+
+
+def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
+    raise failure(code, message, vendor=_VENDOR, index=index)
+
+
+def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
+    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+
+
+def _object(data: dict[str, Any], key: str, index: int) -> dict[str, Any]:
+    value = data.get(key)
+    if type(value) is not dict:
+        _invalid(index, key, "an object", value)
+    return value
+
+
+def _name(data: dict[str, Any], key: str, path: str, index: int) -> str:
+    value = data.get(key)
+    if type(value) is not str or not value.strip():
+        _invalid(index, f"{path}.{key}", "a non-blank string", value)
+    return value
+
+
+def _text(data: dict[str, Any], key: str, index: int) -> str:
+    value = data.get(key)
+    if type(value) is not str:
+        _invalid(index, key, "a string", value)
+    return value
+
+
+@final
+class ResponseOutput:
+    """The items of one response so far, the chunks they yield, and the final content."""
+
+    __slots__ = ("_items", "_request_id", "calls")
+
+    def __init__(self, request_id: str) -> None:
+        self._request_id = request_id
+        self._items: list[OutputItem] = []
+        self.calls = 0
+        """How many function calls completed (and were yielded as chunks)."""
+
+    def open_items(self) -> list[int]:
+        """The ``output_index`` of every item added and not yet done."""
+        return [position for position, item in enumerate(self._items) if item.open]
+
+    def _current(self, position: object, index: int) -> OutputItem:
+        if type(position) is not int or not 0 <= position < len(self._items):
+            if type(position) is not int:
+                _invalid(index, wire.OUTPUT_INDEX_KEY, "an integer", position)
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no output item {position} was added")
+        item = self._items[position]
+        if not item.open:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"output item {position} is already done")
+        return item
+
+    def _open_item(self, data: dict[str, Any], index: int, kind: type[_Item]) -> _Item:
+        item = self._current(data.get(wire.OUTPUT_INDEX_KEY), index)
+        if type(item) is not kind:
+            _fail(
+                _Code.VENDOR_EVENT_ORDER,
+                index,
+                f"{data.get(wire.TYPE_KEY)!r} is for a {kind.__name__}, "
+                f"output item {data.get(wire.OUTPUT_INDEX_KEY)} is a {type(item).__name__}",
+            )
+        if data.get(wire.ITEM_ID_KEY) != item.id:
+            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ITEM_ID_KEY} is not {item.id!r}")
+        return item
+
+    def _part(self, data: dict[str, Any], index: int) -> Part:
+        item = self._open_item(data, index, MessageItem)
+        position = data.get(wire.CONTENT_INDEX_KEY)
+        if type(position) is not int or not 0 <= position < len(item.parts):
+            if type(position) is not int:
+                _invalid(index, wire.CONTENT_INDEX_KEY, "an integer", position)
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no content part {position} was added")
+        part = item.parts[position]
+        if not part.open:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"content part {position} is already done")
+        return part
+
+    def _open_part(self, data: dict[str, Any], index: int, *, refusal: bool) -> Part:
+        part = self._part(data, index)
+        if part.is_refusal is not refusal:
+            kind = wire.REFUSAL_TYPE if part.is_refusal else wire.OUTPUT_TEXT_TYPE
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{data.get(wire.TYPE_KEY)!r} in a {kind} part")
+        return part
+
+    def item_added(self, data: dict[str, Any], index: int) -> None:
+        position = data.get(wire.OUTPUT_INDEX_KEY)
+        if position != len(self._items) or type(position) is not int:
+            if type(position) is not int:
+                _invalid(index, wire.OUTPUT_INDEX_KEY, "an integer", position)
+            expected = len(self._items)
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds output item {position}, not {expected}")
+        item = _object(data, wire.ITEM_KEY, index)
+        kind = item.get(wire.TYPE_KEY)
+        item_id = _name(item, wire.ID_KEY, wire.ITEM_KEY, index)
+        state: OutputItem
+        if kind == wire.MESSAGE_TYPE:
+            if item.get(wire.ROLE_KEY) != wire.ASSISTANT_ROLE:
+                _invalid(index, f"{wire.ITEM_KEY}.{wire.ROLE_KEY}", "'assistant'", item.get("role"))
+            state = MessageItem(item_id)
+        elif kind == wire.FUNCTION_CALL_TYPE:
+            call_id = _name(item, wire.CALL_ID_KEY, wire.ITEM_KEY, index)
+            state = CallItem(item_id, call_id, _name(item, wire.NAME_KEY, wire.ITEM_KEY, index))
+            arguments = item.get(wire.ARGUMENTS_KEY, "")
+            if type(arguments) is not str:
+                _invalid(index, f"{wire.ITEM_KEY}.{wire.ARGUMENTS_KEY}", "a string", arguments)
+            if arguments:
+                state.fragments.append(arguments)
+        elif kind == wire.REASONING_TYPE:
+            # Reasoning carries no user-visible text, and with store=false it cannot be
+            # sent back: skipped on purpose, its events checked for order only.
+            state = SkippedItem(item_id)
+        else:
+            self._unsupported_item(kind, index)
+        self._items.append(state)
+
+    def _unsupported_item(self, kind: object, index: int) -> NoReturn:
+        path = f"{wire.ITEM_KEY}.{wire.TYPE_KEY}"
+        if type(kind) is not str:
+            _invalid(index, path, "a string", kind)
+        if kind in wire.SERVER_TOOL_ITEM_TYPES:
+            _fail(
+                _Code.VENDOR_UNSUPPORTED_CONTENT,
+                index,
+                f"{path} is {kind!r}: the course protocol cannot carry server-side Tool items",
+            )
+        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {kind[:64]!r} is not one it knows")
+
+    def item_done(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        position = data.get(wire.OUTPUT_INDEX_KEY)
+        item = self._current(position, index)
+        done = _object(data, wire.ITEM_KEY, index)
+        if done.get(wire.ID_KEY) != item.id:
+            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ITEM_KEY}.{wire.ID_KEY} changed")
+        item.open = False
+        if type(item) is MessageItem:
+            if any(part.open for part in item.parts):
+                _fail(_Code.VENDOR_EVENT_ORDER, index, f"output item {position} has an open part")
+            return None
+        if type(item) is CallItem:
+            if done.get(wire.CALL_ID_KEY) != item.call_id or done.get(wire.NAME_KEY) != item.name:
+                _fail(_Code.VENDOR_INVALID_EVENT, index, "the call_id or name of the call changed")
+            if item.call is None:
+                return self._complete_call(item, done.get(wire.ARGUMENTS_KEY), position, index)
+            if done.get(wire.ARGUMENTS_KEY) != item.arguments:
+                _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ARGUMENTS_KEY} changed at the end")
+        return None
+
+    def _complete_call(
+        self, item: CallItem, arguments: object, position: object, index: int
+    ) -> CourseModelChunk:
+        text = "".join(item.fragments)
+        item.fragments = []
+        if arguments != text or type(arguments) is not str:
+            _fail(
+                _Code.VENDOR_INVALID_EVENT,
+                index,
+                f"{wire.ARGUMENTS_KEY} is not the concatenation of the argument deltas",
+            )
+        item.arguments = text
+        where = f"output[{position}].{wire.ARGUMENTS_KEY}"
+        call = CourseToolCall(
+            item.call_id,
+            item.name,
+            parse_arguments(text, vendor=_VENDOR, index=index, path=where),
+        )
+        item.call = call
+        self.calls += 1
+        return CourseToolCallChunk(self._request_id, call)
+
+    def part_added(self, data: dict[str, Any], index: int) -> None:
+        if type(self._current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
+            self._open_item(data, index, SkippedItem)
+            return
+        item = self._open_item(data, index, MessageItem)
+        position = data.get(wire.CONTENT_INDEX_KEY)
+        if position != len(item.parts) or type(position) is not int:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds content part {position!r} out of order")
+        kind = _object(data, wire.PART_KEY, index).get(wire.TYPE_KEY)
+        if kind != wire.OUTPUT_TEXT_TYPE and kind != wire.REFUSAL_TYPE:
+            path = f"{wire.PART_KEY}.{wire.TYPE_KEY}"
+            if type(kind) is not str:
+                _invalid(index, path, "a string", kind)
+            _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {kind[:64]!r} is not one it knows")
+        item.parts.append(Part(is_refusal=kind == wire.REFUSAL_TYPE))
+
+    def part_done(self, data: dict[str, Any], index: int) -> None:
+        if type(self._current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
+            self._open_item(data, index, SkippedItem)
+            return
+        part = self._part(data, index)
+        if part.is_refusal:
+            # A refusal part that closes without its own .done event is still a refusal.
+            self._refuse(part.joined(), index)
+        part.joined()
+        part.open = False
+
+    def text_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        part = self._open_part(data, index, refusal=False)
+        if part.text is not None:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.OUTPUT_TEXT_DONE}")
+        delta = _text(data, wire.DELTA_KEY, index)
+        if not delta:
+            return None
+        part.fragments.append(delta)
+        return CourseTextDeltaChunk(self._request_id, delta)
+
+    def text_done(self, data: dict[str, Any], index: int) -> None:
+        part = self._open_part(data, index, refusal=False)
+        if part.text is not None:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.OUTPUT_TEXT_DONE}")
+        if _text(data, wire.TEXT_KEY, index) != part.joined():
+            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.TEXT_KEY} is not the deltas joined")
+
+    def annotation(self, data: dict[str, Any], index: int) -> None:
+        # Annotations (citations) describe text the chunks already carried:
+        # skipped on purpose, the text is kept.
+        self._open_item(data, index, MessageItem)
+
+    def refusal_delta(self, data: dict[str, Any], index: int) -> None:
+        part = self._open_part(data, index, refusal=True)
+        part.fragments.append(_text(data, wire.DELTA_KEY, index))
+
+    def refusal_done(self, data: dict[str, Any], index: int) -> NoReturn:
+        part = self._open_part(data, index, refusal=True)
+        refusal = data.get(wire.REFUSAL_KEY)
+        self._refuse(refusal if type(refusal) is str else part.joined(), index)
+
+    def _refuse(self, refusal: str, index: int) -> NoReturn:
+        raise failure(
+            _Code.VENDOR_REFUSAL,
+            f"the model refused: {refusal[:300]}",
+            vendor=_VENDOR,
+            index=index,
+            vendor_type=wire.REFUSAL_TYPE,
+            vendor_message=refusal,
+        )
+
+    def arguments_delta(self, data: dict[str, Any], index: int) -> None:
+        item = self._open_item(data, index, CallItem)
+        if item.call is not None:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.ARGUMENTS_DONE}")
+        delta = _text(data, wire.DELTA_KEY, index)
+        if delta:
+            item.fragments.append(delta)
+
+    def arguments_done(self, data: dict[str, Any], index: int) -> CourseModelChunk:
+        item = self._open_item(data, index, CallItem)
+        if item.call is not None:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.ARGUMENTS_DONE}")
+        position = data.get(wire.OUTPUT_INDEX_KEY)
+        return self._complete_call(item, data.get(wire.ARGUMENTS_KEY), position, index)
+
+    def reasoning_event(self, data: dict[str, Any], index: int) -> None:
+        self._open_item(data, index, SkippedItem)
+
+    def check_terminal_output(self, output: object, index: int) -> None:
+        if type(output) is not list:
+            _invalid(index, f"{wire.RESPONSE_KEY}.{wire.OUTPUT_KEY}", "an array", output)
+        calls = 0
+        for item in output:
+            if type(item) is dict and item.get(wire.TYPE_KEY) == wire.FUNCTION_CALL_TYPE:
+                calls += 1
+        if calls != self.calls:
+            _fail(
+                _Code.VENDOR_INVALID_TERMINAL,
+                index,
+                f"{wire.RESPONSE_KEY}.{wire.OUTPUT_KEY} holds {calls} function call(s), "
+                f"the stream {self.calls}",
+            )
+
+    def content(self) -> list[CourseAssistantContent]:
+        content: list[CourseAssistantContent] = []
+        for item in self._items:
+            if type(item) is MessageItem:
+                for part in item.parts:
+                    text = part.joined()
+                    if text:
+                        content.append(CourseTextBlock(text))
+            elif type(item) is CallItem and item.call is not None:
+                content.append(item.call)
+        return content
