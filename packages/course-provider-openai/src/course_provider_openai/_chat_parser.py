@@ -42,6 +42,8 @@ _VENDOR: Final = wire.VENDOR
 _SSE_MESSAGE: Final = "message"
 _MESSAGE_ID_PREFIX: Final = "message-"
 _NO_CHUNKS: tuple[CourseModelChunk, ...] = ()
+_NO_ID_YET: Final = object()
+"""Equal to no chunk ``id``, so the first chunk always takes the checking path."""
 _STOP_REASONS: Final = {
     wire.FINISH_STOP: CourseStopReason.STOP,
     wire.FINISH_TOOL_CALLS: CourseStopReason.TOOL_CALL,
@@ -72,6 +74,7 @@ class ChatStreamParser:
     __slots__ = (
         "_calls",
         "_chunk_id",
+        "_expected_id",
         "_finish",
         "_message",
         "_refusal",
@@ -87,6 +90,7 @@ class ChatStreamParser:
             raise CourseProtocolError("request_id", "must be a non-blank str")
         self._request_id = request_id
         self._chunk_id: str | None = None
+        self._expected_id: object = _NO_ID_YET
         self._text: list[str] = []
         self._calls = ChatToolCalls()
         self._refusal: list[str] = []
@@ -133,7 +137,7 @@ class ChatStreamParser:
         if error is not None:
             raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
         chunk_id = chunk.get(wire.ID_KEY)
-        if chunk_id != self._chunk_id:
+        if chunk_id != self._expected_id:
             self._first_id(chunk_id, index)
         usage = chunk.get(wire.USAGE_KEY)
         if usage is not None:
@@ -193,6 +197,7 @@ class ChatStreamParser:
         if type(chunk_id) is not str or not chunk_id.strip():
             _invalid(index, wire.ID_KEY, "a non-blank string", chunk_id)
         self._chunk_id = chunk_id
+        self._expected_id = chunk_id
 
     def _read_usage(self, usage: object, index: int) -> None:
         if self._usage is not None:

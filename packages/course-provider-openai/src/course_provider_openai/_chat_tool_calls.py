@@ -49,9 +49,6 @@ class ChatToolCalls:
     def __init__(self) -> None:
         self._calls: dict[int, _Call] = {}
 
-    def __len__(self) -> int:
-        return len(self._calls)
-
     def add(self, fragments: object, index: int) -> None:
         """Take one ``delta.tool_calls`` array of event ``index``.
 

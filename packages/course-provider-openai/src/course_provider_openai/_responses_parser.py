@@ -19,7 +19,6 @@ from course_protocol import (
     CourseModelUsage,
     CourseProtocolError,
     CourseStopReason,
-    terminal_semantics_error,
 )
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._error_body import error_fields
@@ -197,13 +196,12 @@ class ResponsesStreamParser:
             ),
         )
         self._output.check_terminal_output(response.get(wire.OUTPUT_KEY), index)
+        # The Responses API sends no stop reason: it is read off the content, so
+        # the two agree by construction (terminal_semantics_error has nothing to find).
         stop_reason = CourseStopReason.TOOL_CALL if self._output.calls else CourseStopReason.STOP
         message = CourseAssistantMessage(
             f"{_MESSAGE_ID_PREFIX}{self._response_id}", tuple(self._output.content())
         )
-        problem = terminal_semantics_error(stop_reason, message)
-        if problem is not None:
-            _fail(_Code.VENDOR_INVALID_TERMINAL, index, problem)
         response_id = self._response_id
         assert response_id is not None  # every event but error comes after response.created
         self._response = CourseModelResponse(
