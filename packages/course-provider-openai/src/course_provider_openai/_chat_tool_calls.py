@@ -30,6 +30,11 @@ def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
     raise invalid(path, expected, value, vendor=_VENDOR, index=index)
 
 
+def _where(position: int, *fields: str) -> str:
+    # Built only to report a failure: the passing path formats nothing per fragment.
+    return f"{_PATH}[{position}]" + "".join(f".{field}" for field in fields)
+
+
 @final
 class _Call:
     __slots__ = ("fragments", "id", "name")
@@ -61,31 +66,31 @@ class ChatToolCalls:
         if type(fragments) is not list:
             _invalid(index, _PATH, "an array or null", fragments)
         for position, fragment in enumerate(fragments):
-            path = f"{_PATH}[{position}]"
             if type(fragment) is not dict:
-                _invalid(index, path, "an object", fragment)
+                _invalid(index, _where(position), "an object", fragment)
             key = fragment.get(wire.INDEX_KEY)
             if type(key) is not int or key < 0:
-                _invalid(index, f"{path}.{wire.INDEX_KEY}", "a non-negative integer", key)
+                _invalid(index, _where(position, wire.INDEX_KEY), "a non-negative integer", key)
             function = fragment.get(wire.FUNCTION_KEY)
             if function is not None and type(function) is not dict:
-                _invalid(index, f"{path}.{wire.FUNCTION_KEY}", "an object or null", function)
+                _invalid(index, _where(position, wire.FUNCTION_KEY), "an object or null", function)
             call = self._calls.get(key)
             if call is None:
-                call = self._start(fragment, function, key, path, index)
+                call = self._start(fragment, function, key, position, index)
             elif fragment.get(wire.ID_KEY) is not None or (
                 function is not None and function.get(wire.NAME_KEY) is not None
             ):
                 _fail(
                     _Code.VENDOR_EVENT_ORDER,
                     index,
-                    f"{path} repeats the id or name of Tool call {key}, which already started",
+                    f"{_where(position)} repeats the id or name of Tool call {key}, "
+                    "which already started",
                 )
             if function is not None:
                 arguments = function.get(wire.ARGUMENTS_KEY)
                 if arguments is not None:
                     if type(arguments) is not str:
-                        where = f"{path}.{wire.FUNCTION_KEY}.{wire.ARGUMENTS_KEY}"
+                        where = _where(position, wire.FUNCTION_KEY, wire.ARGUMENTS_KEY)
                         _invalid(index, where, "a string or null", arguments)
                     if arguments:
                         call.fragments.append(arguments)
@@ -109,9 +114,10 @@ class ChatToolCalls:
         fragment: dict[str, Any],
         function: dict[str, Any] | None,
         key: int,
-        path: str,
+        position: int,
         index: int,
     ) -> _Call:
+        path = _where(position)
         call_id = fragment.get(wire.ID_KEY)
         if call_id is None:
             _fail(

@@ -239,6 +239,37 @@ class ResponseOutput:
         part.open = False
 
     def text_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        # The dominant event, a text delta for the open text part, takes the short
+        # path; anything else, failures included, the checked one below.
+        part = self._hot_part(data)
+        if part is not None and not part.is_refusal:
+            delta = data.get(wire.DELTA_KEY)
+            if type(delta) is str:
+                if not delta:
+                    return None
+                part.fragments.append(delta)
+                return CourseTextDeltaChunk(self._request_id, delta)
+        return self._checked_text_delta(data, index)
+
+    def _hot_part(self, data: dict[str, Any]) -> Part | None:
+        """The open, still streaming part an event names, or ``None`` when anything is off."""
+        position = data.get(wire.OUTPUT_INDEX_KEY)
+        items = self._items
+        if type(position) is not int or not 0 <= position < len(items):
+            return None
+        item = items[position]
+        if type(item) is not MessageItem or not item.open or data.get(wire.ITEM_ID_KEY) != item.id:
+            return None
+        content_index = data.get(wire.CONTENT_INDEX_KEY)
+        parts = item.parts
+        if type(content_index) is not int or not 0 <= content_index < len(parts):
+            return None
+        part = parts[content_index]
+        if not part.open or part.text is not None:
+            return None
+        return part
+
+    def _checked_text_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         part = self._open_part(data, index, refusal=False)
         if part.text is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.OUTPUT_TEXT_DONE}")
@@ -280,6 +311,25 @@ class ResponseOutput:
         )
 
     def arguments_delta(self, data: dict[str, Any], index: int) -> None:
+        # The short path for the dominant case, as for text deltas.
+        position = data.get(wire.OUTPUT_INDEX_KEY)
+        items = self._items
+        if type(position) is int and 0 <= position < len(items):
+            item = items[position]
+            if (
+                type(item) is CallItem
+                and item.open
+                and item.call is None
+                and data.get(wire.ITEM_ID_KEY) == item.id
+            ):
+                delta = data.get(wire.DELTA_KEY)
+                if type(delta) is str:
+                    if delta:
+                        item.fragments.append(delta)
+                    return
+        self._checked_arguments_delta(data, index)
+
+    def _checked_arguments_delta(self, data: dict[str, Any], index: int) -> None:
         item = self._open_item(data, index, CallItem)
         if item.call is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.ARGUMENTS_DONE}")
