@@ -573,6 +573,12 @@ FAILURES: list[tuple[str, list[dict[str, Any] | str], VendorErrorCode, int]] = [
         6,
     ),
     (
+        "item-done-other-type",
+        [*DONE_TEXT, item_done(0, {**message_item(MSG), "type": "reasoning"})],
+        Code.VENDOR_INVALID_EVENT,
+        6,
+    ),
+    (
         "item-done-twice",
         [*DONE_TEXT, item_done(0, message_item(MSG)), item_done(0, message_item(MSG))],
         Code.VENDOR_EVENT_ORDER,

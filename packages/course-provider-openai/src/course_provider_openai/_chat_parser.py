@@ -39,7 +39,6 @@ one complete Tool call per call, in the order the calls started)."""
 
 _Code = VendorErrorCode
 _VENDOR: Final = wire.VENDOR
-_SSE_MESSAGE: Final = "message"
 _MESSAGE_ID_PREFIX: Final = "message-"
 _NO_CHUNKS: tuple[CourseModelChunk, ...] = ()
 _NO_ID_YET: Final = object()
@@ -126,7 +125,7 @@ class ChatStreamParser:
         """
         if self._response is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.DONE_DATA}; nothing may")
-        if event.event != _SSE_MESSAGE:
+        if event.event != wire.UNNAMED_EVENT:
             self._named_event(event, index)
         data = event.data
         if data == wire.DONE_DATA:

@@ -41,6 +41,8 @@ DONE_DATA: Final = "[DONE]"
 """The data of the terminal frame: not JSON."""
 ERROR_EVENT: Final = "error"
 """The SSE event name compatible vendors use for an error frame (OpenAI names no events)."""
+UNNAMED_EVENT: Final = "message"
+"""The name SSE gives a frame that has no ``event:`` line."""
 
 ID_KEY: Final = "id"
 CHOICES_KEY: Final = "choices"

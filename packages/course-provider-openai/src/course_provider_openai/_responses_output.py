@@ -10,7 +10,7 @@ the first thing wrong.
 
 from __future__ import annotations
 
-from typing import Any, Final, NoReturn, TypeVar, final
+from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_http import tool_arguments as parse_arguments
@@ -28,6 +28,7 @@ from course_provider_openai._responses_items import (
     CallItem,
     MessageItem,
     OutputItem,
+    OutputItems,
     Part,
     SkippedItem,
 )
@@ -36,7 +37,11 @@ __all__ = ["ResponseOutput"]
 
 _Code = VendorErrorCode
 _VENDOR: Final = wire.VENDOR
-_Item = TypeVar("_Item", MessageItem, CallItem, SkippedItem)
+_KINDS: Final[dict[type[OutputItem], str]] = {
+    MessageItem: wire.MESSAGE_TYPE,
+    CallItem: wire.FUNCTION_CALL_TYPE,
+    SkippedItem: wire.REASONING_TYPE,
+}
 
 
 def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
@@ -76,57 +81,16 @@ class ResponseOutput:
 
     def __init__(self, request_id: str) -> None:
         self._request_id = request_id
-        self._items: list[OutputItem] = []
+        self._items = OutputItems()
         self.calls = 0
         """How many function calls completed (and were yielded as chunks)."""
 
-    def open_items(self) -> list[int]:
+    def open_positions(self) -> list[int]:
         """The ``output_index`` of every item added and not yet done."""
-        return [position for position, item in enumerate(self._items) if item.open]
-
-    def _current(self, position: object, index: int) -> OutputItem:
-        if type(position) is not int or not 0 <= position < len(self._items):
-            if type(position) is not int:
-                _invalid(index, wire.OUTPUT_INDEX_KEY, "an integer", position)
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no output item {position} was added")
-        item = self._items[position]
-        if not item.open:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"output item {position} is already done")
-        return item
-
-    def _open_item(self, data: dict[str, Any], index: int, kind: type[_Item]) -> _Item:
-        item = self._current(data.get(wire.OUTPUT_INDEX_KEY), index)
-        if type(item) is not kind:
-            _fail(
-                _Code.VENDOR_EVENT_ORDER,
-                index,
-                f"{data.get(wire.TYPE_KEY)!r} is for a {kind.__name__}, "
-                f"output item {data.get(wire.OUTPUT_INDEX_KEY)} is a {type(item).__name__}",
-            )
-        if data.get(wire.ITEM_ID_KEY) != item.id:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ITEM_ID_KEY} is not {item.id!r}")
-        return item
-
-    def _part(self, data: dict[str, Any], index: int) -> Part:
-        item = self._open_item(data, index, MessageItem)
-        position = data.get(wire.CONTENT_INDEX_KEY)
-        if type(position) is not int or not 0 <= position < len(item.parts):
-            if type(position) is not int:
-                _invalid(index, wire.CONTENT_INDEX_KEY, "an integer", position)
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no content part {position} was added")
-        part = item.parts[position]
-        if not part.open:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"content part {position} is already done")
-        return part
-
-    def _open_part(self, data: dict[str, Any], index: int, *, refusal: bool) -> Part:
-        part = self._part(data, index)
-        if part.is_refusal is not refusal:
-            kind = wire.REFUSAL_TYPE if part.is_refusal else wire.OUTPUT_TEXT_TYPE
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{data.get(wire.TYPE_KEY)!r} in a {kind} part")
-        return part
+        return self._items.open_positions()
 
     def item_added(self, data: dict[str, Any], index: int) -> None:
+        """``response.output_item.added``: a message, a function call, or a skipped item."""
         position = data.get(wire.OUTPUT_INDEX_KEY)
         if position != len(self._items) or type(position) is not int:
             if type(position) is not int:
@@ -139,7 +103,12 @@ class ResponseOutput:
         state: OutputItem
         if kind == wire.MESSAGE_TYPE:
             if item.get(wire.ROLE_KEY) != wire.ASSISTANT_ROLE:
-                _invalid(index, f"{wire.ITEM_KEY}.{wire.ROLE_KEY}", "'assistant'", item.get("role"))
+                _invalid(
+                    index,
+                    f"{wire.ITEM_KEY}.{wire.ROLE_KEY}",
+                    "'assistant'",
+                    item.get(wire.ROLE_KEY),
+                )
             state = MessageItem(item_id)
         elif kind == wire.FUNCTION_CALL_TYPE:
             call_id = _name(item, wire.CALL_ID_KEY, wire.ITEM_KEY, index)
@@ -170,11 +139,16 @@ class ResponseOutput:
         _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {kind[:64]!r} is not one it knows")
 
     def item_done(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        """``response.output_item.done``: closes the item; completes a call not yet complete."""
         position = data.get(wire.OUTPUT_INDEX_KEY)
-        item = self._current(position, index)
+        item = self._items.current(position, index)
         done = _object(data, wire.ITEM_KEY, index)
-        if done.get(wire.ID_KEY) != item.id:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ITEM_KEY}.{wire.ID_KEY} changed")
+        if done.get(wire.ID_KEY) != item.id or done.get(wire.TYPE_KEY) != _KINDS[type(item)]:
+            _fail(
+                _Code.VENDOR_INVALID_EVENT,
+                index,
+                f"{wire.ITEM_KEY}.{wire.ID_KEY} or {wire.ITEM_KEY}.{wire.TYPE_KEY} changed",
+            )
         item.open = False
         if type(item) is MessageItem:
             if any(part.open for part in item.parts):
@@ -201,7 +175,7 @@ class ResponseOutput:
                 f"{wire.ARGUMENTS_KEY} is not the concatenation of the argument deltas",
             )
         item.arguments = text
-        where = f"output[{position}].{wire.ARGUMENTS_KEY}"
+        where = f"{wire.OUTPUT_KEY}[{position}].{wire.ARGUMENTS_KEY}"
         call = CourseToolCall(
             item.call_id,
             item.name,
@@ -212,10 +186,11 @@ class ResponseOutput:
         return CourseToolCallChunk(self._request_id, call)
 
     def part_added(self, data: dict[str, Any], index: int) -> None:
-        if type(self._current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
-            self._open_item(data, index, SkippedItem)
+        """``response.content_part.added``: an output text or refusal part of a message."""
+        if type(self._items.current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
+            self._items.open_item(data, index, SkippedItem)
             return
-        item = self._open_item(data, index, MessageItem)
+        item = self._items.open_item(data, index, MessageItem)
         position = data.get(wire.CONTENT_INDEX_KEY)
         if position != len(item.parts) or type(position) is not int:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds content part {position!r} out of order")
@@ -228,10 +203,11 @@ class ResponseOutput:
         item.parts.append(Part(is_refusal=kind == wire.REFUSAL_TYPE))
 
     def part_done(self, data: dict[str, Any], index: int) -> None:
-        if type(self._current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
-            self._open_item(data, index, SkippedItem)
+        """``response.content_part.done``: closes the part; a refusal part fails."""
+        if type(self._items.current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
+            self._items.open_item(data, index, SkippedItem)
             return
-        part = self._part(data, index)
+        part = self._items.part(data, index)
         if part.is_refusal:
             # A refusal part that closes without its own .done event is still a refusal.
             self._refuse(part.joined(), index)
@@ -239,9 +215,10 @@ class ResponseOutput:
         part.open = False
 
     def text_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        """``response.output_text.delta``: one course text chunk, none for empty text."""
         # The dominant event, a text delta for the open text part, takes the short
         # path; anything else, failures included, the checked one below.
-        part = self._hot_part(data)
+        part = self._items.streaming_part(data)
         if part is not None and not part.is_refusal:
             delta = data.get(wire.DELTA_KEY)
             if type(delta) is str:
@@ -251,26 +228,8 @@ class ResponseOutput:
                 return CourseTextDeltaChunk(self._request_id, delta)
         return self._checked_text_delta(data, index)
 
-    def _hot_part(self, data: dict[str, Any]) -> Part | None:
-        """The open, still streaming part an event names, or ``None`` when anything is off."""
-        position = data.get(wire.OUTPUT_INDEX_KEY)
-        items = self._items
-        if type(position) is not int or not 0 <= position < len(items):
-            return None
-        item = items[position]
-        if type(item) is not MessageItem or not item.open or data.get(wire.ITEM_ID_KEY) != item.id:
-            return None
-        content_index = data.get(wire.CONTENT_INDEX_KEY)
-        parts = item.parts
-        if type(content_index) is not int or not 0 <= content_index < len(parts):
-            return None
-        part = parts[content_index]
-        if not part.open or part.text is not None:
-            return None
-        return part
-
     def _checked_text_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        part = self._open_part(data, index, refusal=False)
+        part = self._items.open_part(data, index, refusal=False)
         if part.text is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.OUTPUT_TEXT_DONE}")
         delta = _text(data, wire.DELTA_KEY, index)
@@ -280,23 +239,27 @@ class ResponseOutput:
         return CourseTextDeltaChunk(self._request_id, delta)
 
     def text_done(self, data: dict[str, Any], index: int) -> None:
-        part = self._open_part(data, index, refusal=False)
+        """``response.output_text.done``: its ``text`` must be the deltas joined."""
+        part = self._items.open_part(data, index, refusal=False)
         if part.text is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.OUTPUT_TEXT_DONE}")
         if _text(data, wire.TEXT_KEY, index) != part.joined():
             _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.TEXT_KEY} is not the deltas joined")
 
     def annotation(self, data: dict[str, Any], index: int) -> None:
+        """``response.output_text.annotation.added``: checked for order, then skipped."""
         # Annotations (citations) describe text the chunks already carried:
         # skipped on purpose, the text is kept.
-        self._open_item(data, index, MessageItem)
+        self._items.open_item(data, index, MessageItem)
 
     def refusal_delta(self, data: dict[str, Any], index: int) -> None:
-        part = self._open_part(data, index, refusal=True)
+        """``response.refusal.delta``: kept for the refusal message."""
+        part = self._items.open_part(data, index, refusal=True)
         part.fragments.append(_text(data, wire.DELTA_KEY, index))
 
     def refusal_done(self, data: dict[str, Any], index: int) -> NoReturn:
-        part = self._open_part(data, index, refusal=True)
+        """``response.refusal.done``: ``VENDOR_REFUSAL`` with the refusal text."""
+        part = self._items.open_part(data, index, refusal=True)
         refusal = data.get(wire.REFUSAL_KEY)
         self._refuse(refusal if type(refusal) is str else part.joined(), index)
 
@@ -311,26 +274,19 @@ class ResponseOutput:
         )
 
     def arguments_delta(self, data: dict[str, Any], index: int) -> None:
+        """``response.function_call_arguments.delta``: one more fragment, never parsed here."""
         # The short path for the dominant case, as for text deltas.
-        position = data.get(wire.OUTPUT_INDEX_KEY)
-        items = self._items
-        if type(position) is int and 0 <= position < len(items):
-            item = items[position]
-            if (
-                type(item) is CallItem
-                and item.open
-                and item.call is None
-                and data.get(wire.ITEM_ID_KEY) == item.id
-            ):
-                delta = data.get(wire.DELTA_KEY)
-                if type(delta) is str:
-                    if delta:
-                        item.fragments.append(delta)
-                    return
+        item = self._items.streaming_call(data)
+        if item is not None:
+            delta = data.get(wire.DELTA_KEY)
+            if type(delta) is str:
+                if delta:
+                    item.fragments.append(delta)
+                return
         self._checked_arguments_delta(data, index)
 
     def _checked_arguments_delta(self, data: dict[str, Any], index: int) -> None:
-        item = self._open_item(data, index, CallItem)
+        item = self._items.open_item(data, index, CallItem)
         if item.call is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.ARGUMENTS_DONE}")
         delta = _text(data, wire.DELTA_KEY, index)
@@ -338,16 +294,19 @@ class ResponseOutput:
             item.fragments.append(delta)
 
     def arguments_done(self, data: dict[str, Any], index: int) -> CourseModelChunk:
-        item = self._open_item(data, index, CallItem)
+        """``response.function_call_arguments.done``: the complete Tool-call chunk."""
+        item = self._items.open_item(data, index, CallItem)
         if item.call is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.ARGUMENTS_DONE}")
         position = data.get(wire.OUTPUT_INDEX_KEY)
         return self._complete_call(item, data.get(wire.ARGUMENTS_KEY), position, index)
 
     def reasoning_event(self, data: dict[str, Any], index: int) -> None:
-        self._open_item(data, index, SkippedItem)
+        """An event of a reasoning item: checked for order, then skipped."""
+        self._items.open_item(data, index, SkippedItem)
 
     def check_terminal_output(self, output: object, index: int) -> None:
+        """The terminal ``output`` must hold as many function calls as were streamed."""
         if type(output) is not list:
             _invalid(index, f"{wire.RESPONSE_KEY}.{wire.OUTPUT_KEY}", "an array", output)
         calls = 0
@@ -363,6 +322,7 @@ class ResponseOutput:
             )
 
     def content(self) -> list[CourseAssistantContent]:
+        """The final message content in output order: one text block per text part, the calls."""
         content: list[CourseAssistantContent] = []
         for item in self._items:
             if type(item) is MessageItem:

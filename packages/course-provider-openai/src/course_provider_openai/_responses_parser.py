@@ -29,7 +29,6 @@ __all__ = ["ResponsesStreamParser"]
 
 _Code = VendorErrorCode
 _VENDOR: Final = wire.VENDOR
-_SSE_MESSAGE: Final = "message"
 _MESSAGE_ID_PREFIX: Final = "message-"
 _STARTED_STATUSES: Final = (wire.STATUS_IN_PROGRESS, wire.STATUS_QUEUED)
 
@@ -107,7 +106,7 @@ class ResponsesStreamParser:
             _fail(
                 _Code.VENDOR_UNKNOWN_EVENT, index, f"event type {kind[:64]!r} is not one it knows"
             )
-        if event.event != kind and event.event != _SSE_MESSAGE:
+        if event.event != kind and event.event != wire.UNNAMED_EVENT:
             _fail(_Code.VENDOR_INVALID_EVENT, index, f"event name differs from its type {kind!r}")
         sequence = data.get(wire.SEQUENCE_NUMBER_KEY)
         if type(sequence) is not int or sequence != self._next_sequence:
@@ -173,7 +172,7 @@ class ResponsesStreamParser:
         self._check_response_id(_response_object(data, index), index)
 
     def _completed(self, data: dict[str, Any], index: int) -> None:
-        open_items = self._output.open_items()
+        open_items = self._output.open_positions()
         if open_items:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"output items {open_items} are still open")
         response = _response_object(data, index)
