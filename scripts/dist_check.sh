@@ -5,7 +5,8 @@
 # wheels into a fresh virtualenv (its declared dependencies come along,
 # nothing else), runs a round trip through it and its README's first python
 # example, and proves the other adapter, the CLI and the conformance kit are
-# not installed.
+# not installed. course-provider-openai gets the same treatment (its README
+# example parses a stream without any network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
@@ -14,7 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$UV" build --all-packages --out-dir "$work/dist" --quiet
-for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance; do
+for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance course-provider-openai; do
     module=${package//-/_}
     for artifact in "$work/dist/$module"-*.whl "$work/dist/$module"-*.tar.gz; do
         [[ -f $artifact ]] || { echo "dist-check: $package did not build $artifact" >&2; exit 1; }
@@ -118,3 +119,7 @@ asyncio.run(main())
 PY
 run_readme_example course-provider-fixture
 echo "dist-check: course-provider-fixture installs and runs alone"
+
+install_alone course-provider-openai course_scripted course_provider_fixture course_provider_anthropic course_cli course_conformance pytest
+run_readme_example course-provider-openai
+echo "dist-check: course-provider-openai installs and runs alone"
