@@ -28,3 +28,16 @@ def test_the_vendor_names_and_paths_are_the_documented_ones() -> None:
     assert course_provider_openai.RESPONSES_VENDOR == "openai-responses"
     assert course_provider_openai.CHAT_COMPLETIONS_PATH == "/v1/chat/completions"
     assert course_provider_openai.RESPONSES_PATH == "/v1/responses"
+
+
+def test_both_apis_spell_the_error_body_the_same_so_one_reader_serves_both() -> None:
+    from course_provider_openai import _chat_wire, _responses_wire
+
+    names = ("ERROR_KEY", "ERROR_TYPE_KEY", "ERROR_CODE_KEY", "ERROR_MESSAGE_KEY")
+    assert [getattr(_chat_wire, name) for name in names] == ["error", "type", "code", "message"]
+    assert [getattr(_responses_wire, name) for name in names] == [
+        "error",
+        "type",
+        "code",
+        "message",
+    ]
