@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Each adapter installs alone. Builds every workspace package (wheel and
-# sdist) into a temporary directory, then, for course-scripted,
-# course-provider-fixture and course-provider-anthropic in turn, installs only
-# that package from the built wheels into a fresh virtualenv (its declared
-# dependencies come along, nothing else), runs a round trip through it and its
-# README's first python example, and proves the other adapters, the CLI and
-# the conformance kit are not installed.
+# sdist) into a temporary directory, then, for each adapter in turn
+# (course-scripted, course-provider-fixture, course-provider-anthropic,
+# course-provider-openai), installs only that package from the built wheels
+# into a fresh virtualenv (its declared dependencies come along, nothing
+# else), runs its README's first python example (and a round trip where
+# there is one), and proves the other adapters, the CLI and the conformance
+# kit are not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
@@ -14,7 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$UV" build --all-packages --out-dir "$work/dist" --quiet
-for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance course-http course-provider-anthropic; do
+for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance course-http course-provider-anthropic course-provider-openai; do
     module=${package//-/_}
     for artifact in "$work/dist/$module"-*.whl "$work/dist/$module"-*.tar.gz; do
         [[ -f $artifact ]] || { echo "dist-check: $package did not build $artifact" >&2; exit 1; }
@@ -56,7 +57,7 @@ run_readme_example() {
     "$venv/bin/python" "$root/scripts/run_readme_example.py" "$root/packages/$1/README.md" >/dev/null
 }
 
-install_alone course-scripted course_provider_fixture course_provider_anthropic course_http course_cli course_conformance pytest
+install_alone course-scripted course_provider_fixture course_provider_anthropic course_provider_openai course_http course_cli course_conformance pytest
 "$venv/bin/python" - <<'PY'
 import asyncio
 
@@ -90,7 +91,7 @@ PY
 run_readme_example course-scripted
 echo "dist-check: course-scripted installs and runs alone"
 
-install_alone course-provider-fixture course_scripted course_provider_anthropic course_http course_cli course_conformance pytest
+install_alone course-provider-fixture course_scripted course_provider_anthropic course_provider_openai course_http course_cli course_conformance pytest
 "$venv/bin/python" - "$root/fixtures/provider-tool-roundtrip.json" <<'PY'
 import asyncio
 import sys
@@ -119,6 +120,10 @@ PY
 run_readme_example course-provider-fixture
 echo "dist-check: course-provider-fixture installs and runs alone"
 
-install_alone course-provider-anthropic course_provider_fixture course_scripted course_cli course_conformance pytest
+install_alone course-provider-anthropic course_provider_fixture course_scripted course_provider_openai course_cli course_conformance pytest
 run_readme_example course-provider-anthropic
 echo "dist-check: course-provider-anthropic installs and runs alone"
+
+install_alone course-provider-openai course_scripted course_provider_fixture course_provider_anthropic course_cli course_conformance pytest
+run_readme_example course-provider-openai
+echo "dist-check: course-provider-openai installs and runs alone"

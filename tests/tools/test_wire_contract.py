@@ -373,4 +373,7 @@ def test_the_repository_contracts_fail_on_an_anthropic_wire_name_planted_in_a_co
         "only course_provider_fixture and course_provider_anthropic may." in report
     )
     assert "'text'" not in report
-    assert "Contracts: 3 kept, 2 broken." in report
+    contracts = (
+        (REPO_ROOT / ".importlinter").read_text(encoding="utf-8").count("[importlinter:contract:")
+    )
+    assert f"Contracts: {contracts - 2} kept, 2 broken." in report

@@ -35,7 +35,7 @@ class OpenBlock:
     each piece is also a course text chunk. Thinking blocks keep nothing.
     """
 
-    __slots__ = ("call_id", "delta_key", "delta_type", "emits", "kind", "name", "parts")
+    __slots__ = ("delta_key", "delta_type", "emits", "kind", "name", "parts", "tool_id")
 
     def __init__(
         self,
@@ -44,14 +44,14 @@ class OpenBlock:
         delta_key: str,
         *,
         emits: bool,
-        call_id: str = "",
+        tool_id: str = "",
         name: str = "",
     ) -> None:
         self.kind = kind
         self.delta_type = delta_type
         self.delta_key = delta_key
         self.emits = emits
-        self.call_id = call_id
+        self.tool_id = tool_id
         self.name = name
         self.parts: list[str] = []
 
@@ -106,7 +106,7 @@ def open_block(block: dict[str, Any], index: int) -> OpenBlock:
             _wire.INPUT_JSON_DELTA,
             _wire.PARTIAL_JSON,
             emits=False,
-            call_id=call_id,
+            tool_id=call_id,
             name=name,
         )
     if kind == _wire.THINKING or kind == _wire.REDACTED_THINKING:

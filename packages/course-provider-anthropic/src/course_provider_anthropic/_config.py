@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import final
 
-from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec
+from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
 from course_provider_anthropic import _wire
 
 __all__ = ["AnthropicConfig"]
@@ -46,7 +46,7 @@ class AnthropicConfig:
     def __post_init__(self) -> None:
         if type(self.model) is not str:
             raise TypeError(f"AnthropicConfig.model must be a str, got {_kind(self.model)}")
-        if not self.model.strip():
+        if is_blank(self.model):
             raise ValueError("AnthropicConfig.model must not be blank")
         if type(self.max_tokens) is not int:
             raise TypeError(
@@ -59,7 +59,7 @@ class AnthropicConfig:
                 raise TypeError(
                     f"AnthropicConfig.system must be a str or None, got {_kind(self.system)}"
                 )
-            if not self.system.strip():
+            if is_blank(self.system):
                 raise ValueError("AnthropicConfig.system must not be blank; use None for none")
         object.__setattr__(self, "tools", _checked_tools(self.tools))
         _check_base_url(self.base_url)

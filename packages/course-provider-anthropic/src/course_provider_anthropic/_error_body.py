@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from course_http import VendorError, event_object
+from course_protocol import is_blank
 from course_provider_anthropic import _wire
 
 __all__ = ["describe_error"]
@@ -29,6 +30,6 @@ def describe_error(body: bytes) -> tuple[str, str] | None:
         return None
     kind = error.get(_wire.TYPE)
     message = error.get(_wire.MESSAGE)
-    if type(kind) is not str or not kind.strip() or type(message) is not str:
+    if type(kind) is not str or is_blank(kind) or type(message) is not str:
         return None
     return kind, message

@@ -30,6 +30,7 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    is_blank,
     terminal_semantics_error,
 )
 from course_provider_anthropic import _wire
@@ -79,7 +80,7 @@ class MessagesStreamParser:
     )
 
     def __init__(self, request_id: str) -> None:
-        if type(request_id) is not str or not request_id.strip():
+        if type(request_id) is not str or is_blank(request_id):
             raise ValueError("request_id must be a non-blank str")
         self._request_id = request_id
         self._message_id: str | None = None
@@ -215,10 +216,10 @@ class MessagesStreamParser:
             fail_order(f"{kind}: block {shown(position)} {problem}", index)
         block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
         if block.kind == _wire.TOOL_USE:
-            if block.call_id in self._call_ids:
-                repeated = block.call_id[:SHOWN_LENGTH]
+            if block.tool_id in self._call_ids:
+                repeated = block.tool_id[:SHOWN_LENGTH]
                 fail_invalid(f"{_wire.TOOL_USE} id {repeated!r} was already used", index)
-            self._call_ids.add(block.call_id)
+            self._call_ids.add(block.tool_id)
         self._open[position] = block
         self._content.append(None)
         if block.parts:
@@ -265,7 +266,7 @@ class MessagesStreamParser:
             index=index,
             path=f"block {position} {_wire.INPUT}",
         )
-        call = CourseToolCall(block.call_id, block.name, arguments)
+        call = CourseToolCall(block.tool_id, block.name, arguments)
         self._content[position] = call
         return CourseToolCallChunk(self._request_id, call)
 
@@ -273,7 +274,7 @@ class MessagesStreamParser:
         self._require_start(_wire.MESSAGE_DELTA, index)
         delta = object_at(data, _wire.DELTA, _wire.DELTA, index)
         reason = delta.get(_wire.STOP_REASON)
-        if reason is not None and (type(reason) is not str or not reason.strip()):
+        if reason is not None and (type(reason) is not str or is_blank(reason)):
             fail_invalid(
                 f"{_wire.DELTA}.{_wire.STOP_REASON} must be a non-blank string or null", index
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from course_http import VendorError, VendorErrorCode, invalid_event, token_count
-from course_protocol import MAX_TOKEN_COUNT
+from course_protocol import MAX_TOKEN_COUNT, is_blank
 from course_provider_anthropic import _wire
 
 __all__ = [
@@ -57,7 +57,7 @@ def object_at(data: dict[str, Any], key: str, path: str, index: int) -> dict[str
 def text_at(data: dict[str, Any], key: str, path: str, index: int, *, non_blank: bool) -> str:
     """``data[key]`` as a ``str`` (non-blank when asked), or ``VENDOR_INVALID_EVENT``."""
     value = data.get(key)
-    if type(value) is not str or (non_blank and not value.strip()):
+    if type(value) is not str or (non_blank and is_blank(value)):
         wanted = "a non-blank string" if non_blank else "a string"
         got = "blank text" if type(value) is str else shown(value)
         fail_invalid(f"{path} must be {wanted}, got {got}", index)

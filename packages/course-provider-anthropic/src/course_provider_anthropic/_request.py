@@ -11,6 +11,7 @@ from course_protocol import (
     CourseTextBlock,
     CourseToolResultMessage,
     CourseUserMessage,
+    is_blank,
     thaw_json,
     validate_transcript,
 )
@@ -36,7 +37,7 @@ def request_headers(api_key: str) -> dict[str, str]:
     """
     if type(api_key) is not str:
         raise TypeError(f"the API key must be a str, got {type(api_key).__name__}")
-    if not api_key.strip():
+    if is_blank(api_key):
         raise ValueError("the API key must not be blank")
     if not api_key.isprintable():
         raise ValueError("the API key must not contain line breaks or control characters")
@@ -93,7 +94,7 @@ def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
     blocks: list[_Block] = []
     for block in message.content:
         if type(block) is CourseTextBlock:
-            if block.text.strip():
+            if not is_blank(block.text):
                 blocks.append({_wire.TYPE: _wire.TEXT, _wire.TEXT: block.text})
         else:
             blocks.append(
@@ -160,7 +161,7 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
     builder = _TurnBuilder()
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
-            if not message.content.strip():
+            if is_blank(message.content):
                 raise _invalid(f"messages[{position}]: a user message must not be blank")
             if builder.open_calls:
                 raise builder.unanswered(position)

@@ -1,0 +1,65 @@
+"""The vocabulary of OpenAI Chat Completions (``POST /v1/chat/completions``), and nothing else.
+
+These spellings belong to the untrusted side of the boundary: the request
+body the adapter sends and the chunks it streams back. They appear in this
+package only. The error-body names at the end are the ones both OpenAI APIs
+send (``{"error": {"message", "type", "param", "code"}}``).
+"""
+
+from typing import Final
+
+VENDOR: Final = "openai-chat"
+PATH: Final = "/v1/chat/completions"
+
+# Request body.
+MODEL_KEY: Final = "model"
+MESSAGES_KEY: Final = "messages"
+TOOLS_KEY: Final = "tools"
+MAX_COMPLETION_TOKENS_KEY: Final = "max_completion_tokens"
+STREAM_KEY: Final = "stream"
+STREAM_OPTIONS_KEY: Final = "stream_options"
+INCLUDE_USAGE_KEY: Final = "include_usage"
+
+ROLE_KEY: Final = "role"
+CONTENT_KEY: Final = "content"
+SYSTEM_ROLE: Final = "system"
+USER_ROLE: Final = "user"
+ASSISTANT_ROLE: Final = "assistant"
+TOOL_ROLE: Final = "tool"
+TOOL_CALL_ID_KEY: Final = "tool_call_id"
+
+TYPE_KEY: Final = "type"
+FUNCTION_TYPE: Final = "function"
+FUNCTION_KEY: Final = "function"
+NAME_KEY: Final = "name"
+DESCRIPTION_KEY: Final = "description"
+PARAMETERS_KEY: Final = "parameters"
+ARGUMENTS_KEY: Final = "arguments"
+
+# Streamed chunks.
+DONE_DATA: Final = "[DONE]"
+"""The data of the terminal frame: not JSON."""
+ERROR_EVENT: Final = "error"
+"""The SSE event name compatible vendors use for an error frame (OpenAI names no events)."""
+UNNAMED_EVENT: Final = "message"
+"""The name SSE gives a frame that has no ``event:`` line."""
+
+ID_KEY: Final = "id"
+CHOICES_KEY: Final = "choices"
+INDEX_KEY: Final = "index"
+DELTA_KEY: Final = "delta"
+TOOL_CALLS_KEY: Final = "tool_calls"
+REFUSAL_KEY: Final = "refusal"
+FINISH_REASON_KEY: Final = "finish_reason"
+USAGE_KEY: Final = "usage"
+PROMPT_TOKENS_KEY: Final = "prompt_tokens"
+COMPLETION_TOKENS_KEY: Final = "completion_tokens"
+
+FINISH_STOP: Final = "stop"
+FINISH_TOOL_CALLS: Final = "tool_calls"
+
+# The error body (and the in-stream error objects of compatible vendors).
+ERROR_KEY: Final = "error"
+ERROR_TYPE_KEY: Final = "type"
+ERROR_CODE_KEY: Final = "code"
+ERROR_MESSAGE_KEY: Final = "message"

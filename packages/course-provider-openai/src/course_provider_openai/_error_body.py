@@ -1,0 +1,86 @@
+"""The error object both OpenAI APIs send, before the stream and inside it.
+
+An HTTP error body is ``{"error": {"message", "type", "param", "code"}}``;
+compatible vendors put the same object in an ``event: error`` frame or beside
+``choices`` in a chunk, and the Responses API in its ``error`` event and in
+``response.failed``. One reader serves them all. Both APIs spell the names
+the same way; they are taken from ``_chat_wire``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+from course_http import VendorError, event_object
+from course_provider_openai import _chat_wire as wire
+
+__all__ = ["ErrorDescription", "describe_error", "error_fields", "shown"]
+
+ErrorDescription: TypeAlias = tuple[str | None, str | None, str | None]
+"""The vendor's error ``(type, code, message)``; each ``None`` when absent or not text."""
+
+_SHOWN_CHARACTERS = 300
+
+
+def _text(value: object) -> str | None:
+    return value if type(value) is str else None
+
+
+def _code(value: object) -> str | None:
+    # OpenAI sends codes as text ("invalid_api_key"); OpenRouter as HTTP-style numbers (400).
+    if type(value) is str:
+        return value
+    if type(value) is int:
+        return str(value)
+    return None
+
+
+def error_fields(error: object) -> ErrorDescription:
+    """Read ``(type, code, message)`` from one vendor error object; never raises.
+
+    A ``dict`` gives its ``type``, ``code`` (text, or an integer as text) and
+    ``message``; a bare string is taken as the message (some compatible
+    vendors send ``{"error": "..."}``); anything else gives three ``None``.
+    """
+    if type(error) is str:
+        return (None, None, error)
+    if type(error) is not dict:
+        return (None, None, None)
+    fields: dict[str, Any] = error
+    return (
+        _text(fields.get(wire.ERROR_TYPE_KEY)),
+        _code(fields.get(wire.ERROR_CODE_KEY)),
+        _text(fields.get(wire.ERROR_MESSAGE_KEY)),
+    )
+
+
+def describe_error(body: bytes) -> ErrorDescription | None:
+    """Read an HTTP error body of either OpenAI API into ``(type, code, message)``.
+
+    Returns ``None`` when ``body`` is not UTF-8 JSON text holding an object
+    with an ``error`` member (an HTML page from a proxy, an empty body, a
+    JSON array); otherwise the fields of that member as
+    :func:`error_fields` reads them. Never raises on any ``bytes``; raises
+    ``TypeError`` when ``body`` is not ``bytes``.
+    """
+    if type(body) is not bytes:
+        raise TypeError(f"body must be bytes, not {type(body).__name__}")
+    try:
+        text = body.decode("utf-8")
+        document = event_object(text, vendor=wire.VENDOR, index=0)
+    except (UnicodeDecodeError, VendorError):
+        return None
+    if wire.ERROR_KEY not in document:
+        return None
+    return error_fields(document[wire.ERROR_KEY])
+
+
+def shown(description: ErrorDescription) -> str:
+    """A one-line account of a vendor error for a `VendorError` message, long messages cut."""
+    kind, code, message = description
+    label = "/".join(part for part in (kind, code) if part) or "error"
+    if message is None:
+        return label
+    if len(message) > _SHOWN_CHARACTERS:
+        message = message[:_SHOWN_CHARACTERS] + "..."
+    return f"{label}: {message}"

@@ -1,0 +1,210 @@
+"""The state of the output items of one Responses stream, keyed by ``output_index``.
+
+Plain mutable records, private to the parser: what was announced by
+``response.output_item.added``, what streamed since, and whether it is done;
+and `OutputItems`, which finds the open item or part an event names, or
+says exactly why there is none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final, NoReturn, TypeAlias, TypeVar, final
+
+from course_http import VendorErrorCode
+from course_protocol import CourseToolCall
+from course_provider_openai import _responses_wire as wire
+from course_provider_openai._failures import failure, invalid
+
+__all__ = ["CallItem", "MessageItem", "OutputItem", "OutputItems", "Part", "SkippedItem"]
+
+_Code = VendorErrorCode
+_VENDOR: Final = wire.VENDOR
+
+
+def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
+    raise failure(code, message, vendor=_VENDOR, index=index)
+
+
+def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
+    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+
+
+@final
+class Part:
+    """One content part of a message item: output text or a refusal, and its deltas."""
+
+    __slots__ = ("fragments", "is_refusal", "open", "text")
+
+    def __init__(self, *, is_refusal: bool) -> None:
+        self.is_refusal = is_refusal
+        self.fragments: list[str] = []
+        self.text: str | None = None
+        """The whole text once its ``.done`` event (or the part's) closed it."""
+        self.open = True
+
+    def joined(self) -> str:
+        """The text streamed so far, joined once and kept."""
+        if self.text is None:
+            self.text = "".join(self.fragments)
+            self.fragments = []
+        return self.text
+
+
+@final
+class MessageItem:
+    """A ``message`` item: its ``msg_...`` id and its content parts, by ``content_index``."""
+
+    __slots__ = ("id", "open", "parts")
+
+    def __init__(self, item_id: str) -> None:
+        self.id = item_id
+        self.parts: list[Part] = []
+        self.open = True
+
+
+@final
+class CallItem:
+    """A ``function_call`` item: ids, name, argument fragments, and the call once complete.
+
+    ``id`` is the ``fc_...`` item id the deltas name; ``call_id`` the one a
+    Tool result echoes, which becomes the course Tool-call id.
+    """
+
+    __slots__ = ("arguments", "call", "call_id", "fragments", "id", "name", "open")
+
+    def __init__(self, item_id: str, call_id: str, name: str) -> None:
+        self.id = item_id
+        self.call_id = call_id
+        self.name = name
+        self.fragments: list[str] = []
+        self.arguments: str | None = None
+        """The whole argument text, once ``.done`` said the fragments are complete."""
+        self.call: CourseToolCall | None = None
+        self.open = True
+
+
+@final
+class SkippedItem:
+    """An item the course IR does not carry and the adapter skips on purpose (``reasoning``)."""
+
+    __slots__ = ("id", "open")
+
+    def __init__(self, item_id: str) -> None:
+        self.id = item_id
+        self.open = True
+
+
+OutputItem: TypeAlias = MessageItem | CallItem | SkippedItem
+_Item = TypeVar("_Item", MessageItem, CallItem, SkippedItem)
+
+
+@final
+class OutputItems:
+    """The items of one response in ``output_index`` order, and the lookups events need.
+
+    Each lookup raises `VendorError`: ``VENDOR_INVALID_EVENT`` when an index
+    is not an integer or an id does not match, ``VENDOR_EVENT_ORDER`` when
+    the item or part named was never added, is already done, or is of
+    another kind.
+    """
+
+    __slots__ = ("_list",)
+
+    def __init__(self) -> None:
+        self._list: list[OutputItem] = []
+
+    def __len__(self) -> int:
+        return len(self._list)
+
+    def __iter__(self) -> Iterator[OutputItem]:
+        return iter(self._list)
+
+    def append(self, item: OutputItem) -> None:
+        """Add the next item (its ``output_index`` is the current length)."""
+        self._list.append(item)
+
+    def open_positions(self) -> list[int]:
+        """The ``output_index`` of every item added and not yet done."""
+        return [position for position, item in enumerate(self._list) if item.open]
+
+    def current(self, position: object, index: int) -> OutputItem:
+        """The open item at ``position`` (an event's ``output_index``)."""
+        if type(position) is not int or not 0 <= position < len(self._list):
+            if type(position) is not int:
+                _invalid(index, wire.OUTPUT_INDEX_KEY, "an integer", position)
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no output item {position} was added")
+        item = self._list[position]
+        if not item.open:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"output item {position} is already done")
+        return item
+
+    def open_item(self, data: dict[str, Any], index: int, kind: type[_Item]) -> _Item:
+        """The open item of type ``kind`` an event names by ``output_index`` and ``item_id``."""
+        item = self.current(data.get(wire.OUTPUT_INDEX_KEY), index)
+        if type(item) is not kind:
+            _fail(
+                _Code.VENDOR_EVENT_ORDER,
+                index,
+                f"{data.get(wire.TYPE_KEY)!r} is for a {kind.__name__}, "
+                f"output item {data.get(wire.OUTPUT_INDEX_KEY)} is a {type(item).__name__}",
+            )
+        if data.get(wire.ITEM_ID_KEY) != item.id:
+            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ITEM_ID_KEY} is not {item.id!r}")
+        return item
+
+    def part(self, data: dict[str, Any], index: int) -> Part:
+        """The open part of a message item an event names by ``content_index``."""
+        item = self.open_item(data, index, MessageItem)
+        position = data.get(wire.CONTENT_INDEX_KEY)
+        if type(position) is not int or not 0 <= position < len(item.parts):
+            if type(position) is not int:
+                _invalid(index, wire.CONTENT_INDEX_KEY, "an integer", position)
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no content part {position} was added")
+        part = item.parts[position]
+        if not part.open:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"content part {position} is already done")
+        return part
+
+    def open_part(self, data: dict[str, Any], index: int, *, refusal: bool) -> Part:
+        """Like :meth:`part`, and the part must be a refusal part exactly when ``refusal``."""
+        part = self.part(data, index)
+        if part.is_refusal is not refusal:
+            kind = wire.REFUSAL_TYPE if part.is_refusal else wire.OUTPUT_TEXT_TYPE
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{data.get(wire.TYPE_KEY)!r} in a {kind} part")
+        return part
+
+    def streaming_part(self, data: dict[str, Any]) -> Part | None:
+        """The open, still streaming part an event names, or ``None`` when anything is off.
+
+        The hot path of text deltas: it raises nothing and formats nothing;
+        ``None`` sends the caller to the checked path, which says what is wrong.
+        """
+        position = data.get(wire.OUTPUT_INDEX_KEY)
+        items = self._list
+        if type(position) is not int or not 0 <= position < len(items):
+            return None
+        item = items[position]
+        if type(item) is not MessageItem or not item.open or data.get(wire.ITEM_ID_KEY) != item.id:
+            return None
+        content_index = data.get(wire.CONTENT_INDEX_KEY)
+        parts = item.parts
+        if type(content_index) is not int or not 0 <= content_index < len(parts):
+            return None
+        part = parts[content_index]
+        if not part.open or part.text is not None:
+            return None
+        return part
+
+    def streaming_call(self, data: dict[str, Any]) -> CallItem | None:
+        """The open call an argument delta names, or ``None`` when anything is off."""
+        position = data.get(wire.OUTPUT_INDEX_KEY)
+        items = self._list
+        if type(position) is not int or not 0 <= position < len(items):
+            return None
+        item = items[position]
+        if type(item) is not CallItem or not item.open or item.call is not None:
+            return None
+        if data.get(wire.ITEM_ID_KEY) != item.id:
+            return None
+        return item

@@ -1,0 +1,263 @@
+"""Responses API events to course values: one strict state machine per streamed response.
+
+Every event is untrusted. Its ``type`` picks its handler with one dict
+lookup; its ``sequence_number`` must be the previous one plus one. This
+module owns the response's life (created, queued, in progress, and the
+terminal events); everything inside ``output`` is `ResponseOutput`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, NoReturn, final
+
+from course_http import SseEvent, VendorErrorCode, event_object, token_count
+from course_protocol import (
+    CourseAssistantMessage,
+    CourseModelChunk,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseProtocolError,
+    CourseStopReason,
+    is_blank,
+)
+from course_provider_openai import _responses_wire as wire
+from course_provider_openai._error_body import error_fields
+from course_provider_openai._failures import failure, invalid, vendor_error_event
+from course_provider_openai._responses_output import ResponseOutput
+
+__all__ = ["ResponsesStreamParser"]
+
+_Code = VendorErrorCode
+_VENDOR: Final = wire.VENDOR
+_MESSAGE_ID_PREFIX: Final = "message-"
+_STARTED_STATUSES: Final = (wire.STATUS_IN_PROGRESS, wire.STATUS_QUEUED)
+
+
+def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
+    raise failure(code, message, vendor=_VENDOR, index=index)
+
+
+def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
+    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+
+
+def _response_object(data: dict[str, Any], index: int) -> dict[str, Any]:
+    value = data.get(wire.RESPONSE_KEY)
+    if type(value) is not dict:
+        _invalid(index, wire.RESPONSE_KEY, "an object", value)
+    return value
+
+
+@final
+class ResponsesStreamParser:
+    """The state of one streamed Responses API response, for the request ``request_id``.
+
+    Feed it every event in order with :meth:`feed`, then call :meth:`end`
+    once the stream is exhausted. Both raise `VendorError` (vendor
+    ``"openai-responses"``) with a stable code and the ``event_index`` of
+    the offending event; chunks returned before a failure stay valid. Once
+    it has raised, the parser must not be fed again. Raises
+    ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
+    """
+
+    __slots__ = ("_next_sequence", "_output", "_request_id", "_response", "_response_id")
+
+    def __init__(self, request_id: str) -> None:
+        if type(request_id) is not str or is_blank(request_id):
+            raise CourseProtocolError("request_id", "must be a non-blank str")
+        self._request_id = request_id
+        self._response_id: str | None = None
+        self._next_sequence: int | None = None
+        self._output = ResponseOutput(request_id)
+        self._response: CourseModelResponse | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether ``response.completed`` was read: the response is ready, nothing may follow."""
+        return self._response is not None
+
+    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
+        """Advance by one server-sent event (``index`` counts from 0); return the chunk it yields.
+
+        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for data that is not
+        an event of the expected shape (an ``event:`` name other than its
+        ``type``, ids that do not match, a ``.done`` text that differs from
+        its deltas); ``VENDOR_UNKNOWN_EVENT`` for an event, item or part
+        type the adapter does not know; ``VENDOR_EVENT_ORDER`` for a
+        ``sequence_number`` that is not the previous one plus one, anything
+        before ``response.created`` (but ``error``) or after the terminal,
+        and events for items or parts that are not open;
+        ``VENDOR_ERROR_EVENT`` for ``error`` and ``response.failed``;
+        ``VENDOR_INCOMPLETE`` for ``response.incomplete`` (the reason in
+        ``vendor_type``); ``VENDOR_REFUSAL`` for a refusal part;
+        ``VENDOR_UNSUPPORTED_CONTENT`` for server-side Tool items;
+        ``VENDOR_INVALID_TOOL_ARGUMENTS`` and ``VENDOR_INVALID_TERMINAL``.
+        """
+        if self._response is not None:
+            _fail(
+                _Code.VENDOR_EVENT_ORDER, index, f"follows {wire.RESPONSE_COMPLETED}; nothing may"
+            )
+        data = event_object(event.data, vendor=_VENDOR, index=index)
+        kind = data.get(wire.TYPE_KEY)
+        if type(kind) is not str:
+            _invalid(index, wire.TYPE_KEY, "a string", kind)
+        handler = _OUTPUT_EVENTS.get(kind)
+        if handler is None and kind not in _LIFE_EVENTS:
+            _fail(
+                _Code.VENDOR_UNKNOWN_EVENT, index, f"event type {kind[:64]!r} is not one it knows"
+            )
+        if event.event != kind and event.event != wire.UNNAMED_EVENT:
+            _fail(_Code.VENDOR_INVALID_EVENT, index, f"event name differs from its type {kind!r}")
+        sequence = data.get(wire.SEQUENCE_NUMBER_KEY)
+        if type(sequence) is not int or sequence != self._next_sequence:
+            sequence = self._first_sequence(sequence, index)
+        self._next_sequence = sequence + 1
+        if self._response_id is None and kind != wire.RESPONSE_CREATED and kind != wire.ERROR_EVENT:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{kind!r} comes before {wire.RESPONSE_CREATED}")
+        if handler is not None:
+            return handler(self._output, data, index)
+        _LIFE_EVENTS[kind](self, data, index)
+        return None
+
+    def end(self, event_count: int) -> CourseModelResponse:
+        """The terminal response, once the stream ended after ``event_count`` events.
+
+        Raises `VendorError` ``VENDOR_MISSING_TERMINAL`` (``event_index`` =
+        ``event_count``) when no terminal event was read.
+        """
+        if self._response is None:
+            raise failure(
+                _Code.VENDOR_MISSING_TERMINAL,
+                f"the stream ended without {wire.RESPONSE_COMPLETED}",
+                vendor=_VENDOR,
+                index=event_count,
+            )
+        return self._response
+
+    def _first_sequence(self, sequence: object, index: int) -> int:
+        if type(sequence) is not int or sequence < 0:
+            _invalid(index, wire.SEQUENCE_NUMBER_KEY, "a non-negative integer", sequence)
+        if self._next_sequence is not None:
+            _fail(
+                _Code.VENDOR_EVENT_ORDER,
+                index,
+                f"{wire.SEQUENCE_NUMBER_KEY} is {sequence}, expected {self._next_sequence}",
+            )
+        return sequence
+
+    def _check_response_id(self, response: dict[str, Any], index: int) -> None:
+        if response.get(wire.ID_KEY) != self._response_id:
+            _fail(
+                _Code.VENDOR_INVALID_EVENT,
+                index,
+                f"{wire.RESPONSE_KEY}.{wire.ID_KEY} differs from {self._response_id!r}",
+            )
+
+    def _created(self, data: dict[str, Any], index: int) -> None:
+        if self._response_id is not None:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.RESPONSE_CREATED}")
+        response = _response_object(data, index)
+        response_id = response.get(wire.ID_KEY)
+        if type(response_id) is not str or is_blank(response_id):
+            _invalid(index, f"{wire.RESPONSE_KEY}.{wire.ID_KEY}", "a non-blank string", response_id)
+        status = response.get(wire.STATUS_KEY)
+        # A background response starts "queued" and streams like any other.
+        if status not in _STARTED_STATUSES or type(status) is not str:
+            _invalid(
+                index, f"{wire.RESPONSE_KEY}.{wire.STATUS_KEY}", "in_progress or queued", status
+            )
+        self._response_id = response_id
+
+    def _progress(self, data: dict[str, Any], index: int) -> None:
+        self._check_response_id(_response_object(data, index), index)
+
+    def _completed(self, data: dict[str, Any], index: int) -> None:
+        open_items = self._output.open_positions()
+        if open_items:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"output items {open_items} are still open")
+        response = _response_object(data, index)
+        self._check_response_id(response, index)
+        if response.get(wire.STATUS_KEY) != wire.STATUS_COMPLETED:
+            status_path = f"{wire.RESPONSE_KEY}.{wire.STATUS_KEY}"
+            _invalid(index, status_path, "'completed'", response.get(wire.STATUS_KEY))
+        usage = response.get(wire.USAGE_KEY)
+        usage_path = f"{wire.RESPONSE_KEY}.{wire.USAGE_KEY}"
+        if type(usage) is not dict:
+            _invalid(index, usage_path, "an object", usage)
+        input_path = f"{usage_path}.{wire.INPUT_TOKENS_KEY}"
+        output_path = f"{usage_path}.{wire.OUTPUT_TOKENS_KEY}"
+        counts = CourseModelUsage(
+            token_count(
+                usage.get(wire.INPUT_TOKENS_KEY), vendor=_VENDOR, index=index, path=input_path
+            ),
+            token_count(
+                usage.get(wire.OUTPUT_TOKENS_KEY), vendor=_VENDOR, index=index, path=output_path
+            ),
+        )
+        self._output.check_terminal_output(response.get(wire.OUTPUT_KEY), index)
+        # The Responses API sends no stop reason: it is read off the content, so
+        # the two agree by construction (terminal_semantics_error has nothing to find).
+        stop_reason = CourseStopReason.TOOL_CALL if self._output.calls else CourseStopReason.STOP
+        message = CourseAssistantMessage(
+            f"{_MESSAGE_ID_PREFIX}{self._response_id}", tuple(self._output.content())
+        )
+        response_id = self._response_id
+        assert response_id is not None  # every event but error comes after response.created
+        self._response = CourseModelResponse(
+            response_id, self._request_id, message, stop_reason, counts
+        )
+
+    def _incomplete(self, data: dict[str, Any], index: int) -> NoReturn:
+        response = _response_object(data, index)
+        details = response.get(wire.INCOMPLETE_DETAILS_KEY)
+        reason = details.get(wire.REASON_KEY) if type(details) is dict else None
+        shown = reason if type(reason) is str else wire.STATUS_INCOMPLETE
+        raise failure(
+            _Code.VENDOR_INCOMPLETE,
+            f"the response is incomplete ({shown[:64]}), which the course protocol cannot express",
+            vendor=_VENDOR,
+            index=index,
+            vendor_type=shown,
+        )
+
+    def _failed(self, data: dict[str, Any], index: int) -> NoReturn:
+        error = _response_object(data, index).get(wire.ERROR_KEY)
+        raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+
+    def _error(self, data: dict[str, Any], index: int) -> NoReturn:
+        # Recorded streams nest the fields in "error"; the reference puts them at the top.
+        error = data.get(wire.ERROR_KEY, data)
+        raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+
+
+_OutputHandler = Callable[[ResponseOutput, dict[str, Any], int], CourseModelChunk | None]
+_O = ResponseOutput
+_OUTPUT_EVENTS: Final[dict[str, _OutputHandler]] = {
+    wire.OUTPUT_TEXT_DELTA: _O.text_delta,
+    wire.ARGUMENTS_DELTA: _O.arguments_delta,
+    wire.OUTPUT_ITEM_ADDED: _O.item_added,
+    wire.OUTPUT_ITEM_DONE: _O.item_done,
+    wire.CONTENT_PART_ADDED: _O.part_added,
+    wire.CONTENT_PART_DONE: _O.part_done,
+    wire.OUTPUT_TEXT_DONE: _O.text_done,
+    wire.OUTPUT_TEXT_ANNOTATION_ADDED: _O.annotation,
+    wire.REFUSAL_DELTA: _O.refusal_delta,
+    wire.REFUSAL_DONE: _O.refusal_done,
+    wire.ARGUMENTS_DONE: _O.arguments_done,
+    **dict.fromkeys(wire.REASONING_EVENTS, _O.reasoning_event),
+}
+"""The events inside ``output``; the text and argument deltas, the hot path, come first."""
+
+_LifeHandler = Callable[[ResponsesStreamParser, dict[str, Any], int], None]
+_P = ResponsesStreamParser
+_LIFE_EVENTS: Final[dict[str, _LifeHandler]] = {
+    wire.RESPONSE_CREATED: _P._created,
+    wire.RESPONSE_QUEUED: _P._progress,
+    wire.RESPONSE_IN_PROGRESS: _P._progress,
+    wire.RESPONSE_COMPLETED: _P._completed,
+    wire.RESPONSE_INCOMPLETE: _P._incomplete,
+    wire.RESPONSE_FAILED: _P._failed,
+    wire.ERROR_EVENT: _P._error,
+}
+"""The events of the response's own life."""

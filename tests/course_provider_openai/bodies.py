@@ -1,0 +1,204 @@
+"""Our own stream bodies in the shapes the OpenAI recordings show, built from small pieces.
+
+Chat Completions: one dict per chunk (``chunk``, ``text``, ``tool_start``, ...),
+turned into events by ``chat_events`` (``DONE`` stays the bare terminal
+marker). Responses: one dict per event without ``sequence_number``;
+``responses_events`` numbers them from ``start`` (a payload that already has
+one keeps it) and names each frame after its type, as OpenAI does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_http import SseEvent
+
+__all__ = [
+    "CHAT_ID",
+    "DONE",
+    "RESPONSE_ID",
+    "chat_events",
+    "chat_text_stream",
+    "chunk",
+    "completed",
+    "created",
+    "finish",
+    "function_call",
+    "message_item",
+    "responses_events",
+    "responses_text_stream",
+    "text",
+    "text_part",
+    "tool_arguments",
+    "tool_start",
+    "usage",
+]
+
+CHAT_ID = "chatcmpl-own-1"
+RESPONSE_ID = "resp_own_1"
+DONE = "[DONE]"
+_UNSET: Any = object()
+
+
+def _data(payload: object) -> str:
+    return payload if type(payload) is str else json.dumps(payload, separators=(",", ":"))
+
+
+def chunk(
+    delta: dict[str, Any] | None = None,
+    *,
+    finish_reason: object = None,
+    choice_index: object = 0,
+    chunk_id: object = CHAT_ID,
+    usage: object = _UNSET,
+    **fields: object,
+) -> dict[str, Any]:
+    """A ``chat.completion.chunk`` with one choice (or none when ``delta`` is ``None``)."""
+    body: dict[str, Any] = {"id": chunk_id, "object": "chat.completion.chunk", "model": "gpt-own"}
+    if delta is None:
+        body["choices"] = []
+    else:
+        choice = {"index": choice_index, "delta": delta, "finish_reason": finish_reason}
+        body["choices"] = [choice]
+    if usage is not _UNSET:
+        body["usage"] = usage
+    body.update(fields)
+    return body
+
+
+def text(content: object, **fields: object) -> dict[str, Any]:
+    """A chunk whose delta carries ``content``."""
+    return chunk({"content": content}, **fields)
+
+
+def tool_start(index: int, call_id: str, name: str, arguments: str = "") -> dict[str, Any]:
+    """The first fragment of a Tool call: index, id, type, name and (usually empty) arguments."""
+    function = {"name": name, "arguments": arguments}
+    fragment = {"index": index, "id": call_id, "type": "function", "function": function}
+    return chunk({"tool_calls": [fragment]})
+
+
+def tool_arguments(index: int, arguments: str) -> dict[str, Any]:
+    """A later fragment of a Tool call: index and argument text only."""
+    return chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments}}]})
+
+
+def finish(reason: object) -> dict[str, Any]:
+    """The finish chunk: an empty delta and ``finish_reason``."""
+    return chunk({}, finish_reason=reason)
+
+
+def usage(prompt: object = 12, completion: object = 7) -> dict[str, Any]:
+    """The usage chunk that ``include_usage`` adds: ``choices: []``."""
+    return chunk(None, usage={"prompt_tokens": prompt, "completion_tokens": completion})
+
+
+def chat_events(*payloads: object, event: str = "message") -> list[SseEvent]:
+    """One event per payload, JSON-encoded unless it is already text."""
+    return [SseEvent(event, _data(payload)) for payload in payloads]
+
+
+def chat_text_stream(*deltas: str) -> list[SseEvent]:
+    """A complete text answer: role chunk, one chunk per delta, stop, usage, ``[DONE]``."""
+    return chat_events(
+        chunk({"role": "assistant", "content": ""}),
+        *(text(delta) for delta in deltas),
+        finish("stop"),
+        usage(),
+        DONE,
+    )
+
+
+def created(status: str = "in_progress", response_id: str = RESPONSE_ID) -> dict[str, Any]:
+    """``response.created`` with an empty output."""
+    response = {"id": response_id, "object": "response", "status": status, "output": []}
+    return {"type": "response.created", "response": response}
+
+
+def message_item(item_id: str, **item: object) -> dict[str, Any]:
+    """The ``item`` of a message: role assistant, status in progress (override with ``item``)."""
+    fields = {"id": item_id, "type": "message", "status": "in_progress", "role": "assistant"}
+    return {**fields, "content": [], **item}
+
+
+def text_part(output_index: int, item_id: str, content_index: int = 0) -> dict[str, Any]:
+    """The ``item_id``/``output_index``/``content_index`` triple of a text event."""
+    return {"item_id": item_id, "output_index": output_index, "content_index": content_index}
+
+
+def function_call(item_id: str, call_id: str, name: str, arguments: str = "") -> dict[str, Any]:
+    """The ``item`` of a function call."""
+    return {
+        "id": item_id,
+        "type": "function_call",
+        "status": "in_progress",
+        "arguments": arguments,
+        "call_id": call_id,
+        "name": name,
+    }
+
+
+def completed(
+    output: list[dict[str, Any]],
+    *,
+    input_tokens: object = 16,
+    output_tokens: object = 11,
+    response_id: str = RESPONSE_ID,
+    status: str = "completed",
+) -> dict[str, Any]:
+    """``response.completed`` with its output and usage."""
+    response = {
+        "id": response_id,
+        "object": "response",
+        "status": status,
+        "output": output,
+        "usage": {
+            "input_tokens": input_tokens,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": output_tokens,
+            "total_tokens": 27,
+        },
+    }
+    return {"type": "response.completed", "response": response}
+
+
+def responses_events(*payloads: dict[str, Any] | str, start: int = 0) -> list[SseEvent]:
+    """Number the payloads from ``start``, name each frame after its ``type``."""
+    events = []
+    for offset, payload in enumerate(payloads):
+        if type(payload) is str:
+            events.append(SseEvent("message", payload))
+            continue
+        assert isinstance(payload, dict)
+        numbered = {"sequence_number": start + offset, **payload}
+        name = payload.get("type")
+        events.append(SseEvent(name if type(name) is str else "message", _data(numbered)))
+    return events
+
+
+def responses_text_stream(
+    *deltas: str, item_id: str = "msg_own_1", start: int = 0
+) -> list[SseEvent]:
+    """A complete text answer: created, in progress, one message item with one text part."""
+    joined = "".join(deltas)
+    where = text_part(0, item_id)
+    done_item = message_item(
+        item_id, status="completed", content=[{"type": "output_text", "text": joined}]
+    )
+    return responses_events(
+        created(),
+        {"type": "response.in_progress", "response": {"id": RESPONSE_ID, "status": "in_progress"}},
+        {"type": "response.output_item.added", "output_index": 0, "item": message_item(item_id)},
+        {
+            "type": "response.content_part.added",
+            **where,
+            "part": {"type": "output_text", "text": ""},
+        },
+        *({"type": "response.output_text.delta", **where, "delta": delta} for delta in deltas),
+        {"type": "response.output_text.done", **where, "text": joined},
+        {"type": "response.content_part.done", **where, "part": {"type": "output_text"}},
+        {"type": "response.output_item.done", "output_index": 0, "item": done_item},
+        completed([done_item]),
+        start=start,
+    )

@@ -1,0 +1,170 @@
+"""10^5 argument fragments and 10^5 text deltas: kept as fragments, joined and parsed once.
+
+The official SDK helpers re-parse the whole argument buffer on every
+fragment, which makes long Tool calls quadratic. These tests count the
+parses instead of timing them (speed belongs to the benchmarks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from course_http import tool_arguments
+from course_protocol import CourseTextBlock, CourseTextDeltaChunk, CourseToolCall, JsonObject
+from course_provider_openai import (
+    ChatStreamParser,
+    ResponsesStreamParser,
+    _chat_tool_calls,
+    _responses_output,
+)
+from tests.course_provider_openai.bodies import (
+    DONE,
+    RESPONSE_ID,
+    chat_events,
+    completed,
+    created,
+    finish,
+    function_call,
+    responses_events,
+    tool_start,
+    usage,
+)
+from tests.course_provider_openai.bodies import (
+    tool_arguments as chat_fragment,
+)
+from tests.course_provider_openai.framing import replay
+
+FRAGMENTS = 100_000
+PIECE = "ab"
+
+
+class CountingParse:
+    """``tool_arguments`` that records the length of every text it parses."""
+
+    def __init__(self) -> None:
+        self.lengths: list[int] = []
+
+    def __call__(self, text: str, **where: Any) -> JsonObject:
+        self.lengths.append(len(text))
+        return tool_arguments(text, **where)
+
+
+def argument_pieces() -> list[str]:
+    return ['{"text": "', *([PIECE] * FRAGMENTS), '"}']
+
+
+@pytest.fixture
+def counting(monkeypatch: pytest.MonkeyPatch) -> Callable[[object], CountingParse]:
+    def install(module: object) -> CountingParse:
+        parse = CountingParse()
+        monkeypatch.setattr(module, "parse_arguments", parse)
+        return parse
+
+    return install
+
+
+def test_chat_parses_a_call_of_100_000_fragments_once(
+    counting: Callable[[object], CountingParse],
+) -> None:
+    parse = counting(_chat_tool_calls)
+    pieces = argument_pieces()
+    events = chat_events(
+        tool_start(0, "call_long", "write"),
+        *(chat_fragment(0, piece) for piece in pieces),
+        finish("tool_calls"),
+        usage(),
+        DONE,
+    )
+
+    outcome = replay(ChatStreamParser("request-1"), events)
+
+    assert outcome.error is None
+    assert parse.lengths == [len("".join(pieces))]
+    expected = CourseToolCall("call_long", "write", {"text": PIECE * FRAGMENTS})
+    assert outcome.response is not None
+    assert outcome.response.message.content == (expected,)
+
+
+def test_responses_parses_a_call_of_100_000_fragments_once(
+    counting: Callable[[object], CountingParse],
+) -> None:
+    parse = counting(_responses_output)
+    pieces = argument_pieces()
+    joined = "".join(pieces)
+    where = {"item_id": "fc_long", "output_index": 0}
+    item = function_call("fc_long", "call_long", "write")
+    events = responses_events(
+        created(),
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        *(
+            {"type": "response.function_call_arguments.delta", **where, "delta": piece}
+            for piece in pieces
+        ),
+        {"type": "response.function_call_arguments.done", **where, "arguments": joined},
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": {**item, "arguments": joined},
+        },
+        completed([{**item, "arguments": joined}]),
+    )
+
+    outcome = replay(ResponsesStreamParser("request-1"), events)
+
+    assert outcome.error is None
+    assert parse.lengths == [len(joined)]
+    assert outcome.response is not None
+    assert outcome.response.id == RESPONSE_ID
+    assert outcome.response.message.content == (
+        CourseToolCall("call_long", "write", {"text": PIECE * FRAGMENTS}),
+    )
+
+
+def test_chat_streams_100_000_text_deltas_as_chunks_and_one_text_block() -> None:
+    events = chat_events(
+        *(
+            {"id": "chatcmpl-long", "choices": [{"index": 0, "delta": {"content": PIECE}}]}
+            for _ in range(FRAGMENTS)
+        ),
+        {"id": "chatcmpl-long", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+        {
+            "id": "chatcmpl-long",
+            "choices": [],
+            "usage": {"prompt_tokens": 1, "completion_tokens": FRAGMENTS},
+        },
+        DONE,
+    )
+
+    outcome = replay(ChatStreamParser("request-1"), events)
+
+    assert len(outcome.chunks) == FRAGMENTS
+    assert all(type(chunk) is CourseTextDeltaChunk for chunk in outcome.chunks)
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock(PIECE * FRAGMENTS),)
+
+
+def test_responses_streams_100_000_text_deltas_as_chunks_and_one_text_block() -> None:
+    where = {"item_id": "msg_long", "output_index": 0, "content_index": 0}
+    message = {"id": "msg_long", "type": "message", "role": "assistant", "content": []}
+    events = responses_events(
+        created(),
+        {"type": "response.output_item.added", "output_index": 0, "item": message},
+        {"type": "response.content_part.added", **where, "part": {"type": "output_text"}},
+        *(
+            {"type": "response.output_text.delta", **where, "delta": PIECE}
+            for _ in range(FRAGMENTS)
+        ),
+        {"type": "response.output_text.done", **where, "text": PIECE * FRAGMENTS},
+        {"type": "response.content_part.done", **where, "part": {"type": "output_text"}},
+        {"type": "response.output_item.done", "output_index": 0, "item": message},
+        completed([message]),
+    )
+
+    outcome = replay(ResponsesStreamParser("request-1"), events)
+
+    assert len(outcome.chunks) == FRAGMENTS
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock(PIECE * FRAGMENTS),)

@@ -1,0 +1,196 @@
+"""Every recorded OpenAI body in ../shared replays to a tested outcome.
+
+The recordings are other projects' data: they are read in place and never
+copied. Each response file is replayed through its parser and must give
+the outcome listed here: the course response (its stop reason, usage and
+the kinds and names of its blocks, checked against the chunks that were
+streamed), or the typed failure (code, event, the vendor's own names).
+Each error body must give the vendor's type and code to ``describe_error``.
+
+The two ``compat-*`` chat recordings come from OpenAI-compatible vendors:
+- Groq sends ``event: error`` (a named event in a stream that has none)
+  with an ``error`` object and then closes: ``VENDOR_ERROR_EVENT`` with
+  Groq's type and code.
+- OpenRouter (17 comment lines first) ends a ``max_completion_tokens: 10``
+  request with ``finish_reason: "length"`` twice and then an in-chunk
+  ``error`` ("Token limit reached"): the first ``length`` already fails
+  closed as ``VENDOR_INCOMPLETE``, which is the vendor's real reason; the
+  error chunk after it is never read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from course_http import VendorErrorCode
+from course_protocol import (
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    parse_response,
+    text_from_assistant,
+    to_json,
+)
+from course_provider_openai import ChatStreamParser, ResponsesStreamParser, describe_error
+from tests.course_provider_openai.framing import frame, jsonl_events, replay
+
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "provider-transcripts"
+Code = VendorErrorCode
+PARSERS: dict[str, type[ChatStreamParser] | type[ResponsesStreamParser]] = {
+    "openai-chat": ChatStreamParser,
+    "openai-responses": ResponsesStreamParser,
+}
+
+pytestmark = pytest.mark.skipif(
+    not TRANSCRIPTS.is_dir(),
+    reason=f"the shared provider transcripts are not present at {TRANSCRIPTS}",
+)
+
+
+class Answer(NamedTuple):
+    """A response: chunks streamed, stop reason, usage, and (type, Tool name) per block."""
+
+    chunks: int
+    stop_reason: str
+    usage: tuple[int, int]
+    blocks: tuple[tuple[str, str | None], ...]
+
+
+class Failure(NamedTuple):
+    """A typed failure: chunks streamed first, the code, its event, the vendor's names."""
+
+    chunks: int
+    code: VendorErrorCode
+    event_index: int
+    vendor_type: str | None
+    vendor_code: str | None = None
+
+
+TEXT = (("text", None),)
+OUTCOMES: dict[str, Answer | Failure] = {
+    "openai-chat/text-include-usage.sse": Answer(10, "stop", (16, 10), TEXT),
+    "openai-chat/parallel-tool-calls.sse": Answer(
+        2,
+        "toolCall",
+        (75, 53),
+        (("toolCall", "secret_retrieval_tool"), ("toolCall", "secret_retrieval_tool")),
+    ),
+    "openai-chat/two-different-tools.sse": Answer(
+        2, "toolCall", (149, 60), (("toolCall", "GetWeatherArgs"), ("toolCall", "get_stock_price"))
+    ),
+    "openai-chat/single-tool-call-first-chunk-has-role.sse": Answer(
+        1, "toolCall", (53, 15), (("toolCall", "get_capital"),)
+    ),
+    "openai-chat/finish-length-reasoning-only.sse": Failure(0, Code.VENDOR_INCOMPLETE, 1, "length"),
+    "openai-chat/refusal-structured-output.sse": Failure(0, Code.VENDOR_REFUSAL, 11, "refusal"),
+    "openai-chat/compat-groq-midstream-error-event.sse": Failure(
+        0, Code.VENDOR_ERROR_EVENT, 94, "invalid_request_error", "tool_use_failed"
+    ),
+    "openai-chat/compat-openrouter-comments-inchunk-error.sse": Failure(
+        0, Code.VENDOR_INCOMPLETE, 1, "length"
+    ),
+    "openai-responses/text.sse": Answer(10, "stop", (16, 11), TEXT),
+    "openai-responses/text-after-function-call-output.sse": Answer(30, "stop", (136, 32), TEXT),
+    "openai-responses/background-queued.sse": Answer(8, "stop", (15, 9), TEXT),
+    "openai-responses/parallel-function-calls.sse": Answer(
+        2,
+        "toolCall",
+        (36, 54),
+        (("toolCall", "secret_retrieval_tool"), ("toolCall", "secret_retrieval_tool")),
+    ),
+    "openai-responses/reasoning-then-function-call.sse": Answer(
+        1, "toolCall", (53, 469), (("toolCall", "final_result"),)
+    ),
+    "openai-responses/reasoning-text-and-function-call.sse": Answer(
+        14, "toolCall", (63, 69), (("text", None), ("toolCall", "get_capital"))
+    ),
+    "openai-responses/incomplete-max-output-tokens.sse": Failure(
+        50, Code.VENDOR_INCOMPLETE, 57, "max_output_tokens"
+    ),
+    "openai-responses/refusal.sse": Failure(0, Code.VENDOR_REFUSAL, 13, "refusal"),
+    "openai-responses/error-midstream-insufficient-quota.jsonl": Failure(
+        0, Code.VENDOR_ERROR_EVENT, 2, "insufficient_quota", "insufficient_quota"
+    ),
+}
+ERROR_BODIES: dict[str, tuple[str, str]] = {
+    "openai-chat/error-http-401-invalid-api-key.json": ("invalid_request_error", "invalid_api_key"),
+    "openai-responses/error-http-400-model-not-found.json": (
+        "invalid_request_error",
+        "model_not_found",
+    ),
+}
+
+
+def recorded_files() -> list[str]:
+    if not TRANSCRIPTS.is_dir():
+        return []
+    return sorted(
+        f"{folder}/{path.name}"
+        for folder in PARSERS
+        for path in (TRANSCRIPTS / folder).iterdir()
+        if not path.name.endswith(".request.json")
+    )
+
+
+def test_every_recorded_file_has_a_tested_outcome() -> None:
+    assert recorded_files() == sorted([*OUTCOMES, *ERROR_BODIES])
+
+
+def block_shape(block: dict[str, Any]) -> tuple[str, str | None]:
+    return (block["type"], block.get("name"))
+
+
+@pytest.mark.parametrize("name", sorted(OUTCOMES))
+def test_each_recorded_stream_replays_to_its_outcome(name: str) -> None:
+    path = TRANSCRIPTS / name
+    body = path.read_text(encoding="utf-8")
+    events = jsonl_events(body) if path.suffix == ".jsonl" else frame(body)
+    folder = name.split("/")[0]
+
+    outcome = replay(PARSERS[folder]("request-1"), events)
+
+    expected = OUTCOMES[name]
+    assert len(outcome.chunks) == expected.chunks
+    assert all(chunk.request_id == "request-1" for chunk in outcome.chunks)
+    if type(expected) is Failure:
+        error = outcome.error
+        assert error is not None, "the recording must fail"
+        assert (error.code, error.event_index) == (expected.code, expected.event_index)
+        assert (error.vendor_type, error.vendor_code) == (
+            expected.vendor_type,
+            expected.vendor_code,
+        )
+        assert error.vendor == folder
+        return
+    assert type(expected) is Answer
+    assert outcome.error is None, outcome.error
+    response = outcome.response
+    assert response is not None
+    course: dict[str, Any] = to_json(response)  # type: ignore[assignment]
+    assert course["stopReason"] == expected.stop_reason
+    assert (course["usage"]["inputTokens"], course["usage"]["outputTokens"]) == expected.usage
+    assert tuple(block_shape(block) for block in course["message"]["content"]) == expected.blocks
+    assert parse_response(course).unwrap() == response
+    streamed_text = "".join(
+        chunk.delta for chunk in outcome.chunks if type(chunk) is CourseTextDeltaChunk
+    )
+    assert text_from_assistant(response.message) == streamed_text
+    streamed_calls = [
+        chunk.tool_call for chunk in outcome.chunks if type(chunk) is CourseToolCallChunk
+    ]
+    calls = [block for block in response.message.content if type(block) is CourseToolCall]
+    assert streamed_calls == calls
+    assert all(call.id.startswith("call_") for call in calls), "call ids, never item ids"
+
+
+@pytest.mark.parametrize("name", sorted(ERROR_BODIES))
+def test_each_recorded_error_body_gives_the_vendors_type_and_code(name: str) -> None:
+    description = describe_error((TRANSCRIPTS / name).read_bytes())
+
+    assert description is not None
+    kind, code, message = description
+    assert (kind, code) == ERROR_BODIES[name]
+    assert message

@@ -1,0 +1,791 @@
+"""ResponsesStreamParser: every rule of the Responses API stream, a case per rule and per code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from course_http import SseEvent, VendorError, VendorErrorCode
+from course_protocol import (
+    CourseProtocolError,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+)
+from course_provider_openai import ResponsesStreamParser
+from tests.course_provider_openai.bodies import (
+    RESPONSE_ID,
+    completed,
+    created,
+    function_call,
+    message_item,
+    responses_events,
+    responses_text_stream,
+    text_part,
+)
+from tests.course_provider_openai.framing import Replay, replay
+
+Code = VendorErrorCode
+REQUEST = "request-1"
+MSG = "msg_own_1"
+FC = "fc_own_1"
+CALL = "call_own_1"
+TEXT_AT = text_part(0, MSG)
+
+
+def run_events(events: list[SseEvent]) -> Replay:
+    return replay(ResponsesStreamParser(REQUEST), events)
+
+
+def run(*payloads: dict[str, Any] | str, start: int = 0) -> Replay:
+    return run_events(responses_events(*payloads, start=start))
+
+
+def failed(*payloads: dict[str, Any] | str) -> VendorError:
+    outcome = run(*payloads)
+    assert outcome.response is None
+    assert outcome.error is not None
+    assert outcome.error.vendor == "openai-responses"
+    return outcome.error
+
+
+def deltas(outcome: Replay) -> list[str]:
+    return [chunk.delta for chunk in outcome.chunks if type(chunk) is CourseTextDeltaChunk]
+
+
+def in_progress(response_id: str = RESPONSE_ID) -> dict[str, Any]:
+    return {"type": "response.in_progress", "response": {"id": response_id}}
+
+
+def item_added(output_index: object, item: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "response.output_item.added", "output_index": output_index, "item": item}
+
+
+def item_done(output_index: int, item: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "response.output_item.done", "output_index": output_index, "item": item}
+
+
+def part_added(kind: str = "output_text", **where: object) -> dict[str, Any]:
+    return {"type": "response.content_part.added", **(where or TEXT_AT), "part": {"type": kind}}
+
+
+def part_done(**where: object) -> dict[str, Any]:
+    return {"type": "response.content_part.done", **(where or TEXT_AT), "part": {}}
+
+
+def text_delta(delta: object, **where: object) -> dict[str, Any]:
+    return {"type": "response.output_text.delta", **(where or TEXT_AT), "delta": delta}
+
+
+def text_done(text: object, **where: object) -> dict[str, Any]:
+    return {"type": "response.output_text.done", **(where or TEXT_AT), "text": text}
+
+
+def args_delta(delta: object, output_index: int = 0, item_id: str = FC) -> dict[str, Any]:
+    return {
+        "type": "response.function_call_arguments.delta",
+        "item_id": item_id,
+        "output_index": output_index,
+        "delta": delta,
+    }
+
+
+def args_done(arguments: object, output_index: int = 0, item_id: str = FC) -> dict[str, Any]:
+    return {
+        "type": "response.function_call_arguments.done",
+        "item_id": item_id,
+        "output_index": output_index,
+        "arguments": arguments,
+    }
+
+
+def call_events(
+    output_index: int = 0,
+    item_id: str = FC,
+    call_id: str = CALL,
+    name: str = "add",
+    fragments: tuple[str, ...] = ('{"a"', ": 1}"),
+) -> list[dict[str, Any]]:
+    joined = "".join(fragments)
+    return [
+        item_added(output_index, function_call(item_id, call_id, name)),
+        *(args_delta(fragment, output_index, item_id) for fragment in fragments),
+        args_done(joined, output_index, item_id),
+        item_done(
+            output_index, {**function_call(item_id, call_id, name, joined), "status": "completed"}
+        ),
+    ]
+
+
+def text_events(*deltas: str, output_index: int = 0, item_id: str = MSG) -> list[dict[str, Any]]:
+    where = text_part(output_index, item_id)
+    return [
+        item_added(output_index, message_item(item_id)),
+        part_added(**where),
+        *(text_delta(delta, **where) for delta in deltas),
+        text_done("".join(deltas), **where),
+        part_done(**where),
+        item_done(output_index, message_item(item_id, status="completed")),
+    ]
+
+
+def call_output(call_id: str = CALL) -> dict[str, Any]:
+    return function_call(FC, call_id, "add", "{}")
+
+
+def test_a_text_answer_streams_its_deltas_and_completes_with_usage() -> None:
+    outcome = run_events(responses_text_stream("4200 + 42", " equals ", "4242."))
+
+    assert outcome.error is None
+    assert deltas(outcome) == ["4200 + 42", " equals ", "4242."]
+    response = outcome.response
+    assert response is not None
+    assert (response.id, response.request_id) == (RESPONSE_ID, REQUEST)
+    assert response.message.id == f"message-{RESPONSE_ID}"
+    assert response.message.content == (CourseTextBlock("4200 + 42 equals 4242."),)
+    assert response.stop_reason is CourseStopReason.STOP
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (16, 11)
+
+
+def test_an_empty_text_delta_yields_no_chunk() -> None:
+    outcome = run(created(), *text_events("", "a", ""), completed([message_item(MSG)]))
+
+    assert deltas(outcome) == ["a"]
+    assert outcome.response is not None
+
+
+def test_the_course_tool_call_id_is_the_call_id_never_the_item_id() -> None:
+    parser = ResponsesStreamParser(REQUEST)
+    events = responses_events(created(), *call_events(), completed([call_output()]))
+
+    produced = [parser.feed(event, index) for index, event in enumerate(events)]
+
+    expected = CourseToolCallChunk(REQUEST, CourseToolCall(CALL, "add", {"a": 1}))
+    assert [chunk for chunk in produced if chunk is not None] == [expected]
+    assert produced[4] == expected, "emitted at function_call_arguments.done"
+    response = parser.end(len(events))
+    assert response.stop_reason is CourseStopReason.TOOL_CALL
+    assert response.message.content == (CourseToolCall(CALL, "add", {"a": 1}),)
+
+
+def test_a_call_without_arguments_done_completes_at_its_item_done() -> None:
+    events = call_events()
+    del events[3]  # function_call_arguments.done
+    outcome = run(created(), *events, completed([call_output()]))
+
+    assert outcome.error is None
+    assert [type(chunk) for chunk in outcome.chunks] == [CourseToolCallChunk]
+
+
+def test_a_call_with_no_argument_text_has_empty_arguments() -> None:
+    outcome = run(created(), *call_events(fragments=()), completed([call_output()]))
+
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseToolCall(CALL, "add", {}),)
+
+
+def test_parallel_calls_reasoning_and_text_keep_the_output_order() -> None:
+    reasoning = {"id": "rs_own", "type": "reasoning", "summary": [], "encrypted_content": "gAAA"}
+    reasoning_where = {"item_id": "rs_own", "output_index": 0, "summary_index": 0}
+    outcome = run(
+        created(),
+        in_progress(),
+        item_added(0, reasoning),
+        {"type": "response.reasoning_summary_part.added", **reasoning_where, "part": {}},
+        {"type": "response.reasoning_summary_text.delta", **reasoning_where, "delta": "hmm"},
+        {"type": "response.reasoning_summary_text.done", **reasoning_where, "text": "hmm"},
+        {"type": "response.reasoning_summary_part.done", **reasoning_where, "part": {}},
+        item_done(0, reasoning),
+        *text_events("Checking.", output_index=1),
+        *call_events(2, "fc_a", "call_a", "lookup", ('{"q": "x"}',)),
+        *call_events(3, "fc_b", "call_b", "lookup", ('{"q":', ' "y"}')),
+        completed([reasoning, message_item(MSG), call_output("call_a"), call_output("call_b")]),
+    )
+
+    assert outcome.error is None
+    assert [type(chunk) for chunk in outcome.chunks] == [
+        CourseTextDeltaChunk,
+        CourseToolCallChunk,
+        CourseToolCallChunk,
+    ]
+    assert outcome.response is not None
+    assert outcome.response.message.content == (
+        CourseTextBlock("Checking."),
+        CourseToolCall("call_a", "lookup", {"q": "x"}),
+        CourseToolCall("call_b", "lookup", {"q": "y"}),
+    )
+
+
+def test_a_queued_background_response_streams_like_any_other() -> None:
+    stream = responses_text_stream("4")
+    queued = responses_events(
+        created("queued"), {"type": "response.queued", "response": {"id": RESPONSE_ID}}
+    )
+    events = [*queued, *responses_text_stream("4", start=1)[1:]]
+
+    outcome = run_events(events)
+
+    assert outcome.error is None
+    assert deltas(outcome) == deltas(run_events(stream)) == ["4"]
+
+
+def test_sequence_numbers_may_start_anywhere_and_frames_may_be_unnamed() -> None:
+    named = responses_text_stream("a", start=41)
+    unnamed = [SseEvent("message", event.data) for event in named]
+
+    assert run_events(named).response is not None
+    assert run_events(unnamed).response is not None
+
+
+def test_annotations_are_skipped_and_the_text_is_kept() -> None:
+    events = text_events("See ", "this.")
+    annotation = {
+        "type": "response.output_text.annotation.added",
+        **TEXT_AT,
+        "annotation_index": 0,
+        "annotation": {"type": "url_citation", "url": "https://example.com"},
+    }
+    events.insert(3, annotation)
+    outcome = run(created(), *events, completed([message_item(MSG)]))
+
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock("See this."),)
+
+
+def test_the_parser_is_finished_only_after_completed() -> None:
+    parser = ResponsesStreamParser(REQUEST)
+    events = responses_text_stream("a")
+    for index, event in enumerate(events[:-1]):
+        parser.feed(event, index)
+        assert not parser.finished
+    parser.feed(events[-1], len(events) - 1)
+    assert parser.finished
+
+
+def test_incomplete_fails_closed_with_its_reason_and_keeps_delivered_chunks() -> None:
+    incomplete = {
+        "type": "response.incomplete",
+        "response": {
+            "id": RESPONSE_ID,
+            "status": "incomplete",
+            "incomplete_details": {"reason": "max_output_tokens"},
+        },
+    }
+    outcome = run(created(), *text_events("Alabama, ", "Alaska"), incomplete)
+
+    assert deltas(outcome) == ["Alabama, ", "Alaska"]
+    error = outcome.error
+    assert error is not None
+    assert error.code is Code.VENDOR_INCOMPLETE
+    assert error.vendor_type == "max_output_tokens"
+    assert error.event_index == 8
+
+
+def test_an_error_event_then_failed_is_a_vendor_error_event_at_the_error() -> None:
+    error_event = {
+        "type": "error",
+        "error": {"type": "insufficient_quota", "code": "insufficient_quota", "message": "quota"},
+    }
+    failed_event = {
+        "type": "response.failed",
+        "response": {"id": RESPONSE_ID, "status": "failed", "error": {"code": "x", "message": "y"}},
+    }
+    error = failed(created(), in_progress(), error_event, failed_event)
+
+    assert error.code is Code.VENDOR_ERROR_EVENT
+    assert (error.vendor_type, error.vendor_code, error.vendor_message) == (
+        "insufficient_quota",
+        "insufficient_quota",
+        "quota",
+    )
+    assert error.event_index == 2
+
+
+def test_response_failed_alone_carries_the_responses_error() -> None:
+    failed_event = {
+        "type": "response.failed",
+        "response": {
+            "id": RESPONSE_ID,
+            "status": "failed",
+            "error": {"code": "server_error", "message": "The server had an error"},
+        },
+    }
+    error = failed(created(), failed_event)
+
+    assert error.code is Code.VENDOR_ERROR_EVENT
+    assert (error.vendor_code, error.vendor_message) == ("server_error", "The server had an error")
+
+
+def test_an_error_event_with_its_fields_at_the_top_and_before_created_is_still_the_error() -> None:
+    error = failed(
+        {"type": "error", "code": "rate_limit_exceeded", "message": "slow", "param": None}
+    )
+
+    assert error.code is Code.VENDOR_ERROR_EVENT
+    assert (error.vendor_code, error.vendor_message) == ("rate_limit_exceeded", "slow")
+
+
+def test_a_refusal_fails_at_its_done_with_the_refusal_text() -> None:
+    where = TEXT_AT
+    outcome = run(
+        created(),
+        item_added(0, message_item(MSG)),
+        part_added("refusal"),
+        {"type": "response.refusal.delta", **where, "delta": "I'm sorry"},
+        {"type": "response.refusal.delta", **where, "delta": ", no."},
+        {"type": "response.refusal.done", **where, "refusal": "I'm sorry, no."},
+        part_done(),
+    )
+
+    error = outcome.error
+    assert error is not None
+    assert error.code is Code.VENDOR_REFUSAL
+    assert (error.vendor_type, error.vendor_message) == ("refusal", "I'm sorry, no.")
+    assert error.event_index == 5
+    assert outcome.chunks == ()
+
+
+def test_a_refusal_part_that_closes_without_its_done_is_still_a_refusal() -> None:
+    error = failed(
+        created(),
+        item_added(0, message_item(MSG)),
+        part_added("refusal"),
+        {"type": "response.refusal.delta", **TEXT_AT, "delta": "No."},
+        part_done(),
+    )
+
+    assert error.code is Code.VENDOR_REFUSAL
+    assert error.vendor_message == "No."
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["web_search_call", "file_search_call", "code_interpreter_call", "mcp_call", "computer_call"],
+)
+def test_server_side_tool_items_are_unsupported_content(kind: str) -> None:
+    error = failed(created(), item_added(0, {"id": "ws_1", "type": kind, "status": "in_progress"}))
+
+    assert error.code is Code.VENDOR_UNSUPPORTED_CONTENT
+    assert kind in error.message
+
+
+def gap(events: list[SseEvent], position: int, sequence: object) -> list[SseEvent]:
+    import json
+
+    data = json.loads(events[position].data)
+    data["sequence_number"] = sequence
+    changed = list(events)
+    changed[position] = SseEvent(events[position].event, json.dumps(data))
+    return changed
+
+
+@pytest.mark.parametrize(
+    ("sequence", "code"),
+    [
+        (5, Code.VENDOR_EVENT_ORDER),
+        (3, Code.VENDOR_EVENT_ORDER),
+        (2, Code.VENDOR_EVENT_ORDER),
+        (None, Code.VENDOR_INVALID_EVENT),
+        ("4", Code.VENDOR_INVALID_EVENT),
+        (4.0, Code.VENDOR_INVALID_EVENT),
+    ],
+    ids=["gap", "repeat", "backwards", "missing", "text", "float"],
+)
+def test_a_sequence_number_that_is_not_the_previous_plus_one_fails(
+    sequence: object, code: VendorErrorCode
+) -> None:
+    outcome = run_events(gap(responses_text_stream("a", "b"), 4, sequence))
+
+    assert outcome.error is not None
+    assert outcome.error.code is code
+    assert outcome.error.event_index == 4
+    assert deltas(outcome) == []
+
+
+@pytest.mark.parametrize("first", [-1, True, None], ids=["negative", "bool", "missing"])
+def test_the_first_sequence_number_must_be_a_non_negative_integer(first: object) -> None:
+    outcome = run_events(gap(responses_text_stream("a"), 0, first))
+
+    assert outcome.error is not None
+    assert outcome.error.code is Code.VENDOR_INVALID_EVENT
+
+
+MESSAGE_OPEN = [created(), item_added(0, message_item(MSG)), part_added()]
+CALL_OPEN = [created(), item_added(0, function_call(FC, CALL, "add"))]
+DONE_TEXT = [*MESSAGE_OPEN, text_delta("a"), text_done("a"), part_done()]
+
+FAILURES: list[tuple[str, list[dict[str, Any] | str], VendorErrorCode, int]] = [
+    ("data-not-json", [created(), "nope"], Code.VENDOR_INVALID_EVENT, 1),
+    ("type-missing", [created(), {"output_index": 0}], Code.VENDOR_INVALID_EVENT, 1),
+    ("type-a-list", [created(), {"type": ["x"]}], Code.VENDOR_INVALID_EVENT, 1),
+    ("type-unknown", [created(), {"type": "response.brand_new"}], Code.VENDOR_UNKNOWN_EVENT, 1),
+    ("before-created", [in_progress()], Code.VENDOR_EVENT_ORDER, 0),
+    ("second-created", [created(), created()], Code.VENDOR_EVENT_ORDER, 1),
+    ("created-without-response", [{"type": "response.created"}], Code.VENDOR_INVALID_EVENT, 0),
+    ("created-blank-id", [created(response_id=" ")], Code.VENDOR_INVALID_EVENT, 0),
+    ("created-completed", [created("completed")], Code.VENDOR_INVALID_EVENT, 0),
+    ("in-progress-other-id", [created(), in_progress("resp_other")], Code.VENDOR_INVALID_EVENT, 1),
+    (
+        "item-out-of-order",
+        [created(), item_added(1, message_item(MSG))],
+        Code.VENDOR_EVENT_ORDER,
+        1,
+    ),
+    (
+        "item-added-twice",
+        [created(), item_added(0, message_item(MSG)), item_added(0, message_item(MSG))],
+        Code.VENDOR_EVENT_ORDER,
+        2,
+    ),
+    (
+        "item-index-text",
+        [created(), item_added("0", message_item(MSG))],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "item-not-an-object",
+        [created(), {"type": "response.output_item.added", "output_index": 0}],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "item-unknown-kind",
+        [created(), item_added(0, {"id": "x_1", "type": "hologram"})],
+        Code.VENDOR_UNKNOWN_EVENT,
+        1,
+    ),
+    ("item-kind-missing", [created(), item_added(0, {"id": "x_1"})], Code.VENDOR_INVALID_EVENT, 1),
+    (
+        "item-without-id",
+        [created(), item_added(0, {"type": "message", "role": "assistant"})],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "message-role-user",
+        [created(), item_added(0, message_item(MSG, role="user"))],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "call-without-call-id",
+        [created(), item_added(0, {**function_call(FC, CALL, "f"), "call_id": None})],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "call-blank-name",
+        [created(), item_added(0, function_call(FC, CALL, " "))],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "call-arguments-a-number",
+        [created(), item_added(0, {**function_call(FC, CALL, "f"), "arguments": 1})],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    ("delta-for-no-item", [created(), text_delta("a")], Code.VENDOR_EVENT_ORDER, 1),
+    (
+        "delta-for-no-part",
+        [created(), item_added(0, message_item(MSG)), text_delta("a")],
+        Code.VENDOR_EVENT_ORDER,
+        2,
+    ),
+    (
+        "delta-wrong-item-id",
+        [*MESSAGE_OPEN, text_delta("a", **text_part(0, "msg_other"))],
+        Code.VENDOR_INVALID_EVENT,
+        3,
+    ),
+    (
+        "delta-index-text",
+        [*MESSAGE_OPEN, text_delta("a", item_id=MSG, output_index="0", content_index=0)],
+        Code.VENDOR_INVALID_EVENT,
+        3,
+    ),
+    (
+        "delta-content-index-missing",
+        [*MESSAGE_OPEN, text_delta("a", item_id=MSG, output_index=0)],
+        Code.VENDOR_INVALID_EVENT,
+        3,
+    ),
+    ("delta-not-text", [*MESSAGE_OPEN, text_delta(7)], Code.VENDOR_INVALID_EVENT, 3),
+    (
+        "delta-after-text-done",
+        [*MESSAGE_OPEN, text_done(""), text_delta("a")],
+        Code.VENDOR_EVENT_ORDER,
+        4,
+    ),
+    ("delta-after-part-done", [*DONE_TEXT, text_delta("b")], Code.VENDOR_EVENT_ORDER, 6),
+    (
+        "delta-in-a-call-item",
+        [*CALL_OPEN, text_delta("a", **text_part(0, FC))],
+        Code.VENDOR_EVENT_ORDER,
+        2,
+    ),
+    (
+        "delta-in-a-refusal-part",
+        [created(), item_added(0, message_item(MSG)), part_added("refusal"), text_delta("a")],
+        Code.VENDOR_EVENT_ORDER,
+        3,
+    ),
+    (
+        "text-done-differs",
+        [*MESSAGE_OPEN, text_delta("a"), text_done("ab")],
+        Code.VENDOR_INVALID_EVENT,
+        4,
+    ),
+    (
+        "text-done-without-text",
+        [*MESSAGE_OPEN, text_delta("a"), text_done(None)],
+        Code.VENDOR_INVALID_EVENT,
+        4,
+    ),
+    ("text-done-twice", [*MESSAGE_OPEN, text_done(""), text_done("")], Code.VENDOR_EVENT_ORDER, 4),
+    (
+        "part-unknown-kind",
+        [created(), item_added(0, message_item(MSG)), part_added("output_audio")],
+        Code.VENDOR_UNKNOWN_EVENT,
+        2,
+    ),
+    (
+        "part-out-of-order",
+        [created(), item_added(0, message_item(MSG)), part_added(**text_part(0, MSG, 1))],
+        Code.VENDOR_EVENT_ORDER,
+        2,
+    ),
+    ("part-done-twice", [*DONE_TEXT, part_done()], Code.VENDOR_EVENT_ORDER, 6),
+    (
+        "message-done-with-open-part",
+        [*MESSAGE_OPEN, item_done(0, message_item(MSG))],
+        Code.VENDOR_EVENT_ORDER,
+        3,
+    ),
+    (
+        "item-done-other-id",
+        [*DONE_TEXT, item_done(0, message_item("msg_other"))],
+        Code.VENDOR_INVALID_EVENT,
+        6,
+    ),
+    (
+        "item-done-other-type",
+        [*DONE_TEXT, item_done(0, {**message_item(MSG), "type": "reasoning"})],
+        Code.VENDOR_INVALID_EVENT,
+        6,
+    ),
+    (
+        "item-done-twice",
+        [*DONE_TEXT, item_done(0, message_item(MSG)), item_done(0, message_item(MSG))],
+        Code.VENDOR_EVENT_ORDER,
+        7,
+    ),
+    (
+        "item-done-for-no-item",
+        [created(), item_done(0, message_item(MSG))],
+        Code.VENDOR_EVENT_ORDER,
+        1,
+    ),
+    ("args-delta-not-text", [*CALL_OPEN, args_delta(None)], Code.VENDOR_INVALID_EVENT, 2),
+    (
+        "args-delta-wrong-item-id",
+        [*CALL_OPEN, args_delta("{", item_id="fc_other")],
+        Code.VENDOR_INVALID_EVENT,
+        2,
+    ),
+    (
+        "args-delta-in-a-message",
+        [created(), item_added(0, message_item(MSG)), args_delta("{", item_id=MSG)],
+        Code.VENDOR_EVENT_ORDER,
+        2,
+    ),
+    (
+        "args-done-differs",
+        [*CALL_OPEN, args_delta("{}"), args_done('{"a": 1}')],
+        Code.VENDOR_INVALID_EVENT,
+        3,
+    ),
+    (
+        "args-done-not-json",
+        [*CALL_OPEN, args_delta('{"a'), args_done('{"a')],
+        Code.VENDOR_INVALID_TOOL_ARGUMENTS,
+        3,
+    ),
+    (
+        "args-done-an-array",
+        [*CALL_OPEN, args_delta("[]"), args_done("[]")],
+        Code.VENDOR_INVALID_TOOL_ARGUMENTS,
+        3,
+    ),
+    ("args-done-twice", [*CALL_OPEN, args_done(""), args_done("")], Code.VENDOR_EVENT_ORDER, 3),
+    (
+        "args-delta-after-done",
+        [*CALL_OPEN, args_done(""), args_delta("{")],
+        Code.VENDOR_EVENT_ORDER,
+        3,
+    ),
+    (
+        "call-done-other-call-id",
+        [*CALL_OPEN, args_done(""), item_done(0, function_call(FC, "call_other", "add"))],
+        Code.VENDOR_INVALID_EVENT,
+        3,
+    ),
+    (
+        "call-done-other-arguments",
+        [*CALL_OPEN, args_done(""), item_done(0, function_call(FC, CALL, "add", "{}"))],
+        Code.VENDOR_INVALID_EVENT,
+        3,
+    ),
+    (
+        "call-done-without-arguments-done-differs",
+        [*CALL_OPEN, args_delta("{}"), item_done(0, function_call(FC, CALL, "add", ""))],
+        Code.VENDOR_INVALID_EVENT,
+        3,
+    ),
+    (
+        "reasoning-event-for-a-message",
+        [*MESSAGE_OPEN, {"type": "response.reasoning_summary_text.delta", **TEXT_AT, "delta": "x"}],
+        Code.VENDOR_EVENT_ORDER,
+        3,
+    ),
+    ("completed-with-open-item", [*MESSAGE_OPEN, completed([])], Code.VENDOR_EVENT_ORDER, 3),
+    (
+        "completed-other-id",
+        [created(), completed([], response_id="resp_other")],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "completed-status-failed",
+        [created(), completed([], status="failed")],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "completed-usage-missing",
+        [
+            created(),
+            {
+                "type": "response.completed",
+                "response": {"id": RESPONSE_ID, "status": "completed", "output": []},
+            },
+        ],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "completed-usage-negative",
+        [created(), completed([], input_tokens=-1)],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "completed-usage-bool",
+        [created(), completed([], output_tokens=False)],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "completed-output-missing",
+        [created(), {**completed([]), "response": {**completed([])["response"], "output": None}}],
+        Code.VENDOR_INVALID_EVENT,
+        1,
+    ),
+    (
+        "completed-output-has-an-unstreamed-call",
+        [created(), completed([call_output()])],
+        Code.VENDOR_INVALID_TERMINAL,
+        1,
+    ),
+    ("after-completed", [created(), completed([]), in_progress()], Code.VENDOR_EVENT_ORDER, 2),
+    ("ends-without-terminal", [created(), *text_events("a")], Code.VENDOR_MISSING_TERMINAL, 7),
+    ("empty-stream", [], Code.VENDOR_MISSING_TERMINAL, 0),
+]
+
+
+@pytest.mark.parametrize(
+    ("payloads", "code", "event_index"),
+    [case[1:] for case in FAILURES],
+    ids=[case[0] for case in FAILURES],
+)
+def test_each_broken_stream_fails_with_its_code_at_its_event(
+    payloads: list[dict[str, Any] | str], code: VendorErrorCode, event_index: int
+) -> None:
+    error = failed(*payloads)
+
+    assert error.code is code, error.message
+    assert error.event_index == event_index
+    assert error.message.startswith(f"event {event_index}: ")
+
+
+def test_an_event_name_that_differs_from_the_type_is_invalid() -> None:
+    events = responses_text_stream("a")
+    events[2] = SseEvent("response.output_item.done", events[2].data)
+
+    outcome = run_events(events)
+
+    assert outcome.error is not None
+    assert outcome.error.code is Code.VENDOR_INVALID_EVENT
+    assert outcome.error.event_index == 2
+
+
+def test_a_missing_terminal_after_chunks_keeps_the_chunks() -> None:
+    outcome = run_events(responses_text_stream("a", "b")[:-1])
+
+    assert deltas(outcome) == ["a", "b"]
+    assert outcome.error is not None
+    assert outcome.error.code is Code.VENDOR_MISSING_TERMINAL
+
+
+@pytest.mark.parametrize("request_id", ["", "\t", None, b"id"])
+def test_the_parser_refuses_a_blank_or_non_text_request_id(request_id: Any) -> None:
+    with pytest.raises(CourseProtocolError):
+        ResponsesStreamParser(request_id)
+
+
+def test_argument_text_already_in_the_added_item_is_the_first_fragment() -> None:
+    added = item_added(0, function_call(FC, CALL, "add", '{"a":'))
+    outcome = run(
+        created(),
+        added,
+        args_delta(" 1}"),
+        args_done('{"a": 1}'),
+        item_done(0, function_call(FC, CALL, "add", '{"a": 1}')),
+        completed([call_output()]),
+    )
+
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseToolCall(CALL, "add", {"a": 1}),)
+
+
+def test_content_parts_of_a_reasoning_item_are_skipped_with_it() -> None:
+    reasoning = {"id": "rs_own", "type": "reasoning", "summary": []}
+    where = {"item_id": "rs_own", "output_index": 0, "content_index": 0}
+    outcome = run(
+        created(),
+        item_added(0, reasoning),
+        {"type": "response.content_part.added", **where, "part": {"type": "reasoning_text"}},
+        {"type": "response.reasoning_text.delta", **where, "delta": "step one"},
+        {"type": "response.reasoning_text.done", **where, "text": "step one"},
+        {"type": "response.content_part.done", **where, "part": {"type": "reasoning_text"}},
+        item_done(0, reasoning),
+        *text_events("Six.", output_index=1),
+        completed([reasoning, message_item(MSG)]),
+    )
+
+    assert outcome.error is None
+    assert deltas(outcome) == ["Six."]
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock("Six."),)
+
+
+def test_a_part_whose_type_is_not_text_is_invalid() -> None:
+    added = {"type": "response.content_part.added", **TEXT_AT, "part": {"type": 3}}
+    error = failed(created(), item_added(0, message_item(MSG)), added)
+
+    assert error.code is Code.VENDOR_INVALID_EVENT
+    assert "part.type" in error.message
