@@ -15,7 +15,6 @@ from returns.result import Failure, Result, Success
 from course_protocol import (
     JSON_MAX_DEPTH,
     CourseAssistantMessage,
-    CourseCodecError,
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
@@ -28,6 +27,8 @@ from course_protocol import (
     CourseToolResultMessage,
     CourseUserMessage,
     CourseValue,
+    JsonError,
+    JsonErrorCode,
     parse_chunk,
     parse_content_block,
     parse_message,
@@ -144,10 +145,10 @@ def test_to_json_rejects_anything_but_exact_protocol_values(value: object) -> No
         to_json(value)  # type: ignore[arg-type]
 
 
-def failure_of(result: Result[Any, CourseCodecError]) -> CourseCodecError:
+def failure_of(result: Result[Any, JsonError]) -> JsonError:
     assert isinstance(result, Failure), result
     error = result.failure()
-    assert type(error) is CourseCodecError
+    assert type(error) is JsonError
     return error
 
 
@@ -161,7 +162,9 @@ def response_json(**changes: object) -> dict[str, Any]:
 def test_a_missing_field_is_named_at_its_object() -> None:
     document = response_json()
     del document["usage"]
-    assert failure_of(parse_response(document)) == CourseCodecError("$", "lacks the field 'usage'")
+    assert failure_of(parse_response(document)) == JsonError(
+        JsonErrorCode.NOT_COURSE_JSON, "$", "lacks the field 'usage'"
+    )
 
 
 def test_an_unknown_field_is_rejected_at_its_own_path() -> None:
@@ -212,8 +215,8 @@ def test_a_tool_result_needs_a_bool_is_error_at_its_camel_case_path() -> None:
     document = to_json(CourseToolResultMessage("r", "c", "add", "42"))
     assert isinstance(document, dict)
     document["isError"] = "no"
-    assert failure_of(parse_message(document)) == CourseCodecError(
-        "$.isError", "must be a bool, not str"
+    assert failure_of(parse_message(document)) == JsonError(
+        JsonErrorCode.NOT_COURSE_JSON, "$.isError", "must be a bool, not str"
     )
     document["isError"] = True
     document["toolCallId"] = ""
@@ -222,8 +225,8 @@ def test_a_tool_result_needs_a_bool_is_error_at_its_camel_case_path() -> None:
 
 def test_a_tool_call_chunk_needs_a_tool_call_block() -> None:
     document = {"type": "toolCall", "requestId": "r", "toolCall": {"type": "text", "text": "x"}}
-    assert failure_of(parse_chunk(document)) == CourseCodecError(
-        "$.toolCall.type", "must be one of 'toolCall'"
+    assert failure_of(parse_chunk(document)) == JsonError(
+        JsonErrorCode.NOT_COURSE_JSON, "$.toolCall.type", "must be one of 'toolCall'"
     )
 
 
@@ -294,7 +297,7 @@ def deepest_values(depth: int) -> list[CourseValue]:
     ]
 
 
-PARSERS: dict[type, Callable[[object], Result[Any, CourseCodecError]]] = {
+PARSERS: dict[type, Callable[[object], Result[Any, JsonError]]] = {
     CourseToolCall: parse_content_block,
     CourseToolCallChunk: parse_chunk,
     CourseAssistantMessage: parse_message,

@@ -19,6 +19,7 @@ from course_protocol import (
     JSON_MAX_SHARED_VISITS,
     CourseProtocolError,
     JsonError,
+    JsonErrorCode,
     JsonObject,
     JsonValue,
     freeze_json,
@@ -313,7 +314,9 @@ def test_freeze_json_object_requires_an_object() -> None:
 
 def test_freeze_json_object_reports_nested_problems_with_their_path() -> None:
     result = freeze_json_object({"a": [math.nan]}, "arguments")
-    assert result == Failure(JsonError("arguments.a[0]", "is not a finite number"))
+    assert result == Failure(
+        JsonError(JsonErrorCode.NOT_JSON, "arguments.a[0]", "is not a finite number")
+    )
 
 
 def test_thaw_json_gives_plain_dicts_and_lists() -> None:

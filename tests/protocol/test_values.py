@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from course_protocol import (
     MAX_TOKEN_COUNT,
     CourseAssistantMessage,
-    CourseCodecError,
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
@@ -32,6 +31,7 @@ from course_protocol import (
     CourseUserMessage,
     CourseValue,
     JsonError,
+    JsonErrorCode,
     TranscriptIssue,
     TranscriptIssueCode,
 )
@@ -325,8 +325,8 @@ def test_stop_reasons_spell_the_course_vocabulary() -> None:
 @pytest.mark.parametrize(
     "value",
     [
-        JsonError("$.a", "is not a finite number"),
-        CourseCodecError("$.usage", "lacks the field 'inputTokens'"),
+        JsonError(JsonErrorCode.NOT_JSON, "$.a", "is not a finite number"),
+        JsonError(JsonErrorCode.NOT_COURSE_JSON, "$.usage", "lacks the field 'inputTokens'"),
         TranscriptIssue(TranscriptIssueCode.MISSING_TOOL_RESULT, 3, "Tool call 'c' has no result"),
         CourseStopReason.TOOL_CALL,
     ],

@@ -16,7 +16,13 @@ from course_protocol._codec import (
     parse_usage,
     to_json,
 )
-from course_protocol._errors import CourseCodecError, CourseError, CourseProtocolError, JsonError
+from course_protocol._errors import (
+    CourseError,
+    CourseProtocolError,
+    CourseProtocolErrorCode,
+    JsonError,
+    JsonErrorCode,
+)
 from course_protocol._json import (
     JSON_MAX_DEPTH,
     JSON_MAX_SHARED_VISITS,
@@ -57,7 +63,6 @@ __all__ = [
     "MAX_TOKEN_COUNT",
     "CourseAssistantContent",
     "CourseAssistantMessage",
-    "CourseCodecError",
     "CourseError",
     "CourseMessage",
     "CourseModel",
@@ -66,6 +71,7 @@ __all__ = [
     "CourseModelResponse",
     "CourseModelUsage",
     "CourseProtocolError",
+    "CourseProtocolErrorCode",
     "CourseStopReason",
     "CourseTextBlock",
     "CourseTextDeltaChunk",
@@ -76,6 +82,7 @@ __all__ = [
     "CourseUserMessage",
     "CourseValue",
     "JsonError",
+    "JsonErrorCode",
     "JsonObject",
     "JsonValue",
     "TranscriptIssue",

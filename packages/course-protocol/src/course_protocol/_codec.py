@@ -13,7 +13,7 @@ from typing import TypeVar, cast
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
-from course_protocol._errors import CourseCodecError, CourseProtocolError
+from course_protocol._errors import CourseProtocolError, JsonError, JsonErrorCode
 from course_protocol._json import (
     JSON_MAX_DEPTH,
     JsonObject,
@@ -292,50 +292,52 @@ def _response(value: JsonValue, path: str) -> CourseModelResponse:
 _ENVELOPE_DEPTH = 5
 
 
-def _parse(value: object, read: Callable[[JsonValue, str], T]) -> Result[T, CourseCodecError]:
+def _parse(value: object, read: Callable[[JsonValue, str], T]) -> Result[T, JsonError]:
     match freeze_json(value, "$", max_depth=JSON_MAX_DEPTH + _ENVELOPE_DEPTH):
         case Success(frozen):
             try:
                 return Success(read(frozen, "$"))
             except _Invalid as invalid:
-                return Failure(CourseCodecError(invalid.path, invalid.message))
+                return Failure(
+                    JsonError(JsonErrorCode.NOT_COURSE_JSON, invalid.path, invalid.message)
+                )
         case Failure(error):
-            return Failure(CourseCodecError(error.path, error.message))
+            return Failure(error)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def parse_content_block(value: object) -> Result[CourseAssistantContent, CourseCodecError]:
+def parse_content_block(value: object) -> Result[CourseAssistantContent, JsonError]:
     """Read a ``{"type": "text" | "toolCall", ...}`` block; never raises.
 
     Like every ``parse_*`` function, it first snapshots ``value`` with
     ``freeze_json`` (so hostile containers are read safely), rejects unknown
-    and missing fields, and returns ``Failure(CourseCodecError)`` naming the
+    and missing fields, and returns ``Failure(JsonError)`` naming the
     JSON path of the first problem, e.g. ``$.content[0].arguments.x``.
     """
     return _parse(value, _content)
 
 
-def parse_message(value: object) -> Result[CourseMessage, CourseCodecError]:
+def parse_message(value: object) -> Result[CourseMessage, JsonError]:
     """Read a ``{"role": "user" | "assistant" | "toolResult", ...}`` message; never raises."""
     return _parse(value, _message)
 
 
-def parse_request(value: object) -> Result[CourseModelRequest, CourseCodecError]:
+def parse_request(value: object) -> Result[CourseModelRequest, JsonError]:
     """Read a ``{"id", "messages"}`` model request; never raises."""
     return _parse(value, _request)
 
 
-def parse_chunk(value: object) -> Result[CourseModelChunk, CourseCodecError]:
+def parse_chunk(value: object) -> Result[CourseModelChunk, JsonError]:
     """Read a ``{"type": "textDelta" | "toolCall", "requestId", ...}`` chunk; never raises."""
     return _parse(value, _chunk)
 
 
-def parse_usage(value: object) -> Result[CourseModelUsage, CourseCodecError]:
+def parse_usage(value: object) -> Result[CourseModelUsage, JsonError]:
     """Read a ``{"inputTokens", "outputTokens"}`` usage; never raises."""
     return _parse(value, _usage)
 
 
-def parse_response(value: object) -> Result[CourseModelResponse, CourseCodecError]:
+def parse_response(value: object) -> Result[CourseModelResponse, JsonError]:
     """Read a ``{"id", "requestId", "message", "stopReason", "usage"}`` response; never raises.
 
     The stop reason's agreement with the content is not checked (see

@@ -18,7 +18,7 @@ from typing import Any, TypeAlias, Union, cast
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
-from course_protocol._errors import CourseProtocolError, JsonError
+from course_protocol._errors import CourseProtocolError, JsonError, JsonErrorCode
 from course_protocol._untrusted import type_name
 
 JsonValue: TypeAlias = Union[  # a recursive alias: ``|`` cannot join the string forward refs
@@ -46,6 +46,8 @@ tree; without a bound, a few dozen levels of containers that each hold the
 next one twice would expand into billions of copies and hang the walk.
 Values read from JSON text never share containers, so they never count.
 """
+
+_NOT_JSON = JsonErrorCode.NOT_JSON
 
 _ArrayBuilder = Callable[[list[object]], object]
 _ObjectBuilder = Callable[[list[tuple[str, object]]], object]
@@ -108,12 +110,14 @@ def _walk(
             result = value
         elif kind is float:
             if not math.isfinite(value):
-                return None, JsonError(_path(prefix, stack, len(stack)), "is not a finite number")
+                return None, JsonError(
+                    _NOT_JSON, _path(prefix, stack, len(stack)), "is not a finite number"
+                )
             result = value
         else:
             if frozen_only and kind is not frozendict and kind is not tuple:
                 message = f"is a {type_name(value)}, not a frozendict or tuple"
-                return None, JsonError(_path(prefix, stack, len(stack)), message)
+                return None, JsonError(_NOT_JSON, _path(prefix, stack, len(stack)), message)
             if issubclass(kind, dict):
                 entries: Iterator[Any] = iter(dict.items(value))
                 is_object = True
@@ -125,11 +129,11 @@ def _walk(
                 is_object = False
             else:
                 message = f"has unsupported type {type_name(value)}"
-                return None, JsonError(_path(prefix, stack, len(stack)), message)
+                return None, JsonError(_NOT_JSON, _path(prefix, stack, len(stack)), message)
             ident = id(value)
             if ident in active:
                 message = "refers back to a container that holds it (a cycle)"
-                return None, JsonError(_path(prefix, stack, len(stack)), message)
+                return None, JsonError(_NOT_JSON, _path(prefix, stack, len(stack)), message)
             if len(stack) >= max_depth:
                 message = f"nests more than JSON_MAX_DEPTH ({JSON_MAX_DEPTH}) containers"
                 if max_depth != JSON_MAX_DEPTH:
@@ -137,7 +141,7 @@ def _walk(
                         f"nests more than {max_depth} containers: JSON_MAX_DEPTH "
                         f"({JSON_MAX_DEPTH}) inside a {max_depth - JSON_MAX_DEPTH}-level envelope"
                     )
-                return None, JsonError(_path(prefix, stack, len(stack)), message)
+                return None, JsonError(_NOT_JSON, _path(prefix, stack, len(stack)), message)
             if ident in completed:
                 shared_visits += 1
                 if shared_visits > JSON_MAX_SHARED_VISITS:
@@ -145,7 +149,7 @@ def _walk(
                         "shares containers that already appeared more than "
                         f"JSON_MAX_SHARED_VISITS ({JSON_MAX_SHARED_VISITS:,}) times"
                     )
-                    return None, JsonError(_path(prefix, stack, len(stack)), message)
+                    return None, JsonError(_NOT_JSON, _path(prefix, stack, len(stack)), message)
             active.add(ident)
             stack.append(_Frame(ident, entries, is_object))
             result = _PENDING
@@ -160,7 +164,9 @@ def _walk(
                 for key, child in frame.entries:
                     if type(key) is not str:
                         message = f"has a key of type {type_name(key)}; object keys must be str"
-                        return None, JsonError(_path(prefix, stack, len(stack) - 1), message)
+                        return None, JsonError(
+                            _NOT_JSON, _path(prefix, stack, len(stack) - 1), message
+                        )
                     child_kind = type(child)
                     if (
                         child_kind is str
@@ -247,7 +253,7 @@ def freeze_json_object(value: object, path: str = "$") -> Result[JsonObject, Jso
     ``dict``; never raises.
     """
     if not issubclass(type(value), dict):
-        return Failure(JsonError(path, f"must be a JSON object, not {type_name(value)}"))
+        return Failure(JsonError(_NOT_JSON, path, f"must be a JSON object, not {type_name(value)}"))
     return cast(Result[JsonObject, JsonError], freeze_json(value, path))
 
 
