@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Each adapter installs alone. Builds every workspace package (wheel and
-# sdist) into a temporary directory, then, for course-scripted and for
-# course-provider-fixture in turn, installs only that package from the built
-# wheels into a fresh virtualenv (its declared dependencies come along,
-# nothing else), runs a round trip through it and its README's first python
-# example, and proves the other adapter, the CLI and the conformance kit are
-# not installed.
+# sdist) into a temporary directory, then, for course-scripted,
+# course-provider-fixture and course-http in turn, installs only that package
+# from the built wheels into a fresh virtualenv (its declared dependencies
+# come along, nothing else), runs a round trip through it and its README's
+# first python example, and proves the other adapters, the CLI and the
+# conformance kit (and, for course-http without its serve extra, uvicorn)
+# are not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
@@ -14,7 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$UV" build --all-packages --out-dir "$work/dist" --quiet
-for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance; do
+for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance course-http; do
     module=${package//-/_}
     for artifact in "$work/dist/$module"-*.whl "$work/dist/$module"-*.tar.gz; do
         [[ -f $artifact ]] || { echo "dist-check: $package did not build $artifact" >&2; exit 1; }
@@ -118,3 +119,23 @@ asyncio.run(main())
 PY
 run_readme_example course-provider-fixture
 echo "dist-check: course-provider-fixture installs and runs alone"
+
+install_alone course-http course_scripted course_provider_fixture course_cli course_conformance pytest uvicorn
+"$venv/bin/python" - <<'PY'
+import asyncio
+
+from course_http import HttpRequest, RecordedResponse, RecordedTransport, SseEvent, stream_events
+
+
+async def main() -> None:
+    body = b"event: a\r\ndata: 1\r\n\r\ndata: 2"
+    async with RecordedTransport([RecordedResponse(200, {"content-type": "text/event-stream"}, body)]) as transport:
+        call = stream_events(transport, HttpRequest("/v1/x", {}), vendor="v", describe_error=lambda body: None)
+        events = [event async for event in call]
+    assert events == [SseEvent("a", "1"), SseEvent("message", "2")], events
+
+
+asyncio.run(main())
+PY
+run_readme_example course-http
+echo "dist-check: course-http installs and runs alone"

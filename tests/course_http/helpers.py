@@ -15,6 +15,8 @@ from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
 from typing import Literal
 
+import httpx2
+
 from course_conformance import blocked_network
 from course_http import (
     HttpRequest,
@@ -22,6 +24,7 @@ from course_http import (
     LiveTransport,
     RecordedResponse,
     RecordedTransport,
+    SseDecoder,
     SseEvent,
     Timeouts,
     VendorErrorBody,
@@ -133,6 +136,46 @@ async def collect(
         async for event in stream:
             events.append(event)
     return events
+
+
+Pair = tuple[str, str]
+"""An event as (event, data), to compare framings."""
+
+
+class _Chunks(httpx2.AsyncByteStream):
+    def __init__(self, chunks: list[bytes]) -> None:
+        self._chunks = chunks
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self._chunks:
+            yield chunk
+
+
+def frame_with_decoder(chunks: list[bytes]) -> list[Pair]:
+    """(event, data) of every event `SseDecoder` gives for ``chunks``, the body closed."""
+    decoder = SseDecoder(vendor=VENDOR)
+    events = []
+    for chunk in chunks:
+        events += decoder.feed_bytes(chunk)
+    events += decoder.close()
+    return [(event.event, event.data) for event in events]
+
+
+async def frame_with_event_source(chunks: list[bytes]) -> list[Pair]:
+    """(event, data) of every event httpx2's own EventSource gives for ``chunks``.
+
+    Events with empty data are left out: EventSource dispatches a frame that has
+    no ``data`` field as one, where WHATWG (and `SseDecoder`) dispatch nothing.
+    """
+    response = httpx2.Response(
+        200,
+        headers={"content-type": "text/event-stream"},
+        stream=_Chunks(chunks),
+        request=httpx2.Request("GET", "http://sse.invalid/"),
+    )
+    events = [event async for event in httpx2.EventSource(response, max_event_size=None)]
+    await response.aclose()
+    return [(event.event, event.data) for event in events if event.data != ""]
 
 
 RigKind = Literal["recorded", "live"]

@@ -15,17 +15,12 @@ Two differences are documented and accounted for here:
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 
-import httpx2
 from hypothesis import given
 from hypothesis import strategies as st
 
-from course_http import SseDecoder
-from tests.course_http.helpers import VENDOR
+from tests.course_http.helpers import Pair, frame_with_decoder, frame_with_event_source
 from tests.properties.runner import run_example
-
-Pair = tuple[str, str]
 
 _value_characters = st.characters(codec="utf-8", exclude_characters="\r\n\ufeff")
 _values = st.text(_value_characters, max_size=8)
@@ -52,39 +47,9 @@ bodies = st.builds(
 )
 
 
-class _Chunks(httpx2.AsyncByteStream):
-    def __init__(self, chunks: list[bytes]) -> None:
-        self._chunks = chunks
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for chunk in self._chunks:
-            yield chunk
-
-
 def _pieces_of(body: bytes, cuts: list[int]) -> list[bytes]:
     edges = [0, *sorted(set(cuts)), len(body)]
     return [body[start:stop] for start, stop in itertools.pairwise(edges)]
-
-
-def ours(chunks: list[bytes]) -> list[Pair]:
-    decoder = SseDecoder(vendor=VENDOR)
-    events = []
-    for chunk in chunks:
-        events += decoder.feed_bytes(chunk)
-    events += decoder.close()
-    return [(event.event, event.data) for event in events]
-
-
-async def theirs(chunks: list[bytes]) -> list[Pair]:
-    response = httpx2.Response(
-        200,
-        headers={"content-type": "text/event-stream"},
-        stream=_Chunks(chunks),
-        request=httpx2.Request("GET", "http://sse.invalid/"),
-    )
-    events = [event async for event in httpx2.EventSource(response, max_event_size=None)]
-    await response.aclose()
-    return [(event.event, event.data) for event in events if event.data != ""]
 
 
 @given(bodies, st.data())
@@ -93,12 +58,12 @@ def test_the_decoder_gives_what_httpx2_event_source_gives(body: bytes, data: st.
     chunks = _pieces_of(body, cuts)
 
     async def main() -> tuple[list[Pair], list[Pair]]:
-        terminated = await theirs([*chunks, b"\n\n"])
-        as_is = await theirs(chunks)
+        terminated = await frame_with_event_source([*chunks, b"\n\n"])
+        as_is = await frame_with_event_source(chunks)
         return terminated, as_is
 
     terminated, as_is = run_example(main)
-    events = ours(chunks)
+    events = frame_with_decoder(chunks)
     assert all(event_data != "" for _name, event_data in events)
     assert events == terminated
     assert events[: len(as_is)] == as_is
@@ -107,4 +72,6 @@ def test_the_decoder_gives_what_httpx2_event_source_gives(body: bytes, data: st.
 
 @given(bodies)
 def test_the_decoder_gives_the_same_events_whole_and_byte_by_byte(body: bytes) -> None:
-    assert ours([body]) == ours([body[at : at + 1] for at in range(len(body))])
+    assert frame_with_decoder([body]) == frame_with_decoder(
+        [body[at : at + 1] for at in range(len(body))]
+    )

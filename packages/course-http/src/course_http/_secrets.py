@@ -40,7 +40,7 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
         _scheme, space, token = value.partition(" ")
         if space and token.strip():
             found.add(token.strip())
-    return tuple(sorted(found, key=len, reverse=True))
+    return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
