@@ -217,6 +217,22 @@ async def test_a_lone_surrogate_in_the_body_is_sent_escaped_as_the_same_json() -
     assert sent.body == {"text": "a\ud800b", "é": 1}
 
 
+async def test_stream_events_refuses_arguments_of_the_wrong_type() -> None:
+    async with RecordedTransport([RecordedResponse(500, {}, b"{}")]) as transport:
+        with pytest.raises(TypeError, match="transport must be an HttpTransport"):
+            await anext(
+                stream_events(object(), request(), vendor=VENDOR, describe_error=read_error)  # type: ignore[arg-type]
+            )
+        with pytest.raises(TypeError, match="request must be an HttpRequest"):
+            await anext(
+                stream_events(transport, {"path": "/x"}, vendor=VENDOR, describe_error=read_error)  # type: ignore[arg-type]
+            )
+        with pytest.raises(TypeError, match="describe_error must return a VendorErrorBody"):
+            await anext(
+                stream_events(transport, request(), vendor=VENDOR, describe_error=lambda b: {})  # type: ignore[arg-type,return-value]
+            )
+
+
 def test_construction_checks_every_argument() -> None:
     ok = RecordedResponse(200)
     with pytest.raises(TypeError, match="list or tuple"):

@@ -10,7 +10,13 @@ from course_http._errors import VendorErrorCode
 from course_http._request import HttpRequest
 from course_http._secrets import secret_values
 from course_http._sse import SseDecoder, SseEvent
-from course_http._status import ErrorBodyReader, code_for_status, retry_after_seconds, status_error
+from course_http._status import (
+    ErrorBodyReader,
+    VendorErrorBody,
+    code_for_status,
+    retry_after_seconds,
+    status_error,
+)
 from course_http._translate import translate
 from course_http._transport import HttpTransport
 
@@ -52,8 +58,14 @@ async def stream_events(
 
     ``event_index`` of a failure in the body is the number of events already
     yielded. No message holds a header value; the request's credentials are
-    scrubbed from whatever the server or the client says.
+    scrubbed from whatever the server or the client says. Raises ``TypeError``
+    when ``transport`` or ``request`` is of the wrong type, or ``describe_error``
+    returns something other than a `VendorErrorBody` or ``None``.
     """
+    if not isinstance(transport, HttpTransport):
+        raise TypeError(f"transport must be an HttpTransport, not {type(transport).__name__}")
+    if type(request) is not HttpRequest:
+        raise TypeError(f"request must be an HttpRequest, not {type(request).__name__}")
     secrets = secret_values(request.headers)
     decoder = SseDecoder(vendor=vendor)
     in_body = False
@@ -104,11 +116,16 @@ async def _check_response(
         code = VendorErrorCode.HTTP_NOT_EVENT_STREAM
         problem = "the body is not text/event-stream"
     body = await _bounded_body(response)
+    described = describe_error(body)
+    if described is not None and type(described) is not VendorErrorBody:
+        raise TypeError(
+            f"describe_error must return a VendorErrorBody or None, not {type(described).__name__}"
+        )
     raise status_error(
         code,
         vendor=vendor,
         status=status,
-        described=describe_error(body),
+        described=described,
         retry_after=retry_after_seconds(response.headers),
         secrets=secrets,
         problem=problem,
