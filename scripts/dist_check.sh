@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Each adapter installs alone. Builds every workspace package (wheel and
-# sdist) into a temporary directory, then, for each adapter in turn
-# (course-scripted, course-provider-fixture, course-provider-anthropic,
+# sdist) into a temporary directory, then, for course-http and each adapter
+# in turn (course-scripted, course-provider-fixture, course-provider-anthropic,
 # course-provider-openai), installs only that package from the built wheels
 # into a fresh virtualenv (its declared dependencies come along, nothing
 # else), runs its README's first python example (and a round trip where
 # there is one), and proves the other adapters, the CLI and the conformance
-# kit are not installed.
+# kit (and, for course-http without its serve extra, uvicorn) are not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
@@ -127,3 +127,23 @@ echo "dist-check: course-provider-anthropic installs and runs alone"
 install_alone course-provider-openai course_scripted course_provider_fixture course_provider_anthropic course_cli course_conformance pytest
 run_readme_example course-provider-openai
 echo "dist-check: course-provider-openai installs and runs alone"
+
+install_alone course-http course_scripted course_provider_fixture course_provider_anthropic course_provider_openai course_cli course_conformance pytest uvicorn
+"$venv/bin/python" - <<'PY'
+import asyncio
+
+from course_http import HttpRequest, RecordedResponse, RecordedTransport, SseEvent, stream_events
+
+
+async def main() -> None:
+    body = b"event: a\r\ndata: 1\r\n\r\ndata: 2"
+    async with RecordedTransport([RecordedResponse(200, {"content-type": "text/event-stream"}, body)]) as transport:
+        call = stream_events(transport, HttpRequest("/v1/x", {}), vendor="v", describe_error=lambda body: None)
+        events = [event async for event in call]
+    assert events == [SseEvent("a", "1"), SseEvent("message", "2")], events
+
+
+asyncio.run(main())
+PY
+run_readme_example course-http
+echo "dist-check: course-http installs and runs alone"

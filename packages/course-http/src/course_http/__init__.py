@@ -1,24 +1,62 @@
 """The HTTP side of real providers behind the course port.
 
+- `HttpRequest`, `HttpTransport` and its two implementations, `LiveTransport`
+  (the network) and `RecordedTransport` (`RecordedResponse` bodies served
+  in-process, no socket; `RecordedRequest` is what it saw sent), with their
+  `Timeouts`; `stream_events` sends a request and yields its `SseEvent` s,
+  translating every failure into a `VendorError`; a vendor adapter reads its
+  error bodies with an `ErrorBodyReader` into a `VendorErrorBody`.
 - `VendorError` and its `VendorErrorCode` set of stable codes: how every real
   provider adapter fails, before the stream (HTTP) and inside it (vendor events).
-- `SseEvent`: one server-sent event, as the vendor parsers receive it.
+- `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
 - `event_object`, `token_count`, `tool_arguments`, `invalid_event`: the
   vendor-neutral reads every vendor parser shares.
+- `SECRET_HEADERS`: the header names whose values are credentials.
 
-This is the only course package that imports an HTTP client.
+This is the only course package that imports an HTTP client. The loopback
+test server is `course_http.loopback` (the ``serve`` extra), imported apart.
 """
 
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._event_json import event_object, invalid_event, token_count, tool_arguments
-from course_http._sse import SseEvent
+from course_http._recorded import (
+    Chunking,
+    RecordedRequest,
+    RecordedResponse,
+    RecordedTransport,
+    ResponseEnd,
+)
+from course_http._request import HttpRequest
+from course_http._secrets import SECRET_HEADERS
+from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
+from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
+from course_http._stream import ERROR_BODY_LIMIT, stream_events
+from course_http._timeouts import Timeouts
+from course_http._transport import HttpTransport, LiveTransport
 
 __all__ = [
+    "DEFAULT_MAX_FRAME_LENGTH",
+    "ERROR_BODY_LIMIT",
+    "SECRET_HEADERS",
+    "Chunking",
+    "ErrorBodyReader",
+    "HttpRequest",
+    "HttpTransport",
+    "LiveTransport",
+    "RecordedRequest",
+    "RecordedResponse",
+    "RecordedTransport",
+    "ResponseEnd",
+    "SseDecoder",
     "SseEvent",
+    "Timeouts",
     "VendorError",
+    "VendorErrorBody",
     "VendorErrorCode",
+    "code_for_status",
     "event_object",
     "invalid_event",
+    "stream_events",
     "token_count",
     "tool_arguments",
 ]

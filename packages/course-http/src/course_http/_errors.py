@@ -56,6 +56,9 @@ class VendorErrorCode(StrEnum):
     HTTP_STREAM_INTERRUPTED = "HTTP_STREAM_INTERRUPTED"
     """The connection failed or was closed in the middle of the body."""
 
+    HTTP_RECORDING_EXHAUSTED = "HTTP_RECORDING_EXHAUSTED"
+    """A recorded transport was called more times than it holds recorded responses."""
+
     VENDOR_INVALID_EVENT = "VENDOR_INVALID_EVENT"
     """An event's data is not a JSON object, or a field has the wrong type or value."""
 

@@ -1,0 +1,60 @@
+"""Keeping credentials out of everything the transports show: the secret headers and a scrubber."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from frozendict import frozendict
+
+__all__ = ["REDACTED", "SECRET_HEADERS", "scrub", "secret_values", "without_secrets"]
+
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "x-api-key",
+        "api-key",
+        "x-goog-api-key",
+        "cookie",
+        "set-cookie",
+    }
+)
+"""Header names (lower case) whose values are credentials: never recorded, shown or logged."""
+
+REDACTED = "[redacted]"
+"""What a secret is replaced with wherever a transport shows text."""
+
+
+def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
+    """The credentials held by ``headers``, longest first, to `scrub` from text.
+
+    Each secret header's whole value, and for an ``authorization`` value such
+    as ``Bearer sk-...`` also the token after the scheme, since a server may
+    echo the token alone.
+    """
+    found: set[str] = set()
+    for name, value in headers.items():
+        if name.lower() not in SECRET_HEADERS or not value:
+            continue
+        found.add(value)
+        _scheme, space, token = value.partition(" ")
+        if space and token.strip():
+            found.add(token.strip())
+    return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every occurrence of each secret replaced by `REDACTED`."""
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def without_secrets(headers: Mapping[str, str]) -> frozendict[str, str]:
+    """``headers`` (names lower-cased) without the `SECRET_HEADERS`."""
+    return frozendict(
+        (name.lower(), value)
+        for name, value in headers.items()
+        if name.lower() not in SECRET_HEADERS
+    )

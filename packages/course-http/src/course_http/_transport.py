@@ -1,0 +1,141 @@
+"""The transports vendor adapters send through: one httpx2 client each, live or recorded."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from types import TracebackType
+from typing import Self, final
+
+import httpx2
+
+from course_http._request import HttpRequest
+from course_http._timeouts import Timeouts
+
+__all__ = ["HttpTransport", "LiveTransport"]
+
+_REQUEST_HEADERS = {"content-type": "application/json", "accept": "text/event-stream"}
+
+
+class HttpTransport(ABC):
+    """Where a vendor adapter's `HttpRequest` goes: an async httpx2 client over a base URL.
+
+    Live and recorded transports share everything from the client up
+    (headers, ``Content-Encoding`` decoding, streaming, error translation in
+    `stream_events`); a subclass supplies only `_exchange`, the httpx2
+    transport that moves the bytes. A transport belongs to one event loop.
+    Close it with `aclose` (or ``async with``) to release its connections.
+
+    Raises ``ValueError`` when ``base_url`` is not an ``http`` or ``https``
+    URL with a host and without credentials, query, fragment, whitespace or
+    control characters, and
+    ``TypeError`` when ``timeouts`` is not a `Timeouts`.
+    """
+
+    def __init__(self, base_url: str, *, timeouts: Timeouts, trust_env: bool) -> None:
+        if type(timeouts) is not Timeouts:
+            raise TypeError(f"timeouts must be a Timeouts, not {type(timeouts).__name__}")
+        self._base_url = _checked_base_url(base_url)
+        self._timeouts = timeouts
+        self._closed = False
+        self._client = httpx2.AsyncClient(
+            base_url=self._base_url,
+            transport=self._exchange(),
+            timeout=httpx2.Timeout(
+                connect=timeouts.connect,
+                read=timeouts.read,
+                write=timeouts.write,
+                pool=timeouts.pool,
+            ),
+            follow_redirects=False,
+            trust_env=trust_env,
+        )
+
+    @property
+    def base_url(self) -> str:
+        """The URL every request's path is joined to, as given."""
+        return self._base_url
+
+    @property
+    def timeouts(self) -> Timeouts:
+        """The limits of every call made through this transport."""
+        return self._timeouts
+
+    @abstractmethod
+    def _exchange(self) -> httpx2.AsyncBaseTransport | None:
+        """The httpx2 transport under the client; ``None`` for the client's own network one.
+
+        Called once, by the constructor.
+        """
+
+    async def _open(self, request: HttpRequest) -> httpx2.Response:
+        """Send ``request``; return the response as soon as its headers arrive, body unread.
+
+        For `stream_events`, which translates what this raises and closes the
+        response. Raises ``RuntimeError`` once the transport is closed.
+        """
+        if self._closed:
+            raise RuntimeError(f"{type(self).__name__} is closed")
+        outgoing = self._client.build_request(
+            request.method,
+            request.path,
+            content=request.content,
+            headers={**request.headers, **_REQUEST_HEADERS},
+        )
+        return await self._client.send(outgoing, stream=True)
+
+    async def aclose(self) -> None:
+        """Close every connection of the transport; calling it again does nothing."""
+        self._closed = True
+        await self._client.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+@final
+class LiveTransport(HttpTransport):
+    """The network transport: a real httpx2 client with pooled connections, redirects off.
+
+    ``timeouts`` limit each phase of a call (`Timeouts`); nothing is
+    retried. With ``trust_env`` (the default, as in the vendors' SDKs) the
+    client reads proxies and CA bundles from the environment. Construction
+    opens nothing: the first call connects. Close it with `aclose`.
+    """
+
+    def __init__(
+        self, base_url: str, *, timeouts: Timeouts | None = None, trust_env: bool = True
+    ) -> None:
+        super().__init__(base_url, timeouts=timeouts or Timeouts(), trust_env=trust_env)
+
+    def _exchange(self) -> httpx2.AsyncBaseTransport | None:
+        # The client's own transport, so proxies from the environment apply.
+        return None
+
+    def __repr__(self) -> str:
+        return f"LiveTransport(base_url={self.base_url!r})"
+
+
+def _checked_base_url(base_url: object) -> str:
+    if type(base_url) is not str:
+        raise TypeError(f"base_url must be a str, not {type(base_url).__name__}")
+    if any(character.isspace() or not character.isprintable() for character in base_url):
+        raise ValueError("base_url must not hold whitespace or control characters")
+    try:
+        url = httpx2.URL(base_url)
+    except httpx2.InvalidURL:
+        raise ValueError("base_url is not a valid URL") from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise ValueError("base_url must be an http or https URL with a host")
+    if url.userinfo:
+        raise ValueError("base_url must not hold credentials: send them in headers")
+    if url.query or url.fragment:
+        raise ValueError("base_url must not have a query or a fragment")
+    return base_url

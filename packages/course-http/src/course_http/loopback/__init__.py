@@ -1,0 +1,35 @@
+"""A loopback HTTP server for tests of the live transport (the ``course-http[serve]`` extra).
+
+- `LoopbackServer`: uvicorn on 127.0.0.1 and a free port, started and stopped
+  in the test's own event loop, with a bounded shutdown.
+- What it serves, kept apart from how: a `LoopbackResponse` (a
+  `course_http.RecordedResponse`, cut into chunks and paced), chosen per request
+  by a `Responder` (`in_order` serves a list); what it saw, `LoopbackRequest`;
+  how each exchange ended, `LoopbackEnd`.
+- `LoopbackApp`: the plain ASGI application underneath.
+
+Faults are recorded responses: ``end="interrupted"`` closes the connection
+after the body's bytes, ``end="stalled"`` keeps it open and silent until the
+client leaves or the server stops; statuses, headers (``retry-after``) and
+bodies that are not SSE are served as given.
+"""
+
+from course_http.loopback._app import LoopbackApp
+from course_http.loopback._script import (
+    LoopbackEnd,
+    LoopbackRequest,
+    LoopbackResponse,
+    Responder,
+    in_order,
+)
+from course_http.loopback._server import LoopbackServer
+
+__all__ = [
+    "LoopbackApp",
+    "LoopbackEnd",
+    "LoopbackRequest",
+    "LoopbackResponse",
+    "LoopbackServer",
+    "Responder",
+    "in_order",
+]

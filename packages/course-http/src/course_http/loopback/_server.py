@@ -1,0 +1,151 @@
+"""Running a loopback server: uvicorn on 127.0.0.1, a free port, inside the caller's event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import socket
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Self, final
+
+import uvicorn
+
+from course_http._recorded import RecordedResponse
+from course_http.loopback._app import LoopbackApp
+from course_http.loopback._script import (
+    LoopbackEnd,
+    LoopbackRequest,
+    LoopbackResponse,
+    Responder,
+    in_order,
+)
+
+__all__ = ["LoopbackServer"]
+
+# What uvicorn logs when an application returns before its response is
+# complete: here that is always on purpose (a fault, a stall ended by stop).
+_DELIBERATE_CLOSE = "ASGI callable returned without completing response."
+
+
+class _DeliberateCloses(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg != _DELIBERATE_CLOSE
+
+
+@final
+class LoopbackServer:
+    """A real HTTP server on 127.0.0.1 for tests of the live path, run in the caller's event loop.
+
+    ``async with LoopbackServer(responses) as server:`` binds a free port
+    (`base_url`), serves ``responses`` one per request in order (or asks a
+    `Responder` callable what to serve), and records what it receives
+    (`requests`, and `wait_ended` to learn how each exchange ended). A
+    request with nothing scripted gets a 500 that says so.
+
+    Leaving the block stops it within ``stop_timeout`` seconds, whatever its
+    clients do: stalled and paused responses end with their connection
+    closed, idle keep-alive connections are closed, and no task, socket or
+    warning is left behind. Raises ``ValueError`` for a ``stop_timeout``
+    that is not a positive finite number; ``OSError`` if no port can be bound.
+    """
+
+    def __init__(
+        self,
+        responses: Sequence[LoopbackResponse | RecordedResponse] | Responder,
+        *,
+        stop_timeout: float = 5.0,
+    ) -> None:
+        if type(stop_timeout) not in (int, float) or not (
+            math.isfinite(stop_timeout) and stop_timeout > 0
+        ):
+            raise ValueError("stop_timeout must be a positive finite number of seconds")
+        responder = responses if callable(responses) else in_order(responses)
+        self._app = LoopbackApp(responder)
+        self._stop_timeout = float(stop_timeout)
+        self._socket: socket.socket | None = None
+        self._server: uvicorn.Server | None = None
+        self._filter = _DeliberateCloses()
+        self._base_url: str | None = None
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>``; raises ``RuntimeError`` before the server has started."""
+        if self._base_url is None:
+            raise RuntimeError("the loopback server has not started")
+        return self._base_url
+
+    @property
+    def requests(self) -> tuple[LoopbackRequest, ...]:
+        """Every request received so far, in order of arrival (kept after the server stops)."""
+        return self._app.requests
+
+    async def wait_ended(self, index: int) -> LoopbackEnd:
+        """Wait until request ``index`` (0-based) has arrived and its exchange has ended.
+
+        Returns how it ended (`LoopbackEnd`). Unbounded by itself: wrap it in
+        ``asyncio.timeout``.
+        """
+        return await self._app.wait_ended(index)
+
+    async def __aenter__(self) -> Self:
+        if self._server is not None:
+            raise RuntimeError("a LoopbackServer starts once")
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.bind(("127.0.0.1", 0))
+            port = listener.getsockname()[1]
+            config = uvicorn.Config(
+                self._app,
+                host="127.0.0.1",
+                port=port,
+                http="h11",
+                ws="none",
+                lifespan="off",
+                interface="asgi3",
+                log_config=None,
+                proxy_headers=False,
+                server_header=False,
+                date_header=False,
+                timeout_graceful_shutdown=max(1, math.ceil(self._stop_timeout / 2)),
+            )
+            config.load()
+            server = uvicorn.Server(config)
+            server.lifespan = config.lifespan_class(config)
+            logging.getLogger("uvicorn.error").addFilter(self._filter)
+            await server.startup(sockets=[listener])
+        except BaseException:
+            logging.getLogger("uvicorn.error").removeFilter(self._filter)
+            listener.close()
+            raise
+        self._socket = listener
+        self._server = server
+        self._base_url = f"http://127.0.0.1:{port}"
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    async def stop(self) -> None:
+        """Stop serving and close every connection; calling it again does nothing."""
+        server, listener = self._server, self._socket
+        if server is None or listener is None:
+            return
+        self._socket = None
+        self._app.stop()
+        try:
+            async with asyncio.timeout(self._stop_timeout):
+                await server.shutdown(sockets=[listener])
+        finally:
+            listener.close()
+            logging.getLogger("uvicorn.error").removeFilter(self._filter)
+
+    def __repr__(self) -> str:
+        where = self._base_url or "not started"
+        return f"LoopbackServer({where}, {len(self.requests)} requests)"
