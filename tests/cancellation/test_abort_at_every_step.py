@@ -229,7 +229,7 @@ async def test_a_short_array_plays_in_one_step_so_a_later_abort_changes_nothing(
     # An array of up to RECORDS_PER_TURN records has no await point: the whole
     # response is parsed and the stream settled in the producer's first step.
     # An abort after that step is too late by design, wherever the consumer is
-    # (tests/provider_fixture/test_long_arrays.py covers longer arrays).
+    # (tests/course_provider_fixture/test_long_arrays.py covers longer arrays).
     adapter = _fixture_with_array()
     controller = AbortController()
     stream = adapter.stream(REQUEST, controller.signal)

@@ -20,6 +20,7 @@ from course_protocol import (
     JsonObject,
     terminal_semantics_error,
 )
+from tests.course_protocol.strategies import ids, json_objects, plain_json
 from tests.course_provider_anthropic.bodies import (
     REQUEST_ID,
     block_start,
@@ -40,7 +41,6 @@ from tests.course_provider_anthropic.bodies import (
     tool_body,
     tool_start,
 )
-from tests.protocol.strategies import ids, json_objects, plain_json
 
 HUGE = 100_000
 STREAM_CODES = frozenset(

@@ -23,7 +23,7 @@ from course_protocol import (
     validate_transcript,
 )
 from course_provider_anthropic import AnthropicConfig, messages_request_body
-from tests.protocol.strategies import ids, json_objects, requests, texts
+from tests.course_protocol.strategies import ids, json_objects, requests, texts
 
 CONFIG = AnthropicConfig(model="claude-test", max_tokens=64)
 user_texts = texts.filter(lambda value: bool(value.strip()))

@@ -26,6 +26,7 @@ from course_protocol import (
     text_from_assistant,
 )
 from course_provider_openai import ChatStreamParser, ResponsesStreamParser
+from tests.course_protocol import strategies
 from tests.course_provider_openai.bodies import (
     DONE,
     chat_events,
@@ -43,7 +44,6 @@ from tests.course_provider_openai.bodies import (
     usage,
 )
 from tests.course_provider_openai.framing import Replay, StreamParser, replay
-from tests.protocol import strategies
 
 Code = VendorErrorCode
 

@@ -17,9 +17,9 @@ from course_protocol import (
     validate_transcript,
 )
 from course_provider_openai import OpenAIConfig, chat_request_body, responses_request_body
+from tests.course_protocol import strategies
 from tests.course_provider_openai.plain import assert_plain_json
 from tests.course_provider_openai.transcripts import valid_transcripts
-from tests.protocol import strategies
 
 configs = st.builds(
     OpenAIConfig,

@@ -1,6 +1,6 @@
 """A Hypothesis strategy of valid course transcripts: every Tool call answered, after it.
 
-Built from the protocol's own strategies (``tests.protocol.strategies``):
+Built from the protocol's own strategies (``tests.course_protocol.strategies``):
 turns of a user message, an assistant message whose Tool calls have fresh
 ids, the results of those calls in any order, and sometimes a text answer.
 """
@@ -17,7 +17,7 @@ from course_protocol import (
     CourseToolCall,
     CourseToolResultMessage,
 )
-from tests.protocol import strategies
+from tests.course_protocol import strategies
 
 __all__ = ["valid_transcripts"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import ROUNDTRIP, CourseRunner, Run
+from tests.course_cli.helpers import ROUNDTRIP, CourseRunner, Run
 
 COMMANDS = ("replay", "check", "demo")
 

@@ -16,7 +16,7 @@ from course_stream import (
     EventStreamStateError,
     run_producer,
 )
-from tests.stream.task_counting import tasks_created
+from tests.course_stream.task_counting import tasks_created
 
 GUARD_SECONDS = 5.0
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from course_provider_fixture import FixtureProviderErrorCode
-from tests.cli.helpers import INVALID, ROUNDTRIP, CourseRunner
+from tests.course_cli.helpers import INVALID, ROUNDTRIP, CourseRunner
 
 INVALID_FILES = sorted(INVALID.glob("*.json"))
 

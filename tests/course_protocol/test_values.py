@@ -35,8 +35,8 @@ from course_protocol import (
     TranscriptIssue,
     TranscriptIssueCode,
 )
-from tests.protocol import samples, strategies
-from tests.protocol.hostile import (
+from tests.course_protocol import samples, strategies
+from tests.course_protocol.hostile import (
     ListThatCountsReads,
     ObjectThatRaisesOnEverything,
     StrThatHashesDifferently,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from course_stream import EventStream, EventStreamStateError
-from tests.stream.task_counting import tasks_created
+from tests.course_stream.task_counting import tasks_created
 
 GUARD_SECONDS = 5.0
 

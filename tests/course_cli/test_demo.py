@@ -31,7 +31,7 @@ from course_scripted import (
     reply_tool_call,
 )
 from course_stream import AbortSignal
-from tests.cli.helpers import ROUNDTRIP, CourseRunner
+from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
 
 TRACE = """\
 user      user-001: What is 20 + 22?

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import GOLDEN, REPO, ROUNDTRIP
-from tests.cli.test_demo import TRACE
+from tests.course_cli.helpers import GOLDEN, REPO, ROUNDTRIP
+from tests.course_cli.test_demo import TRACE
 
 _TIMEOUT = 60
 

@@ -19,7 +19,14 @@ from course_provider_fixture import (
     FixtureProviderErrorCode,
 )
 from course_stream import AbortController
-from tests.provider_fixture.records import Record, end, start, text, tool_call, transport_error
+from tests.course_provider_fixture.records import (
+    Record,
+    end,
+    start,
+    text,
+    tool_call,
+    transport_error,
+)
 
 Code = FixtureProviderErrorCode
 GUARD_SECONDS = 5.0

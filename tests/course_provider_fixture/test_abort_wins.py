@@ -15,7 +15,7 @@ import pytest
 from course_protocol import CourseModelRequest, CourseUserMessage
 from course_provider_fixture import FixtureProviderAdapter
 from course_stream import AbortController, AbortError
-from tests.provider_fixture.records import start, text
+from tests.course_provider_fixture.records import start, text
 
 GUARD_SECONDS = 5.0
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.cli.helpers import CourseRunner
+from tests.course_cli.helpers import CourseRunner
 
 
 @pytest.fixture

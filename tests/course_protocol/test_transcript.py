@@ -20,8 +20,8 @@ from course_protocol import (
     TranscriptIssueCode,
     validate_transcript,
 )
-from tests.protocol import strategies
-from tests.protocol.hostile import (
+from tests.course_protocol import strategies
+from tests.course_protocol.hostile import (
     DictThatCountsReads,
     FrozendictThatCountsReads,
     ListThatCountsReads,

@@ -1,7 +1,7 @@
 """Hypothesis strategies for every course protocol value.
 
 Kept with the tests (not shipped): other test trees import them as
-``tests.protocol.strategies``.
+``tests.course_protocol.strategies``.
 """
 
 from __future__ import annotations

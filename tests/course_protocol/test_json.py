@@ -26,8 +26,8 @@ from course_protocol import (
     freeze_json_object,
     thaw_json,
 )
-from tests.protocol import strategies
-from tests.protocol.hostile import (
+from tests.course_protocol import strategies
+from tests.course_protocol.hostile import (
     DictThatCountsReads,
     FrozendictThatCountsReads,
     ListThatCountsReads,

@@ -37,8 +37,8 @@ from course_protocol import (
     parse_usage,
     to_json,
 )
-from tests.protocol import samples, strategies
-from tests.protocol.hostile import DictThatCountsReads, ListThatCountsReads, nested_dicts
+from tests.course_protocol import samples, strategies
+from tests.course_protocol.hostile import DictThatCountsReads, ListThatCountsReads, nested_dicts
 
 
 class TextBlockSubclass(CourseTextBlock):  # type: ignore[misc]

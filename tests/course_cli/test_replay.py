@@ -11,7 +11,7 @@ from course_protocol import (
     parse_chunk,
     parse_response,
 )
-from tests.cli.helpers import GOLDEN, INVALID, ROUNDTRIP, CourseRunner
+from tests.course_cli.helpers import GOLDEN, INVALID, ROUNDTRIP, CourseRunner
 
 
 def _fixture(tmp_path: Path, responses: list[object], name: str = "fixture.json") -> Path:
