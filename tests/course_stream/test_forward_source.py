@@ -9,7 +9,7 @@ the ``abort()`` call itself, before any cleanup of the source runs).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -44,10 +44,13 @@ class Words:
     def __init__(self) -> None:
         self.failures: list[tuple[BaseException, int]] = []
 
-    def item(self, item: str, index: int) -> str | None:
+    def item(self, item: str, index: int, push: Callable[[str], None]) -> None:
         if item == "bad":
             raise ItemRefusedError(index)
-        return None if item == "skip" else item.upper()
+        if item == "twice":
+            push("TWICE")
+        if item != "skip":
+            push(item.upper())
 
     def end(self, count: int) -> int:
         if count == 0:
@@ -118,9 +121,9 @@ async def play_through(
 
 
 async def test_items_become_events_in_order_and_the_end_becomes_the_result() -> None:
-    events, failure, result = await play_through(Source("a", "skip", "b"))
+    events, failure, result = await play_through(Source("a", "skip", "twice", "b"))
 
-    assert (events, failure, result) == (["A", "B"], None, 3)
+    assert (events, failure, result) == (["A", "TWICE", "TWICE", "B"], None, 4)
 
 
 async def test_the_play_refusing_an_item_fails_the_stream_and_closes_the_source() -> None:

@@ -10,7 +10,7 @@ source is exhausted.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, cast
 
 from course_protocol import CourseModelChunk, CourseModelResponse
@@ -68,9 +68,11 @@ class SourceRecords:
     def __init__(self, parser: ResponseParser) -> None:
         self._parser = parser
 
-    def item(self, record: object, index: int) -> CourseModelChunk | None:
+    def item(self, record: object, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         parser = self._parser
-        return parser.feed(freeze_record(record, parser, index), index)
+        chunk = parser.feed(freeze_record(record, parser, index), index)
+        if chunk is not None:
+            push(chunk)
 
     def end(self, count: int) -> CourseModelResponse:
         return self._parser.end(count)

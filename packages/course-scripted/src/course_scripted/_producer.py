@@ -90,14 +90,15 @@ class _ScriptPlay:
         self._request_id = request_id
         self._response: CourseModelResponse | None = None
 
-    def item(self, item: Any, index: int) -> CourseModelChunk | None:
+    def item(self, item: Any, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         # The hot path: per chunk one exact-type check and one id comparison.
         # `item` is Any because its type is checked once, through `kind`.
         kind = type(item)
         if (kind is CourseTextDeltaChunk or kind is CourseToolCallChunk) and self._response is None:
             if item.request_id != self._request_id:
                 raise _mismatch(f"item {index}", item.request_id, self._request_id)
-            return cast(CourseModelChunk, item)
+            push(item)
+            return
         if self._response is not None:
             raise ScriptedModelError(
                 _INVALID,
@@ -106,7 +107,7 @@ class _ScriptPlay:
             )
         if kind is CourseModelResponse:
             self._response = self._accept(item, index)
-            return None
+            return
         raise ScriptedModelError(
             _INVALID,
             f"item {index} yielded by the factory for request {self._request_id!r} is a "

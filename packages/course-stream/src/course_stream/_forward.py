@@ -38,8 +38,11 @@ class SourcePlay(Protocol[T_contra, E_co, R_co]):
     it; ``source_failed`` translates whatever the source itself raised.
     """
 
-    def item(self, item: T_contra, index: int) -> E_co | None:
-        """The event item ``index`` (zero-based) produces, or None; raises to fail the stream."""
+    def item(self, item: T_contra, index: int, push: Callable[[E_co], None]) -> None:
+        """Handle item ``index`` (zero-based): ``push`` the events it makes (any number).
+
+        Raises the adapter's own error to fail the stream with it.
+        """
         ...
 
     def end(self, count: int) -> R_co:
@@ -73,9 +76,9 @@ async def forward_source(
     - ``reused`` given: the iterator is claimed with `claim_iterator_once`; one
       that already fed another call fails the stream with ``reused()`` and is
       left alone (it belongs to the call that claimed it first).
-    - Each item goes to ``play.item``; the event it returns is pushed. The
-      signal is checked before each item is handed over, so nothing read after
-      an abort is published.
+    - Each item goes to ``play.item`` with the stream's ``push``, so one item
+      may make any number of events. The signal is checked before each item is
+      handed over, so nothing read after an abort is published.
     - The source ends: ``play.end(count)`` settles the stream with its result.
     - ``play.item`` or ``play.end`` raises: the stream fails with that exception.
     - The source raises (a step, ``StopIteration`` leaking, a spontaneous
@@ -112,13 +115,11 @@ async def forward_source(
             if aborted:
                 break
             try:
-                event = handle(item, index)
+                handle(item, index, push)
             except BaseException as error:
                 verdict = _Verdict(error)
                 break
             index += 1
-            if event is not None:
-                push(event)
         else:
             if not aborted:
                 verdict = _finish(stream, play, index)
