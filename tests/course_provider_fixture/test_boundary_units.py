@@ -9,7 +9,12 @@ from typing import Any
 import pytest
 from returns.result import Failure, Success
 
-from course_protocol import CourseStopReason, CourseTextDeltaChunk
+from course_protocol import (
+    CourseModelRequest,
+    CourseStopReason,
+    CourseTextDeltaChunk,
+    CourseUserMessage,
+)
 from course_protocol._untrusted import special_method
 from course_provider_fixture import (
     FixtureProviderAdapter,
@@ -21,6 +26,7 @@ from course_provider_fixture import (
     parse_records,
 )
 from course_provider_fixture._fixture import snapshot_record
+from course_stream import AbortController, AbortError, AbortSignal
 
 Code = FixtureProviderErrorCode
 WIRE_CONTRACT_NAMES = {
@@ -184,3 +190,56 @@ def test_from_fixture_never_raises_even_for_hostile_top_level_objects() -> None:
         result = FixtureProviderAdapter.from_fixture(value)
         assert isinstance(result, Failure)
         assert result.failure().code is Code.PROVIDER_INVALID_FIXTURE
+
+
+async def test_requests_are_captured_in_call_order_even_when_aborted_or_exhausted() -> None:
+    adapter = FixtureProviderAdapter(
+        {
+            "schemaVersion": 1,
+            "responses": [{"records": [{"type": "transport_error", "code": "c", "message": "m"}]}],
+        }
+    )
+    first, second, third = (
+        CourseModelRequest(f"q-{n}", [CourseUserMessage(f"u-{n}", "Hi")]) for n in (1, 2, 3)
+    )
+    aborted = adapter.stream(first, AbortSignal.aborted_signal())
+    played = adapter.stream(second, AbortController().signal)
+    exhausted = adapter.stream(third, AbortController().signal)
+    with pytest.raises(AbortError):
+        await aborted.result
+    with pytest.raises(FixtureProviderError) as replayed:
+        await played.result
+    with pytest.raises(FixtureProviderError) as found_nothing:
+        await exhausted.result
+
+    assert replayed.value.code is Code.PROVIDER_TRANSPORT_ERROR
+    assert found_nothing.value.code is Code.PROVIDER_EXHAUSTED
+    assert "call 3 (request 'q-3')" in found_nothing.value.message
+    assert adapter.requests == (first, second, third)
+    assert adapter.requests[1] is second
+    assert adapter.call_count == 3
+
+
+@pytest.mark.parametrize(
+    ("request_value", "signal_kind", "error"),
+    [("not a request", "signal", TypeError), ("request", "not a signal", TypeError)],
+)
+async def test_stream_arguments_are_checked_before_anything_is_counted(
+    request_value: str, signal_kind: str, error: type[Exception]
+) -> None:
+    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": []})
+    request = CourseModelRequest("q", [CourseUserMessage("u", "Hi")])
+    with pytest.raises(error):
+        adapter.stream(
+            request if request_value == "request" else request_value,  # type: ignore[arg-type]
+            AbortController().signal if signal_kind == "signal" else object(),  # type: ignore[arg-type]
+        )
+
+    assert (adapter.call_count, adapter.requests) == (0, ())
+
+
+def test_stream_without_a_running_loop_counts_nothing() -> None:
+    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": []})
+    with pytest.raises(RuntimeError, match="FixtureProviderAdapter.stream\\(\\) needs a running"):
+        adapter.stream(CourseModelRequest("q", []), AbortController().signal)
+    assert (adapter.call_count, adapter.requests) == (0, ())

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections import deque
 from functools import partial
 
 from returns.result import Failure, Result, Success
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
+from course_protocol._calls import CallQueue, check_stream_call
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import QueuedResponse, parse_fixture
 from course_provider_fixture._parser import ResponseParser
@@ -33,15 +33,14 @@ class FixtureProviderAdapter:
     returns it as a ``Failure`` instead.
     """
 
-    __slots__ = ("__weakref__", "_call_count", "_queue")
+    __slots__ = ("__weakref__", "_calls")
 
     def __init__(self, fixture: object) -> None:
         match parse_fixture(fixture):
             case Success(snapshot):
-                self._queue: deque[QueuedResponse] = deque(snapshot.responses)
+                self._calls: CallQueue[QueuedResponse] = CallQueue(snapshot.responses, "fixture")
             case Failure(error):
                 raise error
-        self._call_count = 0
 
     @classmethod
     def from_fixture(cls, fixture: object) -> Result[FixtureProviderAdapter, FixtureProviderError]:
@@ -57,60 +56,64 @@ class FixtureProviderAdapter:
 
     @property
     def call_count(self) -> int:
-        """How many times :meth:`stream` was called, including failed and aborted calls."""
-        return self._call_count
+        """How many times :meth:`stream` accepted a call, including failed and aborted calls."""
+        return self._calls.call_count
 
     @property
     def pending_response_count(self) -> int:
         """How many responses are still queued (not yet taken by a started call)."""
-        return len(self._queue)
+        return self._calls.pending_count
+
+    @property
+    def requests(self) -> tuple[CourseModelRequest, ...]:
+        """Every captured request, in call order, as a new tuple each time."""
+        return self._calls.requests
 
     def assert_consumed(self) -> None:
         """Raise ``AssertionError`` when queued responses were never played.
 
         A fixture that is only partly played usually means the code under test
-        asked the model fewer times than the test expected.
+        asked the model fewer times than the test expected; the message names
+        the first unplayed response (``responses[1]``).
         """
-        left = len(self._queue)
-        if left:
-            first = self._queue[0].index
-            raise AssertionError(
-                f"{left} fixture response(s) never played after {self._call_count} call(s); "
-                f"the first unplayed is responses[{first}]"
-            )
+        self._calls.assert_consumed(lambda queued: f"responses[{queued.index}]")
 
     def stream(self, request: CourseModelRequest, signal: AbortSignal) -> _Stream:
         """Start one model call that replays the next queued response; return its stream.
 
-        Reads only ``request.id`` and counts the call, then runs production
-        as one task on the running loop (``RuntimeError`` when there is no
-        running loop). A signal that is already aborted fails the stream with
-        ``signal.reason`` and leaves the response queued for a retry; an
-        empty queue fails it with ``PROVIDER_EXHAUSTED``. Otherwise the oldest
-        response is taken (it is not put back, whatever happens next) and
-        its chunks are pushed in record order; the stream finishes with the
-        response or fails with the first ``FixtureProviderError``. An abort
-        mid-stream interrupts a pending async step, fails the stream with
-        ``signal.reason`` and closes the record source.
+        Checks the arguments, captures ``request`` and counts the call
+        (``TypeError`` when ``request`` is not exactly a
+        ``CourseModelRequest`` or ``signal`` is not an ``AbortSignal``,
+        ``RuntimeError`` when no event loop is running; nothing is counted
+        then). Only ``request.id`` is read to play. Production runs as one
+        task on the running loop: a signal that is already aborted fails the
+        stream with ``signal.reason`` and leaves the response queued for a
+        retry; an empty queue fails it with ``PROVIDER_EXHAUSTED``. Otherwise
+        the oldest response is taken (it is not put back, whatever happens
+        next) and its chunks are pushed in record order; the stream finishes
+        with the response or fails with the first ``FixtureProviderError``.
+        An abort mid-stream fails the stream with ``signal.reason`` at once,
+        interrupts a pending async step and closes the record source.
         """
-        request_id = request.id
-        self._call_count += 1
+        check_stream_call("FixtureProviderAdapter", request, signal)
+        call_number = self._calls.accept(request)
         stream: _Stream = EventStream()
-        run_producer(stream, signal, partial(self._produce, stream, signal, request_id))
+        run_producer(stream, signal, partial(self._produce, stream, signal, request, call_number))
         return stream
 
-    async def _produce(self, stream: _Stream, signal: AbortSignal, request_id: str) -> None:
-        if not self._queue:
+    async def _produce(
+        self, stream: _Stream, signal: AbortSignal, request: CourseModelRequest, call_number: int
+    ) -> None:
+        response = self._calls.take()
+        if response is None:
             stream.fail(
                 FixtureProviderError(
                     FixtureProviderErrorCode.PROVIDER_EXHAUSTED,
-                    f"No fixture response left for request {request_id!r} "
-                    f"(call {self._call_count}); the fixture never invents an answer",
+                    self._calls.exhausted_message(call_number, request),
                 )
             )
             return
-        response = self._queue.popleft()
-        parser = ResponseParser(request_id, response.index)
+        parser = ResponseParser(request.id, response.index)
         if response.records is not None:
             await play_records(stream, signal, parser, response.records)
         else:

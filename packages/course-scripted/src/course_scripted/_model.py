@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections import deque
 from collections.abc import Sequence
 from typing import cast
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
+from course_protocol._calls import CallQueue, check_stream_call
 from course_protocol._untrusted import sequence_snapshot, type_name
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
 from course_scripted._producer import ScriptedResponseFactory, play_factory
@@ -28,7 +27,7 @@ class ScriptedModel:
     Not thread-safe; use one event loop.
     """
 
-    __slots__ = ("__weakref__", "_call_count", "_queue", "_requests")
+    __slots__ = ("__weakref__", "_calls")
 
     def __init__(self, responses: Sequence[ScriptedResponseFactory] = ()) -> None:
         """Create a model whose queue holds ``responses`` in order.
@@ -37,24 +36,24 @@ class ScriptedModel:
         when one of its elements is not callable (the message names it, as
         ``responses[2]``).
         """
-        self._queue: deque[ScriptedResponseFactory] = deque(_factories(responses))
-        self._requests: list[CourseModelRequest] = []
-        self._call_count = 0
+        self._calls: CallQueue[ScriptedResponseFactory] = CallQueue(
+            _factories(responses), "scripted"
+        )
 
     @property
     def call_count(self) -> int:
         """How many times ``stream`` accepted a call, including cancelled and exhausted ones."""
-        return self._call_count
+        return self._calls.call_count
 
     @property
     def pending_response_count(self) -> int:
         """How many factories are still queued (a factory leaves once its call starts it)."""
-        return len(self._queue)
+        return self._calls.pending_count
 
     @property
     def requests(self) -> tuple[CourseModelRequest, ...]:
         """Every captured request, in call order, as a new tuple each time."""
-        return tuple(self._requests)
+        return self._calls.requests
 
     def set_responses(self, responses: Sequence[ScriptedResponseFactory]) -> None:
         """Replace every queued factory with ``responses``, in order.
@@ -63,9 +62,7 @@ class ScriptedModel:
         tuple, or an element that is not callable) the queue is untouched.
         Calls already under way keep the factory they took.
         """
-        replacement = _factories(responses)
-        self._queue.clear()
-        self._queue.extend(replacement)
+        self._calls.replace(_factories(responses))
 
     def append_response(self, factory: ScriptedResponseFactory) -> None:
         """Queue ``factory`` after the others.
@@ -74,7 +71,7 @@ class ScriptedModel:
         """
         if not callable(factory):
             raise TypeError(f"response: expected a callable factory, got {type_name(factory)}")
-        self._queue.append(factory)
+        self._calls.append(factory)
 
     def assert_consumed(self) -> None:
         """Raise ``AssertionError`` when scripted responses were never played.
@@ -82,11 +79,7 @@ class ScriptedModel:
         A script that is only partly played usually means the code under test
         asked the model fewer times than the test expected.
         """
-        left = len(self._queue)
-        if left:
-            raise AssertionError(
-                f"{left} scripted response(s) never played after {self._call_count} call(s)"
-            )
+        self._calls.assert_consumed()
 
     def stream(
         self, request: CourseModelRequest, signal: AbortSignal
@@ -107,37 +100,28 @@ class ScriptedModel:
         ``RuntimeError`` when no event loop is running; in those cases
         nothing is captured or counted.
         """
-        if type(request) is not CourseModelRequest:
-            raise TypeError(f"request: expected a CourseModelRequest, got {type_name(request)}")
-        if not isinstance(signal, AbortSignal):
-            raise TypeError(f"signal: expected an AbortSignal, got {type_name(signal)}")
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            raise RuntimeError(
-                "ScriptedModel.stream() needs a running event loop; call it from async code"
-            ) from None
-        self._requests.append(request)
-        self._call_count += 1
+        check_stream_call("ScriptedModel", request, signal)
+        calls = self._calls
+        call_number = calls.accept(request)
         stream: EventStream[CourseModelChunk, CourseModelResponse] = EventStream()
-        call_number = self._call_count
 
         async def produce() -> None:
-            if not self._queue:
+            factory = calls.take()
+            if factory is None:
                 raise ScriptedModelError(
                     ScriptedModelErrorCode.SCRIPT_EXHAUSTED,
-                    f"call {call_number} (request {request.id!r}) found no scripted "
-                    "response left; queue one with append_response() or set_responses()",
+                    calls.exhausted_message(call_number, request)
+                    + " (queue one with append_response() or set_responses())",
                 )
-            await play_factory(self._queue.popleft(), request, signal, stream)
+            await play_factory(factory, request, signal, stream)
 
         run_producer(stream, signal, produce)
         return stream
 
     def __repr__(self) -> str:
         return (
-            f"ScriptedModel(call_count={self._call_count}, "
-            f"pending_response_count={len(self._queue)})"
+            f"ScriptedModel(call_count={self._calls.call_count}, "
+            f"pending_response_count={self._calls.pending_count})"
         )
 
 

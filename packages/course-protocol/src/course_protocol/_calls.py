@@ -1,0 +1,117 @@
+"""What every model does with a ``stream()`` call before producing, and the doubles' one queue.
+
+`check_stream_call` is the argument check every ``CourseModel`` of the
+workspace makes first; `CallQueue` is the finite FIFO queue, the captured
+requests and the counts that both test doubles (``ScriptedModel``,
+``FixtureProviderAdapter``) keep, so the two behave the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
+
+from course_protocol._messages import CourseModelRequest
+from course_protocol._untrusted import type_name
+from course_stream import AbortSignal
+
+__all__ = ["CallQueue", "check_stream_call"]
+
+T = TypeVar("T")
+
+
+def check_stream_call(model: str, request: object, signal: object) -> None:
+    """Check the arguments of ``model``'s ``stream(request, signal)`` before anything is counted.
+
+    Raises ``TypeError`` when ``request`` is not exactly a
+    ``CourseModelRequest`` (a subclass could carry mutable state) or
+    ``signal`` is not an ``AbortSignal``, and ``RuntimeError`` when no event
+    loop is running (production is a task on it). ``model`` names the class
+    in the messages.
+    """
+    if type(request) is not CourseModelRequest:
+        raise TypeError(f"request: expected a CourseModelRequest, got {type_name(request)}")
+    if not isinstance(signal, AbortSignal):
+        raise TypeError(f"signal: expected an AbortSignal, got {type_name(signal)}")
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        raise RuntimeError(
+            f"{model}.stream() needs a running event loop; call it from async code"
+        ) from None
+
+
+class CallQueue(Generic[T]):
+    """A double's finite FIFO queue of responses, with the calls it has seen.
+
+    ``T`` is whatever one call plays (a scripted factory, a fixture response).
+    Not thread-safe; use one event loop.
+    """
+
+    __slots__ = ("_call_count", "_noun", "_queue", "_requests")
+
+    def __init__(self, items: Iterable[T], noun: str) -> None:
+        """A queue holding ``items`` in order; ``noun`` names them in messages (``"fixture"``)."""
+        self._queue: deque[T] = deque(items)
+        self._requests: list[CourseModelRequest] = []
+        self._call_count = 0
+        self._noun = noun
+
+    @property
+    def call_count(self) -> int:
+        """How many calls were accepted, including aborted and exhausted ones."""
+        return self._call_count
+
+    @property
+    def pending_count(self) -> int:
+        """How many responses are still queued (one leaves once a call takes it)."""
+        return len(self._queue)
+
+    @property
+    def requests(self) -> tuple[CourseModelRequest, ...]:
+        """Every accepted request, in call order, as a new tuple each time."""
+        return tuple(self._requests)
+
+    def accept(self, request: CourseModelRequest) -> int:
+        """Capture ``request`` and count the call; return its number (1 for the first)."""
+        self._requests.append(request)
+        self._call_count += 1
+        return self._call_count
+
+    def take(self) -> T | None:
+        """The oldest queued response, removed from the queue; None when it is empty."""
+        queue = self._queue
+        return queue.popleft() if queue else None
+
+    def replace(self, items: Iterable[T]) -> None:
+        """Replace every queued response with ``items`` (already validated by the caller)."""
+        self._queue.clear()
+        self._queue.extend(items)
+
+    def append(self, item: T) -> None:
+        """Queue ``item`` after the others."""
+        self._queue.append(item)
+
+    def exhausted_message(self, call_number: int, request: CourseModelRequest) -> str:
+        """What a call that found the queue empty says: which call, which request."""
+        return (
+            f"call {call_number} (request {request.id!r}) found no {self._noun} response "
+            "left; a double never invents an answer"
+        )
+
+    def assert_consumed(self, where: Callable[[T], str] | None = None) -> None:
+        """Raise ``AssertionError`` when queued responses were never played.
+
+        A double that is only partly played usually means the code under test
+        asked the model fewer times than the test expected. ``where``, when
+        given, says where the first unplayed response comes from.
+        """
+        left = len(self._queue)
+        if not left:
+            return
+        message = f"{left} {self._noun} response(s) never played after {self._call_count} call(s)"
+        if where is not None:
+            message += f"; the first unplayed is {where(self._queue[0])}"
+        raise AssertionError(message)
