@@ -240,6 +240,6 @@ async def test_stream_arguments_are_checked_before_anything_is_counted(
 
 def test_stream_without_a_running_loop_counts_nothing() -> None:
     adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": []})
-    with pytest.raises(RuntimeError, match="FixtureProviderAdapter.stream\\(\\) needs a running"):
+    with pytest.raises(RuntimeError, match=r"FixtureProviderAdapter\.stream\(\) needs a running"):
         adapter.stream(CourseModelRequest("q", []), AbortController().signal)
     assert (adapter.call_count, adapter.requests) == (0, ())
