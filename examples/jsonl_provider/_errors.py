@@ -2,6 +2,8 @@
 
 from enum import StrEnum, unique
 
+from course_protocol import CourseError
+
 
 @unique
 class JsonlProviderErrorCode(StrEnum):
@@ -32,12 +34,15 @@ class JsonlProviderErrorCode(StrEnum):
     """Reading the transport raised; the original exception is the ``__cause__``."""
 
 
-class JsonlProviderError(Exception):
+class JsonlProviderError(CourseError):
     """A JSON-lines turn failed, with a stable ``code`` and the 0-based ``line`` at fault.
 
-    ``line`` is ``None`` when no single line is at fault; ``provider_code``
-    is set only for ``JSONL_PROVIDER_ERROR``.
+    A ``CourseError`` like every course package's error, so a loop handles it
+    by its ``code``. ``line`` is ``None`` when no single line is at fault;
+    ``provider_code`` is set only for ``JSONL_PROVIDER_ERROR``.
     """
+
+    code: JsonlProviderErrorCode
 
     def __init__(
         self,
@@ -47,7 +52,6 @@ class JsonlProviderError(Exception):
         line: int | None = None,
         provider_code: str | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(JsonlProviderErrorCode(code), message)
         self.line = line
         self.provider_code = provider_code

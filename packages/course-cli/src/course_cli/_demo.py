@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum, unique
 
 from course_cli._output import compact_json, quoted, trace_line
 from course_cli._tools import run_tool
 from course_protocol import (
+    CourseError,
     CourseMessage,
     CourseModel,
     CourseModelChunk,
@@ -32,13 +34,30 @@ USER_MESSAGE = CourseUserMessage(id="user-001", content="What is 20 + 22?")
 Write = Callable[[str], object]
 
 
-class DemoStoppedError(Exception):
+@unique
+class DemoStopCode(StrEnum):
+    """Why the demo loop stopped before the model's final answer; values never change."""
+
+    MODEL_FAILED = "MODEL_FAILED"
+    """A model call failed; the model's own error is the ``__cause__``."""
+
+    INVALID_TRANSCRIPT = "INVALID_TRANSCRIPT"
+    """The transcript failed validation before a model call."""
+
+    TURN_LIMIT = "TURN_LIMIT"
+    """The model still asked for Tools after the allowed number of calls."""
+
+
+class DemoStoppedError(CourseError):
     """The loop stopped before the model's final answer; the message says why and where.
 
-    Raised for a model call that failed (the model's own error is the
-    ``__cause__``), a transcript that failed validation before a model call,
-    and a model that still asked for Tools after the allowed number of calls.
+    The string form is the message alone: it is what ``course demo`` prints.
     """
+
+    code: DemoStopCode
+
+    def __str__(self) -> str:
+        return self.message
 
 
 async def run_demo(model: CourseModel, write: Write, *, max_turns: int = DEFAULT_MAX_TURNS) -> None:
@@ -120,8 +139,9 @@ async def _loop(model: CourseModel, write: Write, max_turns: int, signal: AbortS
                 )
             )
     raise DemoStoppedError(
+        DemoStopCode.TURN_LIMIT,
         f"stopped after {max_turns} model call{'s' if max_turns != 1 else ''}: "
-        f"the model still asks for Tools (raise --max-turns to allow more)"
+        f"the model still asks for Tools (raise --max-turns to allow more)",
     )
 
 
@@ -135,7 +155,10 @@ def _require_valid(transcript: list[CourseMessage], call_number: int) -> None:
         else f"{issue.code.value}: {issue.detail}"
         for issue in issues
     )
-    raise DemoStoppedError(f"transcript invalid before model call {call_number}: {found}")
+    raise DemoStoppedError(
+        DemoStopCode.INVALID_TRANSCRIPT,
+        f"transcript invalid before model call {call_number}: {found}",
+    )
 
 
 async def _call(
@@ -177,6 +200,8 @@ def _describe_chunk(chunk: CourseModelChunk) -> str:
 def _model_failed(
     call_number: int, request: CourseModelRequest, error: Exception
 ) -> DemoStoppedError:
-    code = getattr(error, "code", None)
-    described = str(error) if isinstance(code, str) else f"{type(error).__name__}: {error}"
-    return DemoStoppedError(f"model call {call_number} ({request.id}) failed: {described}")
+    # A course error names itself by its code; anything else by its type.
+    described = str(error) if isinstance(error, CourseError) else f"{type(error).__name__}: {error}"
+    return DemoStoppedError(
+        DemoStopCode.MODEL_FAILED, f"model call {call_number} ({request.id}) failed: {described}"
+    )

@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from course_conformance._invariants import Invariant
+from course_protocol import CourseError
+
 # Every way a socket reaches another host: name resolution, connecting,
 # binding a listener, and datagrams sent without a connection.
 _BLOCKED_EVENTS = frozenset(
@@ -31,8 +34,18 @@ _BLOCKED_EVENTS = frozenset(
 )
 
 
-class NetworkAccessError(OSError):
-    """Raised in place of a network operation while a conformance check runs."""
+class NetworkAccessError(CourseError, OSError):
+    """Raised in place of a network operation while a conformance check runs.
+
+    Its ``code`` is ``Invariant.NO_NETWORK``; it is an ``OSError`` too, so a
+    library under the model handles it as the connection failure it stands for.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Invariant.NO_NETWORK, message)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.message,))
 
 
 # Every open block's attempt list, so blocks that overlap without nesting (two

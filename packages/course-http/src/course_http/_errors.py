@@ -114,7 +114,9 @@ class VendorError(CourseError):
     type; ``vendor_message`` the vendor's own message; ``retry_after`` the
     seconds the vendor asked to wait; ``event_index`` the zero-based index
     of the offending server-sent event (for a missing terminal: the number
-    of events read). No field ever holds an API key.
+    of events read). ``provider_code`` (the course errors' common name for
+    it) is ``vendor_code``, or ``vendor_type`` when the vendor sent no code.
+    No field ever holds an API key.
     """
 
     code: VendorErrorCode
@@ -144,6 +146,7 @@ class VendorError(CourseError):
         self.status = status
         self.vendor_type = vendor_type
         self.vendor_code = vendor_code
+        self.provider_code = vendor_code if vendor_code is not None else vendor_type
         self.vendor_message = vendor_message
         self.retry_after = retry_after
         self.event_index = event_index

@@ -11,7 +11,10 @@ class CourseError(Exception):
     ``code`` is a member of the raising package's ``StrEnum`` of stable codes
     and ``message`` the human-readable explanation, without the code. The
     string form is ``"<code>: <message>"``. Catch ``CourseError`` to handle
-    any course failure; match on ``code`` to handle one.
+    any course failure; match on ``code`` to handle one. ``provider_code`` is
+    the code a provider itself reported, for a failure a provider reported (a
+    recorded transport error, a vendor's error event or error body), and
+    None otherwise.
 
     (``course_stream`` sits below the protocol and knows no domain: its
     ``EventStreamStateError`` is a ``RuntimeError`` for misuse, and
@@ -20,6 +23,7 @@ class CourseError(Exception):
 
     code: StrEnum
     message: str
+    provider_code: str | None = None
 
     def __init__(self, code: StrEnum, message: str) -> None:
         super().__init__(message)
@@ -28,6 +32,11 @@ class CourseError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Exception pickles its args, which hold the message only; a subclass
+        # with more fields than the code and the message overrides this.
+        return (type(self), (self.code, self.message))
 
 
 @unique

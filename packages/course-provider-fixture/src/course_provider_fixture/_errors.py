@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum, unique
 
+from course_protocol import CourseError
+
 
 @unique
 class FixtureProviderErrorCode(StrEnum):
@@ -46,7 +48,7 @@ class FixtureProviderErrorCode(StrEnum):
     """The fixture recorded a transport failure; ``provider_code`` carries its code."""
 
 
-class FixtureProviderError(Exception):
+class FixtureProviderError(CourseError):
     """A fixture was rejected or a replayed response failed, with a stable ``code``.
 
     ``record_index`` is the zero-based index of the offending record in its
@@ -71,30 +73,21 @@ class FixtureProviderError(Exception):
         provider_code: str | None = None,
         path: str | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = FixtureProviderErrorCode(code)
+        super().__init__(FixtureProviderErrorCode(code), message)
         self.record_index = record_index
         self.provider_code = provider_code
         self.path = path
 
-    @property
-    def message(self) -> str:
-        """The human-readable explanation, without the code."""
-        return str(self.args[0])
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.args[0]}"
-
     def __repr__(self) -> str:
         return (
-            f"FixtureProviderError(code={self.code.value!r}, message={self.args[0]!r}, "
+            f"FixtureProviderError(code={self.code.value!r}, message={self.message!r}, "
             f"record_index={self.record_index!r}, provider_code={self.provider_code!r})"
         )
 
     def __reduce__(self) -> tuple[object, ...]:
         return (
             _rebuild,
-            (self.code.value, self.args[0], self.record_index, self.provider_code, self.path),
+            (self.code.value, self.message, self.record_index, self.provider_code, self.path),
         )
 
 

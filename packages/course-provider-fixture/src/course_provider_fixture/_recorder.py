@@ -12,9 +12,10 @@ import asyncio
 import json
 import os
 from functools import partial
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
 from course_protocol import (
+    CourseError,
     CourseModel,
     CourseModelChunk,
     CourseModelRequest,
@@ -258,15 +259,12 @@ def _chunk_record(chunk: CourseModelChunk) -> _Record:
 
 def _error_code(error: BaseException) -> str:
     # A replayed transport error keeps the provider's code; a course error
-    # (ScriptedModelError, FixtureProviderError) its stable code; anything
-    # else is named by its class.
-    for attribute in ("provider_code", "code"):
-        try:
-            code: Any = getattr(error, attribute, None)
-        except Exception:
-            continue
-        if isinstance(code, str) and not is_blank(code):
-            return str.__str__(code)
+    # (ScriptedModelError, FixtureProviderError, VendorError) its stable code;
+    # anything else is named by its class.
+    if isinstance(error, CourseError):
+        for code in (error.provider_code, error.code):
+            if isinstance(code, str) and not is_blank(code):
+                return str.__str__(code)
     return type(error).__qualname__
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from course_protocol import CourseError
+
 __all__ = ["ScriptedModelError", "ScriptedModelErrorCode"]
 
 
@@ -23,7 +25,7 @@ class ScriptedModelErrorCode(StrEnum):
     """The factory returned an iterator that already served (or serves) another call."""
 
 
-class ScriptedModelError(Exception):
+class ScriptedModelError(CourseError):
     """A scripted call failed in a way the double detected itself.
 
     ``code`` is the stable, machine-readable reason; ``message`` says what was
@@ -32,12 +34,6 @@ class ScriptedModelError(Exception):
     """
 
     code: ScriptedModelErrorCode
-    message: str
 
     def __init__(self, code: ScriptedModelErrorCode, message: str) -> None:
-        super().__init__(code, message)
-        self.code = ScriptedModelErrorCode(code)
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
+        super().__init__(ScriptedModelErrorCode(code), message)

@@ -1,0 +1,73 @@
+"""Every error a course package raises on purpose is a CourseError with a StrEnum code."""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+from enum import StrEnum
+
+import pytest
+
+from course_protocol import CourseError
+
+# course_stream sits below the protocol and knows no domain: its misuse error is a
+# RuntimeError and AbortError is an abort's default reason (documented on CourseError).
+PACKAGES = [
+    "course_protocol",
+    "course_scripted",
+    "course_provider_fixture",
+    "course_conformance",
+    "course_http",
+    "course_provider_anthropic",
+    "course_provider_openai",
+    "course_cli",
+]
+NOT_COURSE_ERRORS = {("course_stream", "EventStreamStateError"), ("course_stream", "AbortError")}
+
+
+def _exported_errors() -> list[tuple[str, type[BaseException]]]:
+    found = []
+    for name in [*PACKAGES, "course_stream"]:
+        module = importlib.import_module(name)
+        for attribute in module.__all__:
+            value = getattr(module, attribute)
+            if isinstance(value, type) and issubclass(value, BaseException):
+                found.append((f"{name}.{attribute}", value))
+    return found
+
+
+@pytest.mark.parametrize(("name", "error"), _exported_errors(), ids=lambda item: str(item))
+def test_every_exported_error_is_a_course_error_or_a_documented_exception(
+    name: str, error: type[BaseException]
+) -> None:
+    package, attribute = name.split(".")
+    if (package, attribute) in NOT_COURSE_ERRORS:
+        assert not issubclass(error, CourseError)
+        return
+    assert issubclass(error, CourseError), name
+
+
+def test_the_package_errors_carry_a_str_enum_code_and_survive_pickling() -> None:
+    from course_cli._demo import DemoStopCode, DemoStoppedError
+    from course_conformance import ConformanceError, Invariant, NetworkAccessError, Scenario
+    from course_http import VendorError, VendorErrorCode
+    from course_protocol import CourseProtocolError, JsonError, JsonErrorCode
+    from course_provider_fixture import FixtureProviderError, FixtureProviderErrorCode
+    from course_scripted import ScriptedModelError, ScriptedModelErrorCode
+
+    errors: list[CourseError] = [
+        ScriptedModelError(ScriptedModelErrorCode.SCRIPT_EXHAUSTED, "none left"),
+        FixtureProviderError(FixtureProviderErrorCode.PROVIDER_EXHAUSTED, "none left"),
+        VendorError(VendorErrorCode.HTTP_TIMEOUT, "slow", vendor="openai-chat"),
+        CourseProtocolError("id", "must not be blank"),
+        JsonError(JsonErrorCode.NOT_JSON, "$", "is not JSON"),
+        ConformanceError(Invariant.NO_NETWORK, Scenario.COMPLETE, "dialled out", None),
+        NetworkAccessError("socket.connect is blocked"),
+        DemoStoppedError(DemoStopCode.TURN_LIMIT, "stopped"),
+    ]
+    for error in errors:
+        assert isinstance(error.code, StrEnum), error
+        assert isinstance(error.message, str), error
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error)
+        assert (copy.code, copy.message) == (error.code, error.message)
