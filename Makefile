@@ -10,7 +10,7 @@
 #   make dist-check           wheels build; each adapter installs and runs alone
 #   make fuzz                 property tests only, 5,000 random examples each
 #                             (make test runs them at 100 fixed examples each)
-#   make bench                side-by-side performance tables (bench group)
+#   make bench                side-by-side performance tables (the benchmarks member's peers group)
 #   make bench-smoke          the benchmark harness on a tiny budget
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -36,7 +36,7 @@ sync: $(UV)
 	@$(UV) sync --all-packages --locked --quiet
 
 sync-bench: $(UV)
-	@$(UV) sync --all-packages --locked --quiet --group bench
+	@$(UV) sync --all-packages --locked --quiet --group peers
 
 demo: sync
 	$(RUN) course demo

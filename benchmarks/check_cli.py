@@ -1,14 +1,12 @@
 """``course check`` on many small fixture files: files per second, against bare ``json.loads``.
 
 The command runs in-process through ``course_cli``'s ``main(argv)`` so the
-figure is about checking, not about interpreter start-up. Until the
-command line exists the row says so instead of failing the run.
+figure is about checking, not about interpreter start-up.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import json
 from collections.abc import Callable
@@ -18,12 +16,12 @@ from pathlib import Path
 from benchmarks._timing import Spread, measure_sync_side_by_side, per_round_ratios
 from benchmarks._workload import fixture_document, response_records, text_deltas
 from benchmarks.report import Row
+from course_cli import main
 
-__all__ = ["CheckBudget", "find_main", "run_check"]
+__all__ = ["CheckBudget", "run_check"]
 
 GROUP = "check"
 BASELINE = "bare json.loads"
-NOT_BUILT = "course-cli not built"
 
 
 @dataclass(frozen=True)
@@ -33,24 +31,6 @@ class CheckBudget:
     files: int
     rounds: int
     warmup: int
-
-
-def find_main() -> Callable[[list[str]], object] | None:
-    """``course_cli.main``, else the console script's ``course_cli.__main__.main``.
-
-    Returns None when neither exists yet.
-    """
-    try:
-        package = importlib.import_module("course_cli")
-    except ImportError:
-        return None
-    main = getattr(package, "main", None)
-    if main is None:
-        try:
-            main = getattr(importlib.import_module("course_cli.__main__"), "main", None)
-        except ImportError:
-            return None
-    return main if callable(main) else None
 
 
 def _write_files(workdir: Path, count: int) -> list[Path]:
@@ -93,9 +73,6 @@ def run_check(budget: CheckBudget, workdir: Path) -> list[Row]:
     """Check the files with ``course check`` and load them with ``json.loads``, side by side."""
     name = f"course check, {budget.files} small files"
     against = f"{BASELINE}, same files"
-    main = find_main()
-    if main is None:
-        return [Row.unavailable(GROUP, name, against, NOT_BUILT)]
     paths = _write_files(workdir, budget.files)
     check = _check_runner(main, paths)
     check()

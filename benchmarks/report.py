@@ -103,7 +103,7 @@ def write_scaling_chart(rows: Sequence[Row], path: Path) -> str:
         importlib.import_module("matplotlib").use("Agg")
         pyplot = importlib.import_module("matplotlib.pyplot")
     except ImportError:
-        return "n/a: matplotlib not installed (bench group)"
+        return "n/a: matplotlib not installed (the benchmarks member's peers group)"
     figure, (time_axes, memory_axes) = pyplot.subplots(1, 2, figsize=(10, 4))
     for source, points in sorted(series.items()):
         points.sort()

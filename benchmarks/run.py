@@ -91,7 +91,7 @@ def _profile(out: Path, chunks: int) -> list[str]:
     try:
         profiler_class = importlib.import_module("pyinstrument").Profiler
     except ImportError:
-        return ["n/a: pyinstrument not installed (bench group)"]
+        return ["n/a: pyinstrument not installed (the benchmarks member's peers group)"]
     candidates, _ = build_candidates(text_deltas(chunks))
     written = []
     for name in OURS:

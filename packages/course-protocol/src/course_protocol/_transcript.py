@@ -60,14 +60,9 @@ class _BrokenMessageError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class _Call:
-    message_index: int
-    call_id: str
-    name: str | None
+class _Link:
+    """One end of a Tool call's pairing: a call in an assistant message, or its result."""
 
-
-@dataclass(frozen=True, slots=True)
-class _Result:
     message_index: int
     call_id: str
     name: str | None
@@ -95,12 +90,12 @@ def _name_or_none(value: object) -> str | None:
     return None
 
 
-def _read_assistant(index: int, message: object, issues: list[TranscriptIssue]) -> list[_Call]:
+def _read_assistant(index: int, message: object, issues: list[TranscriptIssue]) -> list[_Link]:
     _str_field(message, "id")
     content = _field(message, "content")
     if type(content) is not tuple:
         raise _BrokenMessageError(f"field content is a {type_name(content)}, not a tuple")
-    calls: list[_Call] = []
+    calls: list[_Link] = []
     for position, block in enumerate(cast(tuple[object, ...], content)):
         kind = type(block)
         if kind is CourseTextBlock:
@@ -121,11 +116,11 @@ def _read_assistant(index: int, message: object, issues: list[TranscriptIssue]) 
             issues.append(
                 TranscriptIssue(TranscriptIssueCode.INVALID_TOOL_ARGUMENTS, index, detail)
             )
-        calls.append(_Call(index, call_id, name))
+        calls.append(_Link(index, call_id, name))
     return calls
 
 
-def _read_result(index: int, message: object, issues: list[TranscriptIssue]) -> _Result:
+def _read_result(index: int, message: object, issues: list[TranscriptIssue]) -> _Link:
     _str_field(message, "id")
     call_id = _str_field(message, "tool_call_id")
     _str_field(message, "content")
@@ -136,13 +131,11 @@ def _read_result(index: int, message: object, issues: list[TranscriptIssue]) -> 
     if name is None:
         detail = f"Tool result for {call_id!r} has no Tool name"
         issues.append(TranscriptIssue(TranscriptIssueCode.EMPTY_TOOL_NAME, index, detail))
-    return _Result(index, call_id, name)
+    return _Link(index, call_id, name)
 
 
-def _read(
-    index: int, message: object, issues: list[TranscriptIssue]
-) -> list[_Call] | _Result | None:
-    """What one message contributes to the pairing; reports its own problems."""
+def _read(index: int, message: object, issues: list[TranscriptIssue]) -> list[_Link] | _Link | None:
+    """What one message contributes to the pairing (its calls, or its result); reports problems."""
     kind = type(message)
     found: list[TranscriptIssue] = []
     try:
@@ -165,14 +158,14 @@ def _read(
     return None
 
 
-def _pair(parts: list[list[_Call] | _Result | None], issues: list[TranscriptIssue]) -> None:
+def _pair(parts: list[list[_Link] | _Link | None], issues: list[TranscriptIssue]) -> None:
     later_calls = {
         call.call_id: call.message_index
         for part in reversed(parts)
         if isinstance(part, list)
         for call in reversed(part)
     }
-    calls: dict[str, _Call] = {}
+    calls: dict[str, _Link] = {}
     answered: set[str] = set()
     for part in parts:
         if isinstance(part, list):
@@ -198,8 +191,8 @@ def _pair(parts: list[list[_Call] | _Result | None], issues: list[TranscriptIssu
 
 
 def _pair_result(
-    result: _Result,
-    calls: dict[str, _Call],
+    result: _Link,
+    calls: dict[str, _Link],
     answered: set[str],
     later_calls: dict[str, int],
     issues: list[TranscriptIssue],
