@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DEPTRY=(${UV:-uv} run --frozen --no-sync deptry)
 status=0
-for member in packages/*/; do
+for member in packages/*/ contracts/; do
     if ! (cd "$member" && "${DEPTRY[@]}" src); then
         echo "deps-check: ${member%/} imports something it does not declare (or declares something unused)" >&2
         status=1

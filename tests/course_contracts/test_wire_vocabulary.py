@@ -14,7 +14,7 @@ import pytest
 from importlinter import ContractCheck
 from importlinter.domain.contract import InvalidContractOptions
 
-from tools.wire_contract import (
+from course_contracts.wire_vocabulary import (
     WireLiteral,
     WireVocabularyContract,
     module_source_path,
@@ -205,7 +205,7 @@ def test_lint_imports_with_the_repository_contract_type_fails_on_a_planted_name(
             root_packages =
                 scratch_wire_cli
             contract_types =
-                wire_vocabulary: tools.wire_contract.WireVocabularyContract
+                wire_vocabulary: course_contracts.WireVocabularyContract
 
             [importlinter:contract:wire]
             name = Wire vocabulary stays home
