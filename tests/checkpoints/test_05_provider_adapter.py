@@ -42,8 +42,8 @@ from course_provider_fixture import (
     FixtureProviderError,
     FixtureProviderErrorCode,
     load_fixture,
-    parse_stop_reason,
-    parse_usage,
+    parse_wire_stop_reason,
+    parse_wire_usage,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
 
@@ -678,7 +678,7 @@ async def test_camel_or_snake_usage_becomes_one_frozen_usage_object(
 
     assert played.result is not None
     assert played.result.usage == CourseModelUsage(input_tokens=12, output_tokens=8)
-    assert parse_usage(usage) == Success(CourseModelUsage(input_tokens=12, output_tokens=8))
+    assert parse_wire_usage(usage) == Success(CourseModelUsage(input_tokens=12, output_tokens=8))
     with pytest.raises(AttributeError):
         played.result.usage.input_tokens = 0  # type: ignore[misc]
 
@@ -729,16 +729,16 @@ async def test_invalid_usage_and_duplicate_aliases_are_rejected_as_invalid_event
     assert played.error.record_index == 2
     assert played.error.path == f"responses[0].records[2].{path}"
     assert played.chunks == [CourseTextDeltaChunk(request_id="request-001", delta="x")]
-    parsed = parse_usage(usage)
+    parsed = parse_wire_usage(usage)
     assert isinstance(parsed, Failure)
     assert parsed.failure().code is Code.PROVIDER_INVALID_EVENT
 
 
 def test_stop_reason_parsing_normalizes_the_wire_spelling_only() -> None:
-    assert parse_stop_reason("tool_call") == Success(CourseStopReason.TOOL_CALL)
-    assert parse_stop_reason("stop") == Success(CourseStopReason.STOP)
+    assert parse_wire_stop_reason("tool_call") == Success(CourseStopReason.TOOL_CALL)
+    assert parse_wire_stop_reason("stop") == Success(CourseStopReason.STOP)
     for value in ("toolCall", "STOP", "", None, 1):
-        parsed = parse_stop_reason(value)
+        parsed = parse_wire_stop_reason(value)
         assert isinstance(parsed, Failure)
         assert parsed.failure().code is Code.PROVIDER_INVALID_EVENT
 

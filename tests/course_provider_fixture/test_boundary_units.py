@@ -22,10 +22,9 @@ from course_provider_fixture import (
     FixtureProviderErrorCode,
     _wire,
     load_fixture,
-    parse_fixture,
     parse_records,
 )
-from course_provider_fixture._fixture import snapshot_record
+from course_provider_fixture._fixture import parse_fixture, snapshot_record
 from course_stream import AbortController, AbortError, AbortSignal
 
 Code = FixtureProviderErrorCode

@@ -72,7 +72,7 @@ async def observe(
                 )
             except ConformanceError as error:
                 if attempts:
-                    raise _network_error(seen) from error
+                    raise network_error(seen) from error
                 raise
         await _let_new_tasks_finish(seen, tasks_before, settle_turns)
         # A failed future nobody retrieved is reported only when it is
@@ -83,7 +83,8 @@ async def observe(
     return seen
 
 
-def _network_error(seen: Observation) -> ConformanceError:
+def network_error(seen: Observation) -> ConformanceError:
+    """The ``NO_NETWORK`` failure of an observation with network attempts."""
     return ConformanceError(
         Invariant.NO_NETWORK,
         seen.scenario,

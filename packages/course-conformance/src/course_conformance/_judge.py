@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typing
 
-from course_conformance._drive import Observation, Settled
+from course_conformance._drive import Observation, Settled, network_error
 from course_conformance._errors import ConformanceError
 from course_conformance._immutability import chunk_problem, response_problem
 from course_conformance._invariants import Invariant, Scenario
@@ -25,11 +25,7 @@ def judge(seen: Observation) -> None:
     """
     fail = _Failer(seen)
     if seen.network_attempts:
-        fail(
-            Invariant.NO_NETWORK,
-            f"the model tried the network {len(seen.network_attempts)} time(s)",
-            tuple(seen.network_attempts),
-        )
+        raise network_error(seen)
     _judge_abort_promptness(seen, fail)
     _judge_settlement(seen, fail)
     for index, chunk in enumerate(seen.chunks):
@@ -67,14 +63,20 @@ class _Failer:
         raise ConformanceError(invariant, self._scenario, detail, value)
 
 
+def _abort_invariant(scenario: Scenario) -> Invariant:
+    """The promise an abort scenario checks: the pre-abort one, or the mid-call one."""
+    return (
+        Invariant.PRE_ABORT_REJECTS if scenario is Scenario.PRE_ABORTED else Invariant.ABORT_REJECTS
+    )
+
+
 def _judge_abort_promptness(seen: Observation, fail: _Failer) -> None:
     if seen.abort_landed and seen.turns_to_settle_after_abort is None:
-        invariant = (
-            Invariant.PRE_ABORT_REJECTS
-            if seen.scenario is Scenario.PRE_ABORTED
-            else Invariant.ABORT_REJECTS
+        fail(
+            _abort_invariant(seen.scenario),
+            "the stream was still not settled after the abort",
+            seen.stream,
         )
-        fail(invariant, "the stream was still not settled after the abort", seen.stream)
 
 
 def _judge_settlement(seen: Observation, fail: _Failer) -> None:
@@ -122,11 +124,7 @@ def _judge_agreement(seen: Observation, outcome: Settled, fail: _Failer) -> None
 def _judge_abort_outcome(seen: Observation, outcome: Settled, fail: _Failer) -> None:
     if seen.scenario not in _ABORT_SCENARIOS or not seen.abort_landed:
         return
-    invariant = (
-        Invariant.PRE_ABORT_REJECTS
-        if seen.scenario is Scenario.PRE_ABORTED
-        else Invariant.ABORT_REJECTS
-    )
+    invariant = _abort_invariant(seen.scenario)
     if outcome.error is None:
         fail(invariant, "the stream succeeded although it was aborted first", outcome.value)
     if outcome.error is not seen.reason:

@@ -6,17 +6,18 @@
 - `FixtureRecorder`: wraps any ``CourseModel``, passes its streams through
   unchanged and records them as a schema-1 fixture.
 - `load_fixture`: strict reading of fixture files into plain JSON values.
-- `parse_fixture`, `parse_records`, `parse_usage`, `parse_stop_reason`: the
-  boundary parsers, each returning a ``returns`` ``Result``.
+- `parse_records`, `parse_wire_usage`, `parse_wire_stop_reason`: the
+  boundary parsers of records, usage and stop reasons in the transport's
+  vocabulary, each returning a ``returns`` ``Result`` (a whole fixture is
+  parsed by `FixtureProviderAdapter.from_fixture`).
 
 This package is the only place the transport vocabulary is spelled.
 """
 
 from course_provider_fixture._adapter import FixtureProviderAdapter
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
-from course_provider_fixture._fixture import FixtureSnapshot, QueuedResponse, parse_fixture
 from course_provider_fixture._loader import load_fixture
-from course_provider_fixture._parser import parse_records, parse_stop_reason, parse_usage
+from course_provider_fixture._parser import parse_records, parse_wire_stop_reason, parse_wire_usage
 from course_provider_fixture._recorder import FixtureRecorder
 
 __all__ = [
@@ -24,11 +25,8 @@ __all__ = [
     "FixtureProviderError",
     "FixtureProviderErrorCode",
     "FixtureRecorder",
-    "FixtureSnapshot",
-    "QueuedResponse",
     "load_fixture",
-    "parse_fixture",
     "parse_records",
-    "parse_stop_reason",
-    "parse_usage",
+    "parse_wire_stop_reason",
+    "parse_wire_usage",
 ]

@@ -21,8 +21,8 @@ class FixtureProviderAdapter:
     """A ``CourseModel`` that replays an untrusted provider fixture, one response per call.
 
     The fixture is validated and snapshotted at construction (see
-    :func:`parse_fixture`), so later changes to the caller's objects change
-    nothing. Each :meth:`stream` call plays the oldest queued response: its
+    :meth:`from_fixture` for the rules), so later changes to the caller's
+    objects change nothing. Each :meth:`stream` call plays the oldest queued response: its
     records are parsed from unknown into course chunks and one terminal
     response, and anything malformed fails the stream with a
     ``FixtureProviderError`` and a stable code. No network, no clock, no
@@ -46,7 +46,13 @@ class FixtureProviderAdapter:
     def from_fixture(cls, fixture: object) -> Result[FixtureProviderAdapter, FixtureProviderError]:
         """An adapter for ``fixture``, or ``Failure`` with ``PROVIDER_INVALID_FIXTURE``.
 
-        Composes with :func:`load_fixture`:
+        ``fixture`` must be an object whose ``schemaVersion`` is the int ``1``
+        (not ``True``) and whose ``responses`` is an array of objects, each
+        with ``records``: an array (snapshotted deeply, now) or an async
+        iterable (its ``__aiter__`` is looked up now and called when the
+        response is played). Unknown keys are ignored. The failure names the
+        path of the first bad value (``record_index`` set when one array
+        record is at fault). Composes with :func:`load_fixture`:
         ``load_fixture(path).bind(FixtureProviderAdapter.from_fixture)``. Never raises.
         """
         try:

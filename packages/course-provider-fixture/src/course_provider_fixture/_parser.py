@@ -3,8 +3,8 @@
 Every record arrives as an unknown value (already frozen into plain JSON)
 and is inspected field by field before any course chunk or response is made.
 The per-record path raises ``FixtureProviderError`` (only on failure, so
-the happy path builds no result wrapper); :func:`parse_usage`,
-:func:`parse_stop_reason` and :func:`parse_records` wrap it in ``Result``
+the happy path builds no result wrapper); :func:`parse_wire_usage`,
+:func:`parse_wire_stop_reason` and :func:`parse_records` wrap it in ``Result``
 at the boundary.
 """
 
@@ -339,7 +339,7 @@ class ResponseParser:
         )
 
 
-def parse_usage(
+def parse_wire_usage(
     value: object, path: str = _wire.USAGE_KEY
 ) -> Result[CourseModelUsage, FixtureProviderError]:
     """Normalize untrusted usage into one frozen ``CourseModelUsage``.
@@ -361,7 +361,7 @@ def parse_usage(
         return Failure(error)
 
 
-def parse_stop_reason(
+def parse_wire_stop_reason(
     value: object, path: str = _wire.STOP_REASON_KEY
 ) -> Result[CourseStopReason, FixtureProviderError]:
     """Map the wire stop reason (``stop`` or the Tool-call one) to ``CourseStopReason``.
