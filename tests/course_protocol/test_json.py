@@ -359,3 +359,23 @@ def test_thawing_a_frozen_value_gives_back_an_equal_plain_value(value: object) -
     assert thaw_json(result) == value
     assert frozen(thaw_json(result)) == result
     assert hash(result) == hash(frozen(value))
+
+
+def test_frozen_json_error_names_the_first_part_that_is_not_frozen() -> None:
+    from course_protocol import frozen_json_error
+
+    frozen = freeze_json({"a": [1, {"b": 2.5}]}).unwrap()
+    assert frozen_json_error(frozen) is None
+    assert frozen_json_error({"a": 1}) == JsonError(
+        JsonErrorCode.NOT_JSON, "$", "is a dict, not a frozendict"
+    )
+    thawed_inside = frozendict({"a": (1, [2])})
+    error = frozen_json_error(thawed_inside, "arguments")
+    assert error is not None
+    assert error.path == "arguments.a[1]"
+    assert "not a frozendict or tuple" in error.message
+    cyclic: dict[str, object] = {}
+    holder = frozendict({"again": (cyclic,)})
+    dict.__setitem__(cyclic, "x", holder)
+    error = frozen_json_error(frozendict({"h": holder}))
+    assert error is not None

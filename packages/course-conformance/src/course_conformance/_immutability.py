@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import math
-import typing
-from typing import Final
 
 from course_protocol import (
     CourseAssistantMessage,
@@ -16,13 +13,8 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    freeze_json_object,
+    frozen_json_error,
 )
-
-# The kit asks the protocol which immutable mapping it builds JSON objects
-# from, instead of naming (and depending on) the mapping library itself.
-_JSON_OBJECT_TYPE: Final = type(freeze_json_object({}).unwrap())
-_JSON_SCALARS: Final = (type(None), bool, int, str)
 
 Problem = tuple[str, object]
 """A one-line explanation and the offending value."""
@@ -90,7 +82,7 @@ def _tool_call_problem(call: object, path: str) -> Problem | None:
         _frozen_problem(call, path)
         or _str_problem(call.id, f"{path}.id")
         or _str_problem(call.name, f"{path}.name")
-        or _json_problem(call.arguments, f"{path}.arguments", top_level_object=True)
+        or _json_problem(call.arguments, f"{path}.arguments")
     )
 
 
@@ -135,48 +127,8 @@ def _frozen_problem(value: object, path: str) -> Problem | None:
     return None
 
 
-def _json_problem(root: object, path: str, *, top_level_object: bool) -> Problem | None:
-    if top_level_object and type(root) is not _JSON_OBJECT_TYPE:
-        return (f"{path} is a {type(root).__qualname__}, not an immutable JSON object", root)
-    # Containers on the path from the root are ``active``: meeting one again
-    # is a cycle (a frozendict can be made to hold itself through dict's own
-    # methods), which would otherwise keep this walk going forever. A container
-    # met again off the path (``()`` is shared, for one) was already checked.
-    pending: list[tuple[object, str, bool]] = [(root, path, False)]
-    active: set[int] = set()
-    checked: set[int] = set()
-    while pending:
-        value, value_path, leaving = pending.pop()
-        if leaving:
-            active.discard(id(value))
-            continue
-        value_type = type(value)
-        if value_type is tuple or value_type is _JSON_OBJECT_TYPE:
-            if id(value) in active:
-                return (f"{value_path} is a container it is already inside of (a cycle)", value)
-            if id(value) in checked:
-                continue
-            active.add(id(value))
-            checked.add(id(value))
-            pending.append((value, value_path, True))
-        if value_type in _JSON_SCALARS:
-            continue
-        if value_type is float:
-            if not math.isfinite(typing.cast(float, value)):
-                return (f"{value_path} is not a finite float", value)
-            continue
-        if value_type is tuple:
-            items = typing.cast(tuple[object, ...], value)
-            pending.extend(
-                (item, f"{value_path}[{index}]", False) for index, item in enumerate(items)
-            )
-            continue
-        if value_type is _JSON_OBJECT_TYPE:
-            mapping = typing.cast(typing.Mapping[object, object], value)
-            for key, item in mapping.items():
-                if type(key) is not str:
-                    return (f"{value_path} has a key that is not a str", key)
-                pending.append((item, f"{value_path}.{key}", False))
-            continue
-        return (f"{value_path} is a {value_type.__qualname__}, not an immutable JSON value", value)
-    return None
+def _json_problem(root: object, path: str) -> Problem | None:
+    error = frozen_json_error(root, path)
+    if error is None:
+        return None
+    return (f"{error.path} {error.message}: not an immutable JSON object", root)

@@ -30,6 +30,7 @@ from course_protocol._json import (
     JsonValue,
     freeze_json,
     freeze_json_object,
+    frozen_json_error,
     thaw_json,
 )
 from course_protocol._messages import (
@@ -89,6 +90,7 @@ __all__ = [
     "TranscriptIssueCode",
     "freeze_json",
     "freeze_json_object",
+    "frozen_json_error",
     "is_blank",
     "parse_chunk",
     "parse_content_block",

@@ -267,15 +267,24 @@ def freeze_json_object_or_raise(value: object, path: str) -> JsonObject:
     return cast(JsonObject, result)
 
 
-def is_frozen_json_object(value: object) -> bool:
-    """Whether ``value`` is already a deeply frozen JSON object: only exact
-    ``frozendict`` and ``tuple`` containers, valid scalars, ``str`` keys, no
-    cycles, within :data:`JSON_MAX_DEPTH`. Runs no code of ``value``; never raises.
+def frozen_json_error(value: object, path: str = "$") -> JsonError | None:
+    """Why ``value`` is not already a deeply frozen JSON object, or None when it is.
+
+    Deeply frozen: only exact ``frozendict`` and ``tuple`` containers, the
+    root a ``frozendict``; valid scalars (finite floats); ``str`` keys; no
+    cycles; within :data:`JSON_MAX_DEPTH`. The same walk as `freeze_json`,
+    building nothing. The error names the path of the first bad part, with
+    ``path`` as the prefix. Runs no code of ``value``; never raises.
     """
     if type(value) is not frozendict:
-        return False
-    _result, error = _walk(value, "$", _discard_array, _discard_object, frozen_only=True)
-    return error is None
+        return JsonError(_NOT_JSON, path, f"is a {type_name(value)}, not a frozendict")
+    _result, error = _walk(value, path, _discard_array, _discard_object, frozen_only=True)
+    return error
+
+
+def is_frozen_json_object(value: object) -> bool:
+    """Whether ``value`` is already a deeply frozen JSON object (see `frozen_json_error`)."""
+    return frozen_json_error(value) is None
 
 
 def _discard_array(items: list[object]) -> object:
