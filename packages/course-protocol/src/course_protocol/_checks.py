@@ -43,9 +43,9 @@ def snapshot_sequence(value: object, path: str) -> tuple[object, ...]:
 def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
     """How a frozen, slotted class's own ``__init__`` stores field ``name``.
 
-    A frozen dataclass refuses ``setattr``; the slot's descriptor still stores
-    values, and calling it directly costs less than the generated
-    ``object.__setattr__(self, name, value)``. Raises ``KeyError`` when
-    ``cls`` has no slot ``name``.
+    Every protocol value is built the same way: a hand-written ``__init__``
+    that checks its arguments and stores them through these setters. A
+    frozen dataclass refuses ``setattr``; the slot's descriptor still stores
+    values. Raises ``KeyError`` when ``cls`` has no slot ``name``.
     """
     return cast(Callable[[Any, Any], None], cls.__dict__[name].__set__)

@@ -23,9 +23,6 @@ class CourseTextBlock:
     text: str
 
     def __init__(self, text: str) -> None:
-        # One block per streamed text delta: a hand-written __init__ that sets the
-        # slot through its descriptor costs about half of the generated frozen
-        # __init__ plus __post_init__; the helper runs only to raise.
         if type(text) is not str:
             check_text(text, "text")
         _set_text(self, text)
@@ -54,17 +51,21 @@ class CourseToolCall:
         check_id(id, "id")
         check_id(name, "name")
         frozen = freeze_json_object_or_raise(arguments, "arguments")
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "arguments", frozen)
+        _set_call_id(self, id)
+        _set_call_name(self, name)
+        _set_arguments(self, frozen)
 
+
+_set_call_id = slot_setter(CourseToolCall, "id")
+_set_call_name = slot_setter(CourseToolCall, "name")
+_set_arguments = slot_setter(CourseToolCall, "arguments")
 
 CourseAssistantContent: TypeAlias = CourseTextBlock | CourseToolCall
 """One block of an assistant message: text or a Tool call."""
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseUserMessage:
     """What the user said.
 
@@ -75,9 +76,15 @@ class CourseUserMessage:
     id: str
     content: str
 
-    def __post_init__(self) -> None:
-        check_id(self.id, "id")
-        check_text(self.content, "content")
+    def __init__(self, id: str, content: str) -> None:
+        check_id(id, "id")
+        check_text(content, "content")
+        _set_user_id(self, id)
+        _set_user_content(self, content)
+
+
+_set_user_id = slot_setter(CourseUserMessage, "id")
+_set_user_content = slot_setter(CourseUserMessage, "content")
 
 
 @final
@@ -113,12 +120,16 @@ class CourseAssistantMessage:
                     f"content[{index}]",
                     f"must be a CourseTextBlock or CourseToolCall, not {type_name(block)}",
                 )
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "content", blocks)
+        _set_assistant_id(self, id)
+        _set_assistant_content(self, blocks)
+
+
+_set_assistant_id = slot_setter(CourseAssistantMessage, "id")
+_set_assistant_content = slot_setter(CourseAssistantMessage, "content")
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CourseToolResultMessage:
     """The result of one Tool call, linked to it by ``tool_call_id`` and ``tool_name``.
 
@@ -133,13 +144,27 @@ class CourseToolResultMessage:
     content: str
     is_error: bool = False
 
-    def __post_init__(self) -> None:
-        check_id(self.id, "id")
-        check_id(self.tool_call_id, "tool_call_id")
-        check_id(self.tool_name, "tool_name")
-        check_text(self.content, "content")
-        if type(self.is_error) is not bool:
-            fail("is_error", f"must be a bool, not {type_name(self.is_error)}")
+    def __init__(
+        self, id: str, tool_call_id: str, tool_name: str, content: str, is_error: bool = False
+    ) -> None:
+        check_id(id, "id")
+        check_id(tool_call_id, "tool_call_id")
+        check_id(tool_name, "tool_name")
+        check_text(content, "content")
+        if type(is_error) is not bool:
+            fail("is_error", f"must be a bool, not {type_name(is_error)}")
+        _set_result_id(self, id)
+        _set_result_call_id(self, tool_call_id)
+        _set_result_tool_name(self, tool_name)
+        _set_result_content(self, content)
+        _set_result_is_error(self, is_error)
+
+
+_set_result_id = slot_setter(CourseToolResultMessage, "id")
+_set_result_call_id = slot_setter(CourseToolResultMessage, "tool_call_id")
+_set_result_tool_name = slot_setter(CourseToolResultMessage, "tool_name")
+_set_result_content = slot_setter(CourseToolResultMessage, "content")
+_set_result_is_error = slot_setter(CourseToolResultMessage, "is_error")
 
 
 CourseMessage: TypeAlias = CourseUserMessage | CourseAssistantMessage | CourseToolResultMessage
@@ -184,8 +209,12 @@ class CourseModelRequest:
                     "must be a CourseUserMessage, CourseAssistantMessage or "
                     f"CourseToolResultMessage, not {type_name(message)}",
                 )
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "messages", items)
+        _set_request_id(self, id)
+        _set_request_messages(self, items)
+
+
+_set_request_id = slot_setter(CourseModelRequest, "id")
+_set_request_messages = slot_setter(CourseModelRequest, "messages")
 
 
 def text_from_assistant(message: CourseAssistantMessage) -> str:

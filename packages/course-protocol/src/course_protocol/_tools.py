@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import final
 
-from course_protocol._checks import check_id, check_text
+from course_protocol._checks import check_id, check_text, slot_setter
 from course_protocol._json import JsonObject, freeze_json_object_or_raise
 
 
@@ -34,6 +34,11 @@ class CourseToolSpec:
         check_id(name, "name")
         check_text(description, "description")
         frozen = freeze_json_object_or_raise(input_schema, "input_schema")
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "description", description)
-        object.__setattr__(self, "input_schema", frozen)
+        _set_name(self, name)
+        _set_description(self, description)
+        _set_input_schema(self, frozen)
+
+
+_set_name = slot_setter(CourseToolSpec, "name")
+_set_description = slot_setter(CourseToolSpec, "description")
+_set_input_schema = slot_setter(CourseToolSpec, "input_schema")
