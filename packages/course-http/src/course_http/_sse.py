@@ -5,6 +5,8 @@ difference (a frame still pending at the end of the body is dispatched), and
 works on whole chunks: frames are cut with ``str.split`` and a frame of the
 shapes vendors send (``data: ...`` or ``event: ...`` then ``data: ...``) is
 read without looking at its lines one by one.
+
+Over 300 lines on purpose: the decoder's fast and general paths are one mechanism.
 """
 
 from __future__ import annotations

@@ -6,16 +6,15 @@ and deep-snapshot what they are given, raising ``CourseProtocolError``
 with the path of the bad value.
 """
 
-from course_protocol._codec import (
-    CourseValue,
+from course_protocol._decode import (
     parse_chunk,
     parse_content_block,
     parse_message,
     parse_request,
     parse_response,
     parse_usage,
-    to_json,
 )
+from course_protocol._encode import CourseValue, to_json
 from course_protocol._errors import (
     CourseError,
     CourseProtocolError,

@@ -6,6 +6,8 @@ through the base types' own C methods (``dict.items(d)``, ``list.__iter__``,
 ``tuple.__iter__``) and classified with ``type()``/``issubclass`` on the real
 type, so no override, ``__missing__`` hook or lying ``__class__`` of the
 input ever runs.
+
+Over 300 lines on purpose: one walk serves freezing and the frozen check.
 """
 
 from __future__ import annotations

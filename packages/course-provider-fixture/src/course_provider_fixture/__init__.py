@@ -17,7 +17,8 @@ This package is the only place the transport vocabulary is spelled.
 from course_provider_fixture._adapter import FixtureProviderAdapter
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._loader import load_fixture
-from course_provider_fixture._parser import parse_records, parse_wire_stop_reason, parse_wire_usage
+from course_provider_fixture._parser import parse_records
+from course_provider_fixture._reads import parse_wire_stop_reason, parse_wire_usage
 from course_provider_fixture._recorder import FixtureRecorder
 
 __all__ = [

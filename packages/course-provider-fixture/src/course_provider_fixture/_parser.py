@@ -11,9 +11,8 @@ at the boundary.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import NoReturn, TypeGuard
+from typing import NoReturn
 
-from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
 from course_protocol import (
@@ -21,123 +20,31 @@ from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
-    CourseModelUsage,
     CourseProtocolError,
-    CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
     JsonError,
-    freeze_json,
     is_blank,
     terminal_semantics_error,
 )
-from course_protocol._untrusted import describe, is_token_count
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import snapshot_record
+from course_provider_fixture._reads import (
+    KNOWN_TYPES,
+    MISSING,
+    described,
+    is_object,
+    non_blank_text,
+    raise_error,
+    shown,
+    stop_reason_from,
+    usage_from,
+)
 
 _Code = FixtureProviderErrorCode
-_MISSING = object()
-_KNOWN_TYPES = ", ".join(
-    (
-        _wire.RESPONSE_START,
-        _wire.TEXT_DELTA,
-        _wire.TOOL_CALL,
-        _wire.RESPONSE_END,
-        _wire.TRANSPORT_ERROR,
-    )
-)
-_STOP_REASONS = {
-    _wire.WIRE_STOP: CourseStopReason.STOP,
-    _wire.WIRE_TOOL_CALL_STOP: CourseStopReason.TOOL_CALL,
-}
-
-
-def _is_object(value: object) -> TypeGuard[Mapping[str, object]]:
-    """A JSON object of a snapshot: a ``frozendict``, or a private ``dict`` copy."""
-    kind = type(value)
-    return kind is dict or kind is frozendict
-
-
-def _raise(
-    code: FixtureProviderErrorCode, path: str, reason: str, record_index: int | None
-) -> NoReturn:
-    raise FixtureProviderError(code, f"{path} {reason}", record_index=record_index, path=path)
-
-
-def _describe(value: object) -> str:
-    return "missing" if value is _MISSING else describe(value)
-
-
-def _shown(value: object) -> str:
-    """A wrong value as an error message shows it: a string by its repr, anything else by type."""
-    return repr(value) if type(value) is str else _describe(value)
-
-
-def _text(record: Mapping[str, object], key: str, path: str, index: int) -> str:
-    value = record.get(key, _MISSING)
-    if type(value) is not str or is_blank(value):
-        _raise(
-            _Code.PROVIDER_INVALID_EVENT,
-            f"{path}.{key}",
-            f"must be a non-blank string, got {_shown(value)}",
-            index,
-        )
-    return value
-
-
-def _count(
-    usage: Mapping[str, object], aliases: tuple[str, str], path: str, index: int | None
-) -> int:
-    camel, snake = aliases
-    if camel in usage and snake in usage:
-        _raise(
-            _Code.PROVIDER_INVALID_EVENT,
-            path,
-            f"has both {camel} and {snake}; use one alias per count",
-            index,
-        )
-    key = camel if camel in usage else snake
-    value = usage.get(key, _MISSING)
-    if not is_token_count(value):
-        _raise(
-            _Code.PROVIDER_INVALID_EVENT,
-            f"{path}.{key}",
-            f"must be an integer from 0 to 2**53 - 1, got {_describe(value)}",
-            index,
-        )
-    return value
-
-
-def usage_from(value: object, path: str, index: int | None) -> CourseModelUsage:
-    """Normalize camel- or snake-case usage; raises ``FixtureProviderError`` when invalid."""
-    if not _is_object(value):
-        _raise(
-            _Code.PROVIDER_INVALID_EVENT,
-            path,
-            f"must be an object, got {_describe(value)}",
-            index,
-        )
-    input_tokens = _count(value, _wire.INPUT_TOKENS_ALIASES, path, index)
-    output_tokens = _count(value, _wire.OUTPUT_TOKENS_ALIASES, path, index)
-    return CourseModelUsage(input_tokens, output_tokens)
-
-
-def stop_reason_from(value: object, path: str, index: int | None) -> CourseStopReason:
-    """Map a wire stop reason to the course one; raises ``FixtureProviderError`` when unknown."""
-    reason = _STOP_REASONS.get(value) if type(value) is str else None
-    if reason is None:
-        _raise(
-            _Code.PROVIDER_INVALID_EVENT,
-            path,
-            f"must be {_wire.WIRE_STOP!r} or {_wire.WIRE_TOOL_CALL_STOP!r}, got {value!r}"
-            if type(value) is str
-            else f"must be a string, got {_describe(value)}",
-            index,
-        )
-    return reason
 
 
 class ResponseParser:
@@ -187,25 +94,27 @@ class ResponseParser:
         # The reference course's order of checks: each record is judged by the
         # first rule that applies, so codes and record indexes match it exactly.
         path = self.record_path(index)
-        if not _is_object(record):
-            _raise(
+        if not is_object(record):
+            raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
                 path,
-                f"must be an object, got {_describe(record)}",
+                f"must be an object, got {described(record)}",
                 index,
             )
-        kind = record.get(_wire.TYPE_KEY, _MISSING)
+        kind = record.get(_wire.TYPE_KEY, MISSING)
         if type(kind) is not str or is_blank(kind):
-            _raise(
+            raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
                 f"{path}.{_wire.TYPE_KEY}",
-                f"must be a non-blank string, got {_shown(kind)}",
+                f"must be a non-blank string, got {shown(kind)}",
                 index,
             )
         if self._terminal is not None:
             if kind == _wire.RESPONSE_END:
-                _raise(_Code.PROVIDER_DUPLICATE_TERMINAL, path, "is a second response end", index)
-            _raise(
+                raise_error(
+                    _Code.PROVIDER_DUPLICATE_TERMINAL, path, "is a second response end", index
+                )
+            raise_error(
                 _Code.PROVIDER_INVALID_TERMINAL,
                 path,
                 "follows the response end; nothing may",
@@ -217,14 +126,16 @@ class ResponseParser:
         if kind == _wire.TRANSPORT_ERROR:
             self._transport_error(record, path, index)
         if kind != _wire.TEXT_DELTA and kind != _wire.TOOL_CALL and kind != _wire.RESPONSE_END:
-            _raise(
+            raise_error(
                 _Code.PROVIDER_UNKNOWN_EVENT,
                 f"{path}.{_wire.TYPE_KEY}",
-                f"{kind!r} names no known record type; the known types are {_KNOWN_TYPES}",
+                f"{kind!r} names no known record type; the known types are {KNOWN_TYPES}",
                 index,
             )
         if self._response_id is None:
-            _raise(_Code.PROVIDER_MISSING_START, path, "comes before the response start", index)
+            raise_error(
+                _Code.PROVIDER_MISSING_START, path, "comes before the response start", index
+            )
         if kind == _wire.TEXT_DELTA:
             return self._text_delta(record, path, index)
         if kind == _wire.TOOL_CALL:
@@ -239,7 +150,7 @@ class ResponseParser:
         when no response end was read.
         """
         if self._terminal is None:
-            _raise(
+            raise_error(
                 _Code.PROVIDER_MISSING_TERMINAL,
                 self._path,
                 f"ended after {record_count} record(s) without a response end",
@@ -249,15 +160,15 @@ class ResponseParser:
 
     def _start(self, record: Mapping[str, object], path: str, index: int) -> None:
         if self._response_id is not None:
-            _raise(_Code.PROVIDER_DUPLICATE_START, path, "is a second response start", index)
-        response_id = _text(record, _wire.RESPONSE_ID_KEY, path, index)
-        role = record.get(_wire.ROLE_KEY, _MISSING)
+            raise_error(_Code.PROVIDER_DUPLICATE_START, path, "is a second response start", index)
+        response_id = non_blank_text(record, _wire.RESPONSE_ID_KEY, path, index)
+        role = record.get(_wire.ROLE_KEY, MISSING)
         if role != _wire.ASSISTANT_ROLE or type(role) is not str:
-            _raise(
+            raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
                 f"{path}.{_wire.ROLE_KEY}",
                 f"must be {_wire.ASSISTANT_ROLE!r}, got "
-                + (repr(role) if type(role) is str else _describe(role)),
+                + (repr(role) if type(role) is str else described(role)),
                 index,
             )
         self._response_id = response_id
@@ -265,12 +176,12 @@ class ResponseParser:
     def _text_delta(
         self, record: Mapping[str, object], path: str, index: int
     ) -> CourseTextDeltaChunk:
-        text = record.get(_wire.TEXT_KEY, _MISSING)
+        text = record.get(_wire.TEXT_KEY, MISSING)
         if type(text) is not str:
-            _raise(
+            raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
                 f"{path}.{_wire.TEXT_KEY}",
-                f"must be a string, got {_describe(text)}",
+                f"must be a string, got {described(text)}",
                 index,
             )
         self._content.append(CourseTextBlock(text))
@@ -279,18 +190,18 @@ class ResponseParser:
     def _tool_call(
         self, record: Mapping[str, object], path: str, index: int
     ) -> CourseToolCallChunk:
-        call_id = _text(record, _wire.TOOL_CALL_ID_KEY, path, index)
-        name = _text(record, _wire.TOOL_NAME_KEY, path, index)
-        arguments = record.get(_wire.ARGUMENTS_KEY, _MISSING)
-        if not _is_object(arguments):
-            _raise(
+        call_id = non_blank_text(record, _wire.TOOL_CALL_ID_KEY, path, index)
+        name = non_blank_text(record, _wire.TOOL_NAME_KEY, path, index)
+        arguments = record.get(_wire.ARGUMENTS_KEY, MISSING)
+        if not is_object(arguments):
+            raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
                 f"{path}.{_wire.ARGUMENTS_KEY}",
-                f"must be an object, got {_describe(arguments)}",
+                f"must be an object, got {described(arguments)}",
                 index,
             )
         if call_id in self._tool_ids:
-            _raise(
+            raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
                 f"{path}.{_wire.TOOL_CALL_ID_KEY}",
                 f"repeats the Tool-call id {call_id!r}",
@@ -299,37 +210,35 @@ class ResponseParser:
         try:
             tool_call = CourseToolCall(call_id, name, arguments)
         except CourseProtocolError as error:
-            _raise(_Code.PROVIDER_INVALID_EVENT, f"{path}.{error.path}", error.message, index)
+            raise_error(_Code.PROVIDER_INVALID_EVENT, f"{path}.{error.path}", error.message, index)
         self._tool_ids.add(call_id)
         self._content.append(tool_call)
         return CourseToolCallChunk(self._request_id, tool_call)
 
     def _end(self, record: Mapping[str, object], started: str, path: str, index: int) -> None:
-        response_id = _text(record, _wire.RESPONSE_ID_KEY, path, index)
+        response_id = non_blank_text(record, _wire.RESPONSE_ID_KEY, path, index)
         if response_id != started:
-            _raise(
+            raise_error(
                 _Code.PROVIDER_RESPONSE_MISMATCH,
                 f"{path}.{_wire.RESPONSE_ID_KEY}",
                 f"is {response_id!r} but the response started as {started!r}",
                 index,
             )
         stop_reason = stop_reason_from(
-            record.get(_wire.STOP_REASON_KEY, _MISSING), f"{path}.{_wire.STOP_REASON_KEY}", index
+            record.get(_wire.STOP_REASON_KEY, MISSING), f"{path}.{_wire.STOP_REASON_KEY}", index
         )
-        usage = usage_from(
-            record.get(_wire.USAGE_KEY, _MISSING), f"{path}.{_wire.USAGE_KEY}", index
-        )
+        usage = usage_from(record.get(_wire.USAGE_KEY, MISSING), f"{path}.{_wire.USAGE_KEY}", index)
         message = CourseAssistantMessage(
             _wire.ASSISTANT_MESSAGE_ID_PREFIX + started, tuple(self._content)
         )
         problem = terminal_semantics_error(stop_reason, message)
         if problem is not None:
-            _raise(_Code.PROVIDER_INVALID_TERMINAL, path, problem, index)
+            raise_error(_Code.PROVIDER_INVALID_TERMINAL, path, problem, index)
         self._terminal = CourseModelResponse(started, self._request_id, message, stop_reason, usage)
 
     def _transport_error(self, record: Mapping[str, object], path: str, index: int) -> NoReturn:
-        code = _text(record, _wire.ERROR_CODE_KEY, path, index)
-        message = _text(record, _wire.ERROR_MESSAGE_KEY, path, index)
+        code = non_blank_text(record, _wire.ERROR_CODE_KEY, path, index)
+        message = non_blank_text(record, _wire.ERROR_MESSAGE_KEY, path, index)
         raise FixtureProviderError(
             _Code.PROVIDER_TRANSPORT_ERROR,
             f"{path} reports a transport failure {code}: {message}",
@@ -337,42 +246,6 @@ class ResponseParser:
             provider_code=code,
             path=path,
         )
-
-
-def parse_wire_usage(
-    value: object, path: str = _wire.USAGE_KEY
-) -> Result[CourseModelUsage, FixtureProviderError]:
-    """Normalize untrusted usage into one frozen ``CourseModelUsage``.
-
-    Accepts ``inputTokens`` or ``input_tokens`` and ``outputTokens`` or
-    ``output_tokens`` (one alias per count; the two counts may use different
-    spellings), each an int (not bool) from 0 to 2**53 - 1. Returns
-    ``Failure`` with ``PROVIDER_INVALID_EVENT`` when ``value`` is not a JSON
-    object, a count is missing or out of range, or both aliases of one count
-    are present, even when one of them is None. Never raises.
-    """
-    try:
-        frozen = freeze_json(value, path)
-        if isinstance(frozen, Failure):
-            error = frozen.failure()
-            _raise(_Code.PROVIDER_INVALID_EVENT, error.path, error.message, None)
-        return Success(usage_from(frozen.unwrap(), path, None))
-    except FixtureProviderError as error:
-        return Failure(error)
-
-
-def parse_wire_stop_reason(
-    value: object, path: str = _wire.STOP_REASON_KEY
-) -> Result[CourseStopReason, FixtureProviderError]:
-    """Map the wire stop reason (``stop`` or the Tool-call one) to ``CourseStopReason``.
-
-    Returns ``Failure`` with ``PROVIDER_INVALID_EVENT`` for anything else,
-    including the course spelling ``toolCall``. Never raises.
-    """
-    try:
-        return Success(stop_reason_from(value, path, None))
-    except FixtureProviderError as error:
-        return Failure(error)
 
 
 def parse_records(
@@ -423,5 +296,5 @@ def freeze_record(record: object, parser: ResponseParser, index: int) -> object:
             return record
     frozen = snapshot_record(record, parser.records_path, index)
     if type(frozen) is JsonError:
-        _raise(_Code.PROVIDER_INVALID_EVENT, frozen.path, frozen.message, index)
+        raise_error(_Code.PROVIDER_INVALID_EVENT, frozen.path, frozen.message, index)
     return frozen

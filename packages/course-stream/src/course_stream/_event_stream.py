@@ -1,4 +1,7 @@
-"""EventStream: a single-consumer async queue of events with a separate terminal result."""
+"""EventStream: a single-consumer async queue of events with a separate terminal result.
+
+Over 300 lines on purpose: stream, consumer and result share one private state.
+"""
 
 from __future__ import annotations
 
