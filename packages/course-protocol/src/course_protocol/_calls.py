@@ -17,7 +17,7 @@ from course_protocol._messages import CourseModelRequest
 from course_protocol._untrusted import type_name
 from course_stream import AbortSignal
 
-__all__ = ["CallQueue", "check_stream_call"]
+__all__ = ["CallQueue", "QueuedDouble", "check_stream_call"]
 
 T = TypeVar("T")
 
@@ -115,3 +115,29 @@ class CallQueue(Generic[T]):
         if where is not None:
             message += f"; the first unplayed is {where(self._queue[0])}"
         raise AssertionError(message)
+
+
+class QueuedDouble(Generic[T]):
+    """The public face both doubles share: their counts and captured requests, from a `CallQueue`.
+
+    A subclass sets ``_calls`` in its ``__init__``.
+    """
+
+    __slots__ = ("_calls",)
+
+    _calls: CallQueue[T]
+
+    @property
+    def call_count(self) -> int:
+        """How many calls ``stream`` accepted, including aborted, failed and exhausted ones."""
+        return self._calls.call_count
+
+    @property
+    def pending_response_count(self) -> int:
+        """How many responses are still queued (one leaves once its call starts playing it)."""
+        return self._calls.pending_count
+
+    @property
+    def requests(self) -> tuple[CourseModelRequest, ...]:
+        """Every captured request, in call order, as a new tuple each time."""
+        return self._calls.requests

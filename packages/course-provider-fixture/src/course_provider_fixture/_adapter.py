@@ -7,7 +7,7 @@ from functools import partial
 from returns.result import Failure, Result, Success
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
-from course_protocol._calls import CallQueue, check_stream_call
+from course_protocol._calls import CallQueue, QueuedDouble, check_stream_call
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import QueuedResponse, parse_fixture
 from course_provider_fixture._parser import ResponseParser
@@ -17,7 +17,7 @@ from course_stream import AbortSignal, EventStream, run_producer
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
 
-class FixtureProviderAdapter:
+class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
     """A ``CourseModel`` that replays an untrusted provider fixture, one response per call.
 
     The fixture is validated and snapshotted at construction (see
@@ -33,7 +33,7 @@ class FixtureProviderAdapter:
     returns it as a ``Failure`` instead.
     """
 
-    __slots__ = ("__weakref__", "_calls")
+    __slots__ = ("__weakref__",)
 
     def __init__(self, fixture: object) -> None:
         match parse_fixture(fixture):
@@ -59,21 +59,6 @@ class FixtureProviderAdapter:
             return Success(cls(fixture))
         except FixtureProviderError as error:
             return Failure(error)
-
-    @property
-    def call_count(self) -> int:
-        """How many times :meth:`stream` accepted a call, including failed and aborted calls."""
-        return self._calls.call_count
-
-    @property
-    def pending_response_count(self) -> int:
-        """How many responses are still queued (not yet taken by a started call)."""
-        return self._calls.pending_count
-
-    @property
-    def requests(self) -> tuple[CourseModelRequest, ...]:
-        """Every captured request, in call order, as a new tuple each time."""
-        return self._calls.requests
 
     def assert_consumed(self) -> None:
         """Raise ``AssertionError`` when queued responses were never played.

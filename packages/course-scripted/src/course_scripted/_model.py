@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
-from course_protocol._calls import CallQueue, check_stream_call
+from course_protocol._calls import CallQueue, QueuedDouble, check_stream_call
 from course_protocol._untrusted import sequence_snapshot, type_name
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
 from course_scripted._producer import ScriptedResponseFactory, play_factory
@@ -15,7 +15,7 @@ from course_stream import AbortSignal, EventStream, run_producer
 __all__ = ["ScriptedModel"]
 
 
-class ScriptedModel:
+class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
     """A deterministic model double: each call plays the next scripted factory.
 
     The test decides every response before execution. Each ``stream`` call
@@ -27,7 +27,7 @@ class ScriptedModel:
     Not thread-safe; use one event loop.
     """
 
-    __slots__ = ("__weakref__", "_calls")
+    __slots__ = ("__weakref__",)
 
     def __init__(self, responses: Sequence[ScriptedResponseFactory] = ()) -> None:
         """Create a model whose queue holds ``responses`` in order.
@@ -39,21 +39,6 @@ class ScriptedModel:
         self._calls: CallQueue[ScriptedResponseFactory] = CallQueue(
             _factories(responses), "scripted"
         )
-
-    @property
-    def call_count(self) -> int:
-        """How many times ``stream`` accepted a call, including cancelled and exhausted ones."""
-        return self._calls.call_count
-
-    @property
-    def pending_response_count(self) -> int:
-        """How many factories are still queued (a factory leaves once its call starts it)."""
-        return self._calls.pending_count
-
-    @property
-    def requests(self) -> tuple[CourseModelRequest, ...]:
-        """Every captured request, in call order, as a new tuple each time."""
-        return self._calls.requests
 
     def set_responses(self, responses: Sequence[ScriptedResponseFactory]) -> None:
         """Replace every queued factory with ``responses``, in order.
