@@ -10,12 +10,14 @@ Generic primitives, stdlib only:
 - `run_producer`: runs a stream's production as one task, interrupted by a signal.
 - `forward_source` and `SourcePlay`: the one abort-aware loop that plays an async
   source into a stream; an adapter supplies what to do with an item and the end.
+- `collect`: every event of a stream and its result, in one await.
 - `claim_iterator_once`: a process-wide registry so one iterator feeds one consumer.
 - `aclose_quietly`: close a source production stopped reading, never masking why.
 """
 
 from course_stream._abort import AbortController, AbortError, AbortSignal
 from course_stream._closing import aclose_quietly
+from course_stream._collect import collect
 from course_stream._errors import EventStreamStateError
 from course_stream._event_stream import EventStream, EventStreamIterator
 from course_stream._forward import SourcePlay, forward_source
@@ -33,6 +35,7 @@ __all__ = [
     "SourcePlay",
     "aclose_quietly",
     "claim_iterator_once",
+    "collect",
     "forward_source",
     "race_abort",
     "run_producer",
