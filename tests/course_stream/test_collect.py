@@ -56,6 +56,6 @@ async def test_collect_refuses_a_second_consumer_and_anything_but_a_stream() -> 
     first = aiter(stream)
     with pytest.raises(EventStreamStateError, match="single consumer"):
         await collect(stream)
-    await first.aclose()  # type: ignore[attr-defined]
+    await first.aclose()
     with pytest.raises(TypeError, match="EventStream"):
         await collect([1, 2])  # type: ignore[arg-type]
