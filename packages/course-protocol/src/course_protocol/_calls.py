@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 from course_protocol._messages import CourseModelRequest
+from course_protocol._transcript import validate_transcript
 from course_protocol._untrusted import type_name
 from course_stream import AbortSignal
 
-__all__ = ["CallQueue", "QueuedDouble", "check_stream_call"]
+__all__ = ["CallQueue", "QueuedDouble", "check_stream_call", "invalid_transcript_message"]
 
 T = TypeVar("T")
 
@@ -43,6 +44,24 @@ def check_stream_call(model: str, request: object, signal: object) -> None:
         ) from None
 
 
+def invalid_transcript_message(request: CourseModelRequest) -> str | None:
+    """Why ``request``'s transcript is not ready for a model call, or None when it is.
+
+    Lists every issue ``validate_transcript`` finds, each with its code and
+    message index: what a double with ``validate_requests=True`` fails with.
+    """
+    issues = validate_transcript(request.messages)
+    if not issues:
+        return None
+    listed = "; ".join(
+        f"messages[{issue.message_index}] {issue.code}: {issue.detail}"
+        if issue.message_index is not None
+        else f"{issue.code}: {issue.detail}"
+        for issue in issues
+    )
+    return f"request {request.id!r} has an invalid transcript: {listed}"
+
+
 class CallQueue(Generic[T]):
     """A double's finite FIFO queue of responses, with the calls it has seen.
 
@@ -50,14 +69,23 @@ class CallQueue(Generic[T]):
     Not thread-safe; use one event loop.
     """
 
-    __slots__ = ("_call_count", "_noun", "_queue", "_requests")
+    __slots__ = ("_call_count", "_noun", "_queue", "_requests", "_validate_requests")
 
-    def __init__(self, items: Iterable[T], noun: str) -> None:
-        """A queue holding ``items`` in order; ``noun`` names them in messages (``"fixture"``)."""
+    def __init__(self, items: Iterable[T], noun: str, *, validate_requests: bool = False) -> None:
+        """A queue holding ``items`` in order; ``noun`` names them in messages (``"fixture"``).
+
+        ``validate_requests`` makes `request_problem` check each transcript.
+        Raises ``TypeError`` when it is not a ``bool``.
+        """
+        if type(validate_requests) is not bool:
+            raise TypeError(
+                f"validate_requests: expected a bool, got {type_name(validate_requests)}"
+            )
         self._queue: deque[T] = deque(items)
         self._requests: list[CourseModelRequest] = []
         self._call_count = 0
         self._noun = noun
+        self._validate_requests = validate_requests
 
     @property
     def call_count(self) -> int:
@@ -79,6 +107,15 @@ class CallQueue(Generic[T]):
         self._requests.append(request)
         self._call_count += 1
         return self._call_count
+
+    def request_problem(self, request: CourseModelRequest) -> str | None:
+        """With ``validate_requests``: why ``request``'s transcript is invalid, or None.
+
+        Always None when the queue was made without ``validate_requests``.
+        """
+        if not self._validate_requests:
+            return None
+        return invalid_transcript_message(request)
 
     def take(self) -> T | None:
         """The oldest queued response, removed from the queue; None when it is empty."""

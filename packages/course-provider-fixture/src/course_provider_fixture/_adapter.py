@@ -35,15 +35,29 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
 
     __slots__ = ("__weakref__",)
 
-    def __init__(self, fixture: object) -> None:
+    def __init__(self, fixture: object, *, validate_requests: bool = False) -> None:
+        """An adapter for ``fixture`` (see :meth:`from_fixture` for the rules).
+
+        ``validate_requests=True`` runs ``validate_transcript`` on every
+        request before anything is played: a request whose transcript has
+        issues fails with ``PROVIDER_INVALID_REQUEST``, listing each issue
+        with its message index; the call is counted and captured and the
+        response stays queued. Raises ``FixtureProviderError``
+        (``PROVIDER_INVALID_FIXTURE``) for a bad fixture, ``TypeError`` when
+        ``validate_requests`` is not a ``bool``.
+        """
         match parse_fixture(fixture):
             case Success(snapshot):
-                self._calls: CallQueue[QueuedResponse] = CallQueue(snapshot.responses, "fixture")
+                self._calls: CallQueue[QueuedResponse] = CallQueue(
+                    snapshot.responses, "fixture", validate_requests=validate_requests
+                )
             case Failure(error):
                 raise error
 
     @classmethod
-    def from_fixture(cls, fixture: object) -> Result[FixtureProviderAdapter, FixtureProviderError]:
+    def from_fixture(
+        cls, fixture: object, *, validate_requests: bool = False
+    ) -> Result[FixtureProviderAdapter, FixtureProviderError]:
         """An adapter for ``fixture``, or ``Failure`` with ``PROVIDER_INVALID_FIXTURE``.
 
         ``fixture`` must be an object whose ``schemaVersion`` is the int ``1``
@@ -53,10 +67,11 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
         response is played). Unknown keys are ignored. The failure names the
         path of the first bad value (``record_index`` set when one array
         record is at fault). Composes with :func:`load_fixture`:
-        ``load_fixture(path).bind(FixtureProviderAdapter.from_fixture)``. Never raises.
+        ``load_fixture(path).bind(FixtureProviderAdapter.from_fixture)``. Raises
+        only ``TypeError``, when ``validate_requests`` is not a ``bool``.
         """
         try:
-            return Success(cls(fixture))
+            return Success(cls(fixture, validate_requests=validate_requests))
         except FixtureProviderError as error:
             return Failure(error)
 
@@ -95,6 +110,12 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
     async def _produce(
         self, stream: _Stream, signal: AbortSignal, request: CourseModelRequest, call_number: int
     ) -> None:
+        problem = self._calls.request_problem(request)
+        if problem is not None:
+            stream.fail(
+                FixtureProviderError(FixtureProviderErrorCode.PROVIDER_INVALID_REQUEST, problem)
+            )
+            return
         response = self._calls.take()
         if response is None:
             stream.fail(

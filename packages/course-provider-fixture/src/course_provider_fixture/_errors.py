@@ -47,6 +47,9 @@ class FixtureProviderErrorCode(StrEnum):
     PROVIDER_TRANSPORT_ERROR = "PROVIDER_TRANSPORT_ERROR"
     """The fixture recorded a transport failure; ``provider_code`` carries its code."""
 
+    PROVIDER_INVALID_REQUEST = "PROVIDER_INVALID_REQUEST"
+    """With ``validate_requests=True``: the request's transcript fails ``validate_transcript``."""
+
 
 class FixtureProviderError(CourseError):
     """A fixture was rejected or a replayed response failed, with a stable ``code``.

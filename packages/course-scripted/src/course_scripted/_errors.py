@@ -24,6 +24,9 @@ class ScriptedModelErrorCode(StrEnum):
     SCRIPT_ITERATOR_REUSED = "SCRIPT_ITERATOR_REUSED"
     """The factory returned an iterator that already served (or serves) another call."""
 
+    SCRIPT_INVALID_REQUEST = "SCRIPT_INVALID_REQUEST"
+    """With ``validate_requests=True``: the request's transcript fails ``validate_transcript``."""
+
 
 class ScriptedModelError(CourseError):
     """A scripted call failed in a way the double detected itself.

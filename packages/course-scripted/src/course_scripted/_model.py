@@ -29,15 +29,26 @@ class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
 
     __slots__ = ("__weakref__",)
 
-    def __init__(self, responses: Sequence[ScriptedResponseFactory] = ()) -> None:
+    def __init__(
+        self,
+        responses: Sequence[ScriptedResponseFactory] = (),
+        *,
+        validate_requests: bool = False,
+    ) -> None:
         """Create a model whose queue holds ``responses`` in order.
 
-        Raises ``TypeError`` when ``responses`` is not a list or tuple, or
-        when one of its elements is not callable (the message names it, as
-        ``responses[2]``).
+        ``validate_requests=True`` runs ``validate_transcript`` on every
+        request before anything is played: a request whose transcript has
+        issues (a Tool call without its result, an orphan result, ...) fails
+        with ``SCRIPT_INVALID_REQUEST``, listing each issue with its message
+        index; the call is counted and captured and the factory stays queued.
+
+        Raises ``TypeError`` when ``responses`` is not a list or tuple, when
+        one of its elements is not callable (the message names it, as
+        ``responses[2]``), or when ``validate_requests`` is not a ``bool``.
         """
         self._calls: CallQueue[ScriptedResponseFactory] = CallQueue(
-            _factories(responses), "scripted"
+            _factories(responses), "scripted", validate_requests=validate_requests
         )
 
     def set_responses(self, responses: Sequence[ScriptedResponseFactory]) -> None:
@@ -77,8 +88,10 @@ class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
         the call. Then production runs as one task on the running loop:
         a signal that is already aborted fails the stream with
         ``signal.reason`` and leaves the queue as it was; an empty queue
-        fails it with ``SCRIPT_EXHAUSTED``; otherwise the oldest factory is
-        taken and played (see ``ScriptedResponseFactory``).
+        fails it with ``SCRIPT_EXHAUSTED``; with ``validate_requests``, an
+        invalid transcript fails it with ``SCRIPT_INVALID_REQUEST`` first;
+        otherwise the oldest factory is taken and played (see
+        ``ScriptedResponseFactory``).
 
         Raises ``TypeError`` when ``request`` is not exactly a
         ``CourseModelRequest`` or ``signal`` is not an ``AbortSignal``, and
@@ -91,6 +104,9 @@ class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
         stream: EventStream[CourseModelChunk, CourseModelResponse] = EventStream()
 
         async def produce() -> None:
+            problem = calls.request_problem(request)
+            if problem is not None:
+                raise ScriptedModelError(ScriptedModelErrorCode.SCRIPT_INVALID_REQUEST, problem)
             factory = calls.take()
             if factory is None:
                 raise ScriptedModelError(
