@@ -34,6 +34,7 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseToolResultMessage,
     CourseUserMessage,
     thaw_json,
 )
@@ -861,11 +862,23 @@ async def test_invalid_fixture_exhausted_and_iterator_reused_are_reachable_too()
     adapter = FixtureProviderAdapter(fixture(source, source))
     await play(adapter)
     reused = (await play(adapter)).error
+    strict = FixtureProviderAdapter(fixture(), validate_requests=True)
+    orphan = CourseToolResultMessage("t", "call-x", "add", "42")
+    bad_request = CourseModelRequest("request-bad", (orphan,))
+    stream = strict.stream(bad_request, live_signal())
+    with pytest.raises(FixtureProviderError) as refused:
+        await asyncio.wait_for(stream.result, GUARD_SECONDS)
 
     assert (invalid.code, invalid.record_index) == (Code.PROVIDER_INVALID_FIXTURE, 1)
     assert (exhausted.code, exhausted.record_index) == (Code.PROVIDER_EXHAUSTED, None)
     assert (reused.code, reused.record_index) == (Code.PROVIDER_ITERATOR_REUSED, None)
-    reached = {code for code, *_ in EVERY_CODE} | {invalid.code, exhausted.code, reused.code}
+    assert refused.value.code is Code.PROVIDER_INVALID_REQUEST
+    reached = {code for code, *_ in EVERY_CODE} | {
+        invalid.code,
+        exhausted.code,
+        reused.code,
+        refused.value.code,
+    }
     assert reached == set(FixtureProviderErrorCode)
 
 

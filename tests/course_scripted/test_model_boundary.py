@@ -240,6 +240,7 @@ def test_error_codes_are_string_valued_and_each_documented() -> None:
         "SCRIPT_REQUEST_MISMATCH",
         "SCRIPT_INVALID_RESPONSE",
         "SCRIPT_ITERATOR_REUSED",
+        "SCRIPT_INVALID_REQUEST",
     ]
     assert ScriptedModelErrorCode.SCRIPT_EXHAUSTED == "SCRIPT_EXHAUSTED"
 
