@@ -868,6 +868,12 @@ async def test_invalid_fixture_exhausted_and_iterator_reused_are_reachable_too()
     stream = strict.stream(bad_request, live_signal())
     with pytest.raises(FixtureProviderError) as refused:
         await asyncio.wait_for(stream.result, GUARD_SECONDS)
+    matching = FixtureProviderAdapter(
+        {"schemaVersion": 1, "responses": [{"request": {"id": "other"}, "records": []}]},
+        match_requests=True,
+    )
+    with pytest.raises(FixtureProviderError) as mismatched:
+        await asyncio.wait_for(matching.stream(request(), live_signal()).result, GUARD_SECONDS)
 
     assert (invalid.code, invalid.record_index) == (Code.PROVIDER_INVALID_FIXTURE, 1)
     assert (exhausted.code, exhausted.record_index) == (Code.PROVIDER_EXHAUSTED, None)
@@ -878,6 +884,7 @@ async def test_invalid_fixture_exhausted_and_iterator_reused_are_reachable_too()
         exhausted.code,
         reused.code,
         refused.value.code,
+        mismatched.value.code,
     }
     assert reached == set(FixtureProviderErrorCode)
 

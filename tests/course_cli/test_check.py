@@ -13,14 +13,16 @@ from tests.course_cli.helpers import INVALID, ROUNDTRIP, CourseRunner
 
 INVALID_FILES = sorted(INVALID.glob("*.json"))
 
-# A file can never produce these three: PROVIDER_ITERATOR_REUSED needs an async
+# A file can never produce these four: PROVIDER_ITERATOR_REUSED needs an async
 # record source (a JSON file only holds arrays), check plays exactly the
 # responses a file holds, so it never asks for one more (PROVIDER_EXHAUSTED),
-# and it validates no transcript (PROVIDER_INVALID_REQUEST is a caller's choice).
+# and it neither validates nor matches requests (PROVIDER_INVALID_REQUEST and
+# PROVIDER_REQUEST_MISMATCH come from a caller's options).
 NOT_FROM_A_FILE = {
     FixtureProviderErrorCode.PROVIDER_ITERATOR_REUSED,
     FixtureProviderErrorCode.PROVIDER_EXHAUSTED,
     FixtureProviderErrorCode.PROVIDER_INVALID_REQUEST,
+    FixtureProviderErrorCode.PROVIDER_REQUEST_MISMATCH,
 }
 
 # Where each deliberately broken file breaks: (response index, record index).

@@ -46,7 +46,7 @@ def test_every_code_has_a_one_line_docstring_and_its_own_name_as_value() -> None
         assert code.value == code.name
         assert code.__doc__ is not None
         assert "\n" not in code.__doc__.strip()
-    assert len(FixtureProviderErrorCode) == 13
+    assert len(FixtureProviderErrorCode) == 14
 
 
 def test_errors_pickle_with_all_their_metadata() -> None:

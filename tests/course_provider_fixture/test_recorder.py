@@ -18,6 +18,7 @@ from course_protocol import (
     CourseModelUsage,
     CourseTextDeltaChunk,
     CourseUserMessage,
+    to_json,
 )
 from course_provider_fixture import (
     FixtureProviderAdapter,
@@ -44,6 +45,7 @@ REQUEST = CourseModelRequest(
 USAGE = CourseModelUsage(input_tokens=12, output_tokens=8)
 ROUNDTRIP_FIXTURE = Path(__file__).parents[2] / "fixtures" / "provider-tool-roundtrip.json"
 ModelStream = EventStream[CourseModelChunk, CourseModelResponse]
+REQUEST_JSON = to_json(REQUEST)
 
 
 async def play(
@@ -128,9 +130,10 @@ async def test_a_failure_passes_through_as_the_same_object_and_is_recorded() -> 
     assert outcome is error
     assert recorder.fixture()["responses"] == [
         {
+            "request": REQUEST_JSON,
             "records": [
                 {"type": "transport_error", "code": "RuntimeError", "message": "provider went away"}
-            ]
+            ],
         }
     ]
 
@@ -144,9 +147,10 @@ async def test_a_course_error_is_recorded_with_its_stable_code() -> None:
     records = recorder.fixture()["responses"]
     assert records == [
         {
+            "request": REQUEST_JSON,
             "records": [
                 {"type": "transport_error", "code": "SCRIPT_EXHAUSTED", "message": str(outcome)}
-            ]
+            ],
         }
     ]
 
@@ -159,7 +163,12 @@ async def test_the_checked_in_roundtrip_is_recorded_in_call_order_with_camel_cas
 
     original = json.loads(ROUNDTRIP_FIXTURE.read_text(encoding="utf-8"))
     del original["expected"]
-    assert recorder.fixture() == original
+    recorded = recorder.fixture()
+    assert [response.pop("request") for response in recorded["responses"]] == [  # type: ignore[attr-defined]
+        REQUEST_JSON,
+        REQUEST_JSON,
+    ]
+    assert recorded == original
 
 
 async def test_write_uses_stable_key_order_two_space_indent_and_a_trailing_newline(
@@ -179,6 +188,16 @@ async def test_write_uses_stable_key_order_two_space_indent_and_a_trailing_newli
         '  "schemaVersion": 1,\n'
         '  "responses": [\n'
         "    {\n"
+        '      "request": {\n'
+        '        "id": "request-rec-001",\n'
+        '        "messages": [\n'
+        "          {\n"
+        '            "role": "user",\n'
+        '            "id": "message-user-001",\n'
+        '            "content": "Add 20 and 22."\n'
+        "          }\n"
+        "        ]\n"
+        "      },\n"
         '      "records": [\n'
         "        {\n"
         '          "type": "response_start",\n'
@@ -246,6 +265,7 @@ async def test_a_mid_stream_abort_is_recorded_after_the_chunks_seen() -> None:
     assert caught.value is reason
     assert recorder.fixture()["responses"] == [
         {
+            "request": REQUEST_JSON,
             "records": [
                 {"type": "response_start", "responseId": "recorded-call-1", "role": "assistant"},
                 {"type": "text_delta", "text": "Thinking"},
@@ -254,7 +274,7 @@ async def test_a_mid_stream_abort_is_recorded_after_the_chunks_seen() -> None:
                     "code": FixtureRecorder.ABORTED_CODE,
                     "message": "The operation was aborted",
                 },
-            ]
+            ],
         }
     ]
 
@@ -301,7 +321,10 @@ async def test_a_replayed_transport_error_is_re_recorded_with_its_provider_code(
     fixture = {
         "schemaVersion": 1,
         "responses": [
-            {"records": [{"type": "transport_error", "code": "overloaded", "message": "busy"}]}
+            {
+                "request": REQUEST_JSON,
+                "records": [{"type": "transport_error", "code": "overloaded", "message": "busy"}],
+            }
         ],
     }
     recorder = FixtureRecorder(FixtureProviderAdapter(fixture))
@@ -376,9 +399,10 @@ async def test_a_failure_with_a_blank_message_is_recorded_as_a_record_that_repla
     records = recorder.fixture()["responses"]
     assert records == [
         {
+            "request": REQUEST_JSON,
             "records": [
                 {"type": "transport_error", "code": "RuntimeError", "message": "RuntimeError"}
-            ]
+            ],
         }
     ]
     _, replayed = await play(FixtureProviderAdapter(recorder.fixture()))

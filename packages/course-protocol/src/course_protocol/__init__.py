@@ -14,6 +14,7 @@ from course_protocol._decode import (
     parse_response,
     parse_usage,
 )
+from course_protocol._difference import JsonDifference, first_json_difference
 from course_protocol._encode import CourseValue, to_json
 from course_protocol._errors import (
     CourseError,
@@ -81,12 +82,14 @@ __all__ = [
     "CourseToolSpec",
     "CourseUserMessage",
     "CourseValue",
+    "JsonDifference",
     "JsonError",
     "JsonErrorCode",
     "JsonObject",
     "JsonValue",
     "TranscriptIssue",
     "TranscriptIssueCode",
+    "first_json_difference",
     "freeze_json",
     "freeze_json_object",
     "frozen_json_error",

@@ -117,6 +117,11 @@ class CallQueue(Generic[T]):
             return None
         return invalid_transcript_message(request)
 
+    def peek(self) -> T | None:
+        """The oldest queued response, left in the queue; None when it is empty."""
+        queue = self._queue
+        return queue[0] if queue else None
+
     def take(self) -> T | None:
         """The oldest queued response, removed from the queue; None when it is empty."""
         queue = self._queue

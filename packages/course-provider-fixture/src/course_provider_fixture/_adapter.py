@@ -6,8 +6,15 @@ from functools import partial
 
 from returns.result import Failure, Result, Success
 
-from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
+from course_protocol import (
+    CourseModelChunk,
+    CourseModelRequest,
+    CourseModelResponse,
+    first_json_difference,
+    to_json,
+)
 from course_protocol._calls import CallQueue, QueuedDouble, check_stream_call
+from course_protocol._untrusted import type_name
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import QueuedResponse, parse_fixture
 from course_provider_fixture._parser import ResponseParser
@@ -33,20 +40,31 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
     returns it as a ``Failure`` instead.
     """
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "_match_requests")
 
-    def __init__(self, fixture: object, *, validate_requests: bool = False) -> None:
+    def __init__(
+        self, fixture: object, *, validate_requests: bool = False, match_requests: bool = False
+    ) -> None:
         """An adapter for ``fixture`` (see :meth:`from_fixture` for the rules).
 
         ``validate_requests=True`` runs ``validate_transcript`` on every
         request before anything is played: a request whose transcript has
         issues fails with ``PROVIDER_INVALID_REQUEST``, listing each issue
-        with its message index; the call is counted and captured and the
-        response stays queued. Raises ``FixtureProviderError``
-        (``PROVIDER_INVALID_FIXTURE``) for a bad fixture, ``TypeError`` when
-        ``validate_requests`` is not a ``bool``.
+        with its message index. ``match_requests=True`` compares every
+        request (its course JSON) with the one ``FixtureRecorder`` recorded
+        beside the response (the ``request`` key of the response entry,
+        which every response must then hold): a request that differs fails
+        with ``PROVIDER_REQUEST_MISMATCH``, naming the first differing path
+        and both values. Either way the refused call is counted and
+        captured and the response stays queued.
+
+        Raises ``FixtureProviderError`` (``PROVIDER_INVALID_FIXTURE``) for a
+        bad fixture, ``TypeError`` when a flag is not a ``bool``.
         """
-        match parse_fixture(fixture):
+        if type(match_requests) is not bool:
+            raise TypeError(f"match_requests: expected a bool, got {type_name(match_requests)}")
+        self._match_requests = match_requests
+        match parse_fixture(fixture, with_requests=match_requests):
             case Success(snapshot):
                 self._calls: CallQueue[QueuedResponse] = CallQueue(
                     snapshot.responses, "fixture", validate_requests=validate_requests
@@ -56,7 +74,7 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
 
     @classmethod
     def from_fixture(
-        cls, fixture: object, *, validate_requests: bool = False
+        cls, fixture: object, *, validate_requests: bool = False, match_requests: bool = False
     ) -> Result[FixtureProviderAdapter, FixtureProviderError]:
         """An adapter for ``fixture``, or ``Failure`` with ``PROVIDER_INVALID_FIXTURE``.
 
@@ -68,10 +86,12 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
         path of the first bad value (``record_index`` set when one array
         record is at fault). Composes with :func:`load_fixture`:
         ``load_fixture(path).bind(FixtureProviderAdapter.from_fixture)``. Raises
-        only ``TypeError``, when ``validate_requests`` is not a ``bool``.
+        only ``TypeError``, when a flag is not a ``bool``.
         """
         try:
-            return Success(cls(fixture, validate_requests=validate_requests))
+            return Success(
+                cls(fixture, validate_requests=validate_requests, match_requests=match_requests)
+            )
         except FixtureProviderError as error:
             return Failure(error)
 
@@ -116,7 +136,21 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
                 FixtureProviderError(FixtureProviderErrorCode.PROVIDER_INVALID_REQUEST, problem)
             )
             return
-        response = self._calls.take()
+        calls = self._calls
+        response = calls.peek() if self._match_requests else calls.take()
+        if response is not None and self._match_requests:
+            difference = first_json_difference(response.request, to_json(request))
+            if difference is not None:
+                stream.fail(
+                    FixtureProviderError(
+                        FixtureProviderErrorCode.PROVIDER_REQUEST_MISMATCH,
+                        f"request {request.id!r} does not match the one recorded with "
+                        f"responses[{response.index}]: {difference}",
+                        path=f"responses[{response.index}].request",
+                    )
+                )
+                return
+            calls.take()
         if response is None:
             stream.fail(
                 FixtureProviderError(

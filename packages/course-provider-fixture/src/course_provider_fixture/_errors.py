@@ -50,6 +50,9 @@ class FixtureProviderErrorCode(StrEnum):
     PROVIDER_INVALID_REQUEST = "PROVIDER_INVALID_REQUEST"
     """With ``validate_requests=True``: the request's transcript fails ``validate_transcript``."""
 
+    PROVIDER_REQUEST_MISMATCH = "PROVIDER_REQUEST_MISMATCH"
+    """With ``match_requests=True``: the request differs from the one recorded with the response."""
+
 
 class FixtureProviderError(CourseError):
     """A fixture was rejected or a replayed response failed, with a stable ``code``.

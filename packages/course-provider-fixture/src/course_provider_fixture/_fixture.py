@@ -27,14 +27,17 @@ class QueuedResponse:
     """One response of the fixture, ready to play.
 
     ``index`` is its position in the fixture's ``responses``. Exactly one of
-    ``records`` (a deep snapshot of an array of records, see :func:`snapshot_record`) and ``source``
-    (an async iterable of records, iterated when the response is played) is
-    not None.
+    ``records`` (a deep snapshot of an array of records, see
+    :func:`snapshot_record`) and ``source`` (an async iterable of records,
+    iterated when the response is played) is not None. ``request`` is the
+    frozen snapshot of the response's recorded request (its course JSON),
+    when the fixture holds one and it was asked for.
     """
 
     index: int
     records: tuple[object, ...] | None
     source: object | None
+    request: object | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,16 +117,37 @@ def snapshot_record(record: object, records_path: str, index: int) -> object | J
     return result.unwrap()
 
 
-def _response(value: object, index: int) -> QueuedResponse:
+# A course request wraps Tool-call arguments in 5 containers of its own.
+_REQUEST_MAX_DEPTH = JSON_MAX_DEPTH + 5
+
+
+def _recorded_request(fields: dict[str, object], path: str) -> object:
+    request = fields.get(_wire.REQUEST_KEY, _MISSING)
+    if request is _MISSING:
+        raise _InvalidFixtureError(
+            path,
+            f"has no recorded {_wire.REQUEST_KEY} to match (record the fixture with "
+            "FixtureRecorder, or construct the adapter without match_requests)",
+        )
+    frozen = freeze_json(request, f"{path}.{_wire.REQUEST_KEY}", max_depth=_REQUEST_MAX_DEPTH)
+    if isinstance(frozen, Failure):
+        error = cast(JsonError, frozen.failure())
+        raise _InvalidFixtureError(error.path, error.message)
+    return frozen.unwrap()
+
+
+def _response(value: object, index: int, *, with_request: bool) -> QueuedResponse:
     path = f"{_wire.RESPONSES_KEY}[{index}]"
-    records = _own_fields(value, path).get(_wire.RECORDS_KEY, _MISSING)
+    fields = _own_fields(value, path)
+    request = _recorded_request(fields, path) if with_request else None
+    records = fields.get(_wire.RECORDS_KEY, _MISSING)
     records_path = f"{path}.{_wire.RECORDS_KEY}"
     if records is _MISSING:
         raise _InvalidFixtureError(path, f"has no {_wire.RECORDS_KEY}")
     items = sequence_snapshot(records)
     if items is None:
         if special_method(records, "__aiter__") is not None:
-            return QueuedResponse(index, None, records)
+            return QueuedResponse(index, None, records, request)
         raise _InvalidFixtureError(
             records_path,
             f"must be an array or an async iterable of records, got {_type_name(records)}",
@@ -134,17 +158,21 @@ def _response(value: object, index: int) -> QueuedResponse:
         if isinstance(value, JsonError):
             raise _InvalidFixtureError(value.path, value.message, record_index)
         frozen.append(value)
-    return QueuedResponse(index, tuple(frozen), None)
+    return QueuedResponse(index, tuple(frozen), None, request)
 
 
-def parse_fixture(fixture: object) -> Result[FixtureSnapshot, FixtureProviderError]:
+def parse_fixture(
+    fixture: object, *, with_requests: bool = False
+) -> Result[FixtureSnapshot, FixtureProviderError]:
     """Validate and snapshot an untrusted schema-1 fixture.
 
     ``fixture`` must be an object whose ``schemaVersion`` is the int ``1``
     (not ``True``) and whose ``responses`` is an array of objects, each with
     ``records``: an array (snapshotted deeply, now) or an async iterable
     (its ``__aiter__`` is looked up now and called when the response is
-    played). Unknown keys are ignored.
+    played). Unknown keys are ignored; so is a response's recorded
+    ``request``, unless ``with_requests`` asks for it (then every response
+    must hold one, as JSON).
 
     Returns ``Failure`` with ``PROVIDER_INVALID_FIXTURE`` and the path of the
     first bad value (``record_index`` set when one array record is at
@@ -169,7 +197,12 @@ def parse_fixture(fixture: object) -> Result[FixtureSnapshot, FixtureProviderErr
                 _wire.RESPONSES_KEY, f"must be an array, got {_type_name(responses)}"
             )
         return Success(
-            FixtureSnapshot(tuple(_response(item, index) for index, item in enumerate(items)))
+            FixtureSnapshot(
+                tuple(
+                    _response(item, index, with_request=with_requests)
+                    for index, item in enumerate(items)
+                )
+            )
         )
     except _InvalidFixtureError as invalid:
         return Failure(invalid.error)

@@ -25,6 +25,7 @@ from course_protocol import (
     CourseToolCallChunk,
     is_blank,
     thaw_json,
+    to_json,
 )
 from course_provider_fixture import _wire
 from course_stream import AbortSignal, EventStream, run_producer
@@ -44,17 +45,21 @@ class FixtureRecorder:
     ``stream(request, signal)`` calls ``model.stream`` with the same
     arguments and relays its stream: the same chunk objects in the same
     order, then the same response object or the same exception object. Each
-    call becomes one fixture response, in call order:
+    call becomes one fixture response, in call order, whose ``request`` key
+    holds the call's request in course JSON (the adapter ignores it unless
+    made with ``match_requests=True``, so the fixture stays schema 1) and
+    whose ``records`` are:
 
     - a success: a response start and end carrying the response's id, its
       stop reason and usage, around one text or Tool-call record per chunk;
     - a failure (any exception): the records of the chunks seen so far
       (after a start with the placeholder id ``recorded-call-<n>`` when
       there were any) and a transport error whose code is the exception's
-      own ``code`` when it has a non-blank string one (the transport code
-      it carried, for a replayed transport error), ``ABORTED_CODE`` when it
-      is the signal's abort reason, and its class name otherwise; the
-      message is ``str(exception)``.
+      ``provider_code`` or else its ``code`` for a course error (the
+      transport code a replayed transport error carried, a stable code
+      otherwise), ``ABORTED_CODE`` when it is the signal's abort reason, and
+      its class name for anything else; the message is ``str(exception)``
+      (the class name when that is blank).
 
     A call whose signal was already aborted is not recorded: the replaying
     adapter leaves its queue untouched for such a call too.
@@ -94,7 +99,7 @@ class FixtureRecorder:
         if reason is not None:
             outer.fail(reason)
             return outer
-        call = _RecordedCall(len(self._calls) + 1)
+        call = _RecordedCall(len(self._calls) + 1, request)
         self._calls.append(call)
         # Registered before run_producer's own listener, which fails the stream
         # at the abort: a consumer that sees the abort already finds it recorded.
@@ -131,7 +136,10 @@ class FixtureRecorder:
         return {
             _wire.SCHEMA_VERSION_KEY: _wire.SUPPORTED_SCHEMA_VERSION,
             _wire.RESPONSES_KEY: [
-                {_wire.RECORDS_KEY: json.loads(json.dumps(call.records_at_end))}
+                {
+                    _wire.REQUEST_KEY: to_json(call.request),
+                    _wire.RECORDS_KEY: json.loads(json.dumps(call.records_at_end)),
+                }
                 for call in self._calls
             ],
         }
@@ -159,10 +167,11 @@ class FixtureRecorder:
 class _RecordedCall:
     """The records of one call: chunks as they pass, closed by its terminal."""
 
-    __slots__ = ("chunk_records", "number", "records_at_end")
+    __slots__ = ("chunk_records", "number", "records_at_end", "request")
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, request: CourseModelRequest) -> None:
         self.number = number
+        self.request = request
         self.chunk_records: list[_Record] = []
         self.records_at_end: list[_Record] | None = None
 

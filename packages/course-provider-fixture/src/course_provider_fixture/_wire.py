@@ -11,6 +11,7 @@ SCHEMA_VERSION_KEY: Final = "schemaVersion"
 SUPPORTED_SCHEMA_VERSION: Final = 1
 RESPONSES_KEY: Final = "responses"
 RECORDS_KEY: Final = "records"
+REQUEST_KEY: Final = "request"
 
 TYPE_KEY: Final = "type"
 RESPONSE_START: Final = "response_start"
