@@ -23,6 +23,8 @@ export PYTHONASYNCIODEBUG := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
 RUN := $(UV) run --frozen --no-sync
+# One line per check: its label and "ok", or its whole output when it fails.
+STEP := scripts/step.sh
 
 .PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check
 
@@ -42,23 +44,24 @@ demo: sync
 	$(RUN) course demo
 
 lint: sync
-	$(RUN) ruff check .
-	$(RUN) ruff format --check .
-	$(RUN) mypy
-	$(RUN) lint-imports
+	@$(STEP) "ruff: lint rules" $(RUN) ruff check .
+	@$(STEP) "ruff: formatting" $(RUN) ruff format --check .
+	@$(STEP) "mypy: strict types, returns plugin" $(RUN) mypy
+	@$(STEP) "lint-imports: layers, no network, wire vocabularies" $(RUN) lint-imports
 
 pytest: sync
-	$(RUN) pytest -q
+	@echo "pytest: every test (warnings are errors, asyncio debug on)"
+	@$(RUN) pytest -q
 
 test: lint deps-check dist-check pytest
 
 # Each member imports only what its own pyproject declares (deptry per member).
 deps-check: sync
-	UV=$(UV) scripts/deps_check.sh
+	@$(STEP) "deptry: each member imports only what it declares" env UV=$(UV) scripts/deps_check.sh
 
 # Wheels and sdists build; each adapter installs and runs alone in a fresh venv.
 dist-check: sync
-	UV=$(UV) scripts/dist_check.sh
+	@$(STEP) "wheels: each adapter installs and runs alone" env UV=$(UV) scripts/dist_check.sh
 
 checkpoint: sync
 	@if [ -z "$(FILE)" ]; then echo "usage: make checkpoint FILE=tests/checkpoints/test_...py" >&2; exit 2; fi
