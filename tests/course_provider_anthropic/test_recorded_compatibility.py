@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from course_http import SseEvent, VendorError, VendorErrorCode
+from course_http import SseEvent, VendorError, VendorErrorBody, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseMessage,
@@ -209,7 +209,9 @@ def test_a_recorded_stream_cut_by_the_vendor_fails_with_its_code(name: str) -> N
 
 @pytest.mark.parametrize("name", sorted(ERROR_BODIES))
 def test_a_recorded_error_body_is_read_into_its_type_and_message(name: str) -> None:
-    assert describe_error((RECORDINGS / name).read_bytes()) == ERROR_BODIES[name]
+    assert describe_error((RECORDINGS / name).read_bytes()) == VendorErrorBody(
+        ERROR_BODIES[name][0], None, ERROR_BODIES[name][1]
+    )
 
 
 def course_request(recorded: dict[str, Any]) -> CourseModelRequest:

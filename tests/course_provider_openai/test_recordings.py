@@ -191,6 +191,5 @@ def test_each_recorded_error_body_gives_the_vendors_type_and_code(name: str) -> 
     description = describe_error((TRANSCRIPTS / name).read_bytes())
 
     assert description is not None
-    kind, code, message = description
-    assert (kind, code) == ERROR_BODIES[name]
-    assert message
+    assert (description.vendor_type, description.vendor_code) == ERROR_BODIES[name]
+    assert description.vendor_message
