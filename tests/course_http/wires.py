@@ -26,7 +26,13 @@ from course_http import (
     Timeouts,
     VendorModel,
 )
-from course_protocol import CourseModelRequest, CourseToolSpec, CourseUserMessage
+from course_protocol import (
+    CourseModelChunk,
+    CourseModelRequest,
+    CourseModelResponse,
+    CourseToolSpec,
+    CourseUserMessage,
+)
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
 from course_provider_openai import (
@@ -36,6 +42,7 @@ from course_provider_openai import (
     OpenAIConfig,
     OpenAIResponsesModel,
 )
+from course_stream import EventStream
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_provider_openai import bodies as openai
 
@@ -55,6 +62,14 @@ def sse_bytes(events: Sequence[SseEvent]) -> bytes:
         head = "" if event.event == "message" else f"event: {event.event}\n"
         frames.append(f"{head}data: {event.data}\n\n")
     return "".join(frames).encode()
+
+
+async def read_into(
+    stream: EventStream[CourseModelChunk, CourseModelResponse], chunks: list[CourseModelChunk]
+) -> None:
+    """Iterate ``stream`` to its end, appending every chunk to ``chunks`` as it arrives."""
+    async for chunk in stream:
+        chunks.append(chunk)
 
 
 @dataclass(frozen=True)
