@@ -59,11 +59,11 @@ def test_an_unknown_command_is_a_usage_error(course: CourseRunner) -> None:
 
 
 def test_check_without_files_is_a_usage_error(course: CourseRunner) -> None:
-    _assert_usage_error(course("check"), "course check", "required: FIXTURE")
+    _assert_usage_error(course("check"), "course check", "required: FILE")
 
 
 def test_replay_without_a_file_is_a_usage_error(course: CourseRunner) -> None:
-    _assert_usage_error(course("replay"), "course replay", "required: FIXTURE")
+    _assert_usage_error(course("replay"), "course replay", "required: FILE")
 
 
 @pytest.mark.parametrize("command", ["replay", "check"])

@@ -1,9 +1,10 @@
-"""describe_error: the vendor's JSON error body read into its type and message, or None."""
+"""describe_error: the vendor's JSON error body read into a VendorErrorBody, or None."""
 
 from __future__ import annotations
 
 import pytest
 
+from course_http import VendorErrorBody
 from course_provider_anthropic import describe_error
 
 
@@ -13,20 +14,19 @@ def test_the_error_type_and_message_of_a_vendor_error_body() -> None:
         b'"request_id":"req_1"}'
     )
 
-    assert describe_error(body) == ("rate_limit_error", "Slow down.")
+    assert describe_error(body) == VendorErrorBody("rate_limit_error", None, "Slow down.")
 
 
 def test_an_empty_message_is_still_a_message() -> None:
-    assert describe_error(b'{"type":"error","error":{"type":"api_error","message":""}}') == (
-        "api_error",
-        "",
-    )
+    assert describe_error(
+        b'{"type":"error","error":{"type":"api_error","message":""}}'
+    ) == VendorErrorBody("api_error", None, "")
 
 
 def test_padding_and_non_ascii_text_are_fine() -> None:
     body = '{ "type" : "error", "error": {"type": "overloaded_error", "message": "Überlastet"} }'
 
-    assert describe_error(body.encode()) == ("overloaded_error", "Überlastet")
+    assert describe_error(body.encode()) == VendorErrorBody("overloaded_error", None, "Überlastet")
 
 
 @pytest.mark.parametrize(

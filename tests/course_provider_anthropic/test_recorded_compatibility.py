@@ -1,9 +1,13 @@
-"""Every recorded Messages API file of ../shared replays to a tested outcome.
+"""Every recorded Messages API file of ../shared replays to a tested outcome, the production way.
 
-The recordings are other projects' data: read in place, never copied. This
-module keeps only short field values of them (ids, counts, Tool names); the
-full course JSON of each response is checked against an independent,
-lenient reading of the same file. Skipped when ``../shared`` is absent.
+Each body goes through `AnthropicMessagesModel` over a `RecordedTransport`
+(the HTTP client, course_http's SSE decoder, the parser, the shared producer
+loop), whole and re-chunked (per byte for small bodies, at seeded random
+cuts for all), and every cut must give the same outcome. The recordings are
+other projects' data: read in place, never copied. This module keeps only
+short field values of them (ids, counts, Tool names); the full course JSON
+of each response is checked against an independent, lenient reading of the
+same file. Skipped when ``../shared`` is absent.
 """
 
 from __future__ import annotations
@@ -14,7 +18,16 @@ from typing import Any
 
 import pytest
 
-from course_http import SseEvent, VendorError, VendorErrorCode
+from course_conformance import Scenario, assert_conforms
+from course_http import (
+    HttpTransport,
+    RecordedResponse,
+    RecordedTransport,
+    SseDecoder,
+    SseEvent,
+    VendorErrorBody,
+    VendorErrorCode,
+)
 from course_protocol import (
     CourseAssistantMessage,
     CourseMessage,
@@ -28,8 +41,16 @@ from course_protocol import (
     thaw_json,
     to_json,
 )
-from course_provider_anthropic import AnthropicConfig, describe_error, messages_request_body
-from tests.course_provider_anthropic.bodies import REQUEST_ID, play
+from course_provider_anthropic import (
+    VENDOR,
+    AnthropicConfig,
+    AnthropicMessagesModel,
+    describe_error,
+    messages_request_body,
+)
+from tests.course_http.replays import replay_every_cut
+from tests.course_http.wires import REQUEST
+from tests.course_provider_anthropic.bodies import REQUEST_ID
 
 RECORDINGS = (
     Path(__file__).resolve().parents[2]
@@ -97,25 +118,14 @@ REQUESTS = sorted(
 
 
 def recorded_events(path: Path) -> list[SseEvent]:
-    """Frame a recorded body: frames split on blank lines, ``event:``/``data:`` fields.
+    """The events of a recorded body, framed by course_http's decoder, for the lenient oracle."""
+    decoder = SseDecoder(vendor=VENDOR)
+    return [*decoder.feed_bytes(path.read_bytes()), *decoder.close()]
 
-    A stand-in for course_http's SSE decoder, enough for these files. Two of
-    them end without the final blank line; the frame pending at the end is
-    dispatched, since it holds ``message_stop``.
-    """
-    events = []
-    for frame in path.read_text(encoding="utf-8").replace("\r\n", "\n").split("\n\n"):
-        name, data = "message", []
-        for line in frame.split("\n"):
-            field, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if field == "event":
-                name = value
-            elif field == "data":
-                data.append(value)
-        if data:
-            events.append(SseEvent(name, "\n".join(data)))
-    return events
+
+def replaying(transport: HttpTransport) -> AnthropicMessagesModel:
+    """The model a loop would use, over the recorded body (the configuration is not sent)."""
+    return AnthropicMessagesModel(AnthropicConfig("claude-recorded", 1024), transport=transport)
 
 
 def lenient_course_json(events: list[SseEvent]) -> dict[str, Any]:
@@ -171,45 +181,62 @@ def test_every_recorded_file_has_a_tested_outcome() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(RESPONSES))
-def test_a_recorded_response_replays_to_its_course_json(name: str) -> None:
+async def test_a_recorded_response_replays_to_its_course_json_however_it_is_cut(
+    name: str,
+) -> None:
     stop_reason, input_tokens, output_tokens, text_chunks, calls = RESPONSES[name]
-    events = recorded_events(RECORDINGS / name)
 
-    chunks, outcome = play(events)
+    outcome = await replay_every_cut(replaying, (RECORDINGS / name).read_bytes())
 
-    assert not isinstance(outcome, VendorError), outcome
-    course = to_json(outcome)
-    assert course == lenient_course_json(events)
+    assert outcome.error is None, outcome.error
+    assert outcome.response is not None
+    course = to_json(outcome.response)
+    assert course == lenient_course_json(recorded_events(RECORDINGS / name))
     assert course["stopReason"] == stop_reason
     assert course["usage"] == {"inputTokens": input_tokens, "outputTokens": output_tokens}
+    chunks = outcome.chunks
     tool_chunks = [chunk for chunk in chunks if type(chunk) is CourseToolCallChunk]
     assert len(chunks) - len(tool_chunks) == text_chunks
     assert [
         (chunk.tool_call.name, thaw_json(chunk.tool_call.arguments)) for chunk in tool_chunks
     ] == calls
     assert all(chunk.tool_call.id.startswith("toolu_") for chunk in tool_chunks)
-    assert outcome.id.startswith("msg_")
+    assert outcome.response.id.startswith("msg_")
 
 
 @pytest.mark.parametrize("name", sorted(FAILURES))
-def test_a_recorded_stream_cut_by_the_vendor_fails_with_its_code(name: str) -> None:
+async def test_a_recorded_stream_cut_by_the_vendor_fails_with_its_code_however_it_is_cut(
+    name: str,
+) -> None:
     code, vendor_type, event_index, delivered = FAILURES[name]
 
-    chunks, outcome = play(recorded_events(RECORDINGS / name))
+    outcome = await replay_every_cut(replaying, (RECORDINGS / name).read_bytes())
 
-    assert isinstance(outcome, VendorError)
-    assert (outcome.code, outcome.vendor_type, outcome.event_index) == (
-        code,
-        vendor_type,
-        event_index,
-    )
-    assert len(chunks) == delivered
-    assert not any(type(chunk) is CourseToolCallChunk for chunk in chunks)
+    error = outcome.error
+    assert error is not None
+    assert (error.code, error.vendor_type, error.event_index) == (code, vendor_type, event_index)
+    assert len(outcome.chunks) == delivered
+    assert not any(type(chunk) is CourseToolCallChunk for chunk in outcome.chunks)
+
+
+@pytest.mark.parametrize("name", sorted(RESPONSES))
+async def test_the_model_conforms_on_a_recorded_response(name: str) -> None:
+    body = (RECORDINGS / name).read_bytes()
+
+    def model() -> AnthropicMessagesModel:
+        served = RecordedResponse(200, {"content-type": "text/event-stream"}, body)
+        return replaying(RecordedTransport([served], chunking="random", seed=5))
+
+    report = await assert_conforms(model, REQUEST)
+
+    assert report.result_for(Scenario.COMPLETE).response is not None
 
 
 @pytest.mark.parametrize("name", sorted(ERROR_BODIES))
 def test_a_recorded_error_body_is_read_into_its_type_and_message(name: str) -> None:
-    assert describe_error((RECORDINGS / name).read_bytes()) == ERROR_BODIES[name]
+    assert describe_error((RECORDINGS / name).read_bytes()) == VendorErrorBody(
+        ERROR_BODIES[name][0], None, ERROR_BODIES[name][1]
+    )
 
 
 def course_request(recorded: dict[str, Any]) -> CourseModelRequest:

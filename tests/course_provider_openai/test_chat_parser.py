@@ -30,7 +30,7 @@ from tests.course_provider_openai.bodies import (
     tool_start,
     usage,
 )
-from tests.course_provider_openai.framing import Replay, replay
+from tests.course_provider_openai.driving import Replay, replay
 
 Code = VendorErrorCode
 REQUEST = "request-1"

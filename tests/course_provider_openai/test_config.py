@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from frozendict import frozendict
 
+from course_http import VendorErrorBody
 from course_protocol import CourseProtocolError, CourseToolSpec, thaw_json
 from course_provider_openai import DEFAULT_BASE_URL, OpenAIConfig, describe_error, request_headers
 from tests.course_protocol.hostile import nested_dicts
@@ -149,9 +150,9 @@ def body(value: object) -> bytes:
     ],
 )
 def test_describe_error_reads_the_vendors_type_code_and_message(
-    raw: bytes, expected: tuple[object, ...]
+    raw: bytes, expected: tuple[str | None, str | None, str | None]
 ) -> None:
-    assert describe_error(raw) == expected
+    assert describe_error(raw) == VendorErrorBody(*expected)
 
 
 @pytest.mark.parametrize(
@@ -185,7 +186,9 @@ def test_describe_error_gives_none_for_anything_that_is_not_an_error_object(raw:
 
 def test_describe_error_keeps_a_long_message_whole() -> None:
     message = "m" * 1_000_000
-    assert describe_error(body({"error": {"message": message}})) == (None, None, message)
+    assert describe_error(body({"error": {"message": message}})) == VendorErrorBody(
+        None, None, message
+    )
 
 
 @pytest.mark.parametrize("raw", ['{"error": {}}', bytearray(b"{}"), None])
@@ -196,7 +199,7 @@ def test_describe_error_takes_bytes_only(raw: Any) -> None:
 
 def test_describe_error_reads_a_deeply_nested_error_object_without_recursion_trouble() -> None:
     nested = {"error": {"message": "deep", "details": nested_dicts(50)}}
-    assert describe_error(body(nested)) == (None, None, "deep")
+    assert describe_error(body(nested)) == VendorErrorBody(None, None, "deep")
 
 
 def test_the_tool_schema_of_a_config_is_a_frozen_snapshot() -> None:

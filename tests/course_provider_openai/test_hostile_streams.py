@@ -43,7 +43,7 @@ from tests.course_provider_openai.bodies import (
     tool_start,
     usage,
 )
-from tests.course_provider_openai.framing import Replay, StreamParser, replay
+from tests.course_provider_openai.driving import Replay, StreamParser, replay
 
 Code = VendorErrorCode
 

@@ -35,7 +35,7 @@ from tests.course_provider_openai.bodies import (
 from tests.course_provider_openai.bodies import (
     tool_arguments as chat_fragment,
 )
-from tests.course_provider_openai.framing import replay
+from tests.course_provider_openai.driving import replay
 
 FRAGMENTS = 100_000
 PIECE = "ab"

@@ -1,11 +1,18 @@
-"""Every recorded OpenAI body in ../shared replays to a tested outcome.
+"""Every recorded OpenAI body in ../shared replays to a tested outcome, the production way.
 
 The recordings are other projects' data: they are read in place and never
-copied. Each response file is replayed through its parser and must give
-the outcome listed here: the course response (its stop reason, usage and
-the kinds and names of its blocks, checked against the chunks that were
-streamed), or the typed failure (code, event, the vendor's own names).
-Each error body must give the vendor's type and code to ``describe_error``.
+copied. Each response file is replayed through its model
+(`OpenAIChatModel`, `OpenAIResponsesModel`) over a `RecordedTransport`: the
+HTTP client, course_http's SSE decoder, the parser and the shared producer
+loop, whole and re-chunked (per byte for small bodies, at seeded random
+cuts for all). Every cut must give the outcome listed here: the course
+response (its stop reason, usage and the kinds and names of its blocks,
+checked against the chunks that were streamed), or the typed failure
+(code, event, the vendor's own names). Each error body must give the
+vendor's type and code to ``describe_error``. The ``.jsonl`` recording kept
+only each event's data; it is replayed as the SSE body of one unnamed
+``data:`` frame per line, which the Responses API accepts (its event names
+are optional and repeat the type).
 
 The two ``compat-*`` chat recordings come from OpenAI-compatible vendors:
 - Groq sends ``event: error`` (a named event in a stream that has none)
@@ -20,12 +27,14 @@ The two ``compat-*`` chat recordings come from OpenAI-compatible vendors:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 
-from course_http import VendorErrorCode
+from course_conformance import Scenario, assert_conforms
+from course_http import HttpTransport, RecordedResponse, RecordedTransport, VendorErrorCode
 from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
@@ -34,15 +43,22 @@ from course_protocol import (
     text_from_assistant,
     to_json,
 )
-from course_provider_openai import ChatStreamParser, ResponsesStreamParser, describe_error
-from tests.course_provider_openai.framing import frame, jsonl_events, replay
+from course_provider_openai import (
+    OpenAIChatModel,
+    OpenAIConfig,
+    OpenAIResponsesModel,
+    describe_error,
+)
+from tests.course_http.replays import data_only_body, replay_every_cut
+from tests.course_http.wires import REQUEST
 
 TRANSCRIPTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "provider-transcripts"
 Code = VendorErrorCode
-PARSERS: dict[str, type[ChatStreamParser] | type[ResponsesStreamParser]] = {
-    "openai-chat": ChatStreamParser,
-    "openai-responses": ResponsesStreamParser,
+MODELS: dict[str, type[OpenAIChatModel] | type[OpenAIResponsesModel]] = {
+    "openai-chat": OpenAIChatModel,
+    "openai-responses": OpenAIResponsesModel,
 }
+CONFIG = OpenAIConfig("gpt-recorded")
 
 pytestmark = pytest.mark.skipif(
     not TRANSCRIPTS.is_dir(),
@@ -129,7 +145,7 @@ def recorded_files() -> list[str]:
         return []
     return sorted(
         f"{folder}/{path.name}"
-        for folder in PARSERS
+        for folder in MODELS
         for path in (TRANSCRIPTS / folder).iterdir()
         if not path.name.endswith(".request.json")
     )
@@ -143,14 +159,24 @@ def block_shape(block: dict[str, Any]) -> tuple[str, str | None]:
     return (block["type"], block.get("name"))
 
 
-@pytest.mark.parametrize("name", sorted(OUTCOMES))
-def test_each_recorded_stream_replays_to_its_outcome(name: str) -> None:
+def recorded_body(name: str) -> bytes:
+    """The body as it came over HTTP (a ``.jsonl`` file: the data of each event, reframed)."""
     path = TRANSCRIPTS / name
-    body = path.read_text(encoding="utf-8")
-    events = jsonl_events(body) if path.suffix == ".jsonl" else frame(body)
+    if path.suffix == ".jsonl":
+        return data_only_body(path.read_text(encoding="utf-8"))
+    return path.read_bytes()
+
+
+def replaying(name: str) -> Callable[[HttpTransport], OpenAIChatModel | OpenAIResponsesModel]:
+    model = MODELS[name.split("/")[0]]
+    return lambda transport: model(CONFIG, transport=transport)
+
+
+@pytest.mark.parametrize("name", sorted(OUTCOMES))
+async def test_each_recorded_stream_replays_to_its_outcome_however_it_is_cut(name: str) -> None:
     folder = name.split("/")[0]
 
-    outcome = replay(PARSERS[folder]("request-1"), events)
+    outcome = await replay_every_cut(replaying(name), recorded_body(name))
 
     expected = OUTCOMES[name]
     assert len(outcome.chunks) == expected.chunks
@@ -186,11 +212,23 @@ def test_each_recorded_stream_replays_to_its_outcome(name: str) -> None:
     assert all(call.id.startswith("call_") for call in calls), "call ids, never item ids"
 
 
+@pytest.mark.parametrize("name", sorted(name for name, o in OUTCOMES.items() if type(o) is Answer))
+async def test_each_model_conforms_on_a_recorded_answer(name: str) -> None:
+    body = recorded_body(name)
+
+    def model() -> OpenAIChatModel | OpenAIResponsesModel:
+        served = RecordedResponse(200, {"content-type": "text/event-stream"}, body)
+        return replaying(name)(RecordedTransport([served], chunking="random", seed=5))
+
+    report = await assert_conforms(model, REQUEST)
+
+    assert report.result_for(Scenario.COMPLETE).response is not None
+
+
 @pytest.mark.parametrize("name", sorted(ERROR_BODIES))
 def test_each_recorded_error_body_gives_the_vendors_type_and_code(name: str) -> None:
     description = describe_error((TRANSCRIPTS / name).read_bytes())
 
     assert description is not None
-    kind, code, message = description
-    assert (kind, code) == ERROR_BODIES[name]
-    assert message
+    assert (description.vendor_type, description.vendor_code) == ERROR_BODIES[name]
+    assert description.vendor_message

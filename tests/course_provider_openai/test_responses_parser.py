@@ -26,7 +26,7 @@ from tests.course_provider_openai.bodies import (
     responses_text_stream,
     text_part,
 )
-from tests.course_provider_openai.framing import Replay, replay
+from tests.course_provider_openai.driving import Replay, replay
 
 Code = VendorErrorCode
 REQUEST = "request-1"

@@ -14,6 +14,16 @@ GUIDE = REPO_ROOT / "docs" / "writing-a-provider-adapter.md"
 QUOTED_SOURCES = [
     *sorted((REPO_ROOT / "examples" / "jsonl_provider").glob("*.py")),
     *sorted((REPO_ROOT / "tests" / "examples").glob("*.py")),
+    *sorted(
+        (
+            REPO_ROOT
+            / "packages"
+            / "course-provider-anthropic"
+            / "src"
+            / "course_provider_anthropic"
+        ).glob("*.py")
+    ),
+    *sorted((REPO_ROOT / "tests" / "course_provider_anthropic").glob("*.py")),
 ]
 PORT_EXCERPT = "class CourseModel(Protocol):"
 
@@ -31,6 +41,20 @@ EXCERPTS = [block for block in python_blocks(GUIDE.read_text()) if PORT_EXCERPT 
 
 def test_the_guide_quotes_several_excerpts() -> None:
     assert len(EXCERPTS) >= 5
+
+
+def test_the_anthropic_example_quotes_the_adapter_and_its_tests() -> None:
+    anthropic = [path for path in QUOTED_SOURCES if "anthropic" in str(path)]
+
+    quoted = {
+        path.name
+        for excerpt in EXCERPTS
+        for path in anthropic
+        if quoted_in(normalized(excerpt), path)
+    }
+
+    assert {"_parser.py", "_model.py", "test_parser_failures.py"} <= quoted
+    assert "test_recorded_compatibility.py" in quoted
 
 
 @pytest.mark.parametrize("excerpt", EXCERPTS, ids=lambda block: block.strip().splitlines()[0])

@@ -1,7 +1,8 @@
 """The course command: replay and check provider fixtures, and run a Tool round-trip demo.
 
-This package is the composition root: it wires ``FixtureProviderAdapter``
-and ``ScriptedModel`` to the ``CourseModel`` port. Nothing imports it.
+This package is the composition root: it wires ``FixtureProviderAdapter``,
+``ScriptedModel`` and the real vendor models (``--wire``) to the
+``CourseModel`` port. Nothing imports it.
 
 - `main`: run the ``course`` command in-process and get its exit status.
 - `run_demo`: the demo's agent loop over any ``CourseModel``; `DemoStoppedError`

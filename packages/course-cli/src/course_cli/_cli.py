@@ -14,13 +14,17 @@ from course_cli._check import check_files
 from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
 from course_cli._models import MODEL_NAMES, build_demo_model
 from course_cli._output import format_problem, one_line, trace_line, writer_for
+from course_cli._recordings import check_recordings, replay_recording, unplayable_reason
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
+from course_cli._wires import FIXTURE_WIRE, RECORDING_WIRES, WIRE_NAMES
 
 _MAIN_EPILOG = """\
 examples:
   course demo                      a Tool round trip through the CourseModel port
   course replay fixtures/provider-tool-roundtrip.json
   course check fixtures/*.json     exit 0 only when every file is clean
+  course replay --wire openai-chat answer.sse
+                                   a recorded vendor body, through the vendor's model
 
 Run 'course COMMAND --help' for the details of one command.
 """
@@ -39,6 +43,13 @@ non-ASCII characters escaped. On a typed failure the lines already printed
 stay on stdout, the failure goes to stderr as
   FILE: response R, record K: CODE: MESSAGE
 and the exit status is 1.
+
+With --wire VENDOR, FILE is one recorded HTTP body (the SSE body as
+received; a .jsonl file holds the data of one event per line) played as one
+call (request id PREFIX-1) through that vendor's model over an in-process
+recorded transport: no network, no key. A failure is reported as
+  FILE: CODE: MESSAGE
+A .json file (an error body, a request) is not a stream and is refused.
 """
 
 _CHECK_EPILOG = """\
@@ -53,6 +64,10 @@ file does not stop the others, and a bad response does not stop the later
 responses of its file. A file that cannot be loaded at all (not strict JSON,
 wrong schemaVersion, malformed response list) is one problem. Exit status 0
 only when every file is clean, 1 when any problem was found.
+
+With --wire VENDOR, each FILE is one recorded HTTP body played as one call
+through that vendor's model (see 'course replay --help'); a file whose call
+fails is one problem line, FILE: CODE: MESSAGE.
 """
 
 _DEMO_EPILOG = """\
@@ -114,14 +129,18 @@ def _build_parser() -> _Parser:
     replay = commands.add_parser(
         "replay",
         help="print every chunk and response of a fixture as JSON Lines",
-        description="Play every response of FIXTURE in order through FixtureProviderAdapter "
-        "and print each chunk and each terminal response as one JSON object per line, "
-        "in the course vocabulary.",
+        description="Play every response of FILE in order through FixtureProviderAdapter "
+        "(or, with --wire VENDOR, the one recorded response body through that vendor's "
+        "model) and print each chunk and each terminal response as one JSON object per "
+        "line, in the course vocabulary.",
         epilog=_REPLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     replay.set_defaults(subparser=replay)
-    replay.add_argument("fixture", metavar="FIXTURE", help="a schema-1 fixture file")
+    replay.add_argument(
+        "fixture", metavar="FILE", help="a schema-1 fixture file, or a recorded body with --wire"
+    )
+    _add_wire_option(replay)
     replay.add_argument(
         "--request-id",
         metavar="PREFIX",
@@ -133,13 +152,17 @@ def _build_parser() -> _Parser:
     check = commands.add_parser(
         "check",
         help="validate every response of every fixture file",
-        description="Validate fixture files by playing every response offline; print one "
-        "line per problem (file, response index, record index, code, message).",
+        description="Validate fixture files (or, with --wire VENDOR, recorded response "
+        "bodies) by playing every response offline; print one line per problem (file, "
+        "response index, record index, code, message).",
         epilog=_CHECK_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.set_defaults(subparser=check)
-    check.add_argument("fixtures", metavar="FIXTURE", nargs="+", help="fixture files")
+    check.add_argument(
+        "fixtures", metavar="FILE", nargs="+", help="fixture files, or recorded bodies with --wire"
+    )
+    _add_wire_option(check)
 
     demo = commands.add_parser(
         "demo",
@@ -164,6 +187,26 @@ def _build_parser() -> _Parser:
         help="stop after N model calls (default: %(default)s)",
     )
     return parser
+
+
+def _add_wire_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--wire",
+        choices=WIRE_NAMES,
+        default=FIXTURE_WIRE,
+        help="what the files record: course fixtures (default: %(default)s) or a vendor "
+        "API's response bodies",
+    )
+
+
+def _require_playable(parser: argparse.ArgumentParser, wire: str, paths: Sequence[str]) -> None:
+    recording = RECORDING_WIRES.get(wire)
+    if recording is None:
+        return
+    for path in paths:
+        reason = unplayable_reason(path, recording)
+        if reason is not None:
+            parser.error(f"{path}: {reason}")
 
 
 def _unreadable_reason(path: str) -> str | None:
@@ -208,15 +251,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("choose a command: replay, check or demo")
         if arguments.command == "replay":
             _require_readable(arguments.subparser, [arguments.fixture])
+            _require_playable(arguments.subparser, arguments.wire, [arguments.fixture])
         elif arguments.command == "check":
             _require_readable(arguments.subparser, arguments.fixtures)
+            _require_playable(arguments.subparser, arguments.wire, arguments.fixtures)
     except _ParserExit as exit_:
         return exit_.status
     try:
         if arguments.command == "replay":
-            status = _replay(arguments.fixture, arguments.request_id)
+            status = _replay(arguments.fixture, arguments.request_id, arguments.wire)
         elif arguments.command == "check":
-            status = _check(arguments.fixtures)
+            status = _check(arguments.fixtures, arguments.wire)
         else:
             status = _demo(arguments.model, arguments.max_turns)
         sys.stdout.flush()
@@ -244,8 +289,13 @@ def _detach_stdout() -> None:
         os.close(devnull)
 
 
-def _replay(path: str, request_prefix: str) -> int:
-    problem = asyncio.run(replay_file(path, request_prefix, writer_for(sys.stdout)))
+def _replay(path: str, request_prefix: str, wire: str) -> int:
+    write = writer_for(sys.stdout)
+    recording = RECORDING_WIRES.get(wire)
+    if recording is None:
+        problem = asyncio.run(replay_file(path, request_prefix, write))
+    else:
+        problem = asyncio.run(replay_recording(path, recording, request_prefix, write))
     if problem is None:
         return 0
     sys.stdout.flush()
@@ -253,8 +303,12 @@ def _replay(path: str, request_prefix: str) -> int:
     return 1
 
 
-def _check(paths: Sequence[str]) -> int:
-    report = asyncio.run(check_files(paths))
+def _check(paths: Sequence[str], wire: str) -> int:
+    recording = RECORDING_WIRES.get(wire)
+    if recording is None:
+        report = asyncio.run(check_files(paths))
+    else:
+        report = asyncio.run(check_recordings(paths, recording))
     write = writer_for(sys.stdout)
     for problem in report.problems:
         write(format_problem(problem) + "\n")

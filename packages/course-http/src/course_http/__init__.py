@@ -8,6 +8,9 @@
   error bodies with an `ErrorBodyReader` into a `VendorErrorBody`.
 - `VendorError` and its `VendorErrorCode` set of stable codes: how every real
   provider adapter fails, before the stream (HTTP) and inside it (vendor events).
+- `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
+  shares (key, transport, event loop, production); a vendor supplies its
+  `VendorWire`, its request body and headers, and its parser (a `VendorPlay`).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
 - `event_object`, `token_count`, `tool_arguments`, `invalid_event`: the
   vendor-neutral reads every vendor parser shares.
@@ -33,6 +36,7 @@ from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_statu
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport, LiveTransport
+from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
 
 __all__ = [
     "DEFAULT_MAX_FRAME_LENGTH",
@@ -53,6 +57,9 @@ __all__ = [
     "VendorError",
     "VendorErrorBody",
     "VendorErrorCode",
+    "VendorModel",
+    "VendorPlay",
+    "VendorWire",
     "code_for_status",
     "event_object",
     "invalid_event",

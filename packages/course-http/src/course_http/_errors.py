@@ -21,7 +21,10 @@ class VendorErrorCode(StrEnum):
     """
 
     VENDOR_MISSING_API_KEY = "VENDOR_MISSING_API_KEY"
-    """A live call needs an API key: none was given and the vendor's variable is unset."""
+    """A live call needs an API key: none was given, and the vendor's variable holds none.
+
+    Unset, empty, or not a usable key (a space, a line break, non-ASCII).
+    """
 
     VENDOR_INVALID_REQUEST = "VENDOR_INVALID_REQUEST"
     """The course request cannot be put in the vendor's terms; nothing was sent."""

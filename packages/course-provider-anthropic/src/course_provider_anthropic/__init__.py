@@ -1,11 +1,12 @@
 """The Anthropic Messages API behind the course port.
 
+- `AnthropicMessagesModel`: the ``CourseModel`` itself, live or over a recorded transport.
 - `AnthropicConfig`: the adapter's model, token limit, system prompt, Tools and base URL.
 - `messages_request_body`, `request_headers`: a course request in the vendor's terms
   (pure data in, data out).
 - `MessagesStreamParser`: the vendor's streamed events, read strictly as untrusted
   input, into course chunks and one terminal response.
-- `describe_error`: the vendor's JSON error body, read into its error type and message.
+- `describe_error`: the vendor's JSON error body, read into a ``course_http.VendorErrorBody``.
 - `VENDOR`: this wire format's name, ``"anthropic-messages"``.
 
 Every failure is a `course_http.VendorError` with a `course_http.VendorErrorCode`.
@@ -14,6 +15,7 @@ This package imports no network module: the transport lives in ``course_http``.
 
 from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._error_body import describe_error
+from course_provider_anthropic._model import AnthropicMessagesModel
 from course_provider_anthropic._parser import MessagesStreamParser
 from course_provider_anthropic._request import messages_request_body, request_headers
 from course_provider_anthropic._wire import VENDOR
@@ -21,6 +23,7 @@ from course_provider_anthropic._wire import VENDOR
 __all__ = [
     "VENDOR",
     "AnthropicConfig",
+    "AnthropicMessagesModel",
     "MessagesStreamParser",
     "describe_error",
     "messages_request_body",

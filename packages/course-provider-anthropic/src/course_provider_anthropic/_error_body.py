@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from course_http import VendorError, event_object
+from course_http import VendorError, VendorErrorBody, event_object
 from course_protocol import is_blank
 from course_provider_anthropic import _wire
 
 __all__ = ["describe_error"]
 
 
-def describe_error(body: bytes) -> tuple[str, str] | None:
-    """``(error type, error message)`` of a Messages API error body, or ``None``.
+def describe_error(body: bytes) -> VendorErrorBody | None:
+    """The error type and message of a Messages API error body, or ``None``.
+
+    A ``course_http.ErrorBodyReader``: the result is a `VendorErrorBody`
+    with ``vendor_type`` and ``vendor_message`` (the vendor sends no code
+    besides the type, so ``vendor_code`` is ``None``).
 
     The body must be UTF-8 JSON shaped ``{"type": "error", "error": {"type":
     ..., "message": ...}}`` with a non-blank ``str`` type and a ``str``
@@ -32,4 +36,4 @@ def describe_error(body: bytes) -> tuple[str, str] | None:
     message = error.get(_wire.MESSAGE)
     if type(kind) is not str or is_blank(kind) or type(message) is not str:
         return None
-    return kind, message
+    return VendorErrorBody(kind, None, message)

@@ -55,8 +55,11 @@ _V = _wire.VENDOR
 class MessagesStreamParser:
     """The state of one streamed Messages API response, fed one server-sent event at a time.
 
-    Feed each event in order with :meth:`feed` (it returns the course chunk
-    the event makes, or ``None``), then call :meth:`end` once the stream is
+    It is a ``course_stream.SourcePlay``: :meth:`item` pushes the course chunk
+    each event makes, :meth:`end` gives the response, :meth:`source_failed`
+    passes the transport's errors through; ``AnthropicMessagesModel`` plays
+    it that way. By hand, feed each event in order with :meth:`feed` (it
+    returns the chunk, or ``None``), then call :meth:`end` once the stream is
     over. Both raise `VendorError` (``vendor`` ``"anthropic-messages"``,
     ``event_index`` the offending event) with a stable code; after one, the
     parser is spent: every later call raises that same error object again.
@@ -97,15 +100,17 @@ class MessagesStreamParser:
         self._response: CourseModelResponse | None = None
         self._failure: VendorError | None = None
 
-    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
-        """Advance by event number ``index``; return the chunk it makes, if any.
+    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        """Advance by event number ``index`` and ``push`` the chunk it makes, if any.
 
-        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for data that is not a
-        JSON object, a ``type`` that is not a string or differs from the
-        ``event:`` name, or a field of the wrong type; ``VENDOR_UNKNOWN_EVENT``
-        for an unknown event, block or delta type; ``VENDOR_EVENT_ORDER`` for
-        an event out of place (anything after ``message_stop``, ping
-        included); ``VENDOR_ERROR_EVENT`` for the vendor's ``error`` event;
+        The hot path under ``course_stream.forward_source`` (this parser is the
+        ``SourcePlay`` of a model call). Raises `VendorError`:
+        ``VENDOR_INVALID_EVENT`` for data that is not a JSON object, a
+        ``type`` that is not a string or differs from the ``event:`` name, or
+        a field of the wrong type; ``VENDOR_UNKNOWN_EVENT`` for an unknown
+        event, block or delta type; ``VENDOR_EVENT_ORDER`` for an event out of
+        place (anything after ``message_stop``, ping included);
+        ``VENDOR_ERROR_EVENT`` for the vendor's ``error`` event;
         ``VENDOR_INCOMPLETE``/``VENDOR_REFUSAL`` for a stop reason the course
         cannot express; ``VENDOR_UNSUPPORTED_CONTENT`` for a server-tool
         block; ``VENDOR_INVALID_TOOL_ARGUMENTS`` when a Tool call's arguments
@@ -120,11 +125,31 @@ class MessagesStreamParser:
             handler = _HANDLERS.get(kind) if type(kind) is str else None
             if handler is None or event.event != kind or self._response is not None:
                 self._refuse(event, kind, index)
-            return handler(self, data, index)
+            chunk = handler(self, data, index)
         except VendorError as error:
             # A half-applied event leaves the state torn: nothing may follow.
             self._failure = error
             raise
+        if chunk is not None:
+            push(chunk)
+
+    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
+        """Advance by event number ``index``; return the chunk it makes, if any.
+
+        `item` for a caller that drives the parser by hand; raises the same errors.
+        """
+        made: list[CourseModelChunk] = []
+        self.item(event, index, made.append)
+        return made[0] if made else None
+
+    def source_failed(self, error: BaseException, index: int) -> BaseException:
+        """What the stream fails with when the event source raised ``error``: ``error`` itself.
+
+        The source is ``course_http.stream_events``, whose failures are already
+        `VendorError` s with their codes; anything else is a programming error
+        (a closed transport) and passes through unchanged too.
+        """
+        return error
 
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.

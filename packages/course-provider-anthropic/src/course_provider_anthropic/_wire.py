@@ -13,6 +13,8 @@ VENDOR: Final = "anthropic-messages"
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
 MESSAGES_PATH: Final = "/v1/messages"
 API_KEY_HEADER: Final = "x-api-key"
+API_KEY_VARIABLE: Final = "ANTHROPIC_API_KEY"
+"""The environment variable a model reads its key from when none is given (as the SDK does)."""
 API_VERSION_HEADER: Final = "anthropic-version"
 API_VERSION: Final = "2023-06-01"
 

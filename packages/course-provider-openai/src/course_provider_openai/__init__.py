@@ -1,5 +1,7 @@
 """OpenAI Chat Completions and the OpenAI Responses API behind the course port.
 
+- `OpenAIChatModel` and `OpenAIResponsesModel`: the ``CourseModel`` s
+  themselves, live or over a recorded transport.
 - `OpenAIConfig`: what the adapter sends besides the transcript (model,
   output-token limit, system prompt, Tools, base URL); `request_headers`
   for the API key, which the configuration never holds.
@@ -8,8 +10,8 @@
 - `ChatStreamParser` and `ResponsesStreamParser`: strict parsers of each
   API's server-sent events into course chunks and one terminal response,
   failing with `course_http.VendorError` codes.
-- `describe_error`: the vendor's ``(type, code, message)`` from an HTTP
-  error body of either API.
+- `describe_error`: the vendor's type, code and message from an HTTP error
+  body of either API, as a ``course_http.VendorErrorBody``.
 
 Nothing here touches the network: the parsers take events, the request
 functions return plain values.
@@ -19,14 +21,21 @@ from course_provider_openai._chat_parser import ChatFeedResult, ChatStreamParser
 from course_provider_openai._chat_request import chat_request_body
 from course_provider_openai._chat_wire import PATH as CHAT_COMPLETIONS_PATH
 from course_provider_openai._chat_wire import VENDOR as CHAT_VENDOR
-from course_provider_openai._config import DEFAULT_BASE_URL, OpenAIConfig, request_headers
-from course_provider_openai._error_body import ErrorDescription, describe_error
+from course_provider_openai._config import (
+    API_KEY_VARIABLE,
+    DEFAULT_BASE_URL,
+    OpenAIConfig,
+    request_headers,
+)
+from course_provider_openai._error_body import describe_error
+from course_provider_openai._models import OpenAIChatModel, OpenAIResponsesModel
 from course_provider_openai._responses_parser import ResponsesStreamParser
 from course_provider_openai._responses_request import responses_request_body
 from course_provider_openai._responses_wire import PATH as RESPONSES_PATH
 from course_provider_openai._responses_wire import VENDOR as RESPONSES_VENDOR
 
 __all__ = [
+    "API_KEY_VARIABLE",
     "CHAT_COMPLETIONS_PATH",
     "CHAT_VENDOR",
     "DEFAULT_BASE_URL",
@@ -34,8 +43,9 @@ __all__ = [
     "RESPONSES_VENDOR",
     "ChatFeedResult",
     "ChatStreamParser",
-    "ErrorDescription",
+    "OpenAIChatModel",
     "OpenAIConfig",
+    "OpenAIResponsesModel",
     "ResponsesStreamParser",
     "chat_request_body",
     "describe_error",

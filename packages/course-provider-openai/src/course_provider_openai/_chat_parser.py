@@ -9,6 +9,7 @@ once, when ``finish_reason`` arrives, so a long call costs linear time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, NoReturn, TypeAlias, final
 
 from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
@@ -63,8 +64,10 @@ def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
 class ChatStreamParser:
     """The state of one streamed Chat Completions response, for the request ``request_id``.
 
-    Feed it every server-sent event in order with :meth:`feed`, then call
-    :meth:`end` once the stream is exhausted. Both raise `VendorError`
+    It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
+    :meth:`source_failed`), which is how ``OpenAIChatModel`` plays it. By
+    hand, feed it every server-sent event in order with :meth:`feed`, then
+    call :meth:`end` once the stream is exhausted. Both raise `VendorError`
     (vendor ``"openai-chat"``) with a stable code and the ``event_index`` of
     the offending event; chunks returned before a failure stay valid. Once
     it has raised, the parser must not be fed again. Raises
@@ -155,6 +158,30 @@ class ChatStreamParser:
                 "the course protocol has one answer per call",
             )
         return self._choice(choices[0], index)
+
+    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        """`feed` one event and ``push`` each chunk it yields, in order.
+
+        The parser as a ``course_stream.SourcePlay``, the way
+        ``OpenAIChatModel`` plays it; raises what `feed` raises.
+        """
+        produced = self.feed(event, index)
+        if produced is None:
+            return
+        if isinstance(produced, tuple):
+            for chunk in produced:
+                push(chunk)
+            return
+        push(produced)
+
+    def source_failed(self, error: BaseException, index: int) -> BaseException:
+        """What the stream fails with when the event source raised ``error``: ``error`` itself.
+
+        The source is ``course_http.stream_events``, whose failures are already
+        `VendorError` s with their codes; anything else is a programming error
+        (a closed transport) and passes through unchanged too.
+        """
+        return error
 
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.

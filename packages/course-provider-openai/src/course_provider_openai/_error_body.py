@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
-from course_http import VendorError, event_object
+from course_http import VendorError, VendorErrorBody, event_object
 from course_provider_openai import _chat_wire as wire
 
 __all__ = ["ErrorDescription", "describe_error", "error_fields", "shown"]
@@ -54,14 +54,14 @@ def error_fields(error: object) -> ErrorDescription:
     )
 
 
-def describe_error(body: bytes) -> ErrorDescription | None:
-    """Read an HTTP error body of either OpenAI API into ``(type, code, message)``.
+def describe_error(body: bytes) -> VendorErrorBody | None:
+    """Read an HTTP error body of either OpenAI API into its type, code and message.
 
-    Returns ``None`` when ``body`` is not UTF-8 JSON text holding an object
-    with an ``error`` member (an HTML page from a proxy, an empty body, a
-    JSON array); otherwise the fields of that member as
-    :func:`error_fields` reads them. Never raises on any ``bytes``; raises
-    ``TypeError`` when ``body`` is not ``bytes``.
+    A ``course_http.ErrorBodyReader``. Returns ``None`` when ``body`` is not
+    UTF-8 JSON text holding an object with an ``error`` member (an HTML page
+    from a proxy, an empty body, a JSON array); otherwise a `VendorErrorBody`
+    of that member's fields as :func:`error_fields` reads them. Never raises
+    on any ``bytes``; raises ``TypeError`` when ``body`` is not ``bytes``.
     """
     if type(body) is not bytes:
         raise TypeError(f"body must be bytes, not {type(body).__name__}")
@@ -72,7 +72,7 @@ def describe_error(body: bytes) -> ErrorDescription | None:
         return None
     if wire.ERROR_KEY not in document:
         return None
-    return error_fields(document[wire.ERROR_KEY])
+    return VendorErrorBody(*error_fields(document[wire.ERROR_KEY]))
 
 
 def shown(description: ErrorDescription) -> str:

@@ -53,8 +53,10 @@ def _response_object(data: dict[str, Any], index: int) -> dict[str, Any]:
 class ResponsesStreamParser:
     """The state of one streamed Responses API response, for the request ``request_id``.
 
-    Feed it every event in order with :meth:`feed`, then call :meth:`end`
-    once the stream is exhausted. Both raise `VendorError` (vendor
+    It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
+    :meth:`source_failed`), which is how ``OpenAIResponsesModel`` plays it.
+    By hand, feed it every event in order with :meth:`feed`, then call
+    :meth:`end` once the stream is exhausted. Both raise `VendorError` (vendor
     ``"openai-responses"``) with a stable code and the ``event_index`` of
     the offending event; chunks returned before a failure stay valid. Once
     it has raised, the parser must not be fed again. Raises
@@ -77,8 +79,11 @@ class ResponsesStreamParser:
         """Whether ``response.completed`` was read: the response is ready, nothing may follow."""
         return self._response is not None
 
-    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
-        """Advance by one server-sent event (``index`` counts from 0); return the chunk it yields.
+    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        """Advance by one server-sent event (``index`` counts from 0); ``push`` the chunk it yields.
+
+        The hot path under ``course_stream.forward_source`` (this parser is the
+        ``SourcePlay`` of a model call).
 
         Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for data that is not
         an event of the expected shape (an ``event:`` name other than its
@@ -116,9 +121,29 @@ class ResponsesStreamParser:
         if self._response_id is None and kind != wire.RESPONSE_CREATED and kind != wire.ERROR_EVENT:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"{kind!r} comes before {wire.RESPONSE_CREATED}")
         if handler is not None:
-            return handler(self._output, data, index)
+            chunk = handler(self._output, data, index)
+            if chunk is not None:
+                push(chunk)
+            return
         _LIFE_EVENTS[kind](self, data, index)
-        return None
+
+    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
+        """Advance by one server-sent event; return the chunk it yields, if any.
+
+        `item` for a caller that drives the parser by hand; raises the same errors.
+        """
+        made: list[CourseModelChunk] = []
+        self.item(event, index, made.append)
+        return made[0] if made else None
+
+    def source_failed(self, error: BaseException, index: int) -> BaseException:
+        """What the stream fails with when the event source raised ``error``: ``error`` itself.
+
+        The source is ``course_http.stream_events``, whose failures are already
+        `VendorError` s with their codes; anything else is a programming error
+        (a closed transport) and passes through unchanged too.
+        """
+        return error
 
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.

@@ -1,0 +1,98 @@
+"""Playing recorded vendor bodies: ``course replay --wire X FILE`` and ``course check --wire X``.
+
+A file is the body of one HTTP response as received: an SSE body (any name
+but the two below), or a ``.jsonl`` file that kept only the data of each
+event, one per line, which is played as the SSE body of one unnamed
+``data:`` frame per line. A ``.json`` file (an HTTP error body, or a request)
+is not a stream and is refused before anything is played. Each file is one
+model call through the vendor's model over a ``RecordedTransport``: the same
+code path as a live call, with no socket and no key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from course_cli._check import CheckReport
+from course_cli._output import json_line
+from course_cli._problems import Problem
+from course_cli._wires import RecordingWire
+from course_http import RecordedResponse, RecordedTransport, VendorError
+from course_protocol import CourseModelRequest, CourseUserMessage, to_json
+from course_stream import AbortController
+
+DATA_ONLY_SUFFIX = ".jsonl"
+NOT_A_STREAM_SUFFIX = ".json"
+
+# A vendor model refuses an empty transcript; a recorded body answers any question.
+_QUESTION = CourseUserMessage("replay-user-1", "(the recorded answer is replayed)")
+
+
+def unplayable_reason(path: str, wire: RecordingWire) -> str | None:
+    """Why ``path`` cannot be played on ``wire``, judged by its name; ``None`` when it can."""
+    suffix = Path(path).suffix
+    if suffix == NOT_A_STREAM_SUFFIX:
+        return (
+            "a .json file holds an HTTP error body or a request, not an event stream; "
+            f"--wire {wire.name} plays the SSE body of a response"
+        )
+    if suffix == DATA_ONLY_SUFFIX and wire.named_events:
+        return (
+            "a .jsonl file keeps only the data of each event, and every "
+            f"{wire.name} event is named; play the SSE body as received"
+        )
+    return None
+
+
+def recorded_body(path: str) -> bytes:
+    """The HTTP body the file at ``path`` records (a ``.jsonl`` file reframed as SSE)."""
+    raw = Path(path).read_bytes()
+    if Path(path).suffix != DATA_ONLY_SUFFIX:
+        return raw
+    lines = (line.rstrip(b"\r") for line in raw.split(b"\n"))
+    return b"".join(b"data: " + line + b"\n\n" for line in lines if line.strip())
+
+
+async def play_recording(
+    path: str, wire: RecordingWire, request_id: str, write: Callable[[str], object] | None
+) -> Problem | None:
+    """Play the body recorded at ``path`` through ``wire``'s model as one call.
+
+    Writes each chunk, then the response, as a JSON line (when ``write`` is
+    given). Returns the call's `VendorError` as a `Problem` of ``path``, or
+    ``None`` when the call ended with a response.
+    """
+    served = RecordedResponse(200, {"content-type": "text/event-stream"}, recorded_body(path))
+    async with RecordedTransport([served]) as transport:
+        model = wire.model(transport)
+        stream = model.stream(
+            CourseModelRequest(request_id, (_QUESTION,)), AbortController().signal
+        )
+        try:
+            async for chunk in stream:
+                if write is not None:
+                    write(json_line(to_json(chunk)) + "\n")
+            response = await stream.result
+        except VendorError as error:
+            return Problem(path, None, None, error.code.value, error.message)
+    if write is not None:
+        write(json_line(to_json(response)) + "\n")
+    return None
+
+
+async def replay_recording(
+    path: str, wire: RecordingWire, request_prefix: str, write: Callable[[str], object]
+) -> Problem | None:
+    """``course replay --wire``: the one call of ``path`` as JSON Lines, request ``PREFIX-1``."""
+    return await play_recording(path, wire, f"{request_prefix}-1", write)
+
+
+async def check_recordings(paths: Sequence[str], wire: RecordingWire) -> CheckReport:
+    """``course check --wire``: play every file to its end, one problem per failed file."""
+    problems: list[Problem] = []
+    for index, path in enumerate(paths):
+        problem = await play_recording(path, wire, f"check-{index + 1}", None)
+        if problem is not None:
+            problems.append(problem)
+    return CheckReport(files=len(paths), responses=len(paths), problems=tuple(problems))

@@ -1,0 +1,67 @@
+"""Where a vendor model's API key comes from, checked without ever showing it.
+
+A key is explicit (given to the model) or read from the vendor's environment
+variable when a call is made. Either way it ends up in a request header, so
+it must be a header value that cannot forge a second header: visible ASCII,
+nothing else. No message here ever holds the key or a piece of it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Final
+
+from course_http._errors import VendorError, VendorErrorCode
+
+__all__ = ["KEY_CHARACTERS", "checked_api_key", "environment_api_key"]
+
+KEY_CHARACTERS: Final = frozenset(chr(code) for code in range(0x21, 0x7F))
+"""What a usable key is made of: visible ASCII (no space, no control or line-break character)."""
+
+
+def _problem(key: str) -> str | None:
+    if not key:
+        return "is empty"
+    if not set(key) <= KEY_CHARACTERS:
+        return "holds a character that is not visible ASCII (a space, a line break, a control)"
+    return None
+
+
+def checked_api_key(api_key: object) -> str:
+    """``api_key`` when it is a usable key: a non-empty ``str`` of visible ASCII.
+
+    Raises ``TypeError`` when it is not a ``str`` and ``ValueError`` when it is
+    empty or holds any other character (a space, a line break: a header value
+    that would split). The messages never show the key.
+    """
+    if type(api_key) is not str:
+        raise TypeError(f"api_key must be a str or None, not {type(api_key).__name__}")
+    problem = _problem(api_key)
+    if problem is not None:
+        raise ValueError(f"api_key {problem}; the key itself is not shown")
+    return api_key
+
+
+def environment_api_key(variable: str, *, model: str, vendor: str) -> str:
+    """The key in the environment variable ``variable``, read now.
+
+    Raises `VendorError` ``VENDOR_MISSING_API_KEY`` (``vendor``; ``model``
+    names the class asking) when the variable is unset or empty, or holds
+    something that is not a usable key; the message names the variable,
+    never its value.
+    """
+    value = os.environ.get(variable)
+    if not value:
+        raise VendorError(
+            VendorErrorCode.VENDOR_MISSING_API_KEY,
+            f"{model} needs an API key for a live call: pass api_key=... or set {variable}",
+            vendor=vendor,
+        )
+    problem = _problem(value)
+    if problem is not None:
+        raise VendorError(
+            VendorErrorCode.VENDOR_MISSING_API_KEY,
+            f"{variable} {problem}, so it is not a usable API key; the value is not shown",
+            vendor=vendor,
+        )
+    return value

@@ -1,0 +1,292 @@
+"""VendorModel: the one ``CourseModel`` implementation under every real vendor adapter.
+
+A vendor adapter is its request conversion and its stream parser; everything
+between the port and the wire lives here, once: the argument check, the API
+key, the transport and who closes it, the event loop a model belongs to, and
+production (course_stream's `run_producer` and `forward_source` over
+`stream_events`, with the vendor's parser as the `SourcePlay`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
+from types import TracebackType
+from typing import Generic, Self, TypeAlias, TypeVar, final
+
+from course_http._api_key import checked_api_key, environment_api_key
+from course_http._errors import VendorError, VendorErrorCode
+from course_http._recorded import RecordedTransport
+from course_http._request import HttpRequest
+from course_http._sse import SseEvent
+from course_http._status import ErrorBodyReader
+from course_http._stream import stream_events
+from course_http._timeouts import Timeouts
+from course_http._transport import HttpTransport, LiveTransport
+from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
+from course_protocol._calls import check_stream_call
+from course_stream import AbortSignal, EventStream, SourcePlay, forward_source, run_producer
+
+__all__ = ["VendorModel", "VendorPlay", "VendorWire"]
+
+C = TypeVar("C")
+
+VendorPlay: TypeAlias = SourcePlay[SseEvent, CourseModelChunk, CourseModelResponse]
+"""A vendor's stream parser, as `forward_source` plays it: one `SseEvent` in, any
+number of chunks pushed; the terminal response at the end; whatever the event
+source raised (already a `VendorError`) passed through."""
+
+_Stream = EventStream[CourseModelChunk, CourseModelResponse]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class VendorWire:
+    """The fixed facts of one vendor API: what a `VendorModel` needs besides its configuration.
+
+    ``vendor`` names the wire format in every `VendorError`
+    (``"anthropic-messages"``); ``key_variable`` is the environment variable
+    holding the API key (``ANTHROPIC_API_KEY``); ``path`` is the endpoint
+    under the base URL (``/v1/messages``); ``describe_error`` reads the
+    vendor's HTTP error bodies.
+    """
+
+    vendor: str
+    key_variable: str
+    path: str
+    describe_error: ErrorBodyReader
+
+
+class VendorModel(ABC, Generic[C]):
+    """A ``CourseModel`` that streams one vendor API call per `stream` call.
+
+    A subclass supplies the request body (`_body`), the headers for a key
+    (`_headers`) and a fresh parser per call (`_parser`); this class does the
+    rest, the same way for every vendor:
+
+    - **Configuration** ``config`` (``C``, the vendor package's frozen config)
+      belongs to the adapter, never to the request.
+    - **Key**: ``api_key`` when given (checked now: ``TypeError`` /
+      ``ValueError``, the key never shown); otherwise the ``key_variable`` of
+      the environment, read at each call. A call without a key fails its
+      stream with ``VENDOR_MISSING_API_KEY``, except over a
+      `RecordedTransport`: a replay sends nothing anywhere, so it needs no key
+      and never reads the environment (an explicit key is still sent, and
+      left out of the transport's recorded requests). The key appears in no
+      repr, message or log.
+    - **Transport**: without ``transport``, the model creates a
+      `LiveTransport` on ``base_url`` with ``timeouts`` (`Timeouts` by
+      default) and closes it in `aclose` (or ``async with``). A transport
+      passed in is the caller's: its base URL wins, ``timeouts`` may not be
+      given with it (``ValueError``: set them on that transport), and
+      `aclose` leaves it open.
+    - **One event loop**: a model belongs to the loop of its first call,
+      because a live transport's pooled connections do; a call from another
+      loop raises ``RuntimeError``. Make one model per loop (per
+      ``asyncio.run``).
+    """
+
+    __slots__ = (
+        "_api_key",
+        "_closed",
+        "_config",
+        "_loop",
+        "_owns_transport",
+        "_transport",
+        "_wire",
+    )
+
+    def __init__(
+        self,
+        config: C,
+        wire: VendorWire,
+        *,
+        base_url: str,
+        api_key: str | None,
+        transport: HttpTransport | None,
+        timeouts: Timeouts | None,
+    ) -> None:
+        """Raise ``TypeError`` or ``ValueError`` for a bad key, transport or timeouts.
+
+        ``base_url`` is the configuration's; it is used only for the
+        transport the model creates (``ValueError`` when `LiveTransport`
+        refuses it).
+        """
+        self._api_key = None if api_key is None else checked_api_key(api_key)
+        if timeouts is not None and type(timeouts) is not Timeouts:
+            raise TypeError(f"timeouts must be a Timeouts or None, not {type(timeouts).__name__}")
+        if transport is None:
+            self._transport: HttpTransport = LiveTransport(base_url, timeouts=timeouts)
+            self._owns_transport = True
+        elif not isinstance(transport, HttpTransport):
+            raise TypeError(
+                f"transport must be an HttpTransport or None, not {type(transport).__name__}"
+            )
+        elif timeouts is not None:
+            raise ValueError(
+                "timeouts apply to the transport the model creates; "
+                "set them on the transport you pass in"
+            )
+        else:
+            self._transport = transport
+            self._owns_transport = False
+        self._config = config
+        self._wire = wire
+        self._closed = False
+        self._loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
+
+    @property
+    def config(self) -> C:
+        """The adapter's configuration, sent with every call."""
+        return self._config
+
+    @property
+    def transport(self) -> HttpTransport:
+        """The transport every call goes through (created by the model, or passed in)."""
+        return self._transport
+
+    @abstractmethod
+    def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
+        """The vendor's JSON body for ``request`` under `config`.
+
+        Raises `VendorError` ``VENDOR_INVALID_REQUEST`` for a request the
+        vendor cannot express.
+        """
+
+    @abstractmethod
+    def _headers(self, api_key: str | None) -> Mapping[str, str]:
+        """The vendor's headers for one call; ``api_key`` is ``None`` over a recorded transport."""
+
+    @abstractmethod
+    def _parser(self, request_id: str) -> VendorPlay:
+        """A fresh parser of one streamed response to the request ``request_id``."""
+
+    def stream(self, request: CourseModelRequest, signal: AbortSignal) -> _Stream:
+        """Start one vendor call for ``request``; return its stream at once.
+
+        Raises ``TypeError`` when ``request`` is not exactly a
+        ``CourseModelRequest`` or ``signal`` not an ``AbortSignal``, and
+        ``RuntimeError`` when no event loop runs, the model is closed, or it
+        belongs to another event loop. Then, synchronously, the request is
+        put in the vendor's terms and the key found; production runs as one
+        task, and the stream:
+
+        - fails with ``signal.reason`` when the signal is already aborted
+          (nothing is sent), or the moment it aborts: the HTTP response is
+          closed and its connection released, whatever await was pending;
+        - fails with ``VENDOR_INVALID_REQUEST`` (a request the vendor cannot
+          express, or a body the transport cannot send) or
+          ``VENDOR_MISSING_API_KEY``, nothing sent;
+        - fails with the transport's `VendorError` (an ``HTTP_*`` code, with
+          the vendor's error type, code and message) before the stream, or
+          with the parser's during it; chunks delivered before a failure
+          stay delivered;
+        - finishes with the parser's `CourseModelResponse` once the vendor's
+          terminal event came and the body ended.
+
+        Stopping iteration does not stop the call (the stream keeps the rest
+        for a later consumer, as every ``CourseModel`` does); abort the
+        signal to stop it.
+        """
+        check_stream_call(type(self).__name__, request, signal)
+        self._bind_loop()
+        stream: _Stream = EventStream()
+        try:
+            outgoing: HttpRequest | VendorError = self._outgoing(request)
+        except VendorError as error:
+            outgoing = error
+        run_producer(stream, signal, partial(self._produce, stream, signal, request.id, outgoing))
+        return stream
+
+    async def aclose(self) -> None:
+        """Close the model: later calls raise ``RuntimeError``; calling it again does nothing.
+
+        Closes the transport the model created (its pooled connections);
+        never one that was passed in. Close a model once its streams have
+        settled.
+        """
+        self._closed = True
+        if self._owns_transport:
+            await self._transport.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        if self._api_key is not None:
+            key = "given"
+        elif type(self._transport) is RecordedTransport:
+            key = "none (a recorded transport needs none)"
+        else:
+            key = f"read from {self._wire.key_variable} at each call"
+        return (
+            f"{type(self).__name__}(config={self._config!r}, transport={self._transport!r}, "
+            f"api_key: {key})"
+        )
+
+    def _bind_loop(self) -> None:
+        name = type(self).__name__
+        if self._closed:
+            raise RuntimeError(f"{name} is closed; create a new model")
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = weakref.ref(loop)
+        elif self._loop() is not loop:
+            raise RuntimeError(
+                f"{name} belongs to the event loop of its first call and its transport's "
+                "connections do too; create one model per event loop"
+            )
+
+    def _key_for_call(self) -> str | None:
+        if self._api_key is not None:
+            return self._api_key
+        if type(self._transport) is RecordedTransport:
+            return None
+        return environment_api_key(
+            self._wire.key_variable, model=type(self).__name__, vendor=self._wire.vendor
+        )
+
+    def _outgoing(self, request: CourseModelRequest) -> HttpRequest:
+        body = self._body(request)
+        headers = self._headers(self._key_for_call())
+        try:
+            return HttpRequest(self._wire.path, body, headers)
+        except ValueError as error:
+            # A body the transport refuses (JSON nested past its limit once the
+            # vendor's envelope is around the Tool arguments) is one the vendor
+            # cannot be sent; the message names the path, never a header value.
+            raise VendorError(
+                VendorErrorCode.VENDOR_INVALID_REQUEST,
+                f"the request cannot be sent: {error}",
+                vendor=self._wire.vendor,
+            ) from None
+
+    async def _produce(
+        self,
+        stream: _Stream,
+        signal: AbortSignal,
+        request_id: str,
+        outgoing: HttpRequest | VendorError,
+    ) -> None:
+        if isinstance(outgoing, VendorError):
+            stream.fail(outgoing)
+            return
+        events = stream_events(
+            self._transport,
+            outgoing,
+            vendor=self._wire.vendor,
+            describe_error=self._wire.describe_error,
+        )
+        await forward_source(stream, signal, events, self._parser(request_id))

@@ -1,0 +1,78 @@
+"""AnthropicMessagesModel: the Messages API behind the ``CourseModel`` port.
+
+Request conversion (`messages_request_body`), the strict parser
+(`MessagesStreamParser`) and the vendor's error bodies (`describe_error`),
+wired to ``course_http.VendorModel``, which does everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import final
+
+from course_http import HttpTransport, Timeouts, VendorModel, VendorPlay, VendorWire
+from course_protocol import CourseModelRequest
+from course_provider_anthropic import _wire
+from course_provider_anthropic._config import AnthropicConfig
+from course_provider_anthropic._error_body import describe_error
+from course_provider_anthropic._parser import MessagesStreamParser
+from course_provider_anthropic._request import messages_request_body, request_headers
+
+__all__ = ["AnthropicMessagesModel"]
+
+_MESSAGES = VendorWire(
+    vendor=_wire.VENDOR,
+    key_variable=_wire.API_KEY_VARIABLE,
+    path=_wire.MESSAGES_PATH,
+    describe_error=describe_error,
+)
+
+
+@final
+class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
+    """The Anthropic Messages API (``POST /v1/messages``, streamed) as a ``CourseModel``.
+
+    ``config`` says what every call sends besides the transcript (model,
+    ``max_tokens``, system prompt, Tools, base URL). ``api_key`` is the key,
+    or ``None`` to read ``ANTHROPIC_API_KEY`` at each call; ``transport`` a
+    ``course_http`` transport to send through (a ``RecordedTransport`` to
+    replay, needing no key), or ``None`` for a ``LiveTransport`` on
+    ``config.base_url`` with ``timeouts``, which the model closes in
+    `aclose`. See ``course_http.VendorModel`` for how a call runs, fails and
+    aborts, and the README for every decision.
+
+    Raises ``TypeError`` when ``config`` is not an `AnthropicConfig`, and
+    ``TypeError``/``ValueError`` for a bad key, transport or timeouts.
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        config: AnthropicConfig,
+        *,
+        api_key: str | None = None,
+        transport: HttpTransport | None = None,
+        timeouts: Timeouts | None = None,
+    ) -> None:
+        if type(config) is not AnthropicConfig:
+            raise TypeError(f"config must be an AnthropicConfig, not {type(config).__name__}")
+        super().__init__(
+            config,
+            _MESSAGES,
+            base_url=config.base_url,
+            api_key=api_key,
+            transport=transport,
+            timeouts=timeouts,
+        )
+
+    def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
+        return messages_request_body(request, self._config)
+
+    def _headers(self, api_key: str | None) -> Mapping[str, str]:
+        if api_key is None:
+            return {_wire.API_VERSION_HEADER: _wire.API_VERSION}
+        return request_headers(api_key)
+
+    def _parser(self, request_id: str) -> VendorPlay:
+        return MessagesStreamParser(request_id)

@@ -1,0 +1,173 @@
+"""OpenAIChatModel and OpenAIResponsesModel: both OpenAI streaming APIs behind the port.
+
+Each is its request conversion and its strict parser, wired to
+``course_http.VendorModel``, which does everything else. Both share the
+configuration, the key (``OPENAI_API_KEY``), the error bodies and one check
+of what neither API can be sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import final
+
+from course_http import (
+    HttpTransport,
+    Timeouts,
+    VendorError,
+    VendorErrorCode,
+    VendorModel,
+    VendorPlay,
+    VendorWire,
+)
+from course_protocol import CourseModelRequest, validate_transcript
+from course_provider_openai import _chat_wire, _responses_wire
+from course_provider_openai._chat_parser import ChatStreamParser
+from course_provider_openai._chat_request import chat_request_body
+from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
+from course_provider_openai._error_body import describe_error
+from course_provider_openai._responses_parser import ResponsesStreamParser
+from course_provider_openai._responses_request import responses_request_body
+
+__all__ = ["OpenAIChatModel", "OpenAIResponsesModel"]
+
+_CHAT = VendorWire(
+    vendor=_chat_wire.VENDOR,
+    key_variable=API_KEY_VARIABLE,
+    path=_chat_wire.PATH,
+    describe_error=describe_error,
+)
+_RESPONSES = VendorWire(
+    vendor=_responses_wire.VENDOR,
+    key_variable=API_KEY_VARIABLE,
+    path=_responses_wire.PATH,
+    describe_error=describe_error,
+)
+
+
+def check_sendable(request: CourseModelRequest, vendor: str) -> None:
+    """Refuse a transcript neither OpenAI API accepts, before anything is sent.
+
+    Raises `VendorError` ``VENDOR_INVALID_REQUEST`` (``vendor``) when the
+    transcript is empty (there is nothing to answer) or
+    ``validate_transcript`` finds an issue (its code and message are quoted):
+    both APIs refuse a Tool result without its call, or a call left
+    unanswered, with a 400 that costs a round trip.
+    """
+    if not request.messages:
+        raise VendorError(
+            VendorErrorCode.VENDOR_INVALID_REQUEST,
+            "messages: the transcript is empty; there is nothing to answer",
+            vendor=vendor,
+        )
+    issues = validate_transcript(request.messages)
+    if issues:
+        issue = issues[0]
+        where = "messages" if issue.message_index is None else f"messages[{issue.message_index}]"
+        raise VendorError(
+            VendorErrorCode.VENDOR_INVALID_REQUEST,
+            f"{where}: {issue.code}: {issue.detail}",
+            vendor=vendor,
+        )
+
+
+def _headers(api_key: str | None) -> Mapping[str, str]:
+    return {} if api_key is None else request_headers(api_key)
+
+
+def _checked_config(config: object) -> OpenAIConfig:
+    if type(config) is not OpenAIConfig:
+        raise TypeError(f"config must be an OpenAIConfig, not {type(config).__name__}")
+    return config
+
+
+@final
+class OpenAIChatModel(VendorModel[OpenAIConfig]):
+    """OpenAI Chat Completions (``POST /v1/chat/completions``, streamed) as a ``CourseModel``.
+
+    ``config`` says what every call sends besides the transcript (model,
+    output limit, system prompt, Tools, base URL: an OpenAI-compatible
+    vendor's works too). ``api_key`` is the key, or ``None`` to read
+    ``OPENAI_API_KEY`` at each call; ``transport`` a ``course_http``
+    transport to send through (a ``RecordedTransport`` to replay, needing no
+    key), or ``None`` for a ``LiveTransport`` on ``config.base_url`` with
+    ``timeouts``, which the model closes in `aclose`. See
+    ``course_http.VendorModel`` for how a call runs, fails and aborts.
+
+    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`, and
+    ``TypeError``/``ValueError`` for a bad key, transport or timeouts.
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        config: OpenAIConfig,
+        *,
+        api_key: str | None = None,
+        transport: HttpTransport | None = None,
+        timeouts: Timeouts | None = None,
+    ) -> None:
+        checked = _checked_config(config)
+        super().__init__(
+            checked,
+            _CHAT,
+            base_url=checked.base_url,
+            api_key=api_key,
+            transport=transport,
+            timeouts=timeouts,
+        )
+
+    def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
+        check_sendable(request, _chat_wire.VENDOR)
+        return chat_request_body(self._config, request)
+
+    def _headers(self, api_key: str | None) -> Mapping[str, str]:
+        return _headers(api_key)
+
+    def _parser(self, request_id: str) -> VendorPlay:
+        return ChatStreamParser(request_id)
+
+
+@final
+class OpenAIResponsesModel(VendorModel[OpenAIConfig]):
+    """The OpenAI Responses API (``POST /v1/responses``, streamed) as a ``CourseModel``.
+
+    The same configuration, key and transport as `OpenAIChatModel`; every
+    call sends ``store: false``, so a replayed conversation never depends on
+    state kept by the server. See ``course_http.VendorModel`` for how a call
+    runs, fails and aborts.
+
+    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`, and
+    ``TypeError``/``ValueError`` for a bad key, transport or timeouts.
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        config: OpenAIConfig,
+        *,
+        api_key: str | None = None,
+        transport: HttpTransport | None = None,
+        timeouts: Timeouts | None = None,
+    ) -> None:
+        checked = _checked_config(config)
+        super().__init__(
+            checked,
+            _RESPONSES,
+            base_url=checked.base_url,
+            api_key=api_key,
+            transport=transport,
+            timeouts=timeouts,
+        )
+
+    def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
+        check_sendable(request, _responses_wire.VENDOR)
+        return responses_request_body(self._config, request)
+
+    def _headers(self, api_key: str | None) -> Mapping[str, str]:
+        return _headers(api_key)
+
+    def _parser(self, request_id: str) -> VendorPlay:
+        return ResponsesStreamParser(request_id)

@@ -1,0 +1,226 @@
+"""``course replay|check --wire VENDOR``: recorded vendor bodies through the vendor's model.
+
+The bodies are our own (``tests.course_http.wires``); the shared recordings
+are checked at the end when ``../shared`` is present. Each file is one call
+over an in-process recorded transport, printed in the same course JSON Lines
+as a fixture's calls.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from course_protocol import parse_chunk, parse_response
+from tests.course_cli.helpers import REPO, ROUNDTRIP, CourseRunner
+from tests.course_http.wires import WIRES, Wire, every_wire
+
+SHARED = REPO / ".." / "shared" / "provider-transcripts"
+
+
+def write(tmp_path: Path, name: str, body: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(body)
+    return path
+
+
+def cut_before_terminal(wire: Wire) -> bytes:
+    body = wire.text_body("The sum ", "is 42.")
+    return body[: body.rindex(b"data:")]
+
+
+@every_wire
+def test_replay_prints_the_chunks_then_the_response_as_course_json_lines(
+    wire: Wire, course: CourseRunner, tmp_path: Path
+) -> None:
+    path = write(tmp_path, "answer.sse", wire.text_body("The sum ", "is 42."))
+
+    run = course("replay", "--wire", wire.name, path, "--request-id", "run")
+
+    assert (run.status, run.err) == (0, "")
+    lines = run.out.splitlines()
+    assert [parse_chunk(json.loads(line)).unwrap().delta for line in lines[:2]] == [  # type: ignore[union-attr]
+        "The sum ",
+        "is 42.",
+    ]
+    response = parse_response(json.loads(lines[2])).unwrap()
+    assert (response.request_id, response.message.content[0].text) == (  # type: ignore[union-attr]
+        "run-1",
+        "The sum is 42.",
+    )
+    assert len(lines) == 3
+    assert course("replay", "--wire", wire.name, path, "--request-id", "run").out == run.out
+
+
+@every_wire
+def test_replay_of_a_tool_call_prints_the_call_with_the_providers_id(
+    wire: Wire, course: CourseRunner, tmp_path: Path
+) -> None:
+    path = write(tmp_path, "tool.sse", wire.tool_body())
+
+    run = course("replay", "--wire", wire.name, path)
+
+    assert run.status == 0
+    values = [json.loads(line) for line in run.out.splitlines()]
+    calls = [value["toolCall"] for value in values if value.get("type") == "toolCall"]
+    assert [(call["name"], call["arguments"]) for call in calls] == [
+        ("add", {"left": 20, "right": 22})
+    ]
+    assert values[-1]["stopReason"] == "toolCall"
+    assert values[-1]["requestId"] == "replay-1"
+
+
+@every_wire
+def test_a_typed_failure_keeps_the_lines_printed_and_reports_file_code_message(
+    wire: Wire, course: CourseRunner, tmp_path: Path
+) -> None:
+    path = write(tmp_path, "cut.sse", cut_before_terminal(wire))
+
+    run = course("replay", "--wire", wire.name, path)
+
+    assert run.status == 1
+    assert [json.loads(line)["delta"] for line in run.out.splitlines()] == ["The sum ", "is 42."]
+    assert run.err.startswith(f"{path}: VENDOR_MISSING_TERMINAL: ")
+    assert run.err.count("\n") == 1
+
+
+@every_wire
+def test_a_body_that_is_not_utf8_is_one_typed_failure(
+    wire: Wire, course: CourseRunner, tmp_path: Path
+) -> None:
+    path = write(tmp_path, "torn.sse", b"data: \xff\xfe\n\n")
+
+    run = course("replay", "--wire", wire.name, path)
+
+    assert (run.status, run.out) == (1, "")
+    assert run.err.startswith(f"{path}: VENDOR_INVALID_EVENT: event 0: the body is not UTF-8")
+
+
+@pytest.mark.parametrize("wire", WIRES[1:], ids=[wire.name for wire in WIRES[1:]])
+def test_a_data_only_jsonl_recording_plays_as_unnamed_frames_on_the_openai_wires(
+    wire: Wire, course: CourseRunner, tmp_path: Path
+) -> None:
+    lines = [event.data for event in wire.text_events("hi")]
+    path = write(tmp_path, "answer.jsonl", ("\n".join(lines) + "\n\n").encode())
+
+    run = course("replay", "--wire", wire.name, path)
+
+    assert (run.status, run.err) == (0, "")
+    assert json.loads(run.out.splitlines()[0])["delta"] == "hi"
+
+
+def test_a_data_only_recording_is_refused_on_anthropic_whose_events_are_named(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    wire = WIRES[0]
+    lines = [event.data for event in wire.text_events("hi")]
+    path = write(tmp_path, "answer.jsonl", "\n".join(lines).encode())
+
+    run = course("replay", "--wire", wire.name, path)
+
+    assert (run.status, run.out) == (2, "")
+    assert f"{path}: a .jsonl file keeps only the data of each event" in run.err
+
+
+@every_wire
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_a_json_file_is_refused_before_anything_plays(
+    wire: Wire, command: str, course: CourseRunner, tmp_path: Path
+) -> None:
+    good = write(tmp_path, "good.sse", wire.text_body("hi"))
+    error = write(tmp_path, "error-401.json", wire.error_body("authentication_error", "bad key"))
+    files = [error] if command == "replay" else [good, error]
+
+    run = course(command, "--wire", wire.name, *files)
+
+    assert (run.status, run.out) == (2, "")
+    assert f"{error}: a .json file holds an HTTP error body or a request" in run.err
+    assert run.err.count("\n") == 1
+
+
+@every_wire
+def test_check_plays_every_file_and_prints_one_problem_line_per_bad_file(
+    wire: Wire, course: CourseRunner, tmp_path: Path
+) -> None:
+    files = [
+        write(tmp_path, "a-cut.sse", cut_before_terminal(wire)),
+        write(tmp_path, "b-good.sse", wire.text_body("fine")),
+        write(tmp_path, "c-tool.sse", wire.tool_body()),
+        write(tmp_path, "d-empty.sse", b""),
+    ]
+
+    run = course("check", "--wire", wire.name, *files)
+
+    assert run.status == 1
+    lines = run.out.splitlines()
+    assert [line.split(": ")[:2] for line in lines[:-1]] == [
+        [str(files[0]), "VENDOR_MISSING_TERMINAL"],
+        [str(files[3]), "VENDOR_MISSING_TERMINAL"],
+    ]
+    assert lines[-1] == "checked 4 files, 4 responses: 2 problems in 2 files"
+
+
+@every_wire
+def test_check_of_clean_files_exits_zero(wire: Wire, course: CourseRunner, tmp_path: Path) -> None:
+    files = [write(tmp_path, f"{n}.sse", wire.text_body(str(n))) for n in range(3)]
+
+    run = course("check", "--wire", wire.name, *files)
+
+    assert (run.status, run.out) == (0, "checked 3 files, 3 responses: clean\n")
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_the_fixture_wire_is_the_default_and_todays_behaviour(
+    command: str, course: CourseRunner
+) -> None:
+    assert course(command, "--wire", "fixture", ROUNDTRIP) == course(command, ROUNDTRIP)
+
+
+def test_an_unknown_wire_is_a_usage_error(course: CourseRunner) -> None:
+    run = course("replay", "--wire", "gemini", ROUNDTRIP)
+
+    assert run.status == 2
+    assert "argument --wire: invalid choice: 'gemini'" in run.err
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_the_help_lists_every_wire(command: str, course: CourseRunner) -> None:
+    shown = " ".join(course(command, "--help").out.split())
+
+    assert "{" + ",".join(["fixture", *(wire.name for wire in WIRES)]) + "}" in shown
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"the shared recordings are not at {SHARED}")
+@every_wire
+def test_check_of_a_shared_folder_finds_exactly_the_recordings_that_fail(
+    wire: Wire, course: CourseRunner
+) -> None:
+    folder = SHARED / wire.name
+    files = sorted(
+        path for path in folder.iterdir() if path.suffix == ".sse" or path.suffix == ".jsonl"
+    )
+    if wire is WIRES[0]:
+        files = [path for path in files if path.suffix == ".sse"]
+
+    run = course("check", "--wire", wire.name, *files)
+
+    failing = {line.split(": ")[0] for line in run.out.splitlines()[:-1]}
+    expected = {
+        "anthropic-messages": {"max-tokens-text.sse", "max-tokens-mid-tool-json.sse"},
+        "openai-chat": {
+            "finish-length-reasoning-only.sse",
+            "refusal-structured-output.sse",
+            "compat-groq-midstream-error-event.sse",
+            "compat-openrouter-comments-inchunk-error.sse",
+        },
+        "openai-responses": {
+            "incomplete-max-output-tokens.sse",
+            "refusal.sse",
+            "error-midstream-insufficient-quota.jsonl",
+        },
+    }[wire.name]
+    assert run.status == 1
+    assert {Path(name).name for name in failing} == expected
+    assert run.out.splitlines()[-1].startswith(f"checked {len(files)} files")
