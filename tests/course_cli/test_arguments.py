@@ -66,24 +66,34 @@ def test_replay_without_a_file_is_a_usage_error(course: CourseRunner) -> None:
     _assert_usage_error(course("replay"), "course replay", "required: FILE")
 
 
-@pytest.mark.parametrize("command", ["replay", "check"])
-def test_a_missing_file_is_a_usage_error(
-    course: CourseRunner, tmp_path: Path, command: str
-) -> None:
+def _assert_unreadable_in_check(run: Run, path: Path, reason: str) -> None:
+    """``check`` reports an unreadable path as one problem line, checks the rest, exits 2."""
+    assert run.status == 2
+    assert run.err == ""
+    assert f"{path}: FILE_UNREADABLE: {reason}\n" in run.out
+    assert "Traceback" not in run.out
+
+
+def test_a_missing_file_is_a_usage_error_for_replay(course: CourseRunner, tmp_path: Path) -> None:
     missing = tmp_path / "missing.json"
-    _assert_usage_error(course(command, missing), f"course {command}", f"{missing}: no such file")
+    _assert_usage_error(course("replay", missing), "course replay", f"{missing}: no such file")
 
 
-@pytest.mark.parametrize("command", ["replay", "check"])
-def test_a_directory_is_a_usage_error(course: CourseRunner, tmp_path: Path, command: str) -> None:
-    _assert_usage_error(course(command, tmp_path), f"course {command}", "is a directory")
+def test_a_directory_is_a_usage_error_for_replay(course: CourseRunner, tmp_path: Path) -> None:
+    _assert_usage_error(course("replay", tmp_path), "course replay", "is a directory")
 
 
-def test_check_stops_before_playing_anything_when_one_of_many_files_is_missing(
+def test_check_reports_a_missing_file_and_a_directory_and_still_checks_the_others(
     course: CourseRunner, tmp_path: Path
 ) -> None:
-    run = course("check", ROUNDTRIP, tmp_path / "gone.json", ROUNDTRIP)
-    _assert_usage_error(run, "course check", "gone.json: no such file")
+    gone = tmp_path / "gone.json"
+    run = course("check", ROUNDTRIP, gone, tmp_path, ROUNDTRIP)
+
+    _assert_unreadable_in_check(run, gone, "no such file")
+    _assert_unreadable_in_check(run, tmp_path, "is a directory, not a fixture file")
+    assert run.out.splitlines()[-1] == (
+        "checked 4 files, 4 responses: 2 problems in 2 files (2 files could not be read)"
+    )
 
 
 class OpenThatDeniesOnePath:
@@ -105,7 +115,7 @@ class OpenThatDeniesOnePath:
 
 
 @pytest.mark.parametrize("command", ["replay", "check"])
-def test_an_unreadable_file_is_a_usage_error_with_the_os_reason(
+def test_an_unreadable_file_is_reported_with_the_os_reason(
     course: CourseRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     locked = tmp_path / "locked.json"
@@ -114,14 +124,23 @@ def test_an_unreadable_file_is_a_usage_error_with_the_os_reason(
     opener = OpenThatDeniesOnePath(locked)
     monkeypatch.setattr(os, "open", opener)
     run = course(command, locked)
-    _assert_usage_error(run, f"course {command}", f"{locked}: cannot be read (Permission denied)")
+    if command == "replay":
+        _assert_usage_error(run, "course replay", f"{locked}: cannot be read (Permission denied)")
+    else:
+        _assert_unreadable_in_check(run, locked, "cannot be read (Permission denied)")
     assert opener.denials == 1
 
 
 def test_a_fifo_is_not_a_fixture_file(course: CourseRunner, tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    _assert_usage_error(course("check", fifo), "course check", "is not a regular file")
+    _assert_unreadable_in_check(course("check", fifo), fifo, "is not a regular file")
+
+
+def test_check_exits_1_for_problems_and_0_when_clean(course: CourseRunner) -> None:
+    broken = ROUNDTRIP.parent / "invalid" / "PROVIDER_MISSING_TERMINAL.json"
+    assert course("check", ROUNDTRIP).status == 0
+    assert course("check", ROUNDTRIP, broken).status == 1
 
 
 @pytest.mark.parametrize(

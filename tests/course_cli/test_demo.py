@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -334,3 +335,43 @@ def test_main_reports_unplayed_responses_after_the_answer(
     assert run.err.startswith("course demo: ")
     assert "never played" in run.err or "unplayed" in run.err
     assert run.err.count("\n") == 1
+
+
+def test_the_demo_runs_over_the_users_own_fixture(course: CourseRunner, tmp_path: Path) -> None:
+    mine = tmp_path / "mine.json"
+    document = json.loads(ROUNDTRIP.read_text(encoding="utf-8"))
+    document["responses"][1]["records"][1]["text"] = "Forty-two."
+    mine.write_text(json.dumps(document), encoding="utf-8")
+
+    run = course("demo", "--fixture", mine)
+
+    assert (run.status, run.err) == (0, "")
+    assert run.out.startswith(f"model     fixture (FixtureProviderAdapter replaying {mine})\n")
+    assert "answer    Forty-two.\n" in run.out
+
+
+def test_a_broken_fixture_for_the_demo_is_reported_with_its_code(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"schemaVersion": 2, "responses": []}', encoding="utf-8")
+
+    run = course("demo", "--fixture", broken)
+
+    assert (run.status, run.out) == (1, "")
+    assert (
+        run.err
+        == f"course demo: {broken}: PROVIDER_INVALID_FIXTURE: schemaVersion must be 1, got 2\n"
+    )
+
+
+def test_demo_fixture_is_a_usage_error_when_missing_or_with_the_scripted_model(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    missing = course("demo", "--fixture", tmp_path / "gone.json")
+    scripted = course("demo", "--model", "scripted", "--fixture", ROUNDTRIP)
+
+    assert (missing.status, missing.out) == (2, "")
+    assert "gone.json: no such file" in missing.err
+    assert (scripted.status, scripted.out) == (2, "")
+    assert "--fixture replays a fixture: it goes with --model fixture" in scripted.err

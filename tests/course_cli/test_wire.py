@@ -126,7 +126,7 @@ def test_a_data_only_recording_is_refused_on_anthropic_whose_events_are_named(
 
 @every_wire
 @pytest.mark.parametrize("command", ["replay", "check"])
-def test_a_json_file_is_refused_before_anything_plays(
+def test_a_json_file_is_refused_and_the_other_files_still_checked(
     wire: Wire, command: str, course: CourseRunner, tmp_path: Path
 ) -> None:
     good = write(tmp_path, "good.sse", wire.text_body("hi"))
@@ -135,9 +135,15 @@ def test_a_json_file_is_refused_before_anything_plays(
 
     run = course(command, "--wire", wire.name, *files)
 
-    assert (run.status, run.out) == (2, "")
-    assert f"{error}: a .json file holds an HTTP error body or a request" in run.err
-    assert run.err.count("\n") == 1
+    assert run.status == 2
+    if command == "replay":
+        assert run.out == ""
+        assert f"{error}: a .json file holds an HTTP error body or a request" in run.err
+        assert run.err.count("\n") == 1
+    else:
+        assert run.err == ""
+        assert f"{error}: FILE_UNREADABLE: a .json file holds an HTTP error body" in run.out
+        assert run.out.splitlines()[-1].startswith("checked 2 files, 1 response: 1 problem")
 
 
 @every_wire

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from returns.result import Failure, Success
 
+from course_cli._files import UNREADABLE_CODE, unreadable_reason
 from course_cli._problems import Problem, problem_from_error
 from course_protocol import CourseModelRequest
 from course_provider_fixture import FixtureProviderAdapter, FixtureProviderError, load_fixture
@@ -15,11 +16,23 @@ from course_stream import AbortController
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:
-    """What ``check`` found: how much it played and every problem, in file and response order."""
+    """What ``check`` found: how much it played and every problem, in file and response order.
+
+    ``unreadable`` counts the files that could not be read at all (each is
+    one of the problems too).
+    """
 
     files: int
     responses: int
     problems: tuple[Problem, ...]
+    unreadable: int = 0
+
+    @property
+    def status(self) -> int:
+        """The exit status, grep's way: 0 clean, 1 problems found, 2 a file could not be read."""
+        if self.unreadable:
+            return 2
+        return 1 if self.problems else 0
 
     def summary(self) -> str:
         """The closing line: counts of files and responses, then problems or ``clean``."""
@@ -27,14 +40,26 @@ class CheckReport:
         if not self.problems:
             return f"{checked}: clean"
         bad_files = len({problem.file for problem in self.problems})
-        return f"{checked}: {_count(len(self.problems), 'problem')} in {_count(bad_files, 'file')}"
+        found = f"{checked}: {_count(len(self.problems), 'problem')} in {_count(bad_files, 'file')}"
+        if self.unreadable:
+            found += f" ({_count(self.unreadable, 'file')} could not be read)"
+        return found
+
+
+def unreadable_problem(path: str, reason: str) -> Problem:
+    """The one problem line of a path ``check`` could not read at all."""
+    return Problem(
+        file=path, response_index=None, record_index=None, code=UNREADABLE_CODE, message=reason
+    )
 
 
 async def check_files(paths: Sequence[str]) -> CheckReport:
     """Validate every response of every file in ``paths``, offline, without stopping early.
 
-    A file that cannot be loaded or constructed (not strict JSON, not a
-    schema-1 fixture) gives one problem and no responses. Otherwise each of
+    A path that cannot be read at all (missing, a directory, unreadable)
+    gives one ``FILE_UNREADABLE`` problem and counts as unreadable. A file
+    that cannot be loaded or constructed (not strict JSON, not a schema-1
+    fixture) gives one problem and no responses. Otherwise each of
     its responses is played to its terminal result with a fresh request id
     ``check-<i+1>``; a failed response gives one problem and the next
     response is still played, since the adapter takes each response from
@@ -43,7 +68,13 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     signal = AbortController().signal
     problems: list[Problem] = []
     responses = 0
+    unreadable = 0
     for path in paths:
+        reason = unreadable_reason(path)
+        if reason is not None:
+            problems.append(unreadable_problem(path, reason))
+            unreadable += 1
+            continue
         match load_fixture(path).bind(FixtureProviderAdapter.from_fixture):
             case Failure(error):
                 problems.append(problem_from_error(path, None, error))
@@ -59,7 +90,9 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
                 await stream.result
             except FixtureProviderError as error:
                 problems.append(problem_from_error(path, index, error))
-    return CheckReport(files=len(paths), responses=responses, problems=tuple(problems))
+    return CheckReport(
+        files=len(paths), responses=responses, problems=tuple(problems), unreadable=unreadable
+    )
 
 
 def _count(number: int, noun: str) -> str:

@@ -5,18 +5,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import stat
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from course_cli._check import check_files
 from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
-from course_cli._models import MODEL_NAMES, build_demo_model
+from course_cli._files import unreadable_reason
+from course_cli._models import MODEL_NAMES, build_demo_model, fixture_demo_model
 from course_cli._output import format_problem, one_line, trace_line, writer_for
 from course_cli._recordings import check_recordings, replay_recording, unplayable_reason
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
 from course_cli._wires import FIXTURE_WIRE, RECORDING_WIRES, WIRE_NAMES
+from course_provider_fixture import FixtureProviderError
 
 _MAIN_EPILOG = """\
 examples:
@@ -74,6 +75,7 @@ _DEMO_EPILOG = """\
 examples:
   course demo                      replay the checked-in provider fixture
   course demo --model scripted     the same trace from a ScriptedModel script
+  course demo --fixture mine.json  the same loop over your own fixture file
 
 The loop validates the transcript before each model call, checks the Tool
 arguments before running 'add' locally (bad arguments become a Tool result
@@ -173,11 +175,17 @@ def _build_parser() -> _Parser:
         epilog=_DEMO_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    demo.set_defaults(subparser=demo)
     demo.add_argument(
         "--model",
         choices=MODEL_NAMES,
         default=MODEL_NAMES[0],
         help="the adapter behind the port (default: %(default)s, the checked-in fixture)",
+    )
+    demo.add_argument(
+        "--fixture",
+        metavar="FILE",
+        help="replay your own schema-1 fixture file instead (with --model fixture only)",
     )
     demo.add_argument(
         "--max-turns",
@@ -209,29 +217,9 @@ def _require_playable(parser: argparse.ArgumentParser, wire: str, paths: Sequenc
             parser.error(f"{path}: {reason}")
 
 
-def _unreadable_reason(path: str) -> str | None:
-    """Why ``path`` cannot be read as a fixture file, or ``None`` when it can."""
-    try:
-        status = os.stat(path)
-    except FileNotFoundError:
-        return "no such file"
-    except OSError as error:
-        return f"cannot be read ({error.strerror or error})"
-    if stat.S_ISDIR(status.st_mode):
-        return "is a directory, not a fixture file"
-    if not stat.S_ISREG(status.st_mode):
-        return "is not a regular file"
-    try:
-        descriptor = os.open(path, os.O_RDONLY)
-    except OSError as error:
-        return f"cannot be read ({error.strerror or error})"
-    os.close(descriptor)
-    return None
-
-
 def _require_readable(parser: argparse.ArgumentParser, paths: Sequence[str]) -> None:
     for path in paths:
-        reason = _unreadable_reason(path)
+        reason = unreadable_reason(path)
         if reason is not None:
             parser.error(f"{path}: {reason}")
 
@@ -241,8 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     0: success. 1: a typed failure was reported (a bad fixture, a failed
     model call, a demo loop that had to stop), or stdout was closed by its
-    reader. 2: bad arguments, reported in one line on stderr. 130: interrupted
-    (Ctrl-C). Expected failures never raise; an unexpected internal error does.
+    reader. 2: bad arguments, reported in one line on stderr, or (``check``)
+    a file that could not be read at all, after every file was checked.
+    130: interrupted (Ctrl-C). Expected failures never raise; an unexpected internal error does.
     """
     parser = _build_parser()
     try:
@@ -252,9 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments.command == "replay":
             _require_readable(arguments.subparser, [arguments.fixture])
             _require_playable(arguments.subparser, arguments.wire, [arguments.fixture])
-        elif arguments.command == "check":
-            _require_readable(arguments.subparser, arguments.fixtures)
-            _require_playable(arguments.subparser, arguments.wire, arguments.fixtures)
+        elif arguments.command == "demo" and arguments.fixture is not None:
+            if arguments.model != MODEL_NAMES[0]:
+                arguments.subparser.error(
+                    "--fixture replays a fixture: it goes with --model fixture"
+                )
+            _require_readable(arguments.subparser, [arguments.fixture])
     except _ParserExit as exit_:
         return exit_.status
     try:
@@ -263,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif arguments.command == "check":
             status = _check(arguments.fixtures, arguments.wire)
         else:
-            status = _demo(arguments.model, arguments.max_turns)
+            status = _demo(arguments.model, arguments.fixture, arguments.max_turns)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader left early (``course replay x | head -1``): say nothing
@@ -313,11 +305,19 @@ def _check(paths: Sequence[str], wire: str) -> int:
     for problem in report.problems:
         write(format_problem(problem) + "\n")
     write(report.summary() + "\n")
-    return 1 if report.problems else 0
+    return report.status
 
 
-def _demo(model_name: str, max_turns: int) -> int:
-    model, description = build_demo_model(model_name)
+def _demo(model_name: str, fixture: str | None, max_turns: int) -> int:
+    if fixture is None:
+        model, description = build_demo_model(model_name)
+    else:
+        try:
+            model = fixture_demo_model(fixture)
+        except FixtureProviderError as error:
+            writer_for(sys.stderr)(f"course demo: {one_line(fixture)}: {one_line(str(error))}\n")
+            return 1
+        description = f"fixture (FixtureProviderAdapter replaying {fixture})"
     write = writer_for(sys.stdout)
     write(trace_line("model", description))
     try:

@@ -39,3 +39,16 @@ def build_demo_model(name: str) -> tuple[DemoModel, str]:
     if name == "scripted":
         return ScriptedModel(demo_script()), "scripted (ScriptedModel playing the demo script)"
     raise ValueError(f"unknown demo model {name!r}; expected one of {', '.join(MODEL_NAMES)}")
+
+
+def fixture_demo_model(path: str) -> FixtureProviderAdapter:
+    """The demo's model over the user's own fixture file at ``path``.
+
+    Raises the adapter's ``FixtureProviderError`` (``PROVIDER_INVALID_FIXTURE``)
+    when the file is not a strict schema-1 fixture.
+    """
+    loaded = load_fixture(path).bind(FixtureProviderAdapter.from_fixture)
+    if isinstance(loaded, Failure):
+        raise loaded.failure()
+    adapter: FixtureProviderAdapter = loaded.unwrap()
+    return adapter

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from course_cli._check import CheckReport
+from course_cli._check import CheckReport, unreadable_problem
+from course_cli._files import unreadable_reason
 from course_cli._output import json_line
 from course_cli._problems import Problem
 from course_cli._wires import RecordingWire
@@ -89,10 +90,25 @@ async def replay_recording(
 
 
 async def check_recordings(paths: Sequence[str], wire: RecordingWire) -> CheckReport:
-    """``course check --wire``: play every file to its end, one problem per failed file."""
+    """``course check --wire``: play every file to its end, one problem per failed file.
+
+    A path that cannot be read at all, or holds no event stream for ``wire``
+    (a ``.json`` error body, a ``.jsonl`` file on a wire whose events are
+    named), is one ``FILE_UNREADABLE`` problem and plays nothing.
+    """
     problems: list[Problem] = []
+    responses = 0
+    unreadable = 0
     for index, path in enumerate(paths):
+        reason = unreadable_reason(path) or unplayable_reason(path, wire)
+        if reason is not None:
+            problems.append(unreadable_problem(path, reason))
+            unreadable += 1
+            continue
+        responses += 1
         problem = await play_recording(path, wire, f"check-{index + 1}", None)
         if problem is not None:
             problems.append(problem)
-    return CheckReport(files=len(paths), responses=len(paths), problems=tuple(problems))
+    return CheckReport(
+        files=len(paths), responses=responses, problems=tuple(problems), unreadable=unreadable
+    )
