@@ -20,6 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchmarks._timing import AsyncRun
+from benchmarks._vendor_bodies import APIS, SHAPES, vendor_body
+from benchmarks._vendor_ours import prepare_ours
 from benchmarks._workload import text_deltas
 from benchmarks.check_cli import CheckBudget, run_check
 from benchmarks.imports import ImportBudget, run_imports
@@ -27,15 +30,18 @@ from benchmarks.loading import LoadingBudget, run_loading
 from benchmarks.report import Row, render_markdown, write_json, write_scaling_chart
 from benchmarks.scaling import ScalingBudget, run_scaling
 from benchmarks.streaming import OURS, StreamingBudget, build_candidates, run_streaming
+from benchmarks.vendors import VendorsBudget, run_vendors
 
 __all__ = ["FULL", "GROUPS", "SMOKE", "Budget", "main"]
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
-GROUPS = ("streaming", "load", "scaling", "import", "check")
+GROUPS = ("streaming", "vendors", "load", "scaling", "import", "check")
 PEER_DISTRIBUTIONS = (
     "pydantic-ai-slim",
     "openai-agents",
     "langchain-core",
+    "anthropic",
+    "openai",
     "matplotlib",
     "pyinstrument",
 )
@@ -46,6 +52,7 @@ class Budget:
     """Everything that decides how long a run takes."""
 
     streaming: StreamingBudget
+    vendors: VendorsBudget
     loading: LoadingBudget
     scaling: ScalingBudget
     imports: ImportBudget
@@ -54,6 +61,14 @@ class Budget:
 
 FULL = Budget(
     streaming=StreamingBudget(chunks=5_001, rounds=9, warmup=2, min_round_seconds=0.05),
+    vendors=VendorsBudget(
+        sizes=(10**3, 10**4, 10**5),
+        peer_sizes=(10**3, 10**4),
+        rounds=5,
+        warmup=1,
+        min_round_seconds=0.05,
+        memory_sizes=(10**4, 10**5),
+    ),
     loading=LoadingBudget(sizes=(("1 MB", 1_000_000), ("50 MB", 50_000_000)), rounds=3, warmup=1),
     scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3, records_per_child=300_000),
     imports=ImportBudget(rounds=5, include_peers=True),
@@ -61,6 +76,14 @@ FULL = Budget(
 )
 SMOKE = Budget(
     streaming=StreamingBudget(chunks=101, rounds=3, warmup=1, min_round_seconds=0.001),
+    vendors=VendorsBudget(
+        sizes=(10, 100),
+        peer_sizes=(10,),
+        rounds=2,
+        warmup=1,
+        min_round_seconds=0.001,
+        memory_sizes=(100, 1_000),
+    ),
     loading=LoadingBudget(sizes=(("20 kB", 20_000),), rounds=2, warmup=1),
     scaling=ScalingBudget(exponents=(2, 3), rounds=1, records_per_child=0),
     imports=ImportBudget(rounds=1, include_peers=False),
@@ -86,18 +109,19 @@ def _context(budget: Budget, smoke: bool) -> dict[str, object]:
     }
 
 
-def _profile(out: Path, chunks: int) -> list[str]:
-    """Profile each of our streaming rows with pyinstrument; return the report paths."""
+def _profile(out: Path, chunks: int, vendor_deltas: int) -> list[str]:
+    """Profile our streaming rows and our vendor adapters with pyinstrument; return the paths."""
     try:
         profiler_class = importlib.import_module("pyinstrument").Profiler
     except ImportError:
         return ["n/a: pyinstrument not installed (the benchmarks member's peers group)"]
     candidates, _ = build_candidates(text_deltas(chunks))
+    runs: dict[str, AsyncRun] = {name: candidates[name]() for name in OURS if name in candidates}
+    for api in APIS:
+        for shape in SHAPES:
+            runs[f"vendors {api} {shape}"] = prepare_ours(vendor_body(api, shape, vendor_deltas))()
     written = []
-    for name in OURS:
-        if name not in candidates:
-            continue
-        run = candidates[name]()
+    for name, run in runs.items():
         profiler = profiler_class(interval=0.0001, async_mode="disabled")
         profiler.start()
         asyncio.run(run(), debug=False)
@@ -129,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     steps: dict[str, Callable[[], list[Row]]] = {
         "streaming": lambda: run_streaming(budget.streaming),
+        "vendors": lambda: run_vendors(budget.vendors),
         "load": lambda: run_loading(budget.loading, out),
         "scaling": lambda: run_scaling(budget.scaling),
         "import": lambda: run_imports(budget.imports),
@@ -147,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"chart: {write_scaling_chart(rows, out / 'scaling.png')}",
     ]
     if arguments.profile:
-        notes.extend(f"profile: {path}" for path in _profile(out, 50_001))
+        notes.extend(f"profile: {path}" for path in _profile(out, 50_001, 10**5))
     print(table)
     for note in notes:
         print(note)

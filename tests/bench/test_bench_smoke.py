@@ -19,12 +19,16 @@ from returns.result import Success
 
 from benchmarks._children import ROOT, child_environment
 from benchmarks._timing import AsyncRun, Spread, measure_async_side_by_side, per_round_ratios
+from benchmarks._vendor_bodies import APIS, SHAPES, VendorBody, body_frames, vendor_body
+from benchmarks._vendor_ours import prepare_decoder_framing, prepare_floor, prepare_ours
 from benchmarks._workload import lazy_records, text_deltas, write_fixture_file
 from benchmarks.imports import top_level_import_us
 from benchmarks.report import TABLE_HEADER, Row, render_markdown
+from benchmarks.vendor_peers import VENDOR_PEERS
+from benchmarks.vendors import DECODER_FRAMING, FLOOR, HTTPX_FRAMING, OUR_MODELS
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 
-GROUPS = {"streaming", "load", "scaling", "import", "check"}
+GROUPS = {"streaming", "vendors", "load", "scaling", "import", "check"}
 OUR_STREAMING_ROWS = {
     "ScriptedModel (pre-built chunks)",
     "ScriptedModel (factory builds each chunk)",
@@ -259,4 +263,94 @@ async def test_a_candidate_that_skips_chunks_fails_the_measurement() -> None:
             rounds=1,
             warmup=0,
             expected_items=10,
+        )
+
+
+def test_vendors_rows_cover_every_api_shape_and_candidate(smoke: SmokeRun) -> None:
+    for api in APIS:
+        for shape in SHAPES:
+            prefix = f"{api} {shape}: "
+            floor = smoke.row(prefix + FLOOR)
+            assert floor["status"] == "baseline"
+            assert floor["figures"]["us_per_event"] > 0
+            for name in (HTTPX_FRAMING, DECODER_FRAMING):
+                assert smoke.row(prefix + name)["ratio"]["median"] > 0
+            ours = smoke.row(prefix + OUR_MODELS[api])
+            assert ours["status"] in {"met", "missed"}
+            assert "<= 2x floor at every N" in ours["target"]
+            assert "µs/event" in ours["measured"]
+            for peer in (peer for peer in VENDOR_PEERS if peer.api == api):
+                row = smoke.row(prefix + peer.name)
+                if _is_na(row):
+                    assert row["status"].startswith("n/a: not installed"), row["status"]
+                else:
+                    assert row["ratio"]["median"] > 0
+                    assert row["figures"]["us_per_event"] > 0
+
+
+def test_vendors_memory_rows_compare_peak_growth_with_what_the_message_holds(
+    smoke: SmokeRun,
+) -> None:
+    rows = [row for row in smoke.rows() if "peak memory" in row["name"]]
+    assert {row["name"].split(":")[0] for row in rows} == {
+        f"{api} {shape}" for api in APIS for shape in SHAPES
+    }
+    for row in rows:
+        assert row["status"] in {"met", "missed"}
+        assert row["figures"]["held_bytes_per_event"] > 0
+        assert "B/event" in row["measured"]
+
+
+def test_vendors_serve_rows_say_whether_course_serve_exists(smoke: SmokeRun) -> None:
+    rows = [row for row in smoke.rows() if "course serve" in row["name"]]
+    assert len(rows) == len(APIS)
+    for row in rows:
+        assert row["status"] in {
+            "n/a: course serve not built",
+            "n/a: course serve is built; its loopback measurement is not wired into the "
+            "harness yet",
+        }
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_vendor_bodies_are_framed_json_events_built_lazily(api: str, shape: str) -> None:
+    body = vendor_body(api, shape, 7)  # type: ignore[arg-type]
+    frames = list(body_frames(api, shape, 7))  # type: ignore[arg-type]
+    assert "".join(frames).encode() == body.body
+    assert len(frames) == body.events
+    for frame in frames:
+        assert frame.endswith("\n\n")
+        data = frame.rstrip("\n").rpartition("data: ")[2]
+        assert data == "[DONE]" or type(json.loads(data)) is dict
+    if shape == "tool":
+        assert body.arguments == {"text": "".join(f" {word}" for word in body.text[10:-2].split())}
+
+
+def test_vendor_bodies_refuse_fewer_than_three_deltas() -> None:
+    with pytest.raises(ValueError, match="at least 3"):
+        vendor_body("openai-chat", "text", 2)
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("shape", SHAPES)
+async def test_our_rows_read_every_delta_and_the_right_result(api: str, shape: str) -> None:
+    body = vendor_body(api, shape, 9)  # type: ignore[arg-type]
+    for prepare in (prepare_floor(body), prepare_decoder_framing(body), prepare_ours(body)):
+        assert await prepare()() == 9
+
+
+async def test_our_row_refuses_a_body_whose_result_differs() -> None:
+    body = vendor_body("anthropic-messages", "text", 9)
+    wrong = VendorBody(body.api, body.shape, body.deltas, body.body, body.events, "other text")
+    with pytest.raises(AssertionError, match="saw 9 of 9"):
+        await prepare_ours(wrong)()()
+
+
+async def test_a_floor_pass_that_finds_a_delta_missing_fails_the_measurement() -> None:
+    body = vendor_body("openai-responses", "text", 9)
+    claimed = VendorBody(body.api, body.shape, 10, body.body, body.events + 1, body.text)
+    with pytest.raises(AssertionError, match="consumed 9 items, expected 10"):
+        await measure_async_side_by_side(
+            {"floor": prepare_floor(claimed)}, rounds=1, warmup=0, expected_items=10
         )

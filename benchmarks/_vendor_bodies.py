@@ -1,0 +1,322 @@
+"""Streamed vendor bodies of any length, built in code in the shapes the recordings show.
+
+Each body repeats the event shapes of the real Anthropic Messages, OpenAI
+Chat Completions and OpenAI Responses streams (the same fields, the same
+framing, compact JSON as the vendors send it); only the text changes. A
+``"text"`` body streams ``n`` text deltas; a ``"tool"`` body streams one
+Tool call whose JSON arguments arrive in ``n`` fragments.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+__all__ = [
+    "APIS",
+    "SHAPES",
+    "TOOL_NAME",
+    "Api",
+    "Shape",
+    "VendorBody",
+    "body_frames",
+    "vendor_body",
+]
+
+Api = Literal["anthropic-messages", "openai-chat", "openai-responses"]
+Shape = Literal["text", "tool"]
+APIS: tuple[Api, ...] = get_args(Api)
+SHAPES: tuple[Shape, ...] = get_args(Shape)
+
+TOOL_NAME = "write_note"
+"""The one Tool of every ``"tool"`` body; its arguments are ``{"text": <the words>}``."""
+
+_WORDS = ("lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit")
+_MESSAGE_ID = "msg_01BenchStreamedBody00001"
+_TOOL_USE_ID = "toolu_01BenchStreamedCall0001"
+_CHAT_ID = "chatcmpl-BenchStreamedBody000000001"
+_CALL_ID = "call_BenchStreamedCall000001"
+_RESPONSE_ID = "resp_0bench0000000000000000000000000000000000000000001"
+_ITEM_ID = "msg_0bench0000000000000000000000000000000000000000001"
+_FUNCTION_ITEM_ID = "fc_0bench0000000000000000000000000000000000000000001"
+_OBFUSCATION = "x7Qa2Lm9"
+
+
+@dataclass(frozen=True)
+class VendorBody:
+    """One complete streamed response body and what a correct reader makes of it.
+
+    ``deltas`` is ``n``; ``events`` the number of server-sent events with a
+    JSON (or ``[DONE]``) ``data`` field; ``text`` the whole streamed text (for
+    ``"text"``) or the Tool's complete argument text (for ``"tool"``).
+    """
+
+    api: Api
+    shape: Shape
+    deltas: int
+    body: bytes
+    events: int
+    text: str
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        """The Tool call's arguments as a reader must return them (``"tool"`` bodies)."""
+        value: dict[str, Any] = json.loads(self.text)
+        return value
+
+
+class _Pieces:
+    """The ``n`` pieces of a body, made one at a time: words, or a Tool's argument fragments.
+
+    Text is ``n`` words; a Tool's argument object ``{"text": "<words>"}`` is
+    cut into ``n`` fragments (the opening, ``n - 2`` words, the closing).
+    Nothing is kept, so a lazily built body holds no piece it has sent.
+    """
+
+    def __init__(self, n: int, shape: Shape) -> None:
+        if n < 3:
+            raise ValueError(f"a body needs at least 3 deltas, got {n}")
+        self.n = n
+        self.shape = shape
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[str]:
+        words = range(self.n) if self.shape == "text" else range(self.n - 2)
+        if self.shape == "tool":
+            yield '{"text": "'
+        for index in words:
+            yield f" {_WORDS[index % len(_WORDS)]}"
+        if self.shape == "tool":
+            yield '"}'
+
+    def joined(self) -> str:
+        """Every piece in one string (what the final events of a Responses body repeat)."""
+        return "".join(self)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
+    usage = {
+        "input_tokens": 377,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "output_tokens": 1,
+        "service_tier": "standard",
+    }
+    message: dict[str, object] = {
+        "id": _MESSAGE_ID,
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-20250514",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": usage,
+    }
+    yield "message_start", _json({"type": "message_start", "message": message})
+    if shape == "text":
+        block: dict[str, object] = {"type": "text", "text": ""}
+        delta_type, key, stop = "text_delta", "text", "end_turn"
+    else:
+        block = {"type": "tool_use", "id": _TOOL_USE_ID, "name": TOOL_NAME, "input": {}}
+        delta_type, key, stop = "input_json_delta", "partial_json", "tool_use"
+    start = {"type": "content_block_start", "index": 0, "content_block": block}
+    yield "content_block_start", _json(start)
+    yield "ping", '{"type": "ping"}'
+    for piece in pieces:
+        delta = {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": delta_type, key: piece},
+        }
+        yield "content_block_delta", _json(delta)
+    yield "content_block_stop", _json({"type": "content_block_stop", "index": 0})
+    end = {
+        "type": "message_delta",
+        "delta": {"stop_reason": stop, "stop_sequence": None},
+        "usage": {"output_tokens": len(pieces)},
+    }
+    yield "message_delta", _json(end)
+    yield "message_stop", _json({"type": "message_stop"})
+
+
+def _chat_chunk(delta: dict[str, object], finish: str | None = None) -> str:
+    return _json(
+        {
+            "id": _CHAT_ID,
+            "object": "chat.completion.chunk",
+            "created": 1766084435,
+            "model": "gpt-4o-2024-08-06",
+            "service_tier": "default",
+            "system_fingerprint": "fp_deacdd5f6f",
+            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+            "usage": None,
+            "obfuscation": _OBFUSCATION,
+        }
+    )
+
+
+def _chat(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
+    if shape == "text":
+        yield "", _chat_chunk({"role": "assistant", "content": "", "refusal": None})
+        for piece in pieces:
+            yield "", _chat_chunk({"content": piece})
+        finish = "stop"
+    else:
+        function = {"name": TOOL_NAME, "arguments": ""}
+        call = {"index": 0, "id": _CALL_ID, "type": "function", "function": function}
+        yield "", _chat_chunk({"role": "assistant", "content": None, "tool_calls": [call]})
+        for piece in pieces:
+            yield "", _chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+        finish = "tool_calls"
+    yield "", _chat_chunk({}, finish)
+    usage = {
+        "prompt_tokens": 16,
+        "completion_tokens": len(pieces),
+        "total_tokens": 16 + len(pieces),
+        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0},
+    }
+    last = {
+        "id": _CHAT_ID,
+        "object": "chat.completion.chunk",
+        "created": 1766084435,
+        "model": "gpt-4o-2024-08-06",
+        "service_tier": "default",
+        "system_fingerprint": "fp_deacdd5f6f",
+        "choices": [],
+        "usage": usage,
+        "obfuscation": _OBFUSCATION,
+    }
+    yield "", _json(last)
+    yield "", "[DONE]"
+
+
+def _response(status: str, output: list[object], tokens: int | None) -> dict[str, object]:
+    usage = None
+    if tokens is not None:
+        usage = {
+            "input_tokens": 16,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 16 + tokens,
+        }
+    return {
+        "id": _RESPONSE_ID,
+        "object": "response",
+        "created_at": 1761175204,
+        "status": status,
+        "background": False,
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "max_output_tokens": None,
+        "model": "gpt-4o-2024-08-06",
+        "output": output,
+        "parallel_tool_calls": True,
+        "previous_response_id": None,
+        "store": True,
+        "temperature": 1.0,
+        "tool_choice": "auto",
+        "tools": [],
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "usage": usage,
+        "metadata": {},
+    }
+
+
+def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
+    yield {"type": "response.created", "response": _response("in_progress", [], None)}
+    yield {"type": "response.in_progress", "response": _response("in_progress", [], None)}
+    if shape == "text":
+        item: dict[str, object] = {
+            "id": _ITEM_ID,
+            "type": "message",
+            "status": "in_progress",
+            "content": [],
+            "role": "assistant",
+        }
+        yield {"type": "response.output_item.added", "output_index": 0, "item": item}
+        where = {"item_id": _ITEM_ID, "output_index": 0, "content_index": 0}
+        part: dict[str, object] = {"type": "output_text", "annotations": [], "logprobs": []}
+        yield {"type": "response.content_part.added", **where, "part": {**part, "text": ""}}
+        for piece in pieces:
+            yield {
+                "type": "response.output_text.delta",
+                **where,
+                "delta": piece,
+                "logprobs": [],
+                "obfuscation": _OBFUSCATION,
+            }
+        joined = pieces.joined()
+        yield {"type": "response.output_text.done", **where, "text": joined, "logprobs": []}
+        yield {"type": "response.content_part.done", **where, "part": {**part, "text": joined}}
+        done = {**item, "status": "completed", "content": [{**part, "text": joined}]}
+    else:
+        item = {
+            "id": _FUNCTION_ITEM_ID,
+            "type": "function_call",
+            "status": "in_progress",
+            "arguments": "",
+            "call_id": _CALL_ID,
+            "name": TOOL_NAME,
+        }
+        yield {"type": "response.output_item.added", "output_index": 0, "item": item}
+        for piece in pieces:
+            yield {
+                "type": "response.function_call_arguments.delta",
+                "item_id": _FUNCTION_ITEM_ID,
+                "output_index": 0,
+                "delta": piece,
+                "obfuscation": _OBFUSCATION,
+            }
+        joined = pieces.joined()
+        yield {
+            "type": "response.function_call_arguments.done",
+            "item_id": _FUNCTION_ITEM_ID,
+            "output_index": 0,
+            "arguments": joined,
+        }
+        done = {**item, "status": "completed", "arguments": joined}
+    yield {"type": "response.output_item.done", "output_index": 0, "item": done}
+    completed = _response("completed", [done], len(pieces))
+    yield {"type": "response.completed", "response": completed}
+
+
+def _named_responses(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
+    for number, payload in enumerate(_responses(pieces, shape)):
+        kind = payload["type"]
+        assert isinstance(kind, str)
+        yield kind, _json({"type": kind, "sequence_number": number, **payload})
+
+
+def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
+    """The body's frames in order, each ``event:`` (when named) and ``data:`` plus a blank line.
+
+    Lazy: a frame is built only when asked for, so a reader that keeps up
+    never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3.
+    """
+    pieces = _Pieces(n, shape)
+    events = {
+        "anthropic-messages": _anthropic,
+        "openai-chat": _chat,
+        "openai-responses": _named_responses,
+    }
+    for name, data in events[api](pieces, shape):
+        yield f"event: {name}\ndata: {data}\n\n" if name else f"data: {data}\n\n"
+
+
+def vendor_body(api: Api, shape: Shape, n: int) -> VendorBody:
+    """The whole body for ``api`` with ``n`` text deltas or ``n`` argument fragments."""
+    frames = list(body_frames(api, shape, n))
+    text = _Pieces(n, shape).joined()
+    return VendorBody(api, shape, n, "".join(frames).encode("utf-8"), len(frames), text)
