@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
 
 import httpx2
@@ -24,6 +25,10 @@ __all__ = ["ERROR_BODY_LIMIT", "stream_events"]
 
 ERROR_BODY_LIMIT = 64 * 1024
 """At most this many bytes of a failed response's body are read (decoded) for its error."""
+
+_SLICE_BYTES = 64 * 1024
+"""A body chunk longer than this is decoded in slices of this many bytes, with a step of
+the event loop between two slices (see `stream_events`)."""
 
 
 async def stream_events(
@@ -77,10 +82,18 @@ async def stream_events(
         chunks = response.aiter_bytes()
         try:
             async for chunk in chunks:
-                for event in decoder.feed_bytes(chunk):
-                    yield event
-                if decoder.failure is not None:
-                    raise decoder.failure
+                # A long chunk (a recorded body served whole, a burst read from
+                # the socket) is decoded slice by slice, and the loop runs
+                # between two slices: the consumer reads what this slice made
+                # before the next is decoded, so neither decoded events nor
+                # published chunks pile up by the thousand.
+                for start in range(0, len(chunk), _SLICE_BYTES):
+                    if start:
+                        await asyncio.sleep(0)
+                    for event in decoder.feed_bytes(chunk[start : start + _SLICE_BYTES]):
+                        yield event
+                    if decoder.failure is not None:
+                        raise decoder.failure
             for event in decoder.close():
                 yield event
         finally:
