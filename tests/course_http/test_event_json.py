@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from frozendict import frozendict
 
-from course_http import VendorError, VendorErrorCode, event_object, token_count, tool_arguments
+from course_http import (
+    VendorError,
+    VendorErrorCode,
+    _event_json,
+    event_object,
+    token_count,
+    tool_arguments,
+)
 from course_protocol import JSON_MAX_DEPTH
 
 V = "anthropic-messages"
@@ -96,3 +103,46 @@ def test_tool_arguments_at_the_nesting_limit_are_accepted() -> None:
     text = '{"a":' * (depth - 1) + "{}" + "}" * (depth - 1)
     value = tool_arguments(text, vendor=V, index=0, path="arguments")
     assert "a" in value
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        '{"a":1}',
+        ' {"a": 1}',
+        '{"a": 1} ',
+        "\n\t{}\r\n",
+        '{"a": 1} {"b": 2}',
+        '{"a": 1}x',
+        "{} ]",
+        "",
+        "   ",
+        '{"a": [1, 2.5, -0.0, 1e-7, true, false, null, "\\u00e9\\ud83d\\ude00"]}',
+        '{"a": "\\ud800"}',
+        '{"a": 1e400}',
+        '{"a": NaN}',
+        '{"a" 1}',
+        '{"a": 1,}',
+        '{"a": "unterminated',
+        '{"a": {"b": {"c": []}}}',
+        '{"a": 1, "a": 2}',
+        "[" * 100_000 + "]" * 100_000,
+    ],
+)
+def test_event_object_decodes_and_refuses_exactly_as_the_strict_decoder_does(data: str) -> None:
+    # The fast path (the scanner alone) must not change a result or a message.
+    try:
+        expected: object = _event_json._DECODER.decode(data)
+    except (ValueError, RecursionError) as error:
+        expected = f"data is not JSON ({error})"
+    try:
+        got: object = event_object(data, vendor=V, index=0)
+    except VendorError as error:
+        got = error.message.removeprefix("event 0: ")
+    if type(expected) is dict:
+        assert got == expected
+        assert type(got) is dict
+    elif type(expected) is str:
+        assert got == expected
+    else:
+        assert got == f"data must be a JSON object, got {type(expected).__name__}"
