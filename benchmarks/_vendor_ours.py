@@ -58,8 +58,10 @@ def bench_request() -> CourseModelRequest:
 
 
 def _deltas_in(body: VendorBody, events: int) -> int:
-    """How many of ``events`` framed events were deltas: all but the body's fixed ones."""
-    return body.deltas - (body.events - events)
+    """``body.deltas`` once ``events`` is every event of the body; raises ``AssertionError``."""
+    if events != body.events:
+        raise AssertionError(f"{body.api} {body.shape}: framed {events} of {body.events} events")
+    return body.deltas
 
 
 def prepare_floor(body: VendorBody) -> Prepare:
