@@ -17,7 +17,6 @@ from course_protocol import (
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
-    CourseUserMessage,
 )
 from course_scripted import (
     ScriptedModel,
@@ -27,18 +26,12 @@ from course_scripted import (
     reply_text,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
+from tests.requests import request
+from tests.streams import GUARD_SECONDS
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
 USAGE = CourseModelUsage(input_tokens=1, output_tokens=2)
-GUARD_SECONDS = 10.0
-
-
-def request(request_id: str) -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"message-{request_id}", content="Go."),),
-    )
 
 
 def reply(response_id: str) -> ScriptedResponseFactory:

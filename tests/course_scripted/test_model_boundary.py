@@ -14,7 +14,6 @@ from course_protocol import (
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
-    CourseUserMessage,
 )
 from course_scripted import (
     ScriptedModel,
@@ -24,16 +23,10 @@ from course_scripted import (
     reply_text,
 )
 from course_stream import AbortController, AbortError, AbortSignal
+from tests.requests import request
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
 USAGE = CourseModelUsage(input_tokens=1, output_tokens=2)
-
-
-def request(request_id: str = "request-1") -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"message-{request_id}", content="Go."),),
-    )
 
 
 def reply(response_id: str) -> ScriptedResponseFactory:
