@@ -1,10 +1,11 @@
-"""The model request most tests send: one user message, with ids derived from the request id."""
+"""What most tests hand a model's ``stream()``: a one-message request and a live signal."""
 
 from __future__ import annotations
 
 from course_protocol import CourseModelRequest, CourseUserMessage
+from course_stream import AbortController, AbortSignal
 
-__all__ = ["request"]
+__all__ = ["live_signal", "request"]
 
 
 def request(
@@ -23,3 +24,8 @@ def request(
             ),
         ),
     )
+
+
+def live_signal() -> AbortSignal:
+    """The signal of a controller nobody keeps: it is never aborted."""
+    return AbortController().signal

@@ -63,7 +63,7 @@ class Settled(Generic[E, R]):
         )
         return self.iteration_error
 
-    def error(self, kind: type[X]) -> X:
+    def failure_as(self, kind: type[X]) -> X:
         """`failure`, asserted to be an instance of ``kind``."""
         failure = self.failure
         assert isinstance(failure, kind), f"expected a {kind.__name__}, got {failure!r}"

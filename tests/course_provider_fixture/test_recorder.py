@@ -35,7 +35,7 @@ from course_scripted import (
     reply_tool_call,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
-from tests.course_protocol.hostile import nested_dicts
+from tests.nesting import nested_dicts
 
 REQUEST = CourseModelRequest(
     id="request-rec-001",

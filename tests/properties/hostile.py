@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.vendor.pretty import pretty
 
 from course_provider_fixture import FixtureProviderError, FixtureProviderErrorCode
-from tests.course_protocol.hostile import nested_dicts, nested_lists
+from tests.nesting import nested_dicts, nested_lists
 
 __all__ = [
     "DictWithTraps",
