@@ -80,6 +80,19 @@ class Settled(Generic[E, R]):
         assert self.result is not None
         return self.result
 
+    @property
+    def outcome(self) -> R | BaseException:
+        """The error iteration raised, else the one ``result`` raised, else the result.
+
+        What a caller that reads the events, then awaits the result, ends
+        up with; no agreement between the two reads is asserted.
+        """
+        if self.iteration_error is not None:
+            return self.iteration_error
+        if self.result_error is not None:
+            return self.result_error
+        return self.response
+
 
 async def settle(stream: EventStream[E, R]) -> Settled[E, R]:
     """Iterate ``stream`` to its end, then await its ``result``; return what each gave.
