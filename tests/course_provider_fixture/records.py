@@ -12,9 +12,8 @@ from typing import Any
 
 Record = dict[str, Any]
 
-ROUNDTRIP_FIXTURE = (
-    Path(__file__).resolve().parents[2] / "fixtures" / "provider-tool-roundtrip.json"
-)
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ROUNDTRIP_FIXTURE = REPO_ROOT / "fixtures" / "provider-tool-roundtrip.json"
 """The repository's own two-response fixture: a tool call, then the answer."""
 
 
