@@ -30,6 +30,7 @@ from course_protocol import (
 )
 from course_provider_anthropic import AnthropicConfig, describe_error, messages_request_body
 from tests.course_provider_anthropic.bodies import REQUEST_ID, play
+from tests.sse_frames import frame
 
 RECORDINGS = (
     Path(__file__).resolve().parents[2]
@@ -97,25 +98,12 @@ REQUESTS = sorted(
 
 
 def recorded_events(path: Path) -> list[SseEvent]:
-    """Frame a recorded body: frames split on blank lines, ``event:``/``data:`` fields.
+    """The events of a recorded body, framed by `tests.sse_frames.frame`.
 
-    A stand-in for course_http's SSE decoder, enough for these files. Two of
-    them end without the final blank line; the frame pending at the end is
-    dispatched, since it holds ``message_stop``.
+    Two of the files end without the final blank line; the frame pending
+    there holds ``message_stop`` and is dispatched too.
     """
-    events = []
-    for frame in path.read_text(encoding="utf-8").replace("\r\n", "\n").split("\n\n"):
-        name, data = "message", []
-        for line in frame.split("\n"):
-            field, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if field == "event":
-                name = value
-            elif field == "data":
-                data.append(value)
-        if data:
-            events.append(SseEvent(name, "\n".join(data)))
-    return events
+    return frame(path.read_text(encoding="utf-8"))
 
 
 def lenient_course_json(events: list[SseEvent]) -> dict[str, Any]:

@@ -1,17 +1,11 @@
-"""A tiny server-sent-events framer for the parser tests, and the replay helpers built on it.
+"""Bodies and replays for the OpenAI parser tests: SSE and JSON Lines bodies, replay helpers.
 
-The real decoder belongs to ``course_http``; until it lands, the tests frame
-bodies with this one: lines end with ``\\r\\n``, ``\\n`` or ``\\r``; comment
-lines (``:``) are skipped; ``event:`` names the frame, ``data:`` lines are
-joined with ``\\n`` (one leading space removed); a blank line dispatches a
-frame that has data. A frame still pending at the end of the body is
-dispatched too (some recordings end without the final blank line).
+Bodies are framed by `tests.sse_frames.frame`, the suite's own framer.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
@@ -21,35 +15,10 @@ from course_protocol import CourseModelChunk, CourseModelResponse
 
 __all__ = [
     "Replay",
-    "frame",
     "jsonl_events",
     "replay",
     "sse_body",
 ]
-
-_LINES = re.compile(r"\r\n|\r|\n")
-
-
-def frame(body: str) -> list[SseEvent]:
-    """The events of an SSE ``body``, in order."""
-    events: list[SseEvent] = []
-    name = "message"
-    data: list[str] = []
-    for line in [*_LINES.split(body), ""]:
-        if not line:
-            if data:
-                events.append(SseEvent(name, "\n".join(data)))
-            name, data = "message", []
-            continue
-        if line.startswith(":"):
-            continue
-        field, _, value = line.partition(":")
-        value = value.removeprefix(" ")
-        if field == "event":
-            name = value
-        elif field == "data":
-            data.append(value)
-    return events
 
 
 def jsonl_events(body: str) -> list[SseEvent]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from course_http import SseEvent
-from tests.course_provider_openai.framing import frame, jsonl_events
+from tests.course_provider_openai.framing import jsonl_events
+from tests.sse_frames import frame
 
 
 def test_frames_are_split_on_blank_lines_and_comments_are_skipped() -> None:

@@ -35,7 +35,8 @@ from course_protocol import (
     to_json,
 )
 from course_provider_openai import ChatStreamParser, ResponsesStreamParser, describe_error
-from tests.course_provider_openai.framing import frame, jsonl_events, replay
+from tests.course_provider_openai.framing import jsonl_events, replay
+from tests.sse_frames import frame
 
 TRANSCRIPTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "provider-transcripts"
 Code = VendorErrorCode
