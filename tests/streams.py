@@ -12,12 +12,13 @@ hanging the suite.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable
+from collections.abc import AsyncIterable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import pytest
 
+from course_protocol import CourseTextDeltaChunk
 from course_stream import EventStream
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "read_all",
     "read_until_failure",
     "settle",
+    "text_deltas",
 ]
 
 E = TypeVar("E")
@@ -173,3 +175,8 @@ async def read_all(events: AsyncIterable[E]) -> list[E]:
         return [event async for event in events]
 
     return await asyncio.wait_for(read(), GUARD_SECONDS)
+
+
+def text_deltas(chunks: Iterable[object]) -> list[str]:
+    """The ``delta`` of every `CourseTextDeltaChunk` among ``chunks``, in order."""
+    return [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk]

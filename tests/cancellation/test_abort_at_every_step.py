@@ -31,7 +31,7 @@ from course_scripted import ScriptedModel
 from course_stream import AbortController, AbortSignal, EventStream
 from tests.course_provider_fixture.records import Record, end, fixture, start, text
 from tests.requests import request
-from tests.streams import GUARD_SECONDS, read_until_failure
+from tests.streams import GUARD_SECONDS, read_until_failure, text_deltas
 from tests.tasks import tasks_left
 
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
@@ -130,10 +130,6 @@ async def abort_while_held(
     return chunks, error
 
 
-def deltas(chunks: list[CourseModelChunk]) -> list[str]:
-    return [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk]
-
-
 @pytest.mark.parametrize("step", range(CHUNKS + 2))
 async def test_an_abort_at_any_step_of_a_scripted_factory_fails_with_the_reason(
     step: int,
@@ -144,7 +140,7 @@ async def test_an_abort_at_any_step_of_a_scripted_factory_fails_with_the_reason(
 
     chunks, _ = await abort_while_held(model.stream(REQUEST, controller.signal), gate, controller)
 
-    assert deltas(chunks) == [f"part {n} " for n in range(min(step, CHUNKS))]
+    assert text_deltas(chunks) == [f"part {n} " for n in range(min(step, CHUNKS))]
     assert model.pending_response_count == 0
 
 
@@ -161,7 +157,7 @@ async def test_an_abort_at_any_step_of_an_async_record_source_fails_with_the_rea
     chunks, _ = await abort_while_held(adapter.stream(REQUEST, controller.signal), gate, controller)
 
     text_records_before = [r for r in RECORDS[:step] if r["type"] == "text_delta"]
-    assert deltas(chunks) == [r["text"] for r in text_records_before]
+    assert text_deltas(chunks) == [r["text"] for r in text_records_before]
     assert adapter.pending_response_count == 0
 
 
@@ -215,7 +211,7 @@ async def test_a_short_array_plays_in_one_step_so_a_later_abort_changes_nothing(
 
     response = await stream.result
 
-    assert deltas(chunks) == [f"part {n} " for n in range(CHUNKS)]
+    assert text_deltas(chunks) == [f"part {n} " for n in range(CHUNKS)]
     assert response.id == "response-long"
     assert await tasks_left() == set()
 
@@ -253,6 +249,6 @@ async def test_a_consumer_abort_after_any_chunk_of_a_turn_that_yields_fails_with
 
     assert caught.value is reason
     assert read_before_abort <= len(chunks) <= CHUNKS
-    assert deltas(chunks) == [f"part {n} " for n in range(len(chunks))]
+    assert text_deltas(chunks) == [f"part {n} " for n in range(len(chunks))]
     assert closed.is_set()
     assert await tasks_left() == set()
