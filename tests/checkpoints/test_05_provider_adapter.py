@@ -870,7 +870,7 @@ async def test_malformed_and_unknown_records_fail_with_stable_codes(
 
 @pytest.mark.parametrize("role", [None, "user", "Assistant", 1], ids=lambda value: repr(value))
 async def test_response_start_must_declare_the_assistant_role(role: object) -> None:
-    record = {"type": "response_start", "responseId": "r-1", "role": role}
+    record = start(role=role)
 
     played = await play_one(record, text("x"), end())
 

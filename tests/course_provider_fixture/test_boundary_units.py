@@ -26,7 +26,7 @@ from course_provider_fixture import (
 )
 from course_provider_fixture._fixture import snapshot_record
 from course_stream import AbortController, AbortError, AbortSignal
-from tests.course_provider_fixture.records import fixture, transport_error
+from tests.course_provider_fixture.records import end, fixture, start, text, transport_error
 from tests.requests import request
 
 Code = FixtureProviderErrorCode
@@ -158,19 +158,10 @@ def test_parse_fixture_names_the_response_and_record_of_a_bad_value() -> None:
 
 def test_parse_records_plays_a_response_synchronously_with_the_same_codes() -> None:
     good = parse_records(
-        [
-            {"type": "response_start", "responseId": "r", "role": "assistant"},
-            {"type": "text_delta", "text": "hi"},
-            {
-                "type": "response_end",
-                "responseId": "r",
-                "stopReason": "stop",
-                "usage": {"input_tokens": 1, "output_tokens": 2},
-            },
-        ],
+        [start("r"), text("hi"), end("r", usage={"input_tokens": 1, "output_tokens": 2})],
         request_id="q",
     )
-    bad = parse_records([{"type": "text_delta", "text": "hi"}], request_id="q", response_index=4)
+    bad = parse_records([text("hi")], request_id="q", response_index=4)
 
     chunks, response = good.unwrap()
     assert chunks == (CourseTextDeltaChunk(request_id="q", delta="hi"),)
