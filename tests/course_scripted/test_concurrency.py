@@ -23,21 +23,14 @@ from course_scripted import (
     ScriptedModelError,
     ScriptedModelErrorCode,
     ScriptedResponseFactory,
-    reply_text,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
+from tests.course_scripted.helpers import USAGE, reply
 from tests.requests import request
 from tests.streams import GUARD_SECONDS
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
-USAGE = CourseModelUsage(input_tokens=1, output_tokens=2)
-
-
-def reply(response_id: str) -> ScriptedResponseFactory:
-    return reply_text(
-        response_id, response_id=response_id, message_id=f"m-{response_id}", usage=USAGE
-    )
 
 
 def slow_reply(response_id: str, release: asyncio.Event) -> ScriptedResponseFactory:
