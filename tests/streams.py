@@ -6,7 +6,7 @@ object. `settle` reads both and returns what each gave without judging it;
 `Settled.failure`, `Settled.response`, `read_until_failure` and `failure_of`
 assert what a test expects on top. Every read here is bounded by
 `GUARD_SECONDS`, so a stream that never settles fails its test instead of
-hanging the suite.
+hanging the suite. `text_deltas` picks the text out of a model's chunks.
 """
 
 from __future__ import annotations
