@@ -420,3 +420,11 @@ async def test_an_unknown_type_names_the_known_ones() -> None:
 
     for known in ("response_start", "text_delta", "tool_call", "response_end", "transport_error"):
         assert known in error.message
+
+
+async def test_a_missing_field_points_to_the_fixture_format() -> None:
+    error = await _play([{"type": "response_start", "responseId": "r-1"}])
+
+    assert error.code is Code.PROVIDER_INVALID_EVENT
+    assert error.message.startswith("responses[0].records[0].role must be 'assistant', got missing")
+    assert error.message.endswith("under 'Fixture format' in the course-provider-fixture README")
