@@ -12,8 +12,10 @@
   shares (key, transport, event loop, production); a vendor supplies its
   `VendorWire`, its request body and headers, and its parser (a `VendorPlay`).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
-- `event_object`, `token_count`, `tool_arguments`, `invalid_event`: the
-  vendor-neutral reads every vendor parser shares.
+- `event_object`, `token_count`, `tool_arguments`, `event_error`,
+  `invalid_event`: the vendor-neutral reads every vendor parser shares, and
+  the one shape of an event's error; `body_object`, the same decoding for an
+  error body's reader.
 - `SECRET_HEADERS`: the header names whose values are credentials.
 
 This is the only course package that imports an HTTP client. The loopback
@@ -21,7 +23,14 @@ test server is `course_http.loopback` (the ``serve`` extra), imported apart.
 """
 
 from course_http._errors import VendorError, VendorErrorCode
-from course_http._event_json import event_object, invalid_event, token_count, tool_arguments
+from course_http._event_json import (
+    body_object,
+    event_error,
+    event_object,
+    invalid_event,
+    token_count,
+    tool_arguments,
+)
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
@@ -60,7 +69,9 @@ __all__ = [
     "VendorModel",
     "VendorPlay",
     "VendorWire",
+    "body_object",
     "code_for_status",
+    "event_error",
     "event_object",
     "invalid_event",
     "stream_events",

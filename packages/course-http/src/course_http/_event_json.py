@@ -3,7 +3,9 @@
 A vendor parser sees each server-sent event's ``data`` as untrusted text. These
 helpers decode it and read the few kinds of values every vendor sends (an
 object, a token count, Tool arguments as JSON text), failing with the right
-`VendorErrorCode`; the field names stay in each vendor's own package.
+`VendorErrorCode` in the one shape of an event's error (`event_error`); an
+error body's reader decodes its JSON with the same rules (`body_object`). The
+field names stay in each vendor's own package.
 """
 
 from __future__ import annotations
@@ -15,7 +17,14 @@ from typing import Any, NoReturn
 from course_http._errors import VendorError, VendorErrorCode
 from course_protocol import MAX_TOKEN_COUNT, JsonObject, freeze_json_object
 
-__all__ = ["event_object", "invalid_event", "token_count", "tool_arguments"]
+__all__ = [
+    "body_object",
+    "event_error",
+    "event_object",
+    "invalid_event",
+    "token_count",
+    "tool_arguments",
+]
 
 
 def _finite_float(text: str) -> float:
@@ -33,14 +42,35 @@ def _no_constants(name: str) -> NoReturn:
 _DECODER = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constants)
 
 
-def invalid_event(message: str, *, vendor: str, index: int) -> VendorError:
-    """A ``VENDOR_INVALID_EVENT`` error for event ``index``, ``message`` saying what is wrong."""
+def event_error(
+    code: VendorErrorCode,
+    message: str,
+    *,
+    vendor: str,
+    index: int,
+    vendor_type: str | None = None,
+    vendor_code: str | None = None,
+    vendor_message: str | None = None,
+) -> VendorError:
+    """The `VendorError` ``code`` about event ``index``: ``message`` prefixed ``event N:``.
+
+    ``event_index`` is ``index``; the vendor's own fields are passed through.
+    Returns the error (the caller raises it); raises nothing itself.
+    """
     return VendorError(
-        VendorErrorCode.VENDOR_INVALID_EVENT,
+        code,
         f"event {index}: {message}",
         vendor=vendor,
+        vendor_type=vendor_type,
+        vendor_code=vendor_code,
+        vendor_message=vendor_message,
         event_index=index,
     )
+
+
+def invalid_event(message: str, *, vendor: str, index: int) -> VendorError:
+    """A ``VENDOR_INVALID_EVENT`` error for event ``index``, ``message`` saying what is wrong."""
+    return event_error(VendorErrorCode.VENDOR_INVALID_EVENT, message, vendor=vendor, index=index)
 
 
 def _decode(text: str) -> Any:
@@ -66,6 +96,21 @@ def event_object(data: str, *, vendor: str, index: int) -> dict[str, Any]:
             f"data must be a JSON object, got {type(value).__name__}", vendor=vendor, index=index
         )
     return value
+
+
+def body_object(body: bytes) -> dict[str, Any] | None:
+    """An HTTP error body decoded as a JSON object, or ``None`` when it is not one.
+
+    The body must be UTF-8 text of one JSON object, decoded with the rules of
+    `event_object`; anything else (not UTF-8, not JSON, an array, nested past
+    the decoder's limit) gives ``None``, so an ``ErrorBodyReader`` can fall
+    back to the status alone. Never raises for ``bytes``.
+    """
+    try:
+        value = _decode(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return value if type(value) is dict else None
 
 
 def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
@@ -112,9 +157,6 @@ def tool_arguments(text: str, *, vendor: str, index: int, path: str) -> JsonObje
 
 
 def _invalid_arguments(message: str, vendor: str, index: int) -> NoReturn:
-    raise VendorError(
-        VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS,
-        f"event {index}: {message}",
-        vendor=vendor,
-        event_index=index,
+    raise event_error(
+        VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS, message, vendor=vendor, index=index
     )
