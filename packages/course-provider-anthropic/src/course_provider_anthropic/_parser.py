@@ -1,9 +1,11 @@
 """Messages API stream events to course chunks and one terminal response: a strict state machine.
 
 Every event is untrusted: its ``data`` is decoded by `event_object` and read
-field by field before any course value is made. The dominant events (a text
-delta, an argument fragment) take one dict lookup on the event type and one
-on the block index, and allocate nothing but the course chunk.
+field by field before any course value is made. This module dispatches each
+event by its type and owns the message's own life (start, delta, stop);
+everything inside the content is `MessageContent`'s. The dominant events (a
+text delta, an argument fragment) take one dict lookup on the event type and
+one on the block index, and allocate nothing but the course chunk.
 """
 
 from __future__ import annotations
@@ -11,32 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn, final
 
-from course_http import (
-    SseEvent,
-    VendorError,
-    VendorErrorCode,
-    event_object,
-    token_count,
-    tool_arguments,
-)
+from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
 from course_protocol import (
-    CourseAssistantContent,
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
     CourseStopReason,
-    CourseTextBlock,
-    CourseTextDeltaChunk,
-    CourseToolCall,
-    CourseToolCallChunk,
     is_blank,
     terminal_semantics_error,
 )
 from course_provider_anthropic import _wire
-from course_provider_anthropic._blocks import OpenBlock, open_block, refuse_delta
+from course_provider_anthropic._content import MessageContent
+from course_provider_anthropic._error_body import raise_error_event
 from course_provider_anthropic._reads import (
-    block_index,
+    SHOWN_LENGTH,
+    fail,
     fail_invalid,
     fail_order,
     input_tokens,
@@ -44,7 +36,7 @@ from course_provider_anthropic._reads import (
     shown,
     text_at,
 )
-from course_provider_anthropic._stop import SHOWN_LENGTH, course_stop_reason
+from course_provider_anthropic._stop import course_stop_reason
 
 __all__ = ["MessagesStreamParser"]
 
@@ -68,13 +60,10 @@ class MessagesStreamParser:
     """
 
     __slots__ = (
-        "_call_ids",
         "_content",
-        "_content_closed",
         "_failure",
         "_input_tokens",
         "_message_id",
-        "_open",
         "_output_tokens",
         "_request_id",
         "_response",
@@ -91,12 +80,7 @@ class MessagesStreamParser:
         self._output_tokens: int | None = None
         self._stop_reason: CourseStopReason | None = None
         self._vendor_reason = ""
-        self._open: dict[int, OpenBlock] = {}
-        # One slot per block started, at its index; None for a block that
-        # gives the message nothing (thinking, empty text) or has not stopped.
-        self._content: list[CourseAssistantContent | None] = []
-        self._call_ids: set[str] = set()
-        self._content_closed = False
+        self._content = MessageContent(request_id)
         self._response: CourseModelResponse | None = None
         self._failure: VendorError | None = None
 
@@ -122,10 +106,11 @@ class MessagesStreamParser:
         try:
             data = event_object(event.data, vendor=_V, index=index)
             kind = data.get(_wire.TYPE)
-            handler = _HANDLERS.get(kind) if type(kind) is str else None
-            if handler is None or event.event != kind or self._response is not None:
-                self._refuse(event, kind, index)
-            chunk = handler(self, data, index)
+            block_event = _BLOCK_EVENTS.get(kind) if type(kind) is str else None
+            if block_event is None or event.event != kind or self._response is not None:
+                self._message_event(event, kind, data, index)
+                return
+            chunk = block_event(self._content, data, index)
         except VendorError as error:
             # A half-applied event leaves the state torn: nothing may follow.
             self._failure = error
@@ -170,6 +155,14 @@ class MessagesStreamParser:
             raise self._failure
         return self._response
 
+    def _message_event(
+        self, event: SseEvent, kind: object, data: dict[str, Any], index: int
+    ) -> None:
+        handler = _MESSAGE_EVENTS.get(kind) if type(kind) is str else None
+        if handler is None or event.event != kind or self._response is not None:
+            self._refuse(event, kind, index)
+        handler(self, data, index)
+
     def _refuse(self, event: SseEvent, kind: object, index: int) -> NoReturn:
         if type(kind) is not str:
             fail_invalid(f"{_wire.TYPE} must be a string, got {shown(kind)}", index)
@@ -181,23 +174,12 @@ class MessagesStreamParser:
             )
         if self._response is not None:
             fail_order(f"{kind[:SHOWN_LENGTH]} follows {_wire.MESSAGE_STOP}; nothing may", index)
-        raise VendorError(
+        fail(
             VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-            f"event {index}: {kind[:SHOWN_LENGTH]!r} is not a known event type",
-            vendor=_V,
+            f"{kind[:SHOWN_LENGTH]!r} is not a known event type",
+            index,
             vendor_type=kind,
-            event_index=index,
         )
-
-    def _require_start(self, kind: str, index: int) -> None:
-        if self._message_id is None:
-            fail_order(f"{kind} comes before {_wire.MESSAGE_START}", index)
-
-    def _no_block(self, kind: str, position: int, index: int) -> NoReturn:
-        self._require_start(kind, index)
-        if position < len(self._content):
-            fail_order(f"{kind} for block {position}, which already stopped", index)
-        fail_order(f"{kind} for block {shown(position)}, which never started", index)
 
     def _message_start(self, data: dict[str, Any], index: int) -> None:
         if self._message_id is not None:
@@ -226,77 +208,10 @@ class MessagesStreamParser:
             )
         self._input_tokens = total_input
         self._message_id = message_id
-
-    def _block_start(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        kind = _wire.CONTENT_BLOCK_START
-        self._require_start(kind, index)
-        if self._content_closed:
-            fail_order(f"{kind} follows {_wire.MESSAGE_DELTA}", index)
-        position = block_index(data, index)
-        expected = len(self._content)
-        if position != expected:
-            problem = (
-                "starts again" if position < expected else f"skips ahead (expected {expected})"
-            )
-            fail_order(f"{kind}: block {shown(position)} {problem}", index)
-        block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
-        if block.kind == _wire.TOOL_USE:
-            if block.tool_id in self._call_ids:
-                repeated = block.tool_id[:SHOWN_LENGTH]
-                fail_invalid(f"{_wire.TOOL_USE} id {repeated!r} was already used", index)
-            self._call_ids.add(block.tool_id)
-        self._open[position] = block
-        self._content.append(None)
-        if block.parts:
-            return CourseTextDeltaChunk(self._request_id, block.parts[0])
-        return None
-
-    def _block_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        position = data.get(_wire.INDEX)
-        block = self._open.get(position) if type(position) is int else None
-        if block is not None:
-            delta = data.get(_wire.DELTA)
-            if type(delta) is dict and delta.get(_wire.TYPE) == block.delta_type:
-                piece = delta.get(block.delta_key)
-                if type(piece) is str:
-                    block.parts.append(piece)
-                    if block.emits:
-                        return CourseTextDeltaChunk(self._request_id, piece)
-                    return None
-        self._unusual_delta(data, index)
-        return None
-
-    def _unusual_delta(self, data: dict[str, Any], index: int) -> None:
-        position = block_index(data, index)
-        block = self._open.get(position)
-        if block is None:
-            self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
-        refuse_delta(block, object_at(data, _wire.DELTA, _wire.DELTA, index), index)
-
-    def _block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        position = block_index(data, index)
-        block = self._open.pop(position, None)
-        if block is None:
-            self._no_block(_wire.CONTENT_BLOCK_STOP, position, index)
-        if block.kind == _wire.TEXT:
-            text = "".join(block.parts)
-            if text:
-                self._content[position] = CourseTextBlock(text)
-            return None
-        if block.kind != _wire.TOOL_USE:
-            return None
-        arguments = tool_arguments(
-            "".join(block.parts),
-            vendor=_V,
-            index=index,
-            path=f"block {position} {_wire.INPUT}",
-        )
-        call = CourseToolCall(block.tool_id, block.name, arguments)
-        self._content[position] = call
-        return CourseToolCallChunk(self._request_id, call)
+        self._content.started = True
 
     def _message_delta(self, data: dict[str, Any], index: int) -> None:
-        self._require_start(_wire.MESSAGE_DELTA, index)
+        self._content.require_start(_wire.MESSAGE_DELTA, index)
         delta = object_at(data, _wire.DELTA, _wire.DELTA, index)
         reason = delta.get(_wire.STOP_REASON)
         if reason is not None and (type(reason) is not str or is_blank(reason)):
@@ -315,30 +230,29 @@ class MessagesStreamParser:
         if reason is not None:
             self._stop_reason = course_stop_reason(reason, delta, index)
             self._vendor_reason = reason
-        if self._open:
-            fail_order(f"{_wire.MESSAGE_DELTA} while block {min(self._open)} is still open", index)
+        open_blocks = self._content.open_blocks
+        if open_blocks:
+            fail_order(f"{_wire.MESSAGE_DELTA} while block {min(open_blocks)} is still open", index)
         if total_input is not None:
             self._input_tokens = total_input
         self._output_tokens = output
-        self._content_closed = True
+        self._content.closed = True
 
     def _message_stop(self, data: dict[str, Any], index: int) -> None:
-        self._require_start(_wire.MESSAGE_STOP, index)
+        self._content.require_start(_wire.MESSAGE_STOP, index)
         if self._output_tokens is None:
             fail_order(f"{_wire.MESSAGE_STOP} comes before {_wire.MESSAGE_DELTA}", index)
         message_id, stop_reason = self._message_id, self._stop_reason
         if stop_reason is None or message_id is None:
             fail_invalid(f"no {_wire.MESSAGE_DELTA} gave a {_wire.STOP_REASON}", index)
-        content = tuple(block for block in self._content if block is not None)
-        message = CourseAssistantMessage(message_id, content)
+        message = CourseAssistantMessage(message_id, self._content.blocks())
         problem = terminal_semantics_error(stop_reason, message)
         if problem is not None:
-            raise VendorError(
+            fail(
                 VendorErrorCode.VENDOR_INVALID_TERMINAL,
-                f"event {index}: {problem}",
-                vendor=_V,
+                problem,
+                index,
                 vendor_type=self._vendor_reason,
-                event_index=index,
             )
         usage = CourseModelUsage(self._input_tokens, self._output_tokens)
         self._response = CourseModelResponse(
@@ -349,28 +263,23 @@ class MessagesStreamParser:
         return None
 
     def _error(self, data: dict[str, Any], index: int) -> NoReturn:
-        error = object_at(data, _wire.ERROR, _wire.ERROR, index)
-        kind = text_at(error, _wire.TYPE, f"{_wire.ERROR}.{_wire.TYPE}", index, non_blank=True)
-        path = f"{_wire.ERROR}.{_wire.MESSAGE}"
-        message = text_at(error, _wire.MESSAGE, path, index, non_blank=False)
-        raise VendorError(
-            VendorErrorCode.VENDOR_ERROR_EVENT,
-            f"event {index}: the vendor reported {kind}: {message[:SHOWN_LENGTH]}",
-            vendor=_V,
-            vendor_type=kind,
-            vendor_message=message,
-            event_index=index,
-        )
+        raise_error_event(data, index)
 
 
-_Handler = Callable[[MessagesStreamParser, dict[str, Any], int], CourseModelChunk | None]
-_HANDLERS: dict[str, _Handler] = {
-    _wire.CONTENT_BLOCK_DELTA: MessagesStreamParser._block_delta,
+_BlockHandler = Callable[[MessageContent, dict[str, Any], int], CourseModelChunk | None]
+_BLOCK_EVENTS: dict[str, _BlockHandler] = {
+    _wire.CONTENT_BLOCK_DELTA: MessageContent.block_delta,
+    _wire.CONTENT_BLOCK_START: MessageContent.block_start,
+    _wire.CONTENT_BLOCK_STOP: MessageContent.block_stop,
+}
+"""The events of one content block; the delta, the hot path, comes first."""
+
+_MessageHandler = Callable[[MessagesStreamParser, dict[str, Any], int], None]
+_MESSAGE_EVENTS: dict[str, _MessageHandler] = {
     _wire.PING: MessagesStreamParser._ping,
-    _wire.CONTENT_BLOCK_START: MessagesStreamParser._block_start,
-    _wire.CONTENT_BLOCK_STOP: MessagesStreamParser._block_stop,
     _wire.MESSAGE_START: MessagesStreamParser._message_start,
     _wire.MESSAGE_DELTA: MessagesStreamParser._message_delta,
     _wire.MESSAGE_STOP: MessagesStreamParser._message_stop,
     _wire.ERROR: MessagesStreamParser._error,
 }
+"""The events of the message's own life (and the keep-alive ``ping``)."""

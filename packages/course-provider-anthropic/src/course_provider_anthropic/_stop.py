@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from course_http import VendorError, VendorErrorCode
+from course_http import VendorErrorCode, event_error
 from course_protocol import CourseStopReason
 from course_provider_anthropic import _wire
+from course_provider_anthropic._reads import SHOWN_LENGTH
 
-__all__ = ["SHOWN_LENGTH", "course_stop_reason"]
-
-SHOWN_LENGTH = 200
-"""How much of a vendor's string goes into our message; the whole of it is in the error's fields."""
+__all__ = ["course_stop_reason"]
 
 _STOP_REASONS = {
     _wire.END_TURN: CourseStopReason.STOP,
@@ -38,20 +36,20 @@ def course_stop_reason(reason: str, delta: dict[str, Any], index: int) -> Course
         details = delta.get(_wire.STOP_DETAILS)
         explanation = details.get(_wire.EXPLANATION) if type(details) is dict else None
         category = details.get(_wire.CATEGORY) if type(details) is dict else None
-        raise VendorError(
+        raise event_error(
             VendorErrorCode.VENDOR_REFUSAL,
-            f"event {index}: the model refused to answer ({_wire.STOP_REASON} {reason!r})",
+            f"the model refused to answer ({_wire.STOP_REASON} {reason!r})",
             vendor=_wire.VENDOR,
+            index=index,
             vendor_type=reason,
             vendor_code=category if type(category) is str else None,
             vendor_message=explanation if type(explanation) is str else None,
-            event_index=index,
         )
-    raise VendorError(
+    raise event_error(
         VendorErrorCode.VENDOR_INCOMPLETE,
-        f"event {index}: the response stopped for {reason[:SHOWN_LENGTH]!r}, "
+        f"the response stopped for {reason[:SHOWN_LENGTH]!r}, "
         "which the course cannot express; no response is produced",
         vendor=_wire.VENDOR,
+        index=index,
         vendor_type=reason,
-        event_index=index,
     )
