@@ -29,8 +29,7 @@ from course_protocol import (
 )
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._chat_tool_calls import ChatToolCalls
-from course_provider_openai._error_body import error_fields
-from course_provider_openai._failures import failure, invalid, vendor_error_event
+from course_provider_openai._failures import CHAT_FAILURES
 
 __all__ = ["ChatFeedResult", "ChatStreamParser"]
 
@@ -52,12 +51,8 @@ _STOP_REASONS: Final = {
 _DELTA = f"{wire.CHOICES_KEY}[0].{wire.DELTA_KEY}"
 
 
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+_fail = CHAT_FAILURES.fail
+_invalid = CHAT_FAILURES.invalid
 
 
 @final
@@ -138,7 +133,7 @@ class ChatStreamParser:
         chunk = event_object(data, vendor=_VENDOR, index=index)
         error = chunk.get(wire.ERROR_KEY)
         if error is not None:
-            raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+            CHAT_FAILURES.reported(error, index)
         chunk_id = chunk.get(wire.ID_KEY)
         if chunk_id != self._expected_id:
             self._first_id(chunk_id, index)
@@ -191,11 +186,10 @@ class ChatStreamParser:
         """
         if self._response is None:
             missing = "a finish_reason and " if self._finish is None else ""
-            raise failure(
+            _fail(
                 _Code.VENDOR_MISSING_TERMINAL,
+                event_count,
                 f"the stream ended without {missing}{wire.DONE_DATA}",
-                vendor=_VENDOR,
-                index=event_count,
             )
         return self._response
 
@@ -207,7 +201,7 @@ class ChatStreamParser:
                 # The vendor said "error"; that its data is broken too changes nothing.
                 data = {}
             error = data.get(wire.ERROR_KEY, data)
-            raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+            CHAT_FAILURES.reported(error, index)
         _fail(
             _Code.VENDOR_UNKNOWN_EVENT,
             index,
@@ -297,22 +291,13 @@ class ChatStreamParser:
         if type(reason) is not str:
             _invalid(index, path, "a string or null", reason)
         if self._refusal:
-            refusal = "".join(self._refusal)
-            raise failure(
-                _Code.VENDOR_REFUSAL,
-                f"the model refused: {refusal[:300]}",
-                vendor=_VENDOR,
-                index=index,
-                vendor_type=wire.REFUSAL_KEY,
-                vendor_message=refusal,
-            )
+            CHAT_FAILURES.refused("".join(self._refusal), index, wire.REFUSAL_KEY)
         stop_reason = _STOP_REASONS.get(reason)
         if stop_reason is None:
-            raise failure(
+            _fail(
                 _Code.VENDOR_INCOMPLETE,
+                index,
                 f"{path} is {reason[:64]!r}, which the course protocol cannot express",
-                vendor=_VENDOR,
-                index=index,
                 vendor_type=reason,
             )
         content: list[CourseAssistantContent] = []

@@ -9,25 +9,20 @@ says exactly why there is none.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final, NoReturn, TypeAlias, TypeVar, final
+from typing import Any, TypeAlias, TypeVar, final
 
 from course_http import VendorErrorCode
 from course_protocol import CourseToolCall
 from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import failure, invalid
+from course_provider_openai._failures import RESPONSES_FAILURES
 
 __all__ = ["CallItem", "MessageItem", "OutputItem", "OutputItems", "Part", "SkippedItem"]
 
 _Code = VendorErrorCode
-_VENDOR: Final = wire.VENDOR
 
 
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+_fail = RESPONSES_FAILURES.fail
+_invalid = RESPONSES_FAILURES.invalid
 
 
 @final

@@ -24,7 +24,7 @@ from course_protocol import (
     is_blank,
 )
 from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import failure, invalid
+from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import (
     CallItem,
     MessageItem,
@@ -45,12 +45,8 @@ _KINDS: Final[dict[type[OutputItem], str]] = {
 }
 
 
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+_fail = RESPONSES_FAILURES.fail
+_invalid = RESPONSES_FAILURES.invalid
 
 
 def _object(data: dict[str, Any], key: str, index: int) -> dict[str, Any]:
@@ -265,14 +261,7 @@ class ResponseOutput:
         self._refuse(refusal if type(refusal) is str else part.joined(), index)
 
     def _refuse(self, refusal: str, index: int) -> NoReturn:
-        raise failure(
-            _Code.VENDOR_REFUSAL,
-            f"the model refused: {refusal[:300]}",
-            vendor=_VENDOR,
-            index=index,
-            vendor_type=wire.REFUSAL_TYPE,
-            vendor_message=refusal,
-        )
+        RESPONSES_FAILURES.refused(refusal, index, wire.REFUSAL_TYPE)
 
     def arguments_delta(self, data: dict[str, Any], index: int) -> None:
         """``response.function_call_arguments.delta``: one more fragment, never parsed here."""

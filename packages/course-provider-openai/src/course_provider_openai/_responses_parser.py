@@ -22,8 +22,7 @@ from course_protocol import (
     is_blank,
 )
 from course_provider_openai import _responses_wire as wire
-from course_provider_openai._error_body import error_fields
-from course_provider_openai._failures import failure, invalid, vendor_error_event
+from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_output import ResponseOutput
 
 __all__ = ["ResponsesStreamParser"]
@@ -34,12 +33,8 @@ _MESSAGE_ID_PREFIX: Final = "message-"
 _STARTED_STATUSES: Final = (wire.STATUS_IN_PROGRESS, wire.STATUS_QUEUED)
 
 
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+_fail = RESPONSES_FAILURES.fail
+_invalid = RESPONSES_FAILURES.invalid
 
 
 def _response_object(data: dict[str, Any], index: int) -> dict[str, Any]:
@@ -152,11 +147,10 @@ class ResponsesStreamParser:
         ``event_count``) when no terminal event was read.
         """
         if self._response is None:
-            raise failure(
+            _fail(
                 _Code.VENDOR_MISSING_TERMINAL,
+                event_count,
                 f"the stream ended without {wire.RESPONSE_COMPLETED}",
-                vendor=_VENDOR,
-                index=event_count,
             )
         return self._response
 
@@ -238,22 +232,21 @@ class ResponsesStreamParser:
         details = response.get(wire.INCOMPLETE_DETAILS_KEY)
         reason = details.get(wire.REASON_KEY) if type(details) is dict else None
         shown = reason if type(reason) is str else wire.STATUS_INCOMPLETE
-        raise failure(
+        _fail(
             _Code.VENDOR_INCOMPLETE,
+            index,
             f"the response is incomplete ({shown[:64]}), which the course protocol cannot express",
-            vendor=_VENDOR,
-            index=index,
             vendor_type=shown,
         )
 
     def _failed(self, data: dict[str, Any], index: int) -> NoReturn:
         error = _response_object(data, index).get(wire.ERROR_KEY)
-        raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+        RESPONSES_FAILURES.reported(error, index)
 
     def _error(self, data: dict[str, Any], index: int) -> NoReturn:
         # Recorded streams nest the fields in "error"; the reference puts them at the top.
         error = data.get(wire.ERROR_KEY, data)
-        raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+        RESPONSES_FAILURES.reported(error, index)
 
 
 _OutputHandler = Callable[[ResponseOutput, dict[str, Any], int], CourseModelChunk | None]
