@@ -48,7 +48,7 @@ _invalid = CHAT_FAILURES.invalid
 class ChatChoice:
     """The one choice of a response so far, fed one ``choices[0]`` object at a time by `take`.
 
-    `message` and `stop_reason` are set at the finish (`finish` is the
+    `message` and `stop` (its course stop reason) are set at the finish (`finish` is the
     vendor's reason); the message's id is `message_id`, which the parser
     sets from the first chunk's ``id`` before any choice is read.
     """
@@ -61,7 +61,7 @@ class ChatChoice:
         "finish",
         "message",
         "message_id",
-        "stop_reason",
+        "stop",
     )
 
     def __init__(self, request_id: str) -> None:
@@ -75,7 +75,7 @@ class ChatChoice:
         """The vendor's ``finish_reason``, once one came."""
         self.message: CourseAssistantMessage | None = None
         """The complete message, once the finish came."""
-        self.stop_reason = CourseStopReason.STOP
+        self.stop = CourseStopReason.STOP
         """The course stop reason of the finish (``STOP`` until then)."""
 
     def take(self, choice: object, index: int) -> ChatFeedResult:
@@ -162,7 +162,7 @@ class ChatChoice:
         if problem is not None:
             _fail(_Code.VENDOR_INVALID_TERMINAL, index, f"{path} {reason!r}: {problem}")
         self.message = message
-        self.stop_reason = stop_reason
+        self.stop = stop_reason
         self.finish = reason
         if not calls:
             return _NO_CHUNKS

@@ -219,5 +219,5 @@ class ChatStreamParser:
         response_id = self._chunk_id
         assert response_id is not None  # a message exists only after a chunk with an id
         self._response = CourseModelResponse(
-            response_id, self._request_id, message, self._choice.stop_reason, self._usage
+            response_id, self._request_id, message, self._choice.stop, self._usage
         )
