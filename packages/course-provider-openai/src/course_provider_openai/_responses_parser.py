@@ -3,7 +3,9 @@
 Every event is untrusted. Its ``type`` picks its handler with one dict
 lookup; its ``sequence_number`` must be the previous one plus one. This
 module owns the response's life (created, queued, in progress, and the
-terminal events); everything inside ``output`` is `ResponseOutput`'s.
+terminal events); everything inside ``output`` is handled by the functions of
+`_responses_output` (items), `_responses_parts` (message parts) and
+`_responses_calls` (function-call arguments), over one `OutputItems`.
 """
 
 from __future__ import annotations
@@ -21,9 +23,13 @@ from course_protocol import (
     CourseStopReason,
     is_blank,
 )
+from course_provider_openai import _responses_calls as calls
+from course_provider_openai import _responses_output as output
+from course_provider_openai import _responses_parts as parts
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
-from course_provider_openai._responses_output import ResponseOutput
+from course_provider_openai._responses_items import OutputItems
+from course_provider_openai._responses_reads import object_at
 
 __all__ = ["ResponsesStreamParser"]
 
@@ -35,13 +41,6 @@ _STARTED_STATUSES: Final = (wire.STATUS_IN_PROGRESS, wire.STATUS_QUEUED)
 
 _fail = RESPONSES_FAILURES.fail
 _invalid = RESPONSES_FAILURES.invalid
-
-
-def _response_object(data: dict[str, Any], index: int) -> dict[str, Any]:
-    value = data.get(wire.RESPONSE_KEY)
-    if type(value) is not dict:
-        _invalid(index, wire.RESPONSE_KEY, "an object", value)
-    return value
 
 
 @final
@@ -66,7 +65,7 @@ class ResponsesStreamParser:
         self._request_id = request_id
         self._response_id: str | None = None
         self._next_sequence: int | None = None
-        self._output = ResponseOutput(request_id)
+        self._output = OutputItems(request_id)
         self._response: CourseModelResponse | None = None
 
     @property
@@ -176,7 +175,7 @@ class ResponsesStreamParser:
     def _created(self, data: dict[str, Any], index: int) -> None:
         if self._response_id is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.RESPONSE_CREATED}")
-        response = _response_object(data, index)
+        response = object_at(data, wire.RESPONSE_KEY, index)
         response_id = response.get(wire.ID_KEY)
         if type(response_id) is not str or is_blank(response_id):
             _invalid(index, f"{wire.RESPONSE_KEY}.{wire.ID_KEY}", "a non-blank string", response_id)
@@ -189,13 +188,13 @@ class ResponsesStreamParser:
         self._response_id = response_id
 
     def _progress(self, data: dict[str, Any], index: int) -> None:
-        self._check_response_id(_response_object(data, index), index)
+        self._check_response_id(object_at(data, wire.RESPONSE_KEY, index), index)
 
     def _completed(self, data: dict[str, Any], index: int) -> None:
         open_items = self._output.open_positions()
         if open_items:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"output items {open_items} are still open")
-        response = _response_object(data, index)
+        response = object_at(data, wire.RESPONSE_KEY, index)
         self._check_response_id(response, index)
         if response.get(wire.STATUS_KEY) != wire.STATUS_COMPLETED:
             status_path = f"{wire.RESPONSE_KEY}.{wire.STATUS_KEY}"
@@ -214,12 +213,12 @@ class ResponsesStreamParser:
                 usage.get(wire.OUTPUT_TOKENS_KEY), vendor=_VENDOR, index=index, path=output_path
             ),
         )
-        self._output.check_terminal_output(response.get(wire.OUTPUT_KEY), index)
+        output.check_terminal_output(self._output, response.get(wire.OUTPUT_KEY), index)
         # The Responses API sends no stop reason: it is read off the content, so
         # the two agree by construction (terminal_semantics_error has nothing to find).
         stop_reason = CourseStopReason.TOOL_CALL if self._output.calls else CourseStopReason.STOP
         message = CourseAssistantMessage(
-            f"{_MESSAGE_ID_PREFIX}{self._response_id}", tuple(self._output.content())
+            f"{_MESSAGE_ID_PREFIX}{self._response_id}", tuple(output.content(self._output))
         )
         response_id = self._response_id
         assert response_id is not None  # every event but error comes after response.created
@@ -228,7 +227,7 @@ class ResponsesStreamParser:
         )
 
     def _incomplete(self, data: dict[str, Any], index: int) -> NoReturn:
-        response = _response_object(data, index)
+        response = object_at(data, wire.RESPONSE_KEY, index)
         details = response.get(wire.INCOMPLETE_DETAILS_KEY)
         reason = details.get(wire.REASON_KEY) if type(details) is dict else None
         shown = reason if type(reason) is str else wire.STATUS_INCOMPLETE
@@ -240,7 +239,7 @@ class ResponsesStreamParser:
         )
 
     def _failed(self, data: dict[str, Any], index: int) -> NoReturn:
-        error = _response_object(data, index).get(wire.ERROR_KEY)
+        error = object_at(data, wire.RESPONSE_KEY, index).get(wire.ERROR_KEY)
         RESPONSES_FAILURES.reported(error, index)
 
     def _error(self, data: dict[str, Any], index: int) -> NoReturn:
@@ -249,21 +248,20 @@ class ResponsesStreamParser:
         RESPONSES_FAILURES.reported(error, index)
 
 
-_OutputHandler = Callable[[ResponseOutput, dict[str, Any], int], CourseModelChunk | None]
-_O = ResponseOutput
+_OutputHandler = Callable[[OutputItems, dict[str, Any], int], CourseModelChunk | None]
 _OUTPUT_EVENTS: Final[dict[str, _OutputHandler]] = {
-    wire.OUTPUT_TEXT_DELTA: _O.text_delta,
-    wire.ARGUMENTS_DELTA: _O.arguments_delta,
-    wire.OUTPUT_ITEM_ADDED: _O.item_added,
-    wire.OUTPUT_ITEM_DONE: _O.item_done,
-    wire.CONTENT_PART_ADDED: _O.part_added,
-    wire.CONTENT_PART_DONE: _O.part_done,
-    wire.OUTPUT_TEXT_DONE: _O.text_done,
-    wire.OUTPUT_TEXT_ANNOTATION_ADDED: _O.annotation,
-    wire.REFUSAL_DELTA: _O.refusal_delta,
-    wire.REFUSAL_DONE: _O.refusal_done,
-    wire.ARGUMENTS_DONE: _O.arguments_done,
-    **dict.fromkeys(wire.REASONING_EVENTS, _O.reasoning_event),
+    wire.OUTPUT_TEXT_DELTA: parts.output_text_delta,
+    wire.ARGUMENTS_DELTA: calls.arguments_delta,
+    wire.OUTPUT_ITEM_ADDED: output.item_added,
+    wire.OUTPUT_ITEM_DONE: output.item_done,
+    wire.CONTENT_PART_ADDED: parts.part_added,
+    wire.CONTENT_PART_DONE: parts.part_done,
+    wire.OUTPUT_TEXT_DONE: parts.output_text_done,
+    wire.OUTPUT_TEXT_ANNOTATION_ADDED: parts.annotation,
+    wire.REFUSAL_DELTA: parts.refusal_delta,
+    wire.REFUSAL_DONE: parts.refusal_done,
+    wire.ARGUMENTS_DONE: calls.arguments_done,
+    **dict.fromkeys(wire.REASONING_EVENTS, output.reasoning_event),
 }
 """The events inside ``output``; the text and argument deltas, the hot path, come first."""
 
