@@ -10,7 +10,9 @@
   provider adapter fails, before the stream (HTTP) and inside it (vendor events).
 - `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
   shares (key, transport, event loop, production); a vendor supplies its
-  `VendorWire`, its request body and headers, and its parser (a `VendorPlay`).
+  `VendorWire`, its request body and headers, and its parser (a `VendorPlay`):
+  a `StreamParser` (or `OneChunkStreamParser`) subclass writes only what its
+  events mean and how its stream ends.
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
 - `event_object`, `token_count`, `tool_arguments`, `event_error`,
   `invalid_event`: the vendor-neutral reads every vendor parser shares, and
@@ -43,6 +45,7 @@ from course_http._secrets import SECRET_HEADERS
 from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
+from course_http._stream_parser import OneChunkStreamParser, StreamParser
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
@@ -56,12 +59,14 @@ __all__ = [
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
+    "OneChunkStreamParser",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",
     "ResponseEnd",
     "SseDecoder",
     "SseEvent",
+    "StreamParser",
     "Timeouts",
     "VendorError",
     "VendorErrorBody",

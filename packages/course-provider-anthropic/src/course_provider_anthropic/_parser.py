@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn, final
 
-from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
+from course_http import (
+    OneChunkStreamParser,
+    SseEvent,
+    VendorError,
+    VendorErrorCode,
+    event_object,
+    token_count,
+)
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
@@ -44,7 +51,7 @@ _V = _wire.VENDOR
 
 
 @final
-class MessagesStreamParser:
+class MessagesStreamParser(OneChunkStreamParser):
     """The state of one streamed Messages API response, fed one server-sent event at a time.
 
     It is a ``course_stream.SourcePlay``: :meth:`item` pushes the course chunk
@@ -56,7 +63,8 @@ class MessagesStreamParser:
     ``event_index`` the offending event) with a stable code; after one, the
     parser is spent: every later call raises that same error object again.
     Chunks returned before a failure stay valid; a Tool call is returned
-    only once its block stopped and its arguments parsed.
+    only once its block stopped and its arguments parsed. Raises
+    ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
     __slots__ = (
@@ -65,16 +73,13 @@ class MessagesStreamParser:
         "_input_tokens",
         "_message_id",
         "_output_tokens",
-        "_request_id",
         "_response",
         "_stop_reason",
         "_vendor_reason",
     )
 
     def __init__(self, request_id: str) -> None:
-        if type(request_id) is not str or is_blank(request_id):
-            raise ValueError("request_id must be a non-blank str")
-        self._request_id = request_id
+        super().__init__(request_id)
         self._message_id: str | None = None
         self._input_tokens = 0
         self._output_tokens: int | None = None
@@ -117,24 +122,6 @@ class MessagesStreamParser:
             raise
         if chunk is not None:
             push(chunk)
-
-    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
-        """Advance by event number ``index``; return the chunk it makes, if any.
-
-        `item` for a caller that drives the parser by hand; raises the same errors.
-        """
-        made: list[CourseModelChunk] = []
-        self.item(event, index, made.append)
-        return made[0] if made else None
-
-    def source_failed(self, error: BaseException, index: int) -> BaseException:
-        """What the stream fails with when the event source raised ``error``: ``error`` itself.
-
-        The source is ``course_http.stream_events``, whose failures are already
-        `VendorError` s with their codes; anything else is a programming error
-        (a closed transport) and passes through unchanged too.
-        """
-        return error
 
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.

@@ -12,12 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
+from course_http import (
+    SseEvent,
+    StreamParser,
+    VendorError,
+    VendorErrorCode,
+    event_object,
+    token_count,
+)
 from course_protocol import (
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
-    CourseProtocolError,
     is_blank,
 )
 from course_provider_openai import _chat_wire as wire
@@ -37,7 +43,7 @@ _invalid = CHAT_FAILURES.invalid
 
 
 @final
-class ChatStreamParser:
+class ChatStreamParser(StreamParser):
     """The state of one streamed Chat Completions response, for the request ``request_id``.
 
     It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
@@ -50,12 +56,10 @@ class ChatStreamParser:
     ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
-    __slots__ = ("_choice", "_chunk_id", "_expected_id", "_request_id", "_response", "_usage")
+    __slots__ = ("_choice", "_chunk_id", "_expected_id", "_response", "_usage")
 
     def __init__(self, request_id: str) -> None:
-        if type(request_id) is not str or is_blank(request_id):
-            raise CourseProtocolError("request_id", "must be a non-blank str")
-        self._request_id = request_id
+        super().__init__(request_id)
         self._chunk_id: str | None = None
         self._expected_id: object = _NO_ID_YET
         self._choice = ChatChoice(request_id)
@@ -132,15 +136,6 @@ class ChatStreamParser:
                 push(chunk)
             return
         push(produced)
-
-    def source_failed(self, error: BaseException, index: int) -> BaseException:
-        """What the stream fails with when the event source raised ``error``: ``error`` itself.
-
-        The source is ``course_http.stream_events``, whose failures are already
-        `VendorError` s with their codes; anything else is a programming error
-        (a closed transport) and passes through unchanged too.
-        """
-        return error
 
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import SseEvent, VendorErrorCode, event_object, token_count
+from course_http import OneChunkStreamParser, SseEvent, VendorErrorCode, event_object, token_count
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
-    CourseProtocolError,
     CourseStopReason,
     is_blank,
 )
@@ -44,7 +43,7 @@ _invalid = RESPONSES_FAILURES.invalid
 
 
 @final
-class ResponsesStreamParser:
+class ResponsesStreamParser(OneChunkStreamParser):
     """The state of one streamed Responses API response, for the request ``request_id``.
 
     It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
@@ -57,12 +56,10 @@ class ResponsesStreamParser:
     ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
-    __slots__ = ("_next_sequence", "_output", "_request_id", "_response", "_response_id")
+    __slots__ = ("_next_sequence", "_output", "_response", "_response_id")
 
     def __init__(self, request_id: str) -> None:
-        if type(request_id) is not str or is_blank(request_id):
-            raise CourseProtocolError("request_id", "must be a non-blank str")
-        self._request_id = request_id
+        super().__init__(request_id)
         self._response_id: str | None = None
         self._next_sequence: int | None = None
         self._output = OutputItems(request_id)
@@ -120,24 +117,6 @@ class ResponsesStreamParser:
                 push(chunk)
             return
         _LIFE_EVENTS[kind](self, data, index)
-
-    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
-        """Advance by one server-sent event; return the chunk it yields, if any.
-
-        `item` for a caller that drives the parser by hand; raises the same errors.
-        """
-        made: list[CourseModelChunk] = []
-        self.item(event, index, made.append)
-        return made[0] if made else None
-
-    def source_failed(self, error: BaseException, index: int) -> BaseException:
-        """What the stream fails with when the event source raised ``error``: ``error`` itself.
-
-        The source is ``course_http.stream_events``, whose failures are already
-        `VendorError` s with their codes; anything else is a programming error
-        (a closed transport) and passes through unchanged too.
-        """
-        return error
 
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.
