@@ -14,8 +14,9 @@
   a `StreamParser` (or `OneChunkStreamParser`) subclass writes only what its
   events mean and how its stream ends.
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
-- `event_object`, `token_count`, `tool_arguments`, `event_error`,
-  `invalid_event`: the vendor-neutral reads every vendor parser shares, and
+- `event_object`, `token_count`, `usage_counts`, `tool_arguments`,
+  `event_error`, `invalid_event`: the vendor-neutral reads every vendor
+  parser shares, and
   the one shape of an event's error; `body_object`, the same decoding for an
   error body's reader.
 - `SECRET_HEADERS`: the header names whose values are credentials.
@@ -32,6 +33,7 @@ from course_http._event_json import (
     invalid_event,
     token_count,
     tool_arguments,
+    usage_counts,
 )
 from course_http._recorded import (
     Chunking,
@@ -82,4 +84,5 @@ __all__ = [
     "stream_events",
     "token_count",
     "tool_arguments",
+    "usage_counts",
 ]

@@ -15,7 +15,7 @@ import math
 from typing import Any, NoReturn
 
 from course_http._errors import VendorError, VendorErrorCode
-from course_protocol import MAX_TOKEN_COUNT, JsonObject, freeze_json_object
+from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
 
 __all__ = [
     "body_object",
@@ -24,6 +24,7 @@ __all__ = [
     "invalid_event",
     "token_count",
     "tool_arguments",
+    "usage_counts",
 ]
 
 
@@ -128,6 +129,21 @@ def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
             index=index,
         )
     return value
+
+
+def usage_counts(
+    usage: dict[str, Any], input_key: str, output_key: str, *, vendor: str, index: int, path: str
+) -> CourseModelUsage:
+    """The course usage of a vendor's usage object ``usage``: its two counts, by their keys.
+
+    ``path`` names ``usage`` in a message. Raises `VendorError`
+    ``VENDOR_INVALID_EVENT`` naming ``path.input_key`` or ``path.output_key``
+    when either is not a `token_count`.
+    """
+    return CourseModelUsage(
+        token_count(usage.get(input_key), vendor=vendor, index=index, path=f"{path}.{input_key}"),
+        token_count(usage.get(output_key), vendor=vendor, index=index, path=f"{path}.{output_key}"),
+    )
 
 
 def tool_arguments(text: str, *, vendor: str, index: int, path: str) -> JsonObject:

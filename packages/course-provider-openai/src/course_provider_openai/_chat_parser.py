@@ -18,7 +18,7 @@ from course_http import (
     VendorError,
     VendorErrorCode,
     event_object,
-    token_count,
+    usage_counts,
 )
 from course_protocol import (
     CourseModelChunk,
@@ -185,15 +185,13 @@ class ChatStreamParser(StreamParser):
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"{wire.USAGE_KEY} arrives a second time")
         if type(usage) is not dict:
             _invalid(index, wire.USAGE_KEY, "an object or null", usage)
-        prompt = f"{wire.USAGE_KEY}.{wire.PROMPT_TOKENS_KEY}"
-        completion = f"{wire.USAGE_KEY}.{wire.COMPLETION_TOKENS_KEY}"
-        self._usage = CourseModelUsage(
-            token_count(
-                usage.get(wire.PROMPT_TOKENS_KEY), vendor=_VENDOR, index=index, path=prompt
-            ),
-            token_count(
-                usage.get(wire.COMPLETION_TOKENS_KEY), vendor=_VENDOR, index=index, path=completion
-            ),
+        self._usage = usage_counts(
+            usage,
+            wire.PROMPT_TOKENS_KEY,
+            wire.COMPLETION_TOKENS_KEY,
+            vendor=_VENDOR,
+            index=index,
+            path=wire.USAGE_KEY,
         )
 
     def _done(self, index: int) -> None:

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import OneChunkStreamParser, SseEvent, VendorErrorCode, event_object, token_count
+from course_http import OneChunkStreamParser, SseEvent, VendorErrorCode, event_object, usage_counts
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
-    CourseModelUsage,
     CourseStopReason,
     is_blank,
 )
@@ -182,15 +181,13 @@ class ResponsesStreamParser(OneChunkStreamParser):
         usage_path = f"{wire.RESPONSE_KEY}.{wire.USAGE_KEY}"
         if type(usage) is not dict:
             _invalid(index, usage_path, "an object", usage)
-        input_path = f"{usage_path}.{wire.INPUT_TOKENS_KEY}"
-        output_path = f"{usage_path}.{wire.OUTPUT_TOKENS_KEY}"
-        counts = CourseModelUsage(
-            token_count(
-                usage.get(wire.INPUT_TOKENS_KEY), vendor=_VENDOR, index=index, path=input_path
-            ),
-            token_count(
-                usage.get(wire.OUTPUT_TOKENS_KEY), vendor=_VENDOR, index=index, path=output_path
-            ),
+        counts = usage_counts(
+            usage,
+            wire.INPUT_TOKENS_KEY,
+            wire.OUTPUT_TOKENS_KEY,
+            vendor=_VENDOR,
+            index=index,
+            path=usage_path,
         )
         output.check_terminal_output(self._output, response.get(wire.OUTPUT_KEY), index)
         # The Responses API sends no stop reason: it is read off the content, so
