@@ -42,7 +42,6 @@ def fail(
     index: int,
     *,
     vendor_type: str | None = None,
-    vendor_code: str | None = None,
     vendor_message: str | None = None,
 ) -> NoReturn:
     """Raise `VendorError` ``code`` for event ``index``, with the vendor's own fields given."""
@@ -52,7 +51,6 @@ def fail(
         vendor=_wire.VENDOR,
         index=index,
         vendor_type=vendor_type,
-        vendor_code=vendor_code,
         vendor_message=vendor_message,
     )
 

@@ -48,9 +48,10 @@ _invalid = CHAT_FAILURES.invalid
 class ChatChoice:
     """The one choice of a response so far, fed one ``choices[0]`` object at a time by `take`.
 
-    `message` and `stop` (its course stop reason) are set at the finish (`finish` is the
-    vendor's reason); the message's id is `message_id`, which the parser
-    sets from the first chunk's ``id`` before any choice is read.
+    At the finish, `finish` holds the vendor's reason, `stop` the course
+    stop reason and `message` the complete message, whose id is
+    `message_id`: the parser sets it from the first chunk's ``id`` before
+    any choice is read.
     """
 
     __slots__ = (

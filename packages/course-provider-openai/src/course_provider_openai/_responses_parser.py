@@ -21,9 +21,7 @@ from course_protocol import (
     CourseStopReason,
     is_blank,
 )
-from course_provider_openai import _responses_calls as calls
-from course_provider_openai import _responses_output as output
-from course_provider_openai import _responses_parts as parts
+from course_provider_openai import _responses_calls, _responses_output, _responses_parts
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import OutputItems
@@ -189,12 +187,13 @@ class ResponsesStreamParser(OneChunkStreamParser):
             index=index,
             path=usage_path,
         )
-        output.check_terminal_output(self._output, response.get(wire.OUTPUT_KEY), index)
+        _responses_output.check_terminal_output(self._output, response.get(wire.OUTPUT_KEY), index)
         # The Responses API sends no stop reason: it is read off the content, so
         # the two agree by construction (terminal_semantics_error has nothing to find).
         stop_reason = CourseStopReason.TOOL_CALL if self._output.calls else CourseStopReason.STOP
         message = CourseAssistantMessage(
-            f"{_MESSAGE_ID_PREFIX}{self._response_id}", tuple(output.content(self._output))
+            f"{_MESSAGE_ID_PREFIX}{self._response_id}",
+            tuple(_responses_output.content(self._output)),
         )
         response_id = self._response_id
         assert response_id is not None  # every event but error comes after response.created
@@ -226,18 +225,18 @@ class ResponsesStreamParser(OneChunkStreamParser):
 
 _OutputHandler = Callable[[OutputItems, dict[str, Any], int], CourseModelChunk | None]
 _OUTPUT_EVENTS: Final[dict[str, _OutputHandler]] = {
-    wire.OUTPUT_TEXT_DELTA: parts.output_text_delta,
-    wire.ARGUMENTS_DELTA: calls.arguments_delta,
-    wire.OUTPUT_ITEM_ADDED: output.item_added,
-    wire.OUTPUT_ITEM_DONE: output.item_done,
-    wire.CONTENT_PART_ADDED: parts.part_added,
-    wire.CONTENT_PART_DONE: parts.part_done,
-    wire.OUTPUT_TEXT_DONE: parts.output_text_done,
-    wire.OUTPUT_TEXT_ANNOTATION_ADDED: parts.annotation,
-    wire.REFUSAL_DELTA: parts.refusal_delta,
-    wire.REFUSAL_DONE: parts.refusal_done,
-    wire.ARGUMENTS_DONE: calls.arguments_done,
-    **dict.fromkeys(wire.REASONING_EVENTS, output.reasoning_event),
+    wire.OUTPUT_TEXT_DELTA: _responses_parts.output_text_delta,
+    wire.ARGUMENTS_DELTA: _responses_calls.arguments_delta,
+    wire.OUTPUT_ITEM_ADDED: _responses_output.item_added,
+    wire.OUTPUT_ITEM_DONE: _responses_output.item_done,
+    wire.CONTENT_PART_ADDED: _responses_parts.part_added,
+    wire.CONTENT_PART_DONE: _responses_parts.part_done,
+    wire.OUTPUT_TEXT_DONE: _responses_parts.output_text_done,
+    wire.OUTPUT_TEXT_ANNOTATION_ADDED: _responses_parts.annotation,
+    wire.REFUSAL_DELTA: _responses_parts.refusal_delta,
+    wire.REFUSAL_DONE: _responses_parts.refusal_done,
+    wire.ARGUMENTS_DONE: _responses_calls.arguments_done,
+    **dict.fromkeys(wire.REASONING_EVENTS, _responses_output.reasoning_event),
 }
 """The events inside ``output``; the text and argument deltas, the hot path, come first."""
 
