@@ -14,10 +14,10 @@
   a `StreamParser` (or `OneChunkStreamParser`) subclass writes only what its
   events mean and how its stream ends.
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
-- `event_object`, `token_count`, `usage_counts`, `tool_arguments`,
-  `event_error`, `invalid_event`: the vendor-neutral reads every vendor
-  parser shares, and
-  the one shape of an event's error; `body_object`, the same decoding for an
+- `event_object`, `token_count`, `usage_counts`, `tool_arguments`: the
+  vendor-neutral reads every vendor parser shares; `event_error` and
+  `invalid_event`, the one shape of an event's error, and `EventFailures`,
+  which binds it to one vendor; `body_object`, the reads' decoding for an
   error body's reader.
 - `SECRET_HEADERS`: the header names whose values are credentials.
 
@@ -26,11 +26,10 @@ test server is `course_http.loopback` (the ``serve`` extra), imported apart.
 """
 
 from course_http._errors import VendorError, VendorErrorCode
+from course_http._event_errors import EventFailures, event_error, invalid_event
 from course_http._event_json import (
     body_object,
-    event_error,
     event_object,
-    invalid_event,
     token_count,
     tool_arguments,
     usage_counts,
@@ -58,6 +57,7 @@ __all__ = [
     "SECRET_HEADERS",
     "Chunking",
     "ErrorBodyReader",
+    "EventFailures",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",

@@ -2,10 +2,10 @@
 
 A vendor parser sees each server-sent event's ``data`` as untrusted text. These
 helpers decode it and read the few kinds of values every vendor sends (an
-object, a token count, Tool arguments as JSON text), failing with the right
-`VendorErrorCode` in the one shape of an event's error (`event_error`); an
-error body's reader decodes its JSON with the same rules (`body_object`). The
-field names stay in each vendor's own package.
+object, a token count, a usage object's two counts, Tool arguments as JSON
+text), failing with the right `VendorErrorCode` (the errors' shape is
+`_event_errors`'); an error body's reader decodes its JSON with the same
+rules (`body_object`). The field names stay in each vendor's own package.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ import json
 import math
 from typing import Any, NoReturn
 
-from course_http._errors import VendorError, VendorErrorCode
+from course_http._errors import VendorErrorCode
+from course_http._event_errors import event_error, invalid_event
 from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
 
 __all__ = [
     "body_object",
-    "event_error",
     "event_object",
-    "invalid_event",
     "token_count",
     "tool_arguments",
     "usage_counts",
@@ -41,37 +40,6 @@ def _no_constants(name: str) -> NoReturn:
 
 
 _DECODER = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constants)
-
-
-def event_error(
-    code: VendorErrorCode,
-    message: str,
-    *,
-    vendor: str,
-    index: int,
-    vendor_type: str | None = None,
-    vendor_code: str | None = None,
-    vendor_message: str | None = None,
-) -> VendorError:
-    """The `VendorError` ``code`` about event ``index``: ``message`` prefixed ``event N:``.
-
-    ``event_index`` is ``index``; the vendor's own fields are passed through.
-    Returns the error (the caller raises it); raises nothing itself.
-    """
-    return VendorError(
-        code,
-        f"event {index}: {message}",
-        vendor=vendor,
-        vendor_type=vendor_type,
-        vendor_code=vendor_code,
-        vendor_message=vendor_message,
-        event_index=index,
-    )
-
-
-def invalid_event(message: str, *, vendor: str, index: int) -> VendorError:
-    """A ``VENDOR_INVALID_EVENT`` error for event ``index``, ``message`` saying what is wrong."""
-    return event_error(VendorErrorCode.VENDOR_INVALID_EVENT, message, vendor=vendor, index=index)
 
 
 def _decode(text: str) -> Any:

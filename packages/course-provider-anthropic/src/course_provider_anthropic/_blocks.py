@@ -56,7 +56,7 @@ class OpenBlock:
 
 
 def _refuse_kind(code: VendorErrorCode, kind: str, reason: str, index: int) -> NoReturn:
-    fail(code, f"content block type {kind[:SHOWN_LENGTH]!r} {reason}", index, vendor_type=kind)
+    fail(code, index, f"content block type {kind[:SHOWN_LENGTH]!r} {reason}", vendor_type=kind)
 
 
 def open_block(block: dict[str, Any], index: int) -> OpenBlock:
@@ -148,8 +148,8 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
         fail_invalid(f"delta type {kind} does not fit a {block.kind} block", index)
     fail(
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-        f"{_wire.DELTA}.{_wire.TYPE} {kind[:SHOWN_LENGTH]!r} is not a known delta type",
         index,
+        f"{_wire.DELTA}.{_wire.TYPE} {kind[:SHOWN_LENGTH]!r} is not a known delta type",
         vendor_type=kind,
     )
 

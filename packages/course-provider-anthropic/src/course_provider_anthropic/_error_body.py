@@ -56,8 +56,8 @@ def raise_error_event(data: dict[str, Any], index: int) -> NoReturn:
     message = text_at(error, _wire.MESSAGE, path, index, non_blank=False)
     fail(
         VendorErrorCode.VENDOR_ERROR_EVENT,
-        f"the vendor reported {kind}: {message[:SHOWN_LENGTH]}",
         index,
+        f"the vendor reported {kind}: {message[:SHOWN_LENGTH]}",
         vendor_type=kind,
         vendor_message=message,
     )

@@ -163,8 +163,8 @@ class MessagesStreamParser(OneChunkStreamParser):
             fail_order(f"{kind[:SHOWN_LENGTH]} follows {_wire.MESSAGE_STOP}; nothing may", index)
         fail(
             VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-            f"{kind[:SHOWN_LENGTH]!r} is not a known event type",
             index,
+            f"{kind[:SHOWN_LENGTH]!r} is not a known event type",
             vendor_type=kind,
         )
 
@@ -237,8 +237,8 @@ class MessagesStreamParser(OneChunkStreamParser):
         if problem is not None:
             fail(
                 VendorErrorCode.VENDOR_INVALID_TERMINAL,
-                problem,
                 index,
+                problem,
                 vendor_type=self._vendor_reason,
             )
         usage = CourseModelUsage(self._input_tokens, self._output_tokens)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
-from course_http import VendorErrorCode, event_error, invalid_event, token_count
+from course_http import EventFailures, VendorErrorCode, token_count
 from course_protocol import MAX_TOKEN_COUNT, is_blank
 from course_provider_anthropic import _wire
 
@@ -36,33 +36,18 @@ def shown(value: object) -> str:
     return type(value).__name__
 
 
-def fail(
-    code: VendorErrorCode,
-    message: str,
-    index: int,
-    *,
-    vendor_type: str | None = None,
-    vendor_message: str | None = None,
-) -> NoReturn:
-    """Raise `VendorError` ``code`` for event ``index``, with the vendor's own fields given."""
-    raise event_error(
-        code,
-        message,
-        vendor=_wire.VENDOR,
-        index=index,
-        vendor_type=vendor_type,
-        vendor_message=vendor_message,
-    )
+fail: Final = EventFailures(_wire.VENDOR).fail
+"""``fail(code, index, message, *, vendor_type=..., ...)``: raise ``code`` about event ``index``."""
 
 
 def fail_invalid(message: str, index: int) -> NoReturn:
     """Raise ``VENDOR_INVALID_EVENT`` for event ``index``."""
-    raise invalid_event(message, vendor=_wire.VENDOR, index=index)
+    fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, message)
 
 
 def fail_order(message: str, index: int) -> NoReturn:
     """Raise ``VENDOR_EVENT_ORDER`` for event ``index``."""
-    fail(VendorErrorCode.VENDOR_EVENT_ORDER, message, index)
+    fail(VendorErrorCode.VENDOR_EVENT_ORDER, index, message)
 
 
 def object_at(data: dict[str, Any], key: str, path: str, index: int) -> dict[str, Any]:

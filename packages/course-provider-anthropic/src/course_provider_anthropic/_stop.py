@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
-from course_http import VendorErrorCode, event_error
+from course_http import VendorErrorCode
 from course_protocol import CourseStopReason
 from course_provider_anthropic import _wire
-from course_provider_anthropic._reads import SHOWN_LENGTH
+from course_provider_anthropic._reads import SHOWN_LENGTH, fail
 
 __all__ = ["course_stop_reason"]
 
@@ -30,26 +30,28 @@ def course_stop_reason(reason: str, delta: dict[str, Any], index: int) -> Course
     not invented yet).
     """
     mapped = _STOP_REASONS.get(reason)
-    if mapped is not None:
-        return mapped
+    if mapped is None:
+        _refuse_reason(reason, delta, index)
+    return mapped
+
+
+def _refuse_reason(reason: str, delta: dict[str, Any], index: int) -> NoReturn:
     if reason == _wire.REFUSAL:
         details = delta.get(_wire.STOP_DETAILS)
         explanation = details.get(_wire.EXPLANATION) if type(details) is dict else None
         category = details.get(_wire.CATEGORY) if type(details) is dict else None
-        raise event_error(
+        fail(
             VendorErrorCode.VENDOR_REFUSAL,
+            index,
             f"the model refused to answer ({_wire.STOP_REASON} {reason!r})",
-            vendor=_wire.VENDOR,
-            index=index,
             vendor_type=reason,
             vendor_code=category if type(category) is str else None,
             vendor_message=explanation if type(explanation) is str else None,
         )
-    raise event_error(
+    fail(
         VendorErrorCode.VENDOR_INCOMPLETE,
+        index,
         f"the response stopped for {reason[:SHOWN_LENGTH]!r}, "
         "which the course cannot express; no response is produced",
-        vendor=_wire.VENDOR,
-        index=index,
         vendor_type=reason,
     )

@@ -1,7 +1,7 @@
 """How both OpenAI parsers report what is wrong: one `VendorError` shape, messages with paths.
 
-Each API's modules raise through that API's `EventFailures` (`CHAT_FAILURES`,
-`RESPONSES_FAILURES`): every error is ``course_http.event_error``'s, names
+Each API's modules raise through that API's `OpenAIFailures` (`CHAT_FAILURES`,
+`RESPONSES_FAILURES`), a ``course_http.EventFailures``: every error names
 the API in ``vendor`` and the event in ``event_index``, and names a bad value
 by its JSON kind, never by its text.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Final, NoReturn, final
 
-from course_http import VendorErrorCode, event_error
+from course_http import EventFailures, VendorErrorCode
 from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._error_body import error_fields, shown
 
-__all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "EventFailures", "described"]
+__all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures", "described"]
 
 _JSON_NAMES = {
     dict: "object",
@@ -35,32 +35,10 @@ def described(value: object) -> str:
 
 
 @final
-class EventFailures:
-    """The failures of one API's events; each method raises a `VendorError` naming ``vendor``."""
+class OpenAIFailures(EventFailures):
+    """`course_http.EventFailures` for one OpenAI API, with the failures both APIs share."""
 
-    __slots__ = ("vendor",)
-
-    def __init__(self, vendor: str) -> None:
-        self.vendor = vendor
-
-    def fail(
-        self,
-        code: VendorErrorCode,
-        index: int,
-        message: str,
-        *,
-        vendor_type: str | None = None,
-        vendor_message: str | None = None,
-    ) -> NoReturn:
-        """Raise ``code`` about event ``index``, its message prefixed ``event N:``."""
-        raise event_error(
-            code,
-            message,
-            vendor=self.vendor,
-            index=index,
-            vendor_type=vendor_type,
-            vendor_message=vendor_message,
-        )
+    __slots__ = ()
 
     def invalid(self, index: int, path: str, expected: str, value: object) -> NoReturn:
         """Raise ``VENDOR_INVALID_EVENT``: ``path`` of event ``index`` is not ``expected``."""
@@ -89,19 +67,18 @@ class EventFailures:
         """
         description = error_fields(error)
         kind, code, message = description
-        raise event_error(
+        self.fail(
             VendorErrorCode.VENDOR_ERROR_EVENT,
+            index,
             f"the vendor reported an error in the stream ({shown(description)})",
-            vendor=self.vendor,
-            index=index,
             vendor_type=kind,
             vendor_code=code,
             vendor_message=message,
         )
 
 
-CHAT_FAILURES: Final = EventFailures(_chat_wire.VENDOR)
+CHAT_FAILURES: Final = OpenAIFailures(_chat_wire.VENDOR)
 """How the Chat Completions modules fail (``vendor`` ``"openai-chat"``)."""
 
-RESPONSES_FAILURES: Final = EventFailures(_responses_wire.VENDOR)
+RESPONSES_FAILURES: Final = OpenAIFailures(_responses_wire.VENDOR)
 """How the Responses API modules fail (``vendor`` ``"openai-responses"``)."""
