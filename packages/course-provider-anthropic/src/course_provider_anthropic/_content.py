@@ -1,17 +1,19 @@
 """The content blocks of one streamed message, each from its ``content_block_start`` to its stop.
 
-Blocks are numbered by ``index`` from 0 and start in that order. Each keeps
-its pieces until its ``content_block_stop``: then a text block becomes one
-course text block, and a ``tool_use`` block one Tool call, its argument
-fragments joined and parsed once (a long call costs linear time). Text
-pieces are course chunks at once.
+`ContentBlockParser` is the first half of the Messages state machine, the
+base `MessagesStreamParser` builds on: the state of the blocks and the
+handlers of the three block events. Blocks are numbered by ``index`` from 0
+and start in that order. Each keeps its pieces until its
+``content_block_stop``: then a text block becomes one course text block, and
+a ``tool_use`` block one Tool call, its argument fragments joined and parsed
+once (a long call costs linear time). Text pieces are course chunks at once.
 """
 
 from __future__ import annotations
 
-from typing import Any, NoReturn, final
+from typing import Any, NoReturn
 
-from course_http import tool_arguments
+from course_http import OneChunkStreamParser, tool_arguments
 from course_protocol import (
     CourseAssistantContent,
     CourseModelChunk,
@@ -31,57 +33,57 @@ from course_provider_anthropic._reads import (
     shown,
 )
 
-__all__ = ["MessageContent"]
+__all__ = ["ContentBlockParser"]
+
+_V = _wire.VENDOR
 
 
-@final
-class MessageContent:
-    """The blocks of one message so far, and the chunks their events make.
+class ContentBlockParser(OneChunkStreamParser):
+    """The content-block events of one streamed message, and the blocks they build.
 
-    The parser sets `started` at ``message_start`` and `closed` at
-    ``message_delta``. Each event method takes the event's decoded ``data``
-    and its ``index`` and returns the chunk the event makes, or ``None``;
-    each raises `VendorError`: ``VENDOR_EVENT_ORDER`` for a block event
-    before ``message_start``, a block started after ``message_delta`` or out
-    of index order, or an event for a block that is not open;
+    The base of `MessagesStreamParser`, which dispatches every event and
+    owns the message's own life (it sets ``_message_id`` at
+    ``message_start`` and ``_content_closed`` at ``message_delta``). Each
+    block handler takes the event's decoded ``data`` and its ``index`` and
+    returns the chunk the event makes, or ``None``; each raises
+    `VendorError`: ``VENDOR_EVENT_ORDER`` for a block event before
+    ``message_start``, a block started after ``message_delta`` or out of
+    index order, or an event for a block that is not open;
     ``VENDOR_INVALID_EVENT`` for a field of the wrong type or a Tool id used
     twice; what `open_block` and `refuse_delta` raise; and
     ``VENDOR_INVALID_TOOL_ARGUMENTS`` when a Tool call's arguments are not a
     JSON object.
     """
 
-    __slots__ = ("_call_ids", "_request_id", "_stopped", "closed", "open_blocks", "started")
+    __slots__ = ("_call_ids", "_content", "_content_closed", "_message_id", "_open")
 
     def __init__(self, request_id: str) -> None:
-        self._request_id = request_id
-        self.started = False
-        """Whether ``message_start`` came: no block event may come before it."""
-        self.closed = False
-        """Whether ``message_delta`` came: no block may start after it."""
-        self.open_blocks: dict[int, OpenBlock] = {}
-        """The blocks started and not yet stopped, by index."""
+        super().__init__(request_id)
+        self._message_id: str | None = None
+        self._open: dict[int, OpenBlock] = {}
         # One slot per block started, at its index; None for a block that
         # gives the message nothing (thinking, empty text) or has not stopped.
-        self._stopped: list[CourseAssistantContent | None] = []
+        self._content: list[CourseAssistantContent | None] = []
         self._call_ids: set[str] = set()
+        self._content_closed = False
 
-    def blocks(self) -> tuple[CourseAssistantContent, ...]:
-        """The message's content: each stopped block that gives it something, in index order."""
-        return tuple(block for block in self._stopped if block is not None)
-
-    def require_start(self, kind: str, index: int) -> None:
-        """Raise ``VENDOR_EVENT_ORDER`` when event ``index`` (a ``kind``) precedes the start."""
-        if not self.started:
+    def _require_start(self, kind: str, index: int) -> None:
+        if self._message_id is None:
             fail_order(f"{kind} comes before {_wire.MESSAGE_START}", index)
 
-    def block_start(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        """``content_block_start``: opens the next block; a text block's initial text is a chunk."""
+    def _no_block(self, kind: str, position: int, index: int) -> NoReturn:
+        self._require_start(kind, index)
+        if position < len(self._content):
+            fail_order(f"{kind} for block {position}, which already stopped", index)
+        fail_order(f"{kind} for block {shown(position)}, which never started", index)
+
+    def _block_start(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         kind = _wire.CONTENT_BLOCK_START
-        self.require_start(kind, index)
-        if self.closed:
+        self._require_start(kind, index)
+        if self._content_closed:
             fail_order(f"{kind} follows {_wire.MESSAGE_DELTA}", index)
         position = block_index(data, index)
-        expected = len(self._stopped)
+        expected = len(self._content)
         if position != expected:
             problem = (
                 "starts again" if position < expected else f"skips ahead (expected {expected})"
@@ -93,18 +95,17 @@ class MessageContent:
                 repeated = block.tool_id[:SHOWN_LENGTH]
                 fail_invalid(f"{_wire.TOOL_USE} id {repeated!r} was already used", index)
             self._call_ids.add(block.tool_id)
-        self.open_blocks[position] = block
-        self._stopped.append(None)
+        self._open[position] = block
+        self._content.append(None)
         if block.parts:
             return CourseTextDeltaChunk(self._request_id, block.parts[0])
         return None
 
-    def block_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        """``content_block_delta``: one more piece of an open block; a text piece is a chunk."""
+    def _block_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         # The dominant events (a text delta, an argument fragment) take this
         # short path; anything else, failures included, the checked one.
         position = data.get(_wire.INDEX)
-        block = self.open_blocks.get(position) if type(position) is int else None
+        block = self._open.get(position) if type(position) is int else None
         if block is not None:
             delta = data.get(_wire.DELTA)
             if type(delta) is dict and delta.get(_wire.TYPE) == block.delta_type:
@@ -117,38 +118,31 @@ class MessageContent:
         self._unusual_delta(data, index)
         return None
 
-    def block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        """``content_block_stop``: closes a block; a ``tool_use`` block's call is a chunk."""
+    def _unusual_delta(self, data: dict[str, Any], index: int) -> None:
         position = block_index(data, index)
-        block = self.open_blocks.pop(position, None)
+        block = self._open.get(position)
+        if block is None:
+            self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
+        refuse_delta(block, object_at(data, _wire.DELTA, _wire.DELTA, index), index)
+
+    def _block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
+        position = block_index(data, index)
+        block = self._open.pop(position, None)
         if block is None:
             self._no_block(_wire.CONTENT_BLOCK_STOP, position, index)
         if block.kind == _wire.TEXT:
             text = "".join(block.parts)
             if text:
-                self._stopped[position] = CourseTextBlock(text)
+                self._content[position] = CourseTextBlock(text)
             return None
         if block.kind != _wire.TOOL_USE:
             return None
         arguments = tool_arguments(
             "".join(block.parts),
-            vendor=_wire.VENDOR,
+            vendor=_V,
             index=index,
             path=f"block {position} {_wire.INPUT}",
         )
         call = CourseToolCall(block.tool_id, block.name, arguments)
-        self._stopped[position] = call
+        self._content[position] = call
         return CourseToolCallChunk(self._request_id, call)
-
-    def _unusual_delta(self, data: dict[str, Any], index: int) -> None:
-        position = block_index(data, index)
-        block = self.open_blocks.get(position)
-        if block is None:
-            self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
-        refuse_delta(block, object_at(data, _wire.DELTA, _wire.DELTA, index), index)
-
-    def _no_block(self, kind: str, position: int, index: int) -> NoReturn:
-        self.require_start(kind, index)
-        if position < len(self._stopped):
-            fail_order(f"{kind} for block {position}, which already stopped", index)
-        fail_order(f"{kind} for block {shown(position)}, which never started", index)

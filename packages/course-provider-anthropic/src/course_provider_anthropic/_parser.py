@@ -3,7 +3,7 @@
 Every event is untrusted: its ``data`` is decoded by `event_object` and read
 field by field before any course value is made. This module dispatches each
 event by its type and owns the message's own life (start, delta, stop);
-everything inside the content is `MessageContent`'s. The dominant events (a
+the content blocks are its base's, `ContentBlockParser`'s. The dominant events (a
 text delta, an argument fragment) take one dict lookup on the event type and
 one on the block index, and allocate nothing but the course chunk.
 """
@@ -13,14 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn, final
 
-from course_http import (
-    OneChunkStreamParser,
-    SseEvent,
-    VendorError,
-    VendorErrorCode,
-    event_object,
-    token_count,
-)
+from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
@@ -31,7 +24,7 @@ from course_protocol import (
     terminal_semantics_error,
 )
 from course_provider_anthropic import _wire
-from course_provider_anthropic._content import MessageContent
+from course_provider_anthropic._content import ContentBlockParser
 from course_provider_anthropic._error_body import raise_error_event
 from course_provider_anthropic._reads import (
     SHOWN_LENGTH,
@@ -51,7 +44,7 @@ _V = _wire.VENDOR
 
 
 @final
-class MessagesStreamParser(OneChunkStreamParser):
+class MessagesStreamParser(ContentBlockParser):
     """The state of one streamed Messages API response, fed one server-sent event at a time.
 
     It is a ``course_stream.SourcePlay``: :meth:`item` pushes the course chunk
@@ -68,10 +61,8 @@ class MessagesStreamParser(OneChunkStreamParser):
     """
 
     __slots__ = (
-        "_content",
         "_failure",
         "_input_tokens",
-        "_message_id",
         "_output_tokens",
         "_response",
         "_stop_reason",
@@ -80,12 +71,10 @@ class MessagesStreamParser(OneChunkStreamParser):
 
     def __init__(self, request_id: str) -> None:
         super().__init__(request_id)
-        self._message_id: str | None = None
         self._input_tokens = 0
         self._output_tokens: int | None = None
         self._stop_reason: CourseStopReason | None = None
         self._vendor_reason = ""
-        self._content = MessageContent(request_id)
         self._response: CourseModelResponse | None = None
         self._failure: VendorError | None = None
 
@@ -111,11 +100,10 @@ class MessagesStreamParser(OneChunkStreamParser):
         try:
             data = event_object(event.data, vendor=_V, index=index)
             kind = data.get(_wire.TYPE)
-            block_event = _BLOCK_EVENTS.get(kind) if type(kind) is str else None
-            if block_event is None or event.event != kind or self._response is not None:
-                self._message_event(event, kind, data, index)
-                return
-            chunk = block_event(self._content, data, index)
+            handler = _HANDLERS.get(kind) if type(kind) is str else None
+            if handler is None or event.event != kind or self._response is not None:
+                self._refuse(event, kind, index)
+            chunk = handler(self, data, index)
         except VendorError as error:
             # A half-applied event leaves the state torn: nothing may follow.
             self._failure = error
@@ -141,14 +129,6 @@ class MessagesStreamParser(OneChunkStreamParser):
             )
             raise self._failure
         return self._response
-
-    def _message_event(
-        self, event: SseEvent, kind: object, data: dict[str, Any], index: int
-    ) -> None:
-        handler = _MESSAGE_EVENTS.get(kind) if type(kind) is str else None
-        if handler is None or event.event != kind or self._response is not None:
-            self._refuse(event, kind, index)
-        handler(self, data, index)
 
     def _refuse(self, event: SseEvent, kind: object, index: int) -> NoReturn:
         if type(kind) is not str:
@@ -195,10 +175,9 @@ class MessagesStreamParser(OneChunkStreamParser):
             )
         self._input_tokens = total_input
         self._message_id = message_id
-        self._content.started = True
 
     def _message_delta(self, data: dict[str, Any], index: int) -> None:
-        self._content.require_start(_wire.MESSAGE_DELTA, index)
+        self._require_start(_wire.MESSAGE_DELTA, index)
         delta = object_at(data, _wire.DELTA, _wire.DELTA, index)
         reason = delta.get(_wire.STOP_REASON)
         if reason is not None and (type(reason) is not str or is_blank(reason)):
@@ -217,22 +196,22 @@ class MessagesStreamParser(OneChunkStreamParser):
         if reason is not None:
             self._stop_reason = course_stop_reason(reason, delta, index)
             self._vendor_reason = reason
-        open_blocks = self._content.open_blocks
-        if open_blocks:
-            fail_order(f"{_wire.MESSAGE_DELTA} while block {min(open_blocks)} is still open", index)
+        if self._open:
+            fail_order(f"{_wire.MESSAGE_DELTA} while block {min(self._open)} is still open", index)
         if total_input is not None:
             self._input_tokens = total_input
         self._output_tokens = output
-        self._content.closed = True
+        self._content_closed = True
 
     def _message_stop(self, data: dict[str, Any], index: int) -> None:
-        self._content.require_start(_wire.MESSAGE_STOP, index)
+        self._require_start(_wire.MESSAGE_STOP, index)
         if self._output_tokens is None:
             fail_order(f"{_wire.MESSAGE_STOP} comes before {_wire.MESSAGE_DELTA}", index)
         message_id, stop_reason = self._message_id, self._stop_reason
         if stop_reason is None or message_id is None:
             fail_invalid(f"no {_wire.MESSAGE_DELTA} gave a {_wire.STOP_REASON}", index)
-        message = CourseAssistantMessage(message_id, self._content.blocks())
+        content = tuple(block for block in self._content if block is not None)
+        message = CourseAssistantMessage(message_id, content)
         problem = terminal_semantics_error(stop_reason, message)
         if problem is not None:
             fail(
@@ -253,20 +232,16 @@ class MessagesStreamParser(OneChunkStreamParser):
         raise_error_event(data, index)
 
 
-_BlockHandler = Callable[[MessageContent, dict[str, Any], int], CourseModelChunk | None]
-_BLOCK_EVENTS: dict[str, _BlockHandler] = {
-    _wire.CONTENT_BLOCK_DELTA: MessageContent.block_delta,
-    _wire.CONTENT_BLOCK_START: MessageContent.block_start,
-    _wire.CONTENT_BLOCK_STOP: MessageContent.block_stop,
-}
-"""The events of one content block; the delta, the hot path, comes first."""
-
-_MessageHandler = Callable[[MessagesStreamParser, dict[str, Any], int], None]
-_MESSAGE_EVENTS: dict[str, _MessageHandler] = {
+_Handler = Callable[[MessagesStreamParser, dict[str, Any], int], CourseModelChunk | None]
+_HANDLERS: dict[str, _Handler] = {
+    _wire.CONTENT_BLOCK_DELTA: MessagesStreamParser._block_delta,
     _wire.PING: MessagesStreamParser._ping,
+    _wire.CONTENT_BLOCK_START: MessagesStreamParser._block_start,
+    _wire.CONTENT_BLOCK_STOP: MessagesStreamParser._block_stop,
     _wire.MESSAGE_START: MessagesStreamParser._message_start,
     _wire.MESSAGE_DELTA: MessagesStreamParser._message_delta,
     _wire.MESSAGE_STOP: MessagesStreamParser._message_stop,
     _wire.ERROR: MessagesStreamParser._error,
 }
-"""The events of the message's own life (and the keep-alive ``ping``)."""
+"""Every event type's handler, the block delta (the hot path) first; the three
+block events' handlers are the base's, in `_content`."""
