@@ -52,9 +52,9 @@ for distribution in importlib.metadata.distributions():
 PY
 }
 
-# Usage: run_readme_example PACKAGE_DIR ; runs the first python block of its README.
+# Usage: run_readme_example PACKAGE_DIR ; runs the first python snippet of its README.
 run_readme_example() {
-    "$venv/bin/python" "$root/scripts/run_readme_example.py" "$root/packages/$1/README.md" >/dev/null
+    "$venv/bin/python" "$root/scripts/run_snippets.py" --first "$root/packages/$1/README.md" >/dev/null
 }
 
 install_alone course-scripted course_provider_fixture course_provider_anthropic course_provider_openai course_http course_cli course_conformance pytest

@@ -17,7 +17,8 @@ import pytest
 
 from course_http import RecordedResponse, RecordedTransport, SseEvent, VendorError, VendorErrorCode
 from course_http._stream import _SLICE_BYTES
-from tests.course_http.helpers import GUARD_SECONDS, SSE, Arrivals, collect, sse_body
+from tests.course_http.helpers import SSE, Arrivals, collect, sse_body
+from tests.streams import GUARD_SECONDS
 
 # About 22 bytes per event: this body is some ten slices long.
 LONG_EVENTS = 30_000
