@@ -11,17 +11,42 @@
 - `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
   shares (key, transport, event loop, production); a vendor supplies its
   `VendorWire`, its request body and headers, and its parser (a `VendorPlay`).
+- Cassettes, for users' own tests: a `Cassette` of `CassetteCall` s (each
+  request as sent, each response as received), recorded by
+  `RecordingTransport` (redacted as a `Redaction` says, on top of what is
+  always kept out), replayed by `CassetteTransport` with `RequestMatching`
+  and `ReplayFault` s; files read with `load_cassette` (`loads_cassette`,
+  `parse_cassette`) and written with `write_cassette` (`dumps_cassette`,
+  `cassette_to_json`).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
 - `event_object`, `token_count`, `tool_arguments`, `invalid_event`: the
   vendor-neutral reads every vendor parser shares.
-- `SECRET_HEADERS`: the header names whose values are credentials.
+- `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
+  what a masked value becomes.
 
 This is the only course package that imports an HTTP client. The loopback
 test server is `course_http.loopback` (the ``serve`` extra), imported apart.
 """
 
+from course_http._cassette import (
+    CASSETTE_VERSION,
+    CASSETTE_VERSION_KEY,
+    Cassette,
+    CassetteCall,
+    MatchOn,
+    Redaction,
+    RequestMatching,
+)
+from course_http._cassette_file import (
+    dumps_cassette,
+    load_cassette,
+    loads_cassette,
+    write_cassette,
+)
+from course_http._cassette_json import cassette_to_json, parse_cassette
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._event_json import event_object, invalid_event, token_count, tool_arguments
+from course_http._faults import AppliedFault, FaultKind, ReplayFault
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
@@ -29,8 +54,11 @@ from course_http._recorded import (
     RecordedTransport,
     ResponseEnd,
 )
+from course_http._recording import RecordingTransport
+from course_http._redaction import KEPT_REQUEST_HEADERS, KEPT_RESPONSE_HEADERS, MASKED_QUERY_KEYS
+from course_http._replay import CassetteTransport
 from course_http._request import HttpRequest
-from course_http._secrets import SECRET_HEADERS
+from course_http._secrets import REDACTED, SECRET_HEADERS
 from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
@@ -39,17 +67,33 @@ from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
 
 __all__ = [
+    "CASSETTE_VERSION",
+    "CASSETTE_VERSION_KEY",
     "DEFAULT_MAX_FRAME_LENGTH",
     "ERROR_BODY_LIMIT",
+    "KEPT_REQUEST_HEADERS",
+    "KEPT_RESPONSE_HEADERS",
+    "MASKED_QUERY_KEYS",
+    "REDACTED",
     "SECRET_HEADERS",
+    "AppliedFault",
+    "Cassette",
+    "CassetteCall",
+    "CassetteTransport",
     "Chunking",
     "ErrorBodyReader",
+    "FaultKind",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
+    "MatchOn",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",
+    "RecordingTransport",
+    "Redaction",
+    "ReplayFault",
+    "RequestMatching",
     "ResponseEnd",
     "SseDecoder",
     "SseEvent",
@@ -60,10 +104,16 @@ __all__ = [
     "VendorModel",
     "VendorPlay",
     "VendorWire",
+    "cassette_to_json",
     "code_for_status",
+    "dumps_cassette",
     "event_object",
     "invalid_event",
+    "load_cassette",
+    "loads_cassette",
+    "parse_cassette",
     "stream_events",
     "token_count",
     "tool_arguments",
+    "write_cassette",
 ]
