@@ -117,20 +117,22 @@ def parse_cassette(document: object) -> Result[Cassette, VendorError]:
         )
 
 
-def _object(value: object, path: str, required: set[str], optional: set[str]) -> dict[str, object]:
+def _object(
+    value: object, path: str, required: tuple[str, ...], optional: tuple[str, ...]
+) -> dict[str, object]:
     if type(value) is not dict:
         _fail(path, f"must be a JSON object, not {_kind(value)}")
-    for key in value:
-        if key not in required | optional:
-            _fail(_join(path, key), "is not a key of the cassette format")
-    for key in sorted(required):
+    for key in required:
         if key not in value:
             _fail(_join(path, key), "is missing")
+    for key in value:
+        if key not in required and key not in optional:
+            _fail(_join(path, key), "is not a key of the cassette format")
     return value
 
 
 def _cassette(document: object) -> Cassette:
-    top = _object(document, "$", {CASSETTE_VERSION_KEY, "calls"}, {"matching", "redaction"})
+    top = _object(document, "$", (CASSETTE_VERSION_KEY, "calls"), ("matching", "redaction"))
     version = top[CASSETTE_VERSION_KEY]
     if type(version) is not int or version != CASSETTE_VERSION:
         _fail(CASSETTE_VERSION_KEY, f"must be {CASSETTE_VERSION}, the version this reader knows")
@@ -145,7 +147,7 @@ def _cassette(document: object) -> Cassette:
 
 
 def _matching(value: object, path: str) -> RequestMatching:
-    fields = _object(value, path, set(), {"on", "ignore"})
+    fields = _object(value, path, (), ("on", "ignore"))
     on = fields.get("on", "request")
     if type(on) is not str or on not in get_args(MatchOn):
         _fail(f"{path}.on", f'must be "request" or "order", not {_shown(on)}')
@@ -158,7 +160,7 @@ def _matching(value: object, path: str) -> RequestMatching:
 
 
 def _redaction(value: object, path: str) -> Redaction:
-    fields = _object(value, path, set(), {"fields", "paths"})
+    fields = _object(value, path, (), ("fields", "paths"))
     names = _strings(fields.get("fields", []), f"{path}.fields")
     paths = _strings(fields.get("paths", []), f"{path}.paths")
     try:
@@ -177,7 +179,7 @@ def _strings(value: object, path: str) -> list[str]:
 
 
 def _call(value: object, path: str) -> CassetteCall:
-    fields = _object(value, path, {"request", "response"}, set())
+    fields = _object(value, path, ("request", "response"), ())
     return CassetteCall(
         _request(fields["request"], f"{path}.request"),
         _response(fields["response"], f"{path}.response"),
@@ -185,7 +187,7 @@ def _call(value: object, path: str) -> CassetteCall:
 
 
 def _request(value: object, path: str) -> RecordedRequest:
-    fields = _object(value, path, {"method", "path", "headers", "body"}, set())
+    fields = _object(value, path, ("method", "path", "headers", "body"), ())
     method = fields["method"]
     if type(method) is not str or not (method.isascii() and method.isalpha() and method.isupper()):
         _fail(f"{path}.method", f"must be upper-case ASCII letters, not {_shown(method)}")
@@ -205,7 +207,7 @@ def _request(value: object, path: str) -> RecordedRequest:
 
 
 def _response(value: object, path: str) -> RecordedResponse:
-    fields = _object(value, path, {"status", "headers", "end"}, {"body", "body_base64"})
+    fields = _object(value, path, ("status", "headers", "end"), ("body", "body_base64"))
     status = fields["status"]
     if type(status) is not int or not 100 <= status <= 999:
         _fail(f"{path}.status", f"must be an int from 100 to 999, not {_shown(status)}")
