@@ -8,6 +8,9 @@ package. Exits non-zero when the README has no python block or the block
 fails.
 
 Usage: python scripts/run_readme_example.py path/to/README.md
+       python scripts/run_readme_example.py --print path/to/README.md
+(``--print`` writes the block to stdout instead, for an example that is a
+test module to run under pytest.)
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ async def run(source: str, filename: str) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 3 and argv[1] == "--print":
+        print(first_python_block(Path(argv[2])), end="")
+        return 0
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2

@@ -72,3 +72,20 @@ def test_a_readme_without_a_python_example_fails_the_runner(tmp_path: Path) -> N
 
     assert completed.returncode != 0
     assert "has no closed ```python block" in completed.stderr
+
+
+def test_the_runner_prints_the_first_python_block_for_a_readme_whose_example_is_a_test(
+    tmp_path: Path,
+) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n\n```python\ndef test_x():\n    pass\n```\n\n```python\nno\n```\n")
+
+    completed = subprocess.run(
+        [sys.executable, str(RUNNER), "--print", str(readme)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+    assert (completed.returncode, completed.stdout) == (0, "def test_x():\n    pass\n")
