@@ -12,6 +12,7 @@
 #                             (make test runs them at 100 fixed examples each)
 #   make bench                side-by-side performance tables (the benchmarks member's peers group)
 #   make bench-smoke          the benchmark harness on a tiny budget
+#   make api-reference        regenerate each package README's API reference
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
@@ -26,7 +27,7 @@ RUN := $(UV) run --frozen --no-sync
 # One line per check: its label and "ok", or its whole output when it fails.
 STEP := scripts/step.sh
 
-.PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check
+.PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check api-reference
 
 help:
 	@sed -n '/^#/!q;p' Makefile | sed 's/^# \{0,1\}//'
@@ -80,3 +81,6 @@ bench: sync-bench
 
 bench-smoke: sync
 	env -u PYTHONASYNCIODEBUG $(RUN) python -m benchmarks.run --smoke --out benchmarks/results/smoke
+
+api-reference: sync
+	$(RUN) python scripts/api_reference.py --write

@@ -56,9 +56,9 @@ for distribution in importlib.metadata.distributions():
 PY
 }
 
-# Usage: run_readme_example PACKAGE_DIR ; runs the first python block of its README.
+# Usage: run_readme_example PACKAGE_DIR ; runs the first python snippet of its README.
 run_readme_example() {
-    "$venv/bin/python" "$root/scripts/run_readme_example.py" "$root/packages/$1/README.md" >/dev/null
+    "$venv/bin/python" "$root/scripts/run_snippets.py" --first "$root/packages/$1/README.md" >/dev/null
 }
 
 install_alone course-scripted course_provider_fixture course_provider_anthropic course_provider_openai course_http course_cli course_conformance pytest
@@ -157,7 +157,7 @@ run_readme_example course-pytest
 project="$work/pytest-project"
 mkdir -p "$project/tests"
 printf '[pytest]\nasyncio_default_fixture_loop_scope = function\nfilterwarnings = error\n' >"$project/pytest.ini"
-"$venv/bin/python" "$root/scripts/run_readme_example.py" --print "$root/packages/course-pytest/README.md" >"$project/tests/test_agent.py"
+"$venv/bin/python" "$root/scripts/run_snippets.py" --print "$root/packages/course-pytest/README.md" >"$project/tests/test_agent.py"
 # The stand-in API: every POST gets one streamed Messages answer, "42".
 "$venv/bin/python" - "$work/port" <<'PY' &
 import json

@@ -25,27 +25,22 @@ from course_protocol import (
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
-    CourseUserMessage,
 )
 from course_provider_fixture import FixtureProviderAdapter
 from course_scripted import ScriptedModel
 from course_stream import AbortController, AbortSignal, EventStream
+from tests.course_provider_fixture.records import Record, end, fixture, start, text
+from tests.requests import request
+from tests.streams import GUARD_SECONDS, read_until_failure, text_deltas
+from tests.tasks import tasks_left
 
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
-GUARD_SECONDS = 10.0
 CHUNKS = 12
-REQUEST = CourseModelRequest(
-    id="request-long", messages=(CourseUserMessage(id="m-1", content="Go."),)
-)
-RECORDS: list[dict[str, Any]] = [
-    {"type": "response_start", "responseId": "response-long", "role": "assistant"},
-    *({"type": "text_delta", "text": f"part {n} "} for n in range(CHUNKS)),
-    {
-        "type": "response_end",
-        "responseId": "response-long",
-        "stopReason": "stop",
-        "usage": {"inputTokens": 1, "outputTokens": CHUNKS},
-    },
+REQUEST = request("request-long", message_id="m-1")
+RECORDS: list[Record] = [
+    start("response-long"),
+    *(text(f"part {n} ") for n in range(CHUNKS)),
+    end("response-long", usage={"inputTokens": 1, "outputTokens": CHUNKS}),
 ]
 SOURCE_STEPS = len(RECORDS) + 1
 """Every ``__anext__`` of a source: one per record, and the one that ends it."""
@@ -118,30 +113,10 @@ class IteratorSource:
         self.gate.closed = True
 
 
-async def read(stream: Stream) -> tuple[list[CourseModelChunk], BaseException]:
-    chunks: list[CourseModelChunk] = []
-    try:
-        async with asyncio.timeout(GUARD_SECONDS):
-            async for chunk in stream:
-                chunks.append(chunk)
-    except Exception as error:
-        return chunks, error
-    pytest.fail(f"iteration ended without the abort after {len(chunks)} chunk(s)")
-
-
-async def no_task_left() -> None:
-    current = asyncio.current_task()
-    for _ in range(20):
-        if not asyncio.all_tasks() - {current}:
-            return
-        await asyncio.sleep(0)
-    pytest.fail(f"tasks still pending: {asyncio.all_tasks() - {current}}")
-
-
 async def abort_while_held(
     stream: Stream, gate: Gate, controller: AbortController
 ) -> tuple[list[CourseModelChunk], BaseException]:
-    reader = asyncio.ensure_future(read(stream))
+    reader = asyncio.ensure_future(read_until_failure(stream))
     await asyncio.wait_for(gate.reached.wait(), GUARD_SECONDS)
     reason = RuntimeError(f"aborted at step {gate.hold_at}")
     controller.abort(reason)
@@ -150,13 +125,9 @@ async def abort_while_held(
     with pytest.raises(RuntimeError) as from_result:
         await asyncio.wait_for(stream.result, GUARD_SECONDS)
     assert from_result.value is reason
-    await no_task_left()
+    assert await tasks_left() == set()
     assert gate.closed, "the factory or source was not closed"
     return chunks, error
-
-
-def deltas(chunks: list[CourseModelChunk]) -> list[str]:
-    return [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk]
 
 
 @pytest.mark.parametrize("step", range(CHUNKS + 2))
@@ -169,7 +140,7 @@ async def test_an_abort_at_any_step_of_a_scripted_factory_fails_with_the_reason(
 
     chunks, _ = await abort_while_held(model.stream(REQUEST, controller.signal), gate, controller)
 
-    assert deltas(chunks) == [f"part {n} " for n in range(min(step, CHUNKS))]
+    assert text_deltas(chunks) == [f"part {n} " for n in range(min(step, CHUNKS))]
     assert model.pending_response_count == 0
 
 
@@ -181,17 +152,17 @@ async def test_an_abort_at_any_step_of_an_async_record_source_fails_with_the_rea
     gate = Gate(step)
     controller = AbortController()
     records = generator_source(gate) if source == "async generator" else IteratorSource(gate)
-    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": [{"records": records}]})
+    adapter = FixtureProviderAdapter(fixture(records))
 
     chunks, _ = await abort_while_held(adapter.stream(REQUEST, controller.signal), gate, controller)
 
     text_records_before = [r for r in RECORDS[:step] if r["type"] == "text_delta"]
-    assert deltas(chunks) == [r["text"] for r in text_records_before]
+    assert text_deltas(chunks) == [r["text"] for r in text_records_before]
     assert adapter.pending_response_count == 0
 
 
 def _fixture_with_array() -> FixtureProviderAdapter:
-    return FixtureProviderAdapter({"schemaVersion": 1, "responses": [{"records": RECORDS}]})
+    return FixtureProviderAdapter(fixture(RECORDS))
 
 
 @pytest.mark.parametrize("model_kind", ["scripted", "fixture array", "fixture async source"])
@@ -205,19 +176,17 @@ async def test_an_abort_before_production_starts_keeps_the_response_queued(
     elif model_kind == "fixture array":
         model = _fixture_with_array()
     else:
-        model = FixtureProviderAdapter(
-            {"schemaVersion": 1, "responses": [{"records": IteratorSource(gate)}]}
-        )
+        model = FixtureProviderAdapter(fixture(IteratorSource(gate)))
     controller = AbortController()
     stream = model.stream(REQUEST, controller.signal)
     reason = RuntimeError("aborted before the producer ran")
     controller.abort(reason)
 
-    chunks, error = await read(stream)
+    chunks, error = await read_until_failure(stream)
 
     assert (chunks, error) == ([], reason)
     assert error is reason
-    await no_task_left()
+    assert await tasks_left() == set()
     assert model.pending_response_count == 1
     assert not gate.closed, "production never started, so there was nothing to close"
 
@@ -242,9 +211,9 @@ async def test_a_short_array_plays_in_one_step_so_a_later_abort_changes_nothing(
 
     response = await stream.result
 
-    assert deltas(chunks) == [f"part {n} " for n in range(CHUNKS)]
+    assert text_deltas(chunks) == [f"part {n} " for n in range(CHUNKS)]
     assert response.id == "response-long"
-    await no_task_left()
+    assert await tasks_left() == set()
 
 
 @pytest.mark.parametrize("read_before_abort", range(1, CHUNKS + 1))
@@ -280,6 +249,6 @@ async def test_a_consumer_abort_after_any_chunk_of_a_turn_that_yields_fails_with
 
     assert caught.value is reason
     assert read_before_abort <= len(chunks) <= CHUNKS
-    assert deltas(chunks) == [f"part {n} " for n in range(len(chunks))]
+    assert text_deltas(chunks) == [f"part {n} " for n in range(len(chunks))]
     assert closed.is_set()
-    await no_task_left()
+    assert await tasks_left() == set()

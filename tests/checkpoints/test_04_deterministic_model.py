@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -38,18 +38,11 @@ from course_scripted import (
     ScriptedResponseFactory,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
+from tests.requests import live_signal, request
+from tests.streams import GUARD_SECONDS, failure_of, read_all
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
-
-GUARD_SECONDS = 10.0
-
-
-def user_request(request_id: str, text: str = "Hello.") -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"message-{request_id}", content=text),),
-    )
 
 
 def usage(input_tokens: int = 3, output_tokens: int = 5) -> CourseModelUsage:
@@ -76,32 +69,8 @@ def text_factory(text: str, response_id: str) -> ScriptedResponseFactory:
     return factory
 
 
-def signal() -> AbortSignal:
-    return AbortController().signal
-
-
-async def collect(stream: Stream) -> list[CourseModelChunk]:
-    return [chunk async for chunk in stream]
-
-
-async def raised_by(awaitable: Awaitable[object]) -> Exception:
-    try:
-        value = await awaitable
-    except Exception as error:
-        return error
-    pytest.fail(f"expected a failure, got {value!r}")
-
-
-async def expect_failure(stream: Stream) -> Exception:
-    """Both consumption paths must fail, with the very same object."""
-    from_iteration = await raised_by(collect(stream))
-    from_result = await raised_by(stream.result)
-    assert from_result is from_iteration
-    return from_iteration
-
-
 async def expect_code(stream: Stream, code: ScriptedModelErrorCode) -> ScriptedModelError:
-    error = await expect_failure(stream)
+    error = await failure_of(stream)
     assert isinstance(error, ScriptedModelError)
     assert error.code is code
     return error
@@ -132,7 +101,7 @@ async def test_the_request_is_captured_deeply_immutable_before_the_caller_mutate
         yield response_for(request.id, "done", "response-capture")
 
     model = ScriptedModel([factory])
-    stream = model.stream(request, signal())
+    stream = model.stream(request, live_signal())
     arguments["left"] = 0
     right = arguments["right"]
     assert isinstance(right, list)
@@ -158,11 +127,11 @@ async def test_the_request_is_captured_deeply_immutable_before_the_caller_mutate
 
 async def test_requests_is_a_frozen_snapshot_that_later_calls_do_not_change() -> None:
     model = ScriptedModel([text_factory("one", "response-1"), text_factory("two", "response-2")])
-    first = user_request("request-1")
-    await model.stream(first, signal()).result
+    first = request("request-1")
+    await model.stream(first, live_signal()).result
     before = model.requests
-    second = user_request("request-2")
-    await model.stream(second, signal()).result
+    second = request("request-2")
+    await model.stream(second, live_signal()).result
 
     assert type(before) is tuple
     assert before == (first,)
@@ -179,7 +148,7 @@ async def test_set_responses_with_a_bad_element_leaves_the_queue_untouched() -> 
         model.set_responses([text_factory("new", "response-new"), "not a factory"])  # type: ignore[list-item]
 
     assert model.pending_response_count == 1
-    response = await model.stream(user_request("request-1"), signal()).result
+    response = await model.stream(request("request-1"), live_signal()).result
     assert response.id == "response-kept"
 
 
@@ -190,7 +159,7 @@ async def test_append_response_rejects_a_non_callable_and_leaves_the_queue_untou
         model.append_response(None)  # type: ignore[arg-type]
 
     assert model.pending_response_count == 1
-    response = await model.stream(user_request("request-1"), signal()).result
+    response = await model.stream(request("request-1"), live_signal()).result
     assert response.id == "response-kept"
 
 
@@ -211,7 +180,7 @@ async def test_factories_are_consumed_first_in_first_out() -> None:
 
     ids = []
     for index in range(3):
-        response = await model.stream(user_request(f"request-{index}"), signal()).result
+        response = await model.stream(request(f"request-{index}"), live_signal()).result
         ids.append(response.id)
         assert model.pending_response_count == 2 - index
 
@@ -224,10 +193,10 @@ async def test_set_responses_replaces_every_pending_factory() -> None:
     model.set_responses((text_factory("c", "response-c"),))
 
     assert model.pending_response_count == 1
-    response = await model.stream(user_request("request-1"), signal()).result
+    response = await model.stream(request("request-1"), live_signal()).result
     assert response.id == "response-c"
     await expect_code(
-        model.stream(user_request("request-2"), signal()), ScriptedModelErrorCode.SCRIPT_EXHAUSTED
+        model.stream(request("request-2"), live_signal()), ScriptedModelErrorCode.SCRIPT_EXHAUSTED
     )
 
 
@@ -255,9 +224,9 @@ async def test_chunks_reach_the_consumer_in_generator_order_with_the_active_requ
         yield scripted_response
 
     model = ScriptedModel([factory])
-    stream = model.stream(user_request("request-tool"), signal())
+    stream = model.stream(request("request-tool"), live_signal())
 
-    received = await collect(stream)
+    received = await read_all(stream)
     assert received == chunks
     assert [type(chunk) for chunk in received] == [
         CourseTextDeltaChunk,
@@ -270,7 +239,7 @@ async def test_chunks_reach_the_consumer_in_generator_order_with_the_active_requ
 
 async def test_the_final_response_is_immutable_correlated_and_keeps_its_usage() -> None:
     model = ScriptedModel([text_factory("Hi.", "response-1")])
-    response = await model.stream(user_request("request-1"), signal()).result
+    response = await model.stream(request("request-1"), live_signal()).result
 
     assert response.request_id == "request-1"
     assert response.stop_reason is CourseStopReason.STOP
@@ -318,7 +287,7 @@ async def test_a_response_inconsistent_with_its_stop_reason_is_an_invalid_respon
 
     model = ScriptedModel([factory])
     error = await expect_code(
-        model.stream(user_request("request-1"), signal()),
+        model.stream(request("request-1"), live_signal()),
         ScriptedModelErrorCode.SCRIPT_INVALID_RESPONSE,
     )
     assert "request-1" in error.message
@@ -331,17 +300,17 @@ async def test_a_call_cancelled_before_production_is_counted_captured_and_keeps_
     controller = AbortController()
     reason = AbortError("cancelled by the test")
     controller.abort(reason)
-    cancelled = user_request("request-cancelled")
+    cancelled = request("request-cancelled")
 
     stream = model.stream(cancelled, controller.signal)
 
-    assert await expect_failure(stream) is reason
+    assert await failure_of(stream) is reason
     assert model.call_count == 1
     assert model.requests == (cancelled,)
     assert model.pending_response_count == 1
 
-    retry = model.stream(user_request("request-retry"), signal())
-    assert await collect(retry) == [CourseTextDeltaChunk(request_id="request-retry", delta="kept")]
+    retry = model.stream(request("request-retry"), live_signal())
+    assert await read_all(retry) == [CourseTextDeltaChunk(request_id="request-retry", delta="kept")]
     assert (await retry.result).id == "response-kept"
     assert model.call_count == 2
     assert model.pending_response_count == 0
@@ -351,10 +320,10 @@ async def test_an_abort_before_the_producer_first_runs_also_keeps_the_factory() 
     model = ScriptedModel([text_factory("kept", "response-kept")])
     controller = AbortController()
 
-    stream = model.stream(user_request("request-1"), controller.signal)
+    stream = model.stream(request("request-1"), controller.signal)
     controller.abort()
 
-    error = await expect_failure(stream)
+    error = await failure_of(stream)
     assert error is controller.signal.reason
     assert isinstance(error, AbortError)
     assert model.pending_response_count == 1
@@ -374,7 +343,7 @@ async def test_mid_stream_cancellation_interrupts_a_pending_step_and_runs_the_fi
 
     model = ScriptedModel([factory])
     controller = AbortController()
-    stream = model.stream(user_request("request-1"), controller.signal)
+    stream = model.stream(request("request-1"), controller.signal)
     events = aiter(stream)
     first = await asyncio.wait_for(anext(events), GUARD_SECONDS)
     assert first == CourseTextDeltaChunk(request_id="request-1", delta="partial")
@@ -403,14 +372,16 @@ async def test_one_response_iterator_never_serves_two_calls_even_across_model_in
 
     first_model = ScriptedModel([factory])
     second_model = ScriptedModel([factory, factory])
-    first = first_model.stream(user_request("request-a"), signal())
-    concurrent = second_model.stream(user_request("request-a"), signal())
+    first = first_model.stream(request("request-a"), live_signal())
+    concurrent = second_model.stream(request("request-a"), live_signal())
 
     assert (await first.result).id == "response-a"
-    assert await collect(first) == [CourseTextDeltaChunk(request_id="request-a", delta="only once")]
+    assert await read_all(first) == [
+        CourseTextDeltaChunk(request_id="request-a", delta="only once")
+    ]
     await expect_code(concurrent, ScriptedModelErrorCode.SCRIPT_ITERATOR_REUSED)
 
-    sequential = second_model.stream(user_request("request-a"), signal())
+    sequential = second_model.stream(request("request-a"), live_signal())
     await expect_code(sequential, ScriptedModelErrorCode.SCRIPT_ITERATOR_REUSED)
     assert second_model.pending_response_count == 0
 
@@ -421,7 +392,7 @@ async def test_fails_closed_with_script_exhausted_instead_of_inventing_a_respons
         id="request-exhausted",
         messages=(CourseUserMessage(id="message-exhausted", content="One more."),),
     )
-    stream = model.stream(request, signal())
+    stream = model.stream(request, live_signal())
 
     error = await expect_code(stream, ScriptedModelErrorCode.SCRIPT_EXHAUSTED)
     assert type(error).__name__ == "ScriptedModelError"
@@ -434,10 +405,10 @@ async def test_one_more_request_than_the_queue_holds_fails_closed(queued: int) -
     model = ScriptedModel([text_factory(f"reply {n}", f"response-{n}") for n in range(queued)])
 
     for n in range(queued):
-        response = await model.stream(user_request(f"request-{n}"), signal()).result
+        response = await model.stream(request(f"request-{n}"), live_signal()).result
         assert response.id == f"response-{n}"
     await expect_code(
-        model.stream(user_request("request-extra"), signal()),
+        model.stream(request("request-extra"), live_signal()),
         ScriptedModelErrorCode.SCRIPT_EXHAUSTED,
     )
 
@@ -449,11 +420,11 @@ async def test_prepending_a_factory_makes_the_first_call_pass_and_the_second_fai
     model = ScriptedModel()
     model.set_responses([text_factory("first", "response-first")])
 
-    first = model.stream(user_request("request-1"), signal())
-    assert await collect(first) == [CourseTextDeltaChunk(request_id="request-1", delta="first")]
+    first = model.stream(request("request-1"), live_signal())
+    assert await read_all(first) == [CourseTextDeltaChunk(request_id="request-1", delta="first")]
     assert (await first.result).id == "response-first"
     await expect_code(
-        model.stream(user_request("request-2"), signal()),
+        model.stream(request("request-2"), live_signal()),
         ScriptedModelErrorCode.SCRIPT_EXHAUSTED,
     )
     assert model.call_count == 2
@@ -468,7 +439,7 @@ async def test_a_factory_exception_reaches_iteration_and_result_as_the_same_obje
         raise failure
 
     model = ScriptedModel([factory])
-    stream = model.stream(user_request("request-1"), signal())
+    stream = model.stream(request("request-1"), live_signal())
     events = aiter(stream)
 
     assert await anext(events) == CourseTextDeltaChunk(request_id="request-1", delta="before")
@@ -485,7 +456,7 @@ async def test_a_factory_that_ends_without_a_response_is_an_invalid_response() -
         yield CourseTextDeltaChunk(request_id=request.id, delta="and then nothing")
 
     model = ScriptedModel([factory])
-    stream = model.stream(user_request("request-1"), signal())
+    stream = model.stream(request("request-1"), live_signal())
     events = aiter(stream)
 
     assert await anext(events) == CourseTextDeltaChunk(
@@ -512,7 +483,7 @@ async def test_anything_yielded_after_the_response_is_an_invalid_response() -> N
 
     model = ScriptedModel([factory])
     await expect_code(
-        model.stream(user_request("request-1"), signal()),
+        model.stream(request("request-1"), live_signal()),
         ScriptedModelErrorCode.SCRIPT_INVALID_RESPONSE,
     )
     await asyncio.wait_for(closed.wait(), GUARD_SECONDS)
@@ -524,7 +495,7 @@ async def test_a_chunk_for_another_request_is_a_request_mismatch() -> None:
         yield response_for(request.id, "misrouted", "response-1")
 
     model = ScriptedModel([factory])
-    stream = model.stream(user_request("request-1"), signal())
+    stream = model.stream(request("request-1"), live_signal())
 
     error = await expect_code(stream, ScriptedModelErrorCode.SCRIPT_REQUEST_MISMATCH)
     assert "request-other" in error.message
@@ -537,7 +508,7 @@ async def test_a_response_for_another_request_is_a_request_mismatch() -> None:
         yield response_for("request-other", "fine", "response-1")
 
     model = ScriptedModel([factory])
-    stream = model.stream(user_request("request-1"), signal())
+    stream = model.stream(request("request-1"), live_signal())
     events = aiter(stream)
 
     assert await anext(events) == CourseTextDeltaChunk(request_id="request-1", delta="fine")

@@ -35,7 +35,6 @@ from course_protocol import (
     CourseToolCall,
     CourseToolCallChunk,
     CourseToolResultMessage,
-    CourseUserMessage,
     thaw_json,
 )
 from course_provider_fixture import (
@@ -47,13 +46,23 @@ from course_provider_fixture import (
     parse_wire_usage,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
+from tests.course_provider_fixture.records import (
+    ROUNDTRIP_FIXTURE,
+    end,
+    fixture,
+    start,
+    text,
+    tool_call,
+)
+from tests.nesting import nested_lists
+from tests.requests import live_signal, request
+from tests.streams import GUARD_SECONDS, Settled, settle
+from tests.tasks import tasks_left
 
 Code = FixtureProviderErrorCode
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
-GUARD_SECONDS = 10.0
-REPO_ROOT = Path(__file__).resolve().parents[2]
-ROUNDTRIP = REPO_ROOT / "fixtures" / "provider-tool-roundtrip.json"
+REQUEST_ID = "request-001"
 
 SEED_FIRST_RESPONSE = """\
 {
@@ -103,92 +112,25 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(urllib.request.OpenerDirector, "open", _refuse)
 
 
-def request(request_id: str = "request-001") -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"user-{request_id}", content="What is 20 + 22?"),),
-    )
-
-
-def live_signal() -> AbortSignal:
-    return AbortController().signal
-
-
-def start(response_id: str = "response-001") -> dict[str, object]:
-    return {"type": "response_start", "responseId": response_id, "role": "assistant"}
-
-
-def text(delta: str) -> dict[str, object]:
-    return {"type": "text_delta", "text": delta}
-
-
-def tool_call(call_id: str, name: str = "add", **arguments: object) -> dict[str, object]:
-    return {"type": "tool_call", "id": call_id, "name": name, "arguments": arguments}
-
-
-def end(
-    response_id: str = "response-001",
-    stop_reason: object = "stop",
-    usage: object = None,
-) -> dict[str, object]:
-    return {
-        "type": "response_end",
-        "responseId": response_id,
-        "stopReason": stop_reason,
-        "usage": {"inputTokens": 3, "outputTokens": 5} if usage is None else usage,
-    }
-
-
-def fixture(*responses: object) -> dict[str, object]:
-    return {"schemaVersion": 1, "responses": [{"records": records} for records in responses]}
-
-
 def roundtrip() -> object:
-    return json.loads(ROUNDTRIP.read_text(encoding="utf-8"))
+    return json.loads(ROUNDTRIP_FIXTURE.read_text(encoding="utf-8"))
 
 
-class Played:
-    """What one call delivered: chunks, then the iteration error and the result (or error)."""
-
-    def __init__(
-        self,
-        chunks: list[CourseModelChunk],
-        iteration_error: BaseException | None,
-        result: CourseModelResponse | None,
-        result_error: BaseException | None,
-    ) -> None:
-        self.chunks = chunks
-        self.iteration_error = iteration_error
-        self.result = result
-        self.result_error = result_error
+class Played(Settled[CourseModelChunk, CourseModelResponse]):
+    """What one call delivered; ``error`` is its failure, typed as the adapter's."""
 
     @property
     def error(self) -> FixtureProviderError:
         """The typed failure, asserting iteration and result rejected with the same object."""
-        assert self.iteration_error is not None
-        assert self.result_error is self.iteration_error
-        assert isinstance(self.result_error, FixtureProviderError)
-        return self.result_error
+        return self.failure_as(FixtureProviderError)
 
 
 async def drain(stream: Stream) -> Played:
-    async def run() -> Played:
-        chunks: list[CourseModelChunk] = []
-        iteration_error: BaseException | None = None
-        try:
-            async for chunk in stream:
-                chunks.append(chunk)
-        except Exception as error:
-            iteration_error = error
-        try:
-            return Played(chunks, iteration_error, await stream.result, None)
-        except Exception as error:
-            return Played(chunks, iteration_error, None, error)
-
-    return await asyncio.wait_for(run(), GUARD_SECONDS)
+    settled = await settle(stream)
+    return Played(settled.events, settled.iteration_error, settled.result, settled.result_error)
 
 
-async def play(adapter: FixtureProviderAdapter, request_id: str = "request-001") -> Played:
+async def play(adapter: FixtureProviderAdapter, request_id: str = REQUEST_ID) -> Played:
     return await drain(adapter.stream(request(request_id), live_signal()))
 
 
@@ -373,13 +315,13 @@ def test_network_entry_points_are_patched_to_raise_in_this_module() -> None:
 
 
 async def test_checked_in_fixture_plays_tool_call_then_text_in_order_offline() -> None:
-    adapter = load_fixture(ROUNDTRIP).bind(FixtureProviderAdapter.from_fixture).unwrap()
+    adapter = load_fixture(ROUNDTRIP_FIXTURE).bind(FixtureProviderAdapter.from_fixture).unwrap()
 
     first = await play(adapter, "request-001")
     second = await play(adapter, "request-002")
 
     add = CourseToolCall(id="call-add-001", name="add", arguments={"left": 20, "right": 22})
-    assert first.chunks == [CourseToolCallChunk(request_id="request-001", tool_call=add)]
+    assert first.events == [CourseToolCallChunk(request_id="request-001", tool_call=add)]
     assert first.result == CourseModelResponse(
         id="response-tool-001",
         request_id="request-001",
@@ -387,7 +329,7 @@ async def test_checked_in_fixture_plays_tool_call_then_text_in_order_offline() -
         stop_reason=CourseStopReason.TOOL_CALL,
         usage=CourseModelUsage(input_tokens=12, output_tokens=8),
     )
-    assert second.chunks == [CourseTextDeltaChunk(request_id="request-002", delta="The sum is 42.")]
+    assert second.events == [CourseTextDeltaChunk(request_id="request-002", delta="The sum is 42.")]
     assert second.result == CourseModelResponse(
         id="response-text-002",
         request_id="request-002",
@@ -402,7 +344,7 @@ async def test_checked_in_fixture_plays_tool_call_then_text_in_order_offline() -
 
 
 def test_checked_in_fixture_holds_the_seed_fragment_byte_for_byte() -> None:
-    text = ROUNDTRIP.read_text(encoding="utf-8")
+    text = ROUNDTRIP_FIXTURE.read_text(encoding="utf-8")
     indented = "\n".join(
         "    " + line if line else line for line in SEED_FIRST_RESPONSE.splitlines()
     )
@@ -440,7 +382,7 @@ def test_stream_without_a_running_loop_raises_a_clear_runtime_error() -> None:
     adapter = FixtureProviderAdapter(roundtrip())
 
     with pytest.raises(RuntimeError, match="running event loop"):
-        adapter.stream(request(), live_signal())
+        adapter.stream(request(REQUEST_ID), live_signal())
 
 
 # -- construction: schema version 1 and a dense finite snapshot ---------------
@@ -513,10 +455,10 @@ async def test_later_mutation_of_the_callers_fixture_changes_nothing() -> None:
     records: list[Any] = [
         start(),
         text("first"),
-        tool_call("call-1", left=[1, {"deep": "original"}]),
+        tool_call("call-1", arguments={"left": [1, {"deep": "original"}]}),
         end(stop_reason="tool_call"),
     ]
-    document: dict[str, Any] = {"schemaVersion": 1, "responses": [{"records": records}]}
+    document: dict[str, Any] = fixture(records)
     adapter = FixtureProviderAdapter(document)
 
     records[1]["delta"] = "rewritten"
@@ -526,9 +468,9 @@ async def test_later_mutation_of_the_callers_fixture_changes_nothing() -> None:
     document["schemaVersion"] = 2
     played = await play(adapter)
 
-    assert [type(chunk) for chunk in played.chunks] == [CourseTextDeltaChunk, CourseToolCallChunk]
-    assert played.chunks[0] == CourseTextDeltaChunk(request_id="request-001", delta="first")
-    call = played.chunks[1]
+    assert [type(chunk) for chunk in played.events] == [CourseTextDeltaChunk, CourseToolCallChunk]
+    assert played.events[0] == CourseTextDeltaChunk(request_id="request-001", delta="first")
+    call = played.events[1]
     assert isinstance(call, CourseToolCallChunk)
     assert thaw_json(call.tool_call.arguments) == {"left": [1, {"deep": "original"}]}
     assert isinstance(call.tool_call.arguments, frozendict)
@@ -550,7 +492,9 @@ async def test_later_mutation_of_the_callers_fixture_changes_nothing() -> None:
 def test_array_records_that_are_not_json_fail_at_construction_with_their_path(
     bad_value: object, path_suffix: str
 ) -> None:
-    error = invalid_fixture(fixture([start(), text("ok"), tool_call("call-1", x=bad_value)]))
+    error = invalid_fixture(
+        fixture([start(), text("ok"), tool_call("call-1", arguments={"x": bad_value})])
+    )
 
     assert error.record_index == 2
     assert error.path == "responses[0].records[2]" + path_suffix
@@ -559,9 +503,7 @@ def test_array_records_that_are_not_json_fail_at_construction_with_their_path(
 def test_cyclic_and_overly_deep_records_fail_at_construction_without_recursion_errors() -> None:
     cyclic: dict[str, Any] = {"type": "text_delta"}
     cyclic["self"] = cyclic
-    deep: list[Any] = []
-    for _ in range(100_000):
-        deep = [deep]
+    deep = nested_lists(100_001)
 
     cycle_error = invalid_fixture(fixture([start(), cyclic]))
     deep_error = invalid_fixture(fixture([start(), text("a"), deep]))
@@ -596,7 +538,7 @@ async def test_dict_and_list_subclasses_are_read_without_invoking_their_override
             counting(
                 {
                     "type": "response_end",
-                    "responseId": "response-001",
+                    "responseId": "r-1",
                     "stopReason": "tool_call",
                     "usage": counting({"input_tokens": 1, "outputTokens": 2}),
                 }
@@ -638,28 +580,28 @@ async def test_text_order_and_opaque_tool_call_ids_survive_normalization() -> No
     played = await play_one(
         start("resp/ÿ 7"),
         text("The "),
-        tool_call("  call::Ünïcode-0001  ", name="add", left=20, right=22),
+        tool_call("  call::Ünïcode-0001  ", name="add", arguments={"left": 20, "right": 22}),
         text(""),
         text("sum"),
-        tool_call("CALL-add-001", name="mul", factors=[6, 7]),
+        tool_call("CALL-add-001", name="mul", arguments={"factors": [6, 7]}),
         end("resp/ÿ 7", stop_reason="tool_call"),
     )
 
     assert played.result is not None
     kinds = [
         (chunk.delta if isinstance(chunk, CourseTextDeltaChunk) else chunk.tool_call.id)
-        for chunk in played.chunks
+        for chunk in played.events
     ]
     assert kinds == ["The ", "  call::Ünïcode-0001  ", "", "sum", "CALL-add-001"]
     assert played.result.message.content == tuple(
         CourseTextBlock(text=chunk.delta)
         if isinstance(chunk, CourseTextDeltaChunk)
         else chunk.tool_call
-        for chunk in played.chunks
+        for chunk in played.events
     )
     assert played.result.id == "resp/ÿ 7"
     assert played.result.message.id == "message-resp/ÿ 7"
-    assert all(chunk.request_id == "request-001" for chunk in played.chunks)
+    assert all(chunk.request_id == "request-001" for chunk in played.events)
 
 
 @pytest.mark.parametrize(
@@ -729,7 +671,7 @@ async def test_invalid_usage_and_duplicate_aliases_are_rejected_as_invalid_event
     assert played.error.code is Code.PROVIDER_INVALID_EVENT
     assert played.error.record_index == 2
     assert played.error.path == f"responses[0].records[2].{path}"
-    assert played.chunks == [CourseTextDeltaChunk(request_id="request-001", delta="x")]
+    assert played.events == [CourseTextDeltaChunk(request_id="request-001", delta="x")]
     parsed = parse_wire_usage(usage)
     assert isinstance(parsed, Failure)
     assert parsed.failure().code is Code.PROVIDER_INVALID_EVENT
@@ -796,7 +738,7 @@ async def test_without_response_end_the_tool_call_is_seen_then_both_paths_fail()
     without_end = copy.deepcopy(document)
     del without_end["responses"][1]
     del without_end["responses"][0]["records"][2]
-    stream = FixtureProviderAdapter(without_end).stream(request(), live_signal())
+    stream = FixtureProviderAdapter(without_end).stream(request(REQUEST_ID), live_signal())
 
     iterator = aiter(stream)
     first = await asyncio.wait_for(anext(iterator), GUARD_SECONDS)
@@ -895,7 +837,7 @@ async def test_a_transport_error_before_the_start_fails_with_its_provider_code()
     assert played.error.code is Code.PROVIDER_TRANSPORT_ERROR
     assert (played.error.record_index, played.error.provider_code) == (0, "rate_limited")
     assert "slow down" in played.error.message
-    assert played.chunks == []
+    assert played.events == []
 
 
 # -- unknown and malformed records ------------------------------------------------
@@ -930,7 +872,7 @@ async def test_a_transport_error_before_the_start_fails_with_its_provider_code()
         (end(stop_reason="toolCall"), None, ".stopReason"),
         (end(stop_reason=None), None, ".stopReason"),
         (
-            {"type": "response_end", "responseId": "response-001", "stopReason": "stop"},
+            {"type": "response_end", "responseId": "r-1", "stopReason": "stop"},
             None,
             ".usage",
         ),
@@ -944,12 +886,12 @@ async def test_malformed_and_unknown_records_fail_with_stable_codes(
     assert played.error.code is (code or Code.PROVIDER_INVALID_EVENT)
     assert played.error.record_index == 2
     assert played.error.path == "responses[0].records[2]" + path
-    assert played.chunks == [CourseTextDeltaChunk(request_id="request-001", delta="before")]
+    assert played.events == [CourseTextDeltaChunk(request_id="request-001", delta="before")]
 
 
 @pytest.mark.parametrize("role", [None, "user", "Assistant", 1], ids=lambda value: repr(value))
 async def test_response_start_must_declare_the_assistant_role(role: object) -> None:
-    record = {"type": "response_start", "responseId": "response-001", "role": role}
+    record = start(role=role)
 
     played = await play_one(record, text("x"), end())
 
@@ -965,7 +907,7 @@ async def test_a_repeated_tool_call_id_is_an_invalid_event_and_emits_nothing_mor
     )
 
     assert (played.error.code, played.error.record_index) == (Code.PROVIDER_INVALID_EVENT, 2)
-    assert [chunk.tool_call.id for chunk in played.chunks] == ["call-1"]  # type: ignore[union-attr]
+    assert [chunk.tool_call.id for chunk in played.events] == ["call-1"]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("record", [text("a"), tool_call("c"), end()], ids=["text", "tool", "end"])
@@ -973,7 +915,7 @@ async def test_records_before_the_response_start_fail_with_missing_start(record:
     played = await play_one(record, start(), end())
 
     assert (played.error.code, played.error.record_index) == (Code.PROVIDER_MISSING_START, 0)
-    assert played.chunks == []
+    assert played.events == []
 
 
 # -- queue, exhaustion and cancellation ------------------------------------------
@@ -994,7 +936,7 @@ async def test_a_pre_cancelled_call_is_counted_and_keeps_the_response_queued() -
     adapter = FixtureProviderAdapter(roundtrip())
     reason = AbortError("cancelled before the call")
 
-    cancelled = await drain(adapter.stream(request(), AbortSignal.aborted_signal(reason)))
+    cancelled = await drain(adapter.stream(request(REQUEST_ID), AbortSignal.aborted_signal(reason)))
 
     assert cancelled.iteration_error is reason
     assert cancelled.result_error is reason
@@ -1009,7 +951,7 @@ async def test_an_abort_right_after_the_call_keeps_the_response_queued() -> None
     adapter = FixtureProviderAdapter(roundtrip())
     controller = AbortController()
 
-    stream = adapter.stream(request(), controller.signal)
+    stream = adapter.stream(request(REQUEST_ID), controller.signal)
     controller.abort()
     cancelled = await drain(stream)
 
@@ -1022,7 +964,7 @@ async def test_a_mid_stream_abort_interrupts_the_pending_step_and_closes_the_sou
     adapter = FixtureProviderAdapter(fixture(source))
     controller = AbortController()
     reason = TimeoutError("the caller gave up")
-    stream = adapter.stream(request(), controller.signal)
+    stream = adapter.stream(request(REQUEST_ID), controller.signal)
     iterator = aiter(stream)
 
     first = await asyncio.wait_for(anext(iterator), GUARD_SECONDS)
@@ -1052,7 +994,9 @@ async def test_a_mid_stream_abort_runs_an_async_generators_cleanup() -> None:
             cleaned.append("finally")
 
     controller = AbortController()
-    stream = FixtureProviderAdapter(fixture(generator())).stream(request(), controller.signal)
+    stream = FixtureProviderAdapter(fixture(generator())).stream(
+        request(REQUEST_ID), controller.signal
+    )
     iterator = aiter(stream)
     await asyncio.wait_for(anext(iterator), GUARD_SECONDS)
     controller.abort()
@@ -1073,7 +1017,7 @@ async def test_an_async_source_plays_like_an_array() -> None:
 
     streamed = await play(FixtureProviderAdapter(fixture(records_from(*records))))
 
-    assert streamed.chunks == array.chunks
+    assert streamed.events == array.events
     assert streamed.result == array.result
 
 
@@ -1169,7 +1113,7 @@ async def test_a_hanging_close_does_not_delay_the_failure_and_an_abort_interrupt
     controller = AbortController()
 
     played = await drain(
-        FixtureProviderAdapter(fixture(source)).stream(request(), controller.signal)
+        FixtureProviderAdapter(fixture(source)).stream(request(REQUEST_ID), controller.signal)
     )
     await asyncio.wait_for(source.close_started.wait(), GUARD_SECONDS)
     controller.abort()
@@ -1196,15 +1140,13 @@ class SourceThatHangsThenHangsOnClose(SourceThatHangsAfter):
 
 
 async def producer_tasks_settle() -> None:
-    for _ in range(10):
-        await asyncio.sleep(0)
-    assert asyncio.all_tasks() == {asyncio.current_task()}
+    assert await tasks_left(10) == set()
 
 
 async def test_an_abort_interrupts_a_hanging_close_of_the_source_it_stopped() -> None:
     source = SourceThatHangsThenHangsOnClose(start())
     controller = AbortController()
-    stream = FixtureProviderAdapter(fixture(source)).stream(request(), controller.signal)
+    stream = FixtureProviderAdapter(fixture(source)).stream(request(REQUEST_ID), controller.signal)
     await asyncio.wait_for(source.hanging.wait(), GUARD_SECONDS)
 
     controller.abort()
@@ -1228,12 +1170,12 @@ async def test_a_step_that_aborts_and_returns_closes_a_hanging_source_once() -> 
 
     source = AbortsInItsStep(start())
     played = await drain(
-        FixtureProviderAdapter(fixture(source)).stream(request(), controller.signal)
+        FixtureProviderAdapter(fixture(source)).stream(request(REQUEST_ID), controller.signal)
     )
     await producer_tasks_settle()
 
     assert isinstance(played.result_error, AbortError)
-    assert played.chunks == []
+    assert played.events == []
     assert source.close_calls == 1
     assert source.close_cancelled is True
 
@@ -1263,7 +1205,7 @@ async def test_concurrent_calls_cannot_share_one_async_iterator() -> None:
     first = await drain(first_stream)
 
     assert second.error.code is Code.PROVIDER_ITERATOR_REUSED
-    assert [chunk.request_id for chunk in first.chunks] == ["request-a"]
+    assert [chunk.request_id for chunk in first.events] == ["request-a"]
     assert isinstance(first.result_error, AbortError)
 
 
@@ -1326,7 +1268,7 @@ def test_load_fixture_reports_a_missing_file_with_the_os_reason(tmp_path: Path) 
 
 
 def test_load_fixture_composes_with_from_fixture() -> None:
-    adapter = load_fixture(ROUNDTRIP).bind(FixtureProviderAdapter.from_fixture)
+    adapter = load_fixture(ROUNDTRIP_FIXTURE).bind(FixtureProviderAdapter.from_fixture)
 
     assert isinstance(adapter, Success)
     assert adapter.unwrap().pending_response_count == 2

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 
 import pytest
 
@@ -28,7 +27,6 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    CourseUserMessage,
     freeze_json_object,
 )
 from course_provider_fixture import (
@@ -46,13 +44,19 @@ from course_scripted import (
     reply_tool_call,
 )
 from course_stream import AbortSignal
-
-REQUEST = CourseModelRequest(
-    id="request-kit-001",
-    messages=(CourseUserMessage(id="message-user-001", content="Add 20 and 22."),),
+from tests.course_provider_fixture.records import (
+    ROUNDTRIP_FIXTURE,
+    end,
+    fixture,
+    start,
+    text,
+    tool_call,
+    transport_error,
 )
+from tests.requests import request
+
+REQUEST = request("request-kit-001", "Add 20 and 22.", message_id="message-user-001")
 USAGE = CourseModelUsage(input_tokens=12, output_tokens=8)
-ROUNDTRIP_FIXTURE = Path(__file__).parents[2] / "fixtures" / "provider-tool-roundtrip.json"
 ABORT_SCENARIOS = (
     Scenario.PRE_ABORTED,
     Scenario.ABORT_BEFORE_FIRST_CHUNK,
@@ -174,29 +178,15 @@ async def test_exhausted_scripted_model_conforms_by_failing_closed() -> None:
     assert error.code is ScriptedModelErrorCode.SCRIPT_EXHAUSTED
 
 
-def start(response_id: str) -> dict[str, object]:
-    return {"type": "response_start", "responseId": response_id, "role": "assistant"}
-
-
-def end(response_id: str, stop_reason: str, **usage: int) -> dict[str, object]:
-    return {
-        "type": "response_end",
-        "responseId": response_id,
-        "stopReason": stop_reason,
-        "usage": usage or {"inputTokens": 3, "outputTokens": 4},
-    }
-
-
-def fixture_of(records: object) -> dict[str, object]:
-    return {"schemaVersion": 1, "responses": [{"records": records}]}
+PACED_USAGE = {"inputTokens": 3, "outputTokens": 4}
 
 
 async def paced_records() -> AsyncIterator[object]:
     for record in (
         start("response-paced"),
-        {"type": "text_delta", "text": "Adding "},
-        {"type": "tool_call", "id": "call-1", "name": "add", "arguments": {"left": 20}},
-        end("response-paced", "tool_call"),
+        text("Adding "),
+        tool_call("call-1", arguments={"left": 20}),
+        end("response-paced", "tool_call", PACED_USAGE),
     ):
         await asyncio.sleep(0)
         yield record
@@ -204,22 +194,22 @@ async def paced_records() -> AsyncIterator[object]:
 
 async def stalling_records() -> AsyncIterator[object]:
     yield start("response-stalled")
-    yield {"type": "text_delta", "text": "Thinking"}
+    yield text("Thinking")
     await asyncio.Event().wait()
     raise AssertionError("the stalled record source was never interrupted")
 
 
 FIXTURES: dict[str, Callable[[], object]] = {
     "checked-in-roundtrip": lambda: json.loads(ROUNDTRIP_FIXTURE.read_text(encoding="utf-8")),
-    "text-snake-case-usage": lambda: fixture_of(
+    "text-snake-case-usage": lambda: fixture(
         [
             start("response-text"),
-            {"type": "text_delta", "text": "The sum "},
-            {"type": "text_delta", "text": "is 42."},
-            end("response-text", "stop", input_tokens=30, output_tokens=6),
+            text("The sum "),
+            text("is 42."),
+            end("response-text", "stop", {"input_tokens": 30, "output_tokens": 6}),
         ]
     ),
-    "paced-async-source": lambda: fixture_of(paced_records()),
+    "paced-async-source": lambda: fixture(paced_records()),
 }
 
 
@@ -239,7 +229,7 @@ async def test_fixture_adapter_conforms_on_every_scenario(fixture: str) -> None:
 
 async def test_paced_record_source_is_interrupted_after_its_first_chunk() -> None:
     report = await assert_conforms(
-        lambda: FixtureProviderAdapter(fixture_of(paced_records())), REQUEST
+        lambda: FixtureProviderAdapter(fixture(paced_records())), REQUEST
     )
 
     aborted = report.result_for(Scenario.ABORT_AFTER_FIRST_CHUNK)
@@ -249,7 +239,7 @@ async def test_paced_record_source_is_interrupted_after_its_first_chunk() -> Non
 
 async def test_fixture_abort_interrupts_a_record_source_that_would_never_finish() -> None:
     report = await assert_conforms(
-        lambda: FixtureProviderAdapter(fixture_of(stalling_records())),
+        lambda: FixtureProviderAdapter(fixture(stalling_records())),
         REQUEST,
         scenarios=ABORT_SCENARIOS,
     )
@@ -263,12 +253,12 @@ async def test_fixture_abort_interrupts_a_record_source_that_would_never_finish(
         (
             [
                 start("response-x"),
-                {"type": "transport_error", "code": "overloaded", "message": "busy"},
+                transport_error("overloaded", "busy"),
             ],
             FixtureProviderErrorCode.PROVIDER_TRANSPORT_ERROR,
         ),
         (
-            [start("response-x"), {"type": "text_delta", "text": "Half an answer"}],
+            [start("response-x"), text("Half an answer")],
             FixtureProviderErrorCode.PROVIDER_MISSING_TERMINAL,
         ),
         (
@@ -281,7 +271,7 @@ async def test_fixture_abort_interrupts_a_record_source_that_would_never_finish(
 async def test_failing_fixtures_conform_by_failing_closed(
     records: list[object], code: FixtureProviderErrorCode
 ) -> None:
-    report = await assert_conforms(lambda: FixtureProviderAdapter(fixture_of(records)), REQUEST)
+    report = await assert_conforms(lambda: FixtureProviderAdapter(fixture(records)), REQUEST)
 
     error = report.result_for(Scenario.COMPLETE).error
     assert isinstance(error, FixtureProviderError)

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 from course_provider_fixture import FixtureProviderErrorCode
-from tests.course_cli.helpers import INVALID, ROUNDTRIP, CourseRunner
+from tests.course_cli.helpers import (
+    END,
+    INVALID,
+    ROUNDTRIP,
+    START,
+    TEXT,
+    CourseRunner,
+    write_fixture,
+)
 
 INVALID_FILES = sorted(INVALID.glob("*.json"))
 
@@ -96,27 +103,16 @@ def test_check_goes_on_after_bad_files_and_reports_all_of_them_in_order(
     )
 
 
-START = {"type": "response_start", "responseId": "r-1", "role": "assistant"}
-TEXT = {"type": "text_delta", "text": "ok"}
-END = {
-    "type": "response_end",
-    "responseId": "r-1",
-    "stopReason": "stop",
-    "usage": {"inputTokens": 1, "outputTokens": 2},
-}
-
-
 def test_check_plays_every_response_of_a_file_after_a_bad_one(
     course: CourseRunner, tmp_path: Path
 ) -> None:
-    path = tmp_path / "mixed.json"
-    responses = [
-        {"records": [TEXT, END]},
-        {"records": [START, TEXT, END]},
-        {"records": [START, TEXT]},
-        {"records": [START, TEXT, END, TEXT]},
-    ]
-    path.write_text(json.dumps({"schemaVersion": 1, "responses": responses}), encoding="utf-8")
+    path = write_fixture(
+        tmp_path / "mixed.json",
+        [TEXT, END],
+        [START, TEXT, END],
+        [START, TEXT],
+        [START, TEXT, END, TEXT],
+    )
     run = course("check", path)
     assert run.status == 1
     found = [(p["response"], p["record"], p["code"]) for p in _problems(run.out)]
@@ -131,12 +127,8 @@ def test_check_plays_every_response_of_a_file_after_a_bad_one(
 def test_a_problem_message_quoting_fixture_text_stays_on_one_line(
     course: CourseRunner, tmp_path: Path
 ) -> None:
-    path = tmp_path / "newline.json"
     weird = {"type": "line one\nline two\u2028three"}
-    path.write_text(
-        json.dumps({"schemaVersion": 1, "responses": [{"records": [START, weird]}]}),
-        encoding="utf-8",
-    )
+    path = write_fixture(tmp_path / "newline.json", [START, weird])
     run = course("check", path)
     assert run.status == 1
     assert len(run.out.splitlines()) == 2

@@ -32,26 +32,7 @@ from course_scripted import (
     reply_tool_call,
 )
 from course_stream import AbortSignal
-from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
-
-TRACE = """\
-user      user-001: What is 20 + 22?
-
-call 1    request-001 messages=1 transcript=valid
-chunk     toolCall id=call-add-001 name=add arguments={"left":20,"right":22}
-response  response-tool-001 message=message-response-tool-001 stopReason=toolCall \
-inputTokens=12 outputTokens=8
-tool      add ran locally: 20 + 22 = 42
-result    tool-result-001 toolCallId=call-add-001 toolName=add isError=false content="42"
-
-call 2    request-002 messages=3 transcript=valid
-chunk     textDelta delta="The sum is 42."
-response  response-text-002 message=message-response-text-002 stopReason=stop \
-inputTokens=20 outputTokens=6
-
-answer    The sum is 42.
-done      2 model calls, inputTokens=32 outputTokens=14
-"""
+from tests.course_cli.helpers import ROUNDTRIP, TRACE, CourseRunner
 
 USAGE = CourseModelUsage(input_tokens=1, output_tokens=1)
 

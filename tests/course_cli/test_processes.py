@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.course_cli.helpers import GOLDEN, REPO, ROUNDTRIP
-from tests.course_cli.test_demo import TRACE
+from tests.course_cli.helpers import GOLDEN, REPO, ROUNDTRIP, TRACE
 
 _TIMEOUT = 60
 

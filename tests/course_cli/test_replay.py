@@ -11,26 +11,16 @@ from course_protocol import (
     parse_chunk,
     parse_response,
 )
-from tests.course_cli.helpers import GOLDEN, INVALID, ROUNDTRIP, CourseRunner
-
-
-def _fixture(tmp_path: Path, responses: list[object], name: str = "fixture.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps({"schemaVersion": 1, "responses": responses}), encoding="utf-8")
-    return path
-
-
-def _records(*records: object) -> dict[str, object]:
-    return {"records": list(records)}
-
-
-START = {"type": "response_start", "responseId": "r-1", "role": "assistant"}
-END = {
-    "type": "response_end",
-    "responseId": "r-1",
-    "stopReason": "stop",
-    "usage": {"inputTokens": 1, "outputTokens": 2},
-}
+from tests.course_cli.helpers import (
+    END,
+    GOLDEN,
+    INVALID,
+    ROUNDTRIP,
+    START,
+    TEXT,
+    CourseRunner,
+    write_fixture,
+)
 
 
 def test_replay_of_the_round_trip_matches_the_golden_file_byte_for_byte(
@@ -109,7 +99,7 @@ def test_non_ascii_text_and_lone_surrogates_are_escaped_so_the_output_is_ascii(
 def test_a_fixture_without_responses_prints_nothing_and_succeeds(
     course: CourseRunner, tmp_path: Path
 ) -> None:
-    run = course("replay", _fixture(tmp_path, []))
+    run = course("replay", write_fixture(tmp_path / "fixture.json"))
     assert (run.status, run.out, run.err) == (0, "", "")
 
 
@@ -126,9 +116,8 @@ def test_a_failure_keeps_the_lines_already_printed_and_reports_on_stderr(
 
 
 def test_replay_stops_at_the_first_failed_response(course: CourseRunner, tmp_path: Path) -> None:
-    text = {"type": "text_delta", "text": "ok"}
     bad = {"type": "mystery"}
-    path = _fixture(tmp_path, [_records(START, text, END), _records(START, bad), _records(bad)])
+    path = write_fixture(tmp_path / "fixture.json", [START, TEXT, END], [START, bad], [bad])
     run = course("replay", path)
     assert run.status == 1
     assert [json.loads(line)["requestId"] for line in run.out.splitlines()] == [

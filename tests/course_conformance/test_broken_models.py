@@ -37,16 +37,13 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    CourseUserMessage,
     JsonObject,
     freeze_json_object,
 )
 from course_stream import AbortError, AbortSignal, EventStream, run_producer
+from tests.requests import request
 
-REQUEST = CourseModelRequest(
-    id="request-kit-001",
-    messages=(CourseUserMessage(id="message-user-001", content="Add 20 and 22."),),
-)
+REQUEST = request("request-kit-001", "Add 20 and 22.", message_id="message-user-001")
 ModelStream = EventStream[CourseModelChunk, CourseModelResponse]
 
 

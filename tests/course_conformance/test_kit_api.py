@@ -25,13 +25,11 @@ from course_conformance import (
     blocked_network,
     check_scenario,
 )
-from course_protocol import CourseModelRequest, CourseModelUsage, CourseUserMessage
+from course_protocol import CourseModelUsage
 from course_scripted import ScriptedModel, reply_text
+from tests.requests import request
 
-REQUEST = CourseModelRequest(
-    id="request-kit-001",
-    messages=(CourseUserMessage(id="message-user-001", content="Hello."),),
-)
+REQUEST = request("request-kit-001", "Hello.", message_id="message-user-001")
 USAGE = CourseModelUsage(input_tokens=1, output_tokens=1)
 
 

@@ -31,9 +31,7 @@ from course_http import (
     stream_events,
 )
 from course_http.loopback import LoopbackEnd, LoopbackResponse, LoopbackServer
-
-GUARD_SECONDS = 10.0
-"""Far longer than any of these tests takes; only a hang ever reaches it."""
+from tests.streams import GUARD_SECONDS
 
 VENDOR = "test-vendor"
 KEY = "sk-test-0123456789abcdefSECRET"

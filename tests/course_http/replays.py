@@ -22,8 +22,8 @@ from course_http import (
 )
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
 from course_stream import AbortController
-from tests.course_http.helpers import GUARD_SECONDS
 from tests.course_http.wires import REQUEST, SSE, AnyModel
+from tests.streams import GUARD_SECONDS
 
 BYTEWISE_LIMIT = 8 * 1024
 """Bodies up to this size are also replayed one byte per chunk; a larger one would cost

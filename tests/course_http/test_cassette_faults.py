@@ -26,10 +26,11 @@ from course_http import (
 from course_http._faults import event_end_offsets
 from course_http.loopback import LoopbackResponse, LoopbackServer
 from tests.course_http.cassettes import call, cassette
-from tests.course_http.helpers import FRAMES, GUARD_SECONDS, SSE
+from tests.course_http.helpers import FRAMES, SSE
 from tests.course_http.replays import Replayed, replay
 from tests.course_http.test_cassette_recording import outcome
 from tests.course_http.wires import REQUEST, WIRES
+from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]
 BODY = ANTHROPIC.text_body("The ", "sum ", "is ", "42.")

@@ -38,9 +38,10 @@ from course_protocol import (
     thaw_json,
 )
 from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
-from tests.course_http.helpers import GUARD_SECONDS, SSE, read_error, sse_body
+from tests.course_http.helpers import SSE, read_error, sse_body
 from tests.course_http.replays import Replayed, replay
 from tests.course_http.wires import WIRES, Wire, every_wire
+from tests.streams import GUARD_SECONDS
 
 JSON = {"content-type": "application/json"}
 ANTHROPIC = WIRES[0]

@@ -34,9 +34,10 @@ from course_protocol import (
 )
 from course_stream import AbortController, EventStream
 from tests.course_http.cassettes import call, cassette
-from tests.course_http.helpers import GUARD_SECONDS, SSE, read_error, sse_body
+from tests.course_http.helpers import SSE, read_error, sse_body
 from tests.course_http.replays import replay
 from tests.course_http.wires import WIRES, Wire, every_wire
+from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]
 

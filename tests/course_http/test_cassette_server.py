@@ -13,7 +13,8 @@ import pytest
 from course_http import REDACTED, RecordedResponse, Redaction, VendorErrorCode
 from course_http.loopback import CassetteResponder, LoopbackServer, ServedCall
 from tests.course_http.cassettes import call, cassette
-from tests.course_http.helpers import FRAMES, GUARD_SECONDS, SSE
+from tests.course_http.helpers import FRAMES, SSE
+from tests.streams import GUARD_SECONDS
 
 ANSWER = RecordedResponse(200, {**SSE, "x-kept": "1"}, FRAMES)
 QUESTION = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}

@@ -18,7 +18,8 @@ from course_http import (
     VendorErrorCode,
 )
 from course_http.loopback import LoopbackServer
-from tests.course_http.helpers import GUARD_SECONDS, KEY, SSE, collect
+from tests.course_http.helpers import KEY, SSE, collect
+from tests.streams import GUARD_SECONDS
 
 
 def _unused_port() -> int:

@@ -18,13 +18,13 @@ from course_http.loopback import (
 from tests.course_http.helpers import (
     FRAME_EVENTS,
     FRAMES,
-    GUARD_SECONDS,
     KEY,
     SSE,
     Arrivals,
     collect,
     sse_body,
 )
+from tests.streams import GUARD_SECONDS
 
 
 async def test_responses_are_served_in_order_and_requests_recorded_as_received() -> None:

@@ -26,7 +26,6 @@ from course_http._recorded import cut_body
 from tests.course_http.helpers import (
     FRAME_EVENTS,
     FRAMES,
-    GUARD_SECONDS,
     KEY,
     SSE,
     VENDOR,
@@ -35,6 +34,7 @@ from tests.course_http.helpers import (
     request,
     sse_body,
 )
+from tests.streams import GUARD_SECONDS
 
 
 @pytest.fixture(autouse=True)

@@ -27,7 +27,6 @@ from course_http.loopback import LoopbackEnd
 from tests.course_http.helpers import (
     FRAME_EVENTS,
     FRAMES,
-    GUARD_SECONDS,
     JSON,
     KEY,
     SSE,
@@ -42,6 +41,7 @@ from tests.course_http.helpers import (
     rig,
     sse_body,
 )
+from tests.streams import GUARD_SECONDS
 
 Code = VendorErrorCode
 

@@ -38,8 +38,8 @@ from course_protocol import (
     thaw_json,
 )
 from course_stream import AbortController, AbortError
-from tests.course_http.helpers import GUARD_SECONDS
 from tests.course_http.wires import KEY, REQUEST, AnyModel, Wire, every_wire
+from tests.streams import GUARD_SECONDS
 
 Code = VendorErrorCode
 

@@ -18,7 +18,6 @@ from course_http import RecordedResponse, SseEvent
 from course_http.loopback import LoopbackEnd, LoopbackResponse, LoopbackServer
 from course_protocol import CourseModelChunk, CourseModelResponse, CourseTextDeltaChunk
 from course_stream import AbortController, AbortError, EventStream
-from tests.course_http.helpers import GUARD_SECONDS
 from tests.course_http.wires import (
     KEY,
     REQUEST,
@@ -28,6 +27,7 @@ from tests.course_http.wires import (
     every_wire,
     sse_bytes,
 )
+from tests.streams import GUARD_SECONDS
 
 DELTAS = ("first", " second", " third", " fourth")
 

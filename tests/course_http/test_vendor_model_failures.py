@@ -26,7 +26,6 @@ from course_http import (
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelChunk, CourseTextDeltaChunk
 from course_stream import AbortController
-from tests.course_http.helpers import GUARD_SECONDS
 from tests.course_http.wires import (
     JSON,
     KEY,
@@ -37,6 +36,7 @@ from tests.course_http.wires import (
     every_wire,
     read_into,
 )
+from tests.streams import GUARD_SECONDS
 
 Code = VendorErrorCode
 

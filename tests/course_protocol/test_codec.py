@@ -38,7 +38,8 @@ from course_protocol import (
     to_json,
 )
 from tests.course_protocol import samples, strategies
-from tests.course_protocol.hostile import DictThatCountsReads, ListThatCountsReads, nested_dicts
+from tests.course_protocol.hostile import DictThatCountsReads, ListThatCountsReads
+from tests.nesting import nested_dicts
 
 
 class TextBlockSubclass(CourseTextBlock):  # type: ignore[misc]

@@ -6,7 +6,7 @@ import pytest
 from frozendict import frozendict
 
 from course_protocol import JsonDifference, first_json_difference
-from tests.course_protocol.hostile import nested_dicts
+from tests.nesting import nested_dicts
 
 
 def test_equal_values_have_no_difference_whatever_their_containers() -> None:

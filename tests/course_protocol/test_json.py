@@ -37,9 +37,8 @@ from tests.course_protocol.hostile import (
     StrKeyThatLiesInEquality,
     StrThatHashesDifferently,
     TupleThatCountsReads,
-    nested_dicts,
-    nested_lists,
 )
+from tests.nesting import nested_dicts, nested_lists
 
 
 def frozen(value: object) -> JsonValue:

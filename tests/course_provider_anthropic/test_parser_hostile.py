@@ -78,7 +78,7 @@ def test_a_hundred_thousand_argument_fragments_are_parsed_once(
     step = max(1, len(text) // HUGE)
     fragments = [text[at : at + step] for at in range(0, len(text), step)]
     counting = CountingArguments()
-    monkeypatch.setattr("course_provider_anthropic._parser.tool_arguments", counting)
+    monkeypatch.setattr("course_provider_anthropic._content.tool_arguments", counting)
 
     chunks, response = success(tool_body(*fragments))
 

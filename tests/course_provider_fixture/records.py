@@ -1,13 +1,23 @@
-"""Transport records in the reference course's dialect, built by name for the fixture tests."""
+"""Transport records in the reference course's dialect, and fixture documents built of them.
+
+Shared by every test that feeds `FixtureProviderAdapter`: each builder's
+defaults make a valid record, and every field can be replaced by any value,
+valid or not.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 Record = dict[str, Any]
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ROUNDTRIP_FIXTURE = REPO_ROOT / "fixtures" / "provider-tool-roundtrip.json"
+"""The repository's own two-response fixture: a tool call, then the answer."""
 
-def start(response_id: str = "r-1", role: object = "assistant") -> Record:
+
+def start(response_id: object = "r-1", role: object = "assistant") -> Record:
     return {"type": "response_start", "responseId": response_id, "role": role}
 
 
@@ -35,3 +45,8 @@ def end(response_id: object = "r-1", stop_reason: object = "stop", usage: object
 
 def transport_error(code: object = "rate_limited", message: object = "slow down") -> Record:
     return {"type": "transport_error", "code": code, "message": message}
+
+
+def fixture(*responses: object) -> dict[str, Any]:
+    """A version 1 fixture document: one response per argument, each its records (or source)."""
+    return {"schemaVersion": 1, "responses": [{"records": records} for records in responses]}

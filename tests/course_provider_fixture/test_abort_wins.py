@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 
-from course_protocol import CourseModelRequest, CourseUserMessage
 from course_provider_fixture import FixtureProviderAdapter
 from course_stream import AbortController, AbortError
-from tests.course_provider_fixture.records import start, text
-
-GUARD_SECONDS = 5.0
+from tests.course_provider_fixture.records import fixture, start, text
+from tests.requests import request
+from tests.streams import GUARD_SECONDS
 
 
 class SourceThatHangs:
@@ -62,10 +61,9 @@ async def test_an_abort_fails_the_call_with_the_reason_whatever_the_source_does(
     reaction: str,
 ) -> None:
     source = SourceThatHangs(reaction)
-    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": [{"records": source}]})
+    adapter = FixtureProviderAdapter(fixture(source))
     controller = AbortController()
-    request = CourseModelRequest("q-1", [CourseUserMessage("u-1", "Hi")])
-    stream = adapter.stream(request, controller.signal)
+    stream = adapter.stream(request("q-1", "Hi", message_id="u-1"), controller.signal)
     iterator = aiter(stream)
     async with asyncio.timeout(GUARD_SECONDS):
         first = await anext(iterator)

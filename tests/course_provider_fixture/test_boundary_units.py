@@ -13,7 +13,6 @@ from course_protocol import (
     CourseModelRequest,
     CourseStopReason,
     CourseTextDeltaChunk,
-    CourseUserMessage,
 )
 from course_protocol._untrusted import special_method
 from course_provider_fixture import (
@@ -26,6 +25,8 @@ from course_provider_fixture import (
 )
 from course_provider_fixture._fixture import parse_fixture, snapshot_record
 from course_stream import AbortController, AbortError, AbortSignal
+from tests.course_provider_fixture.records import end, fixture, start, text, transport_error
+from tests.requests import request
 
 Code = FixtureProviderErrorCode
 WIRE_CONTRACT_NAMES = {
@@ -156,19 +157,10 @@ def test_parse_fixture_names_the_response_and_record_of_a_bad_value() -> None:
 
 def test_parse_records_plays_a_response_synchronously_with_the_same_codes() -> None:
     good = parse_records(
-        [
-            {"type": "response_start", "responseId": "r", "role": "assistant"},
-            {"type": "text_delta", "text": "hi"},
-            {
-                "type": "response_end",
-                "responseId": "r",
-                "stopReason": "stop",
-                "usage": {"input_tokens": 1, "output_tokens": 2},
-            },
-        ],
+        [start("r"), text("hi"), end("r", usage={"input_tokens": 1, "output_tokens": 2})],
         request_id="q",
     )
-    bad = parse_records([{"type": "text_delta", "text": "hi"}], request_id="q", response_index=4)
+    bad = parse_records([text("hi")], request_id="q", response_index=4)
 
     chunks, response = good.unwrap()
     assert chunks == (CourseTextDeltaChunk(request_id="q", delta="hi"),)
@@ -192,15 +184,8 @@ def test_from_fixture_never_raises_even_for_hostile_top_level_objects() -> None:
 
 
 async def test_requests_are_captured_in_call_order_even_when_aborted_or_exhausted() -> None:
-    adapter = FixtureProviderAdapter(
-        {
-            "schemaVersion": 1,
-            "responses": [{"records": [{"type": "transport_error", "code": "c", "message": "m"}]}],
-        }
-    )
-    first, second, third = (
-        CourseModelRequest(f"q-{n}", [CourseUserMessage(f"u-{n}", "Hi")]) for n in (1, 2, 3)
-    )
+    adapter = FixtureProviderAdapter(fixture([transport_error(code="c", message="m")]))
+    first, second, third = (request(f"q-{n}", "Hi", message_id=f"u-{n}") for n in (1, 2, 3))
     aborted = adapter.stream(first, AbortSignal.aborted_signal())
     played = adapter.stream(second, AbortController().signal)
     exhausted = adapter.stream(third, AbortController().signal)
@@ -226,11 +211,10 @@ async def test_requests_are_captured_in_call_order_even_when_aborted_or_exhauste
 async def test_stream_arguments_are_checked_before_anything_is_counted(
     request_value: str, signal_kind: str, error: type[Exception]
 ) -> None:
-    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": []})
-    request = CourseModelRequest("q", [CourseUserMessage("u", "Hi")])
+    adapter = FixtureProviderAdapter(fixture())
     with pytest.raises(error):
         adapter.stream(
-            request if request_value == "request" else request_value,  # type: ignore[arg-type]
+            request("q", "Hi", message_id="u") if request_value == "request" else request_value,  # type: ignore[arg-type]
             AbortController().signal if signal_kind == "signal" else object(),  # type: ignore[arg-type]
         )
 
@@ -238,7 +222,7 @@ async def test_stream_arguments_are_checked_before_anything_is_counted(
 
 
 def test_stream_without_a_running_loop_counts_nothing() -> None:
-    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": []})
+    adapter = FixtureProviderAdapter(fixture())
     with pytest.raises(RuntimeError, match=r"FixtureProviderAdapter\.stream\(\) needs a running"):
         adapter.stream(CourseModelRequest("q", []), AbortController().signal)
     assert (adapter.call_count, adapter.requests) == (0, ())

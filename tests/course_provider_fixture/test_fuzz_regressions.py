@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterator
 
 import pytest
 
-from course_protocol import CourseModelRequest, CourseUserMessage
 from course_provider_fixture import FixtureProviderAdapter, FixtureProviderError
 from course_provider_fixture import FixtureProviderErrorCode as Code
 from course_stream import AbortController
+from tests.course_provider_fixture.records import fixture, start
+from tests.requests import request
+from tests.streams import failure_of
 
-GUARD_SECONDS = 10.0
-REQUEST = CourseModelRequest(id="request-1", messages=(CourseUserMessage(id="m", content="Go."),))
+REQUEST = request("request-1", message_id="m")
 
 
 class SourceFailure(BaseException):
@@ -21,7 +21,7 @@ class SourceFailure(BaseException):
 
 
 async def source_that_raises(error: BaseException) -> AsyncIterator[object]:
-    yield {"type": "response_start", "responseId": "r-1", "role": "assistant"}
+    yield start()
     raise error
 
 
@@ -30,40 +30,32 @@ class SourceWhoseAiterRaises:
         raise SourceFailure("from __aiter__")
 
 
-async def drain(stream: AsyncIterable[object]) -> None:
-    async for _ in stream:
-        pass
-
-
-async def failure_of(records: object) -> FixtureProviderError:
-    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": [{"records": records}]})
-    stream = adapter.stream(REQUEST, AbortController().signal)
-    with pytest.raises(FixtureProviderError) as from_iteration:
-        await asyncio.wait_for(drain(stream), GUARD_SECONDS)
-    with pytest.raises(FixtureProviderError) as from_result:
-        await asyncio.wait_for(stream.result, GUARD_SECONDS)
-    assert from_result.value is from_iteration.value
-    return from_result.value
+async def fixture_failure(records: object) -> FixtureProviderError:
+    """The failure of one call playing ``records``: one object, from iteration and result."""
+    stream = FixtureProviderAdapter(fixture(records)).stream(REQUEST, AbortController().signal)
+    error = await failure_of(stream)
+    assert isinstance(error, FixtureProviderError)
+    return error
 
 
 async def test_a_base_exception_raised_by_a_source_step_is_an_invalid_fixture() -> None:
     cause = SourceFailure("from a step")
 
-    error = await failure_of(source_that_raises(cause))
+    error = await fixture_failure(source_that_raises(cause))
 
     assert (error.code, error.record_index) == (Code.PROVIDER_INVALID_FIXTURE, 1)
     assert error.__cause__ is cause
 
 
 async def test_a_base_exception_raised_by_a_sources_aiter_is_an_invalid_fixture() -> None:
-    error = await failure_of(SourceWhoseAiterRaises())
+    error = await fixture_failure(SourceWhoseAiterRaises())
 
     assert (error.code, error.record_index) == (Code.PROVIDER_INVALID_FIXTURE, 0)
     assert type(error.__cause__) is SourceFailure
 
 
 async def test_a_generator_exit_raised_by_a_source_is_an_invalid_fixture() -> None:
-    error = await failure_of(source_that_raises(GeneratorExit()))
+    error = await fixture_failure(source_that_raises(GeneratorExit()))
 
     assert error.code is Code.PROVIDER_INVALID_FIXTURE
     assert type(error.__cause__) is GeneratorExit

@@ -6,29 +6,25 @@ from typing import Any
 
 import pytest
 
-from course_protocol import CourseModelRequest, CourseTextDeltaChunk, CourseUserMessage
+from course_protocol import CourseTextDeltaChunk
 from course_provider_fixture import FixtureProviderAdapter
 from course_provider_fixture._sources import RECORDS_PER_TURN
 from course_stream import AbortController
+from tests.course_provider_fixture.records import end, fixture, start, text
+from tests.requests import request
 
-REQUEST = CourseModelRequest(
-    id="request-long", messages=(CourseUserMessage(id="m-1", content="Go."),)
-)
+REQUEST = request("request-long", message_id="m-1")
 DELTAS = 3 * RECORDS_PER_TURN + 5
 
 
 def long_fixture() -> dict[str, Any]:
-    records: list[dict[str, Any]] = [
-        {"type": "response_start", "responseId": "response-long", "role": "assistant"},
-        *({"type": "text_delta", "text": f"{n} "} for n in range(DELTAS)),
-        {
-            "type": "response_end",
-            "responseId": "response-long",
-            "stopReason": "stop",
-            "usage": {"inputTokens": 1, "outputTokens": DELTAS},
-        },
-    ]
-    return {"schemaVersion": 1, "responses": [{"records": records}]}
+    return fixture(
+        [
+            start("response-long"),
+            *(text(f"{n} ") for n in range(DELTAS)),
+            end("response-long", usage={"inputTokens": 1, "outputTokens": DELTAS}),
+        ]
+    )
 
 
 async def test_the_first_chunk_arrives_before_a_long_array_has_been_played() -> None:

@@ -17,7 +17,6 @@ from course_protocol import (
     CourseModelResponse,
     CourseModelUsage,
     CourseTextDeltaChunk,
-    CourseUserMessage,
     to_json,
 )
 from course_provider_fixture import (
@@ -36,14 +35,13 @@ from course_scripted import (
     reply_tool_call,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
-from tests.course_protocol.hostile import nested_dicts
+from tests.course_provider_fixture.records import ROUNDTRIP_FIXTURE
+from tests.nesting import nested_dicts
+from tests.requests import request
+from tests.streams import settle
 
-REQUEST = CourseModelRequest(
-    id="request-rec-001",
-    messages=(CourseUserMessage(id="message-user-001", content="Add 20 and 22."),),
-)
+REQUEST = request("request-rec-001", "Add 20 and 22.", message_id="message-user-001")
 USAGE = CourseModelUsage(input_tokens=12, output_tokens=8)
-ROUNDTRIP_FIXTURE = Path(__file__).parents[2] / "fixtures" / "provider-tool-roundtrip.json"
 ModelStream = EventStream[CourseModelChunk, CourseModelResponse]
 REQUEST_JSON = to_json(REQUEST)
 
@@ -51,20 +49,10 @@ REQUEST_JSON = to_json(REQUEST)
 async def play(
     model: FixtureRecorder | FixtureProviderAdapter, signal: AbortSignal | None = None
 ) -> tuple[list[CourseModelChunk], CourseModelResponse | BaseException]:
-    stream = model.stream(REQUEST, signal or AbortController().signal)
-    chunks: list[CourseModelChunk] = []
-    iteration_error: Exception | None = None
-    try:
-        async for chunk in stream:
-            chunks.append(chunk)
-    except Exception as error:
-        iteration_error = error
-    if iteration_error is None:
-        return chunks, await stream.result
-    with pytest.raises(type(iteration_error)) as caught:
-        await stream.result
-    assert caught.value is iteration_error
-    return chunks, iteration_error
+    settled = await settle(model.stream(REQUEST, signal or AbortController().signal))
+    if settled.iteration_error is not None:
+        return settled.events, settled.failure
+    return settled.events, settled.response
 
 
 def tool_then_text() -> list[ScriptedResponseFactory]:

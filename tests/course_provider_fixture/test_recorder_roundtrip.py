@@ -24,7 +24,6 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    CourseUserMessage,
     JsonObject,
     freeze_json_object,
     is_blank,
@@ -38,6 +37,8 @@ from course_provider_fixture import (
 )
 from course_scripted import ScriptedModel, ScriptedResponseFactory, reply_error
 from course_stream import AbortController, AbortSignal
+from tests.requests import request
+from tests.streams import settle
 
 ids = st.text(min_size=1, max_size=12).filter(lambda text: not is_blank(text))
 json_scalars = (
@@ -126,19 +127,9 @@ async def call_all(
 ) -> list[Outcome]:
     outcomes: list[Outcome] = []
     for index in range(n):
-        stream = model.stream(
-            CourseModelRequest(
-                id=f"request-{index}", messages=(CourseUserMessage(id="u", content="Go."),)
-            ),
-            AbortController().signal,
-        )
-        chunks: list[CourseModelChunk] = []
-        try:
-            async for chunk in stream:
-                chunks.append(chunk)
-            outcomes.append((chunks, await stream.result))
-        except Exception as error:
-            outcomes.append((chunks, error))
+        stream = model.stream(request(f"request-{index}", message_id="u"), AbortController().signal)
+        settled = await settle(stream)
+        outcomes.append((settled.events, settled.outcome))
     return outcomes
 
 

@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from course_protocol import CourseModelRequest, CourseUserMessage
 from course_provider_fixture import (
     FixtureProviderAdapter,
     FixtureProviderError,
@@ -22,14 +21,17 @@ from course_stream import AbortController
 from tests.course_provider_fixture.records import (
     Record,
     end,
+    fixture,
     start,
     text,
     tool_call,
     transport_error,
 )
+from tests.requests import request
+from tests.streams import failure_of, settle
 
 Code = FixtureProviderErrorCode
-GUARD_SECONDS = 5.0
+REQUEST = request("q-1", "Hi", message_id="u-1")
 
 # (rule, records, code, record index, path of the bad value below the record)
 RULES: list[tuple[str, list[object], Code, int, str]] = [
@@ -349,10 +351,6 @@ RULES: list[tuple[str, list[object], Code, int, str]] = [
 ]
 
 
-def _request() -> CourseModelRequest:
-    return CourseModelRequest("q-1", [CourseUserMessage("u-1", "Hi")])
-
-
 async def _records(records: list[object]) -> AsyncIterator[object]:
     for record in records:
         await asyncio.sleep(0)
@@ -360,15 +358,10 @@ async def _records(records: list[object]) -> AsyncIterator[object]:
 
 
 async def _play(records: object) -> FixtureProviderError:
-    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": [{"records": records}]})
-    stream = adapter.stream(_request(), AbortController().signal)
-    async with asyncio.timeout(GUARD_SECONDS):
-        with pytest.raises(FixtureProviderError) as from_iteration:
-            _ = [chunk async for chunk in stream]
-        with pytest.raises(FixtureProviderError) as from_result:
-            await stream.result
-    assert from_iteration.value is from_result.value
-    return from_result.value
+    stream = FixtureProviderAdapter(fixture(records)).stream(REQUEST, AbortController().signal)
+    error = await failure_of(stream)
+    assert isinstance(error, FixtureProviderError)
+    return error
 
 
 @pytest.mark.parametrize("source", ["array", "async source"])
@@ -413,11 +406,10 @@ async def test_characters_python_strips_but_ecmascript_keeps_make_a_non_blank_id
     character: str,
 ) -> None:
     records: list[Record] = [start(character), text(), end(character)]
-    adapter = FixtureProviderAdapter({"schemaVersion": 1, "responses": [{"records": records}]})
-    stream = adapter.stream(_request(), AbortController().signal)
-    async with asyncio.timeout(GUARD_SECONDS):
-        chunks = [chunk async for chunk in stream]
-        response = await stream.result
+    settled = await settle(
+        FixtureProviderAdapter(fixture(records)).stream(REQUEST, AbortController().signal)
+    )
+    chunks, response = settled.events, settled.response
 
     assert len(chunks) == 1
     assert response.id == character
@@ -428,3 +420,11 @@ async def test_an_unknown_type_names_the_known_ones() -> None:
 
     for known in ("response_start", "text_delta", "tool_call", "response_end", "transport_error"):
         assert known in error.message
+
+
+async def test_a_missing_field_points_to_the_fixture_format() -> None:
+    error = await _play([{"type": "response_start", "responseId": "r-1"}])
+
+    assert error.code is Code.PROVIDER_INVALID_EVENT
+    assert error.message.startswith("responses[0].records[0].role must be 'assistant', got missing")
+    assert error.message.endswith("under 'Fixture format' in the course-provider-fixture README")

@@ -31,6 +31,7 @@ from tests.course_provider_openai.bodies import (
     usage,
 )
 from tests.course_provider_openai.driving import Replay, replay
+from tests.streams import text_deltas
 
 Code = VendorErrorCode
 REQUEST = "request-1"
@@ -49,15 +50,11 @@ def failed(*payloads: object) -> VendorError:
     return outcome.error
 
 
-def deltas(outcome: Replay) -> list[str]:
-    return [chunk.delta for chunk in outcome.chunks if type(chunk) is CourseTextDeltaChunk]
-
-
 def test_text_deltas_stream_in_order_and_the_response_joins_them() -> None:
     outcome = replay(ChatStreamParser(REQUEST), chat_text_stream("The sum", " is ", "42."))
 
     assert outcome.error is None
-    assert deltas(outcome) == ["The sum", " is ", "42."]
+    assert text_deltas(outcome.chunks) == ["The sum", " is ", "42."]
     assert all(chunk.request_id == REQUEST for chunk in outcome.chunks)
     response = outcome.response
     assert response is not None
@@ -72,7 +69,7 @@ def test_text_deltas_stream_in_order_and_the_response_joins_them() -> None:
 def test_empty_and_null_content_produce_no_chunk(empty: object) -> None:
     outcome = run(text(empty), text("a"), text(empty), finish("stop"), usage(), DONE)
 
-    assert deltas(outcome) == ["a"]
+    assert text_deltas(outcome.chunks) == ["a"]
     assert outcome.response is not None
 
 
@@ -110,7 +107,7 @@ def test_obfuscation_reasoning_and_other_unknown_fields_are_ignored() -> None:
         DONE,
     )
 
-    assert deltas(outcome) == ["Hi"]
+    assert text_deltas(outcome.chunks) == ["Hi"]
     assert outcome.response is not None
     assert outcome.response.message.content == (CourseTextBlock("Hi"),)
 
@@ -202,7 +199,7 @@ def test_a_repeated_finish_with_nothing_new_is_accepted_as_openrouter_sends_it()
     )
 
     assert outcome.error is None
-    assert deltas(outcome) == ["a"]
+    assert text_deltas(outcome.chunks) == ["a"]
 
 
 def test_usage_may_come_before_the_finish() -> None:
@@ -236,7 +233,7 @@ def test_the_parser_is_finished_only_after_done() -> None:
 def test_chunks_delivered_before_a_failure_stay_delivered() -> None:
     outcome = run(text("Partial"), text(" answer"), finish("length"), usage(), DONE)
 
-    assert deltas(outcome) == ["Partial", " answer"]
+    assert text_deltas(outcome.chunks) == ["Partial", " answer"]
     assert outcome.error is not None
     assert outcome.error.code is Code.VENDOR_INCOMPLETE
 
@@ -520,7 +517,7 @@ def test_an_error_frame_is_a_vendor_error_event_with_the_vendors_fields() -> Non
     assert (error.vendor_type, error.vendor_code) == ("invalid_request_error", "tool_use_failed")
     assert error.vendor_message == "Tool call validation failed"
     assert error.event_index == 1
-    assert deltas(outcome) == ["a"]
+    assert text_deltas(outcome.chunks) == ["a"]
 
 
 @pytest.mark.parametrize(

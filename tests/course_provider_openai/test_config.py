@@ -12,7 +12,7 @@ from frozendict import frozendict
 from course_http import VendorErrorBody
 from course_protocol import CourseProtocolError, CourseToolSpec, thaw_json
 from course_provider_openai import DEFAULT_BASE_URL, OpenAIConfig, describe_error, request_headers
-from tests.course_protocol.hostile import nested_dicts
+from tests.nesting import nested_dicts
 
 ADD = CourseToolSpec("add", "Add two integers.", {"type": "object"})
 KEY = "sk-test-NEVER-SHOWN-0123456789"

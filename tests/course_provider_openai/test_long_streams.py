@@ -18,7 +18,7 @@ from course_provider_openai import (
     ChatStreamParser,
     ResponsesStreamParser,
     _chat_tool_calls,
-    _responses_output,
+    _responses_calls,
 )
 from tests.course_provider_openai.bodies import (
     DONE,
@@ -91,7 +91,7 @@ def test_chat_parses_a_call_of_100_000_fragments_once(
 def test_responses_parses_a_call_of_100_000_fragments_once(
     counting: Callable[[object], CountingParse],
 ) -> None:
-    parse = counting(_responses_output)
+    parse = counting(_responses_calls)
     pieces = argument_pieces()
     joined = "".join(pieces)
     where = {"item_id": "fc_long", "output_index": 0}

@@ -27,6 +27,7 @@ from tests.course_provider_openai.bodies import (
     text_part,
 )
 from tests.course_provider_openai.driving import Replay, replay
+from tests.streams import text_deltas
 
 Code = VendorErrorCode
 REQUEST = "request-1"
@@ -50,10 +51,6 @@ def failed(*payloads: dict[str, Any] | str) -> VendorError:
     assert outcome.error is not None
     assert outcome.error.vendor == "openai-responses"
     return outcome.error
-
-
-def deltas(outcome: Replay) -> list[str]:
-    return [chunk.delta for chunk in outcome.chunks if type(chunk) is CourseTextDeltaChunk]
 
 
 def in_progress(response_id: str = RESPONSE_ID) -> dict[str, Any]:
@@ -140,7 +137,7 @@ def test_a_text_answer_streams_its_deltas_and_completes_with_usage() -> None:
     outcome = run_events(responses_text_stream("4200 + 42", " equals ", "4242."))
 
     assert outcome.error is None
-    assert deltas(outcome) == ["4200 + 42", " equals ", "4242."]
+    assert text_deltas(outcome.chunks) == ["4200 + 42", " equals ", "4242."]
     response = outcome.response
     assert response is not None
     assert (response.id, response.request_id) == (RESPONSE_ID, REQUEST)
@@ -153,7 +150,7 @@ def test_a_text_answer_streams_its_deltas_and_completes_with_usage() -> None:
 def test_an_empty_text_delta_yields_no_chunk() -> None:
     outcome = run(created(), *text_events("", "a", ""), completed([message_item(MSG)]))
 
-    assert deltas(outcome) == ["a"]
+    assert text_deltas(outcome.chunks) == ["a"]
     assert outcome.response is not None
 
 
@@ -229,7 +226,7 @@ def test_a_queued_background_response_streams_like_any_other() -> None:
     outcome = run_events(events)
 
     assert outcome.error is None
-    assert deltas(outcome) == deltas(run_events(stream)) == ["4"]
+    assert text_deltas(outcome.chunks) == text_deltas(run_events(stream).chunks) == ["4"]
 
 
 def test_sequence_numbers_may_start_anywhere_and_frames_may_be_unnamed() -> None:
@@ -276,7 +273,7 @@ def test_incomplete_fails_closed_with_its_reason_and_keeps_delivered_chunks() ->
     }
     outcome = run(created(), *text_events("Alabama, ", "Alaska"), incomplete)
 
-    assert deltas(outcome) == ["Alabama, ", "Alaska"]
+    assert text_deltas(outcome.chunks) == ["Alabama, ", "Alaska"]
     error = outcome.error
     assert error is not None
     assert error.code is Code.VENDOR_INCOMPLETE
@@ -402,7 +399,7 @@ def test_a_sequence_number_that_is_not_the_previous_plus_one_fails(
     assert outcome.error is not None
     assert outcome.error.code is code
     assert outcome.error.event_index == 4
-    assert deltas(outcome) == []
+    assert text_deltas(outcome.chunks) == []
 
 
 @pytest.mark.parametrize("first", [-1, True, None], ids=["negative", "bool", "missing"])
@@ -736,7 +733,7 @@ def test_an_event_name_that_differs_from_the_type_is_invalid() -> None:
 def test_a_missing_terminal_after_chunks_keeps_the_chunks() -> None:
     outcome = run_events(responses_text_stream("a", "b")[:-1])
 
-    assert deltas(outcome) == ["a", "b"]
+    assert text_deltas(outcome.chunks) == ["a", "b"]
     assert outcome.error is not None
     assert outcome.error.code is Code.VENDOR_MISSING_TERMINAL
 
@@ -778,7 +775,7 @@ def test_content_parts_of_a_reasoning_item_are_skipped_with_it() -> None:
     )
 
     assert outcome.error is None
-    assert deltas(outcome) == ["Six."]
+    assert text_deltas(outcome.chunks) == ["Six."]
     assert outcome.response is not None
     assert outcome.response.message.content == (CourseTextBlock("Six."),)
 

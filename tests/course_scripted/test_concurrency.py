@@ -17,34 +17,20 @@ from course_protocol import (
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
-    CourseUserMessage,
 )
 from course_scripted import (
     ScriptedModel,
     ScriptedModelError,
     ScriptedModelErrorCode,
     ScriptedResponseFactory,
-    reply_text,
 )
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
+from tests.course_scripted.helpers import USAGE, reply
+from tests.requests import request
+from tests.streams import GUARD_SECONDS
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
-USAGE = CourseModelUsage(input_tokens=1, output_tokens=2)
-GUARD_SECONDS = 10.0
-
-
-def request(request_id: str) -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"message-{request_id}", content="Go."),),
-    )
-
-
-def reply(response_id: str) -> ScriptedResponseFactory:
-    return reply_text(
-        response_id, response_id=response_id, message_id=f"m-{response_id}", usage=USAGE
-    )
 
 
 def slow_reply(response_id: str, release: asyncio.Event) -> ScriptedResponseFactory:

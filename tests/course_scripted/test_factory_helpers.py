@@ -9,7 +9,6 @@ import pytest
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
-    CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
     CourseProtocolError,
@@ -18,30 +17,21 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    CourseUserMessage,
     thaw_json,
 )
 from course_scripted import ScriptedModel, reply_error, reply_text, reply_tool_call
-from course_stream import AbortController, EventStream
+from course_stream import AbortController
+from tests.requests import request
+from tests.streams import settle
 
 USAGE = CourseModelUsage(input_tokens=7, output_tokens=11)
-
-
-def request(request_id: str) -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"message-{request_id}", content="Go."),),
-    )
 
 
 async def play(
     model: ScriptedModel, request_id: str
 ) -> tuple[list[CourseModelChunk], CourseModelResponse]:
-    stream: EventStream[CourseModelChunk, CourseModelResponse] = model.stream(
-        request(request_id), AbortController().signal
-    )
-    chunks = [chunk async for chunk in stream]
-    return chunks, await stream.result
+    settled = await settle(model.stream(request(request_id), AbortController().signal))
+    return settled.events, settled.response
 
 
 async def test_reply_text_streams_one_delta_then_a_stop_response_with_the_given_ids() -> None:

@@ -20,23 +20,17 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    CourseUserMessage,
 )
 from course_scripted import ScriptedModel, ScriptedModelError, ScriptedModelErrorCode
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
+from tests.requests import request
+from tests.streams import GUARD_SECONDS, failure_of, read_all, read_until_failure
+from tests.tasks import tasks_left
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
-GUARD_SECONDS = 10.0
 INVALID = ScriptedModelErrorCode.SCRIPT_INVALID_RESPONSE
-
-
-def request(request_id: str = "request-1") -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"message-{request_id}", content="Go."),),
-    )
 
 
 def text_response(request_id: str, response_id: str = "response-1") -> CourseModelResponse:
@@ -58,39 +52,10 @@ def start(factory: object, controller: AbortController | None = None) -> Stream:
     return ScriptedModel([factory]).stream(request(), signal)  # type: ignore[list-item]
 
 
-async def failure_of(stream: Stream) -> Exception:
-    """The failure both consumption paths raise; it must be one and the same object."""
-    _, from_iteration = await read_until_failure(stream)
-    try:
-        response = await asyncio.wait_for(stream.result, GUARD_SECONDS)
-    except Exception as error:
-        from_result = error
-    else:
-        pytest.fail(f"result resolved to {response!r} after iteration failed")
-    assert from_result is from_iteration
-    return from_iteration
-
-
-async def read_until_failure(stream: Stream) -> tuple[list[CourseModelChunk], Exception]:
-    received: list[CourseModelChunk] = []
-    try:
-        async with asyncio.timeout(GUARD_SECONDS):
-            async for chunk in stream:
-                received.append(chunk)
-    except Exception as error:
-        return received, error
-    pytest.fail(f"iteration ended without an error after {received!r}")
-
-
 async def code_of(stream: Stream) -> ScriptedModelErrorCode:
     error = await failure_of(stream)
     assert type(error) is ScriptedModelError
     return error.code
-
-
-async def _drain(stream: Stream) -> None:
-    async for _ in stream:
-        pass
 
 
 class TextDeltaSubclass(CourseTextDeltaChunk):  # type: ignore[misc]
@@ -497,7 +462,7 @@ async def test_a_factory_hanging_forever_is_released_by_the_abort_alone() -> Non
             gate.finally_ran.set()
 
     stream = start(factory, controller)
-    consumer = asyncio.ensure_future(_drain(stream))
+    consumer = asyncio.ensure_future(read_all(stream))
     await asyncio.wait_for(gate.reached.wait(), GUARD_SECONDS)
     assert not consumer.done()
 
@@ -625,18 +590,13 @@ async def test_an_abort_never_leaves_the_producer_waiting_on_a_cleanup_that_hang
     controller.abort(reason)
 
     with pytest.raises(RuntimeError) as caught:
-        await asyncio.wait_for(stream.result, 10)
+        await asyncio.wait_for(stream.result, GUARD_SECONDS)
     assert caught.value is reason
-    await asyncio.wait_for(cleanup_started.wait(), 10)
-    current = asyncio.current_task()
-    for _ in range(10):
-        await asyncio.sleep(0)
-    assert [task for task in asyncio.all_tasks() if task is not current] == []
+    await asyncio.wait_for(cleanup_started.wait(), GUARD_SECONDS)
+    assert await tasks_left(10) == set()
 
 
-_REQUEST_FOR_HANGING_CLEANUP = CourseModelRequest(
-    id="r-hang", messages=(CourseUserMessage(id="u-1", content="Go."),)
-)
+_REQUEST_FOR_HANGING_CLEANUP = request("r-hang", message_id="u-1")
 
 
 async def test_an_abort_settles_the_stream_without_waiting_for_a_factory_cleanup_that_awaits() -> (

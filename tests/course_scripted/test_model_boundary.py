@@ -13,31 +13,17 @@ from course_protocol import (
     CourseModelChunk,
     CourseModelRequest,
     CourseModelResponse,
-    CourseModelUsage,
-    CourseUserMessage,
 )
 from course_scripted import (
     ScriptedModel,
     ScriptedModelError,
     ScriptedModelErrorCode,
-    ScriptedResponseFactory,
-    reply_text,
 )
 from course_stream import AbortController, AbortError, AbortSignal
+from tests.course_scripted.helpers import reply
+from tests.requests import request
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
-USAGE = CourseModelUsage(input_tokens=1, output_tokens=2)
-
-
-def request(request_id: str = "request-1") -> CourseModelRequest:
-    return CourseModelRequest(
-        id=request_id,
-        messages=(CourseUserMessage(id=f"message-{request_id}", content="Go."),),
-    )
-
-
-def reply(response_id: str) -> ScriptedResponseFactory:
-    return reply_text("ok", response_id=response_id, message_id=f"m-{response_id}", usage=USAGE)
 
 
 class ListThatLiesWhenIterated(list[Any]):

@@ -8,22 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from course_protocol import (
-    CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
-    CourseUserMessage,
 )
 from course_scripted import ScriptedModel, ScriptedModelError, ScriptedModelErrorCode, reply_text
 from course_stream import AbortController, AbortError, AbortSignal
+from tests.requests import request
 
 USAGE = CourseModelUsage(input_tokens=0, output_tokens=0)
-
-
-def request(index: int) -> CourseModelRequest:
-    return CourseModelRequest(
-        id=f"request-{index}",
-        messages=(CourseUserMessage(id=f"message-{index}", content="Go."),),
-    )
 
 
 async def run_calls(queued: int, aborted: list[bool]) -> None:
@@ -36,7 +28,7 @@ async def run_calls(queued: int, aborted: list[bool]) -> None:
     next_factory = 0
     for index, pre_aborted in enumerate(aborted):
         signal = AbortSignal.aborted_signal() if pre_aborted else AbortController().signal
-        stream = model.stream(request(index), signal)
+        stream = model.stream(request(f"request-{index}"), signal)
         outcome: object
         try:
             outcome = await stream.result

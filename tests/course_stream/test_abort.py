@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from course_stream import AbortController, AbortError, AbortSignal
-
-GUARD_SECONDS = 5.0
+from tests.streams import GUARD_SECONDS
 
 
 class UnraisableRecorder:

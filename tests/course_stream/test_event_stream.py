@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from course_stream import EventStream, EventStreamStateError
-from tests.course_stream.task_counting import tasks_created
-
-GUARD_SECONDS = 5.0
-
-
-class ProducerError(Exception):
-    """The failure a test settles a stream with."""
+from tests.course_stream.helpers import ProducerError, parked, tasks_created
+from tests.streams import GUARD_SECONDS, read_all
 
 
 class LoopErrorRecorder:
@@ -29,21 +24,6 @@ class LoopErrorRecorder:
         self.contexts.append(context)
 
 
-async def drain(stream: EventStream[Any, Any]) -> list[Any]:
-    async def collect() -> list[Any]:
-        return [event async for event in stream]
-
-    return await asyncio.wait_for(collect(), GUARD_SECONDS)
-
-
-async def parked(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-    """Start ``coroutine`` as a task and let it reach its first suspension."""
-    task = asyncio.ensure_future(coroutine)
-    await asyncio.sleep(0)
-    assert not task.done()
-    return task
-
-
 async def test_events_pushed_before_finish_are_delivered_in_push_order_then_iteration_ends() -> (
     None
 ):
@@ -52,7 +32,7 @@ async def test_events_pushed_before_finish_are_delivered_in_push_order_then_iter
         stream.push(event)
     stream.finish(3)
 
-    assert await drain(stream) == ["a", "b", "c"]
+    assert await read_all(stream) == ["a", "b", "c"]
     assert await stream.result == 3
 
 
@@ -79,7 +59,7 @@ async def test_after_raising_the_failure_once_the_iteration_is_exhausted() -> No
         await anext(events)
     with pytest.raises(StopAsyncIteration):
         await anext(events)
-    assert await drain(stream) == []
+    assert await read_all(stream) == []
 
 
 @pytest.mark.parametrize("settle", ["finish", "fail"])
@@ -114,7 +94,7 @@ async def test_a_rejected_late_call_leaves_the_first_terminal_in_place() -> None
     with pytest.raises(EventStreamStateError):
         stream.push("b")
 
-    assert await drain(stream) == ["a"]
+    assert await read_all(stream) == ["a"]
     assert await stream.result == 1
 
 
@@ -242,7 +222,7 @@ def test_a_stream_created_pushed_and_settled_before_any_loop_runs_is_consumed_in
                 seen.append(event)
         except ProducerError as failure:
             caught: BaseException = failure
-        return seen, caught, await drain(unread), await unread.result
+        return seen, caught, await read_all(unread), await unread.result
 
     loop = asyncio.new_event_loop()
     try:
@@ -334,14 +314,7 @@ async def test_a_read_cancelled_after_its_event_was_handed_over_gives_the_event_
     stream.push("b")
     stream.finish(2)
 
-    assert await drain_iterator(events) == ["a", "b"]
-
-
-async def drain_iterator(events: Any) -> list[Any]:
-    async def collect() -> list[Any]:
-        return [event async for event in events]
-
-    return await asyncio.wait_for(collect(), GUARD_SECONDS)
+    assert await read_all(events) == ["a", "b"]
 
 
 async def test_a_task_cancelled_while_awaiting_the_result_leaves_the_stream_consistent() -> None:
@@ -355,7 +328,7 @@ async def test_a_task_cancelled_while_awaiting_the_result_leaves_the_stream_cons
     assert stream._result_waiters == []
     stream.push("a")
     stream.finish(1)
-    assert await drain(stream) == ["a"]
+    assert await read_all(stream) == ["a"]
     assert await stream.result == 1
 
 
@@ -366,7 +339,7 @@ async def test_a_hundred_thousand_events_arrive_complete_and_in_order() -> None:
         stream.push(number)
     stream.finish(count)
 
-    assert await drain(stream) == list(range(count))
+    assert await read_all(stream) == list(range(count))
 
 
 async def test_alternating_push_and_read_creates_no_task_per_event() -> None:
@@ -380,11 +353,11 @@ async def test_alternating_push_and_read_creates_no_task_per_event() -> None:
 
     with tasks_created() as created:
         producer = asyncio.ensure_future(produce())
-        received = await drain(stream)
+        received = await read_all(stream)
         await producer
 
     assert received == list(range(1_000))
-    # The producer task and drain()'s wait_for task; nothing per event.
+    # The producer task and read_all()'s wait_for task; nothing per event.
     assert len(created) == 2
 
 
@@ -403,7 +376,7 @@ async def test_a_read_after_the_terminal_waits_for_the_event_a_withdrawn_read_gi
 
     assert type(outcomes[0]) is asyncio.CancelledError
     assert outcomes[1] == "a"
-    assert await drain_iterator(events) == []
+    assert await read_all(events) == []
 
 
 async def test_a_read_that_did_not_wait_leaves_the_event_reserved_for_an_earlier_read() -> None:

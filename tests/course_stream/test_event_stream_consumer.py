@@ -6,28 +6,12 @@ import asyncio
 import contextlib
 import gc
 import weakref
-from collections.abc import Coroutine
-from typing import Any
 
 import pytest
 
 from course_stream import EventStream, EventStreamIterator, EventStreamStateError
-
-GUARD_SECONDS = 5.0
-
-
-async def parked(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-    task = asyncio.ensure_future(coroutine)
-    await asyncio.sleep(0)
-    assert not task.done()
-    return task
-
-
-async def collect(events: EventStreamIterator[Any]) -> list[Any]:
-    async def run() -> list[Any]:
-        return [event async for event in events]
-
-    return await asyncio.wait_for(run(), GUARD_SECONDS)
+from tests.course_stream.helpers import parked
+from tests.streams import GUARD_SECONDS, read_all
 
 
 def open_stream(*events: str) -> EventStream[str, int]:
@@ -63,9 +47,9 @@ async def test_the_slot_is_released_when_the_iterator_ends() -> None:
     stream = open_stream("a")
     stream.finish(1)
     first = aiter(stream)
-    assert await collect(first) == ["a"]
+    assert await read_all(first) == ["a"]
 
-    assert await collect(aiter(stream)) == []
+    assert await read_all(aiter(stream)) == []
 
 
 async def test_aclose_releases_the_slot_and_the_next_consumer_continues_with_unread_events() -> (
@@ -78,7 +62,7 @@ async def test_aclose_releases_the_slot_and_the_next_consumer_continues_with_unr
     await first.aclose()
     stream.finish(3)
 
-    assert await collect(aiter(stream)) == ["b", "c"]
+    assert await read_all(aiter(stream)) == ["b", "c"]
 
 
 async def test_a_closed_iterator_ends_every_later_read_and_closing_twice_is_harmless() -> None:
@@ -90,7 +74,7 @@ async def test_a_closed_iterator_ends_every_later_read_and_closing_twice_is_harm
     with pytest.raises(StopAsyncIteration):
         await anext(events)
     stream.finish(1)
-    assert await collect(aiter(stream)) == ["a"]
+    assert await read_all(aiter(stream)) == ["a"]
 
 
 async def test_a_garbage_collected_iterator_releases_the_slot() -> None:
@@ -102,7 +86,7 @@ async def test_a_garbage_collected_iterator_releases_the_slot() -> None:
     gc.collect()
     stream.finish(3)
 
-    assert await collect(aiter(stream)) == ["b", "c"]
+    assert await read_all(aiter(stream)) == ["b", "c"]
 
 
 async def test_an_iterator_referenced_elsewhere_keeps_the_slot_after_break() -> None:
@@ -117,7 +101,7 @@ async def test_an_iterator_referenced_elsewhere_keeps_the_slot_after_break() -> 
     del kept
     gc.collect()
     stream.finish(2)
-    assert await collect(aiter(stream)) == ["b"]
+    assert await read_all(aiter(stream)) == ["b"]
 
 
 async def test_aclosing_releases_the_slot_right_after_break() -> None:
@@ -128,7 +112,7 @@ async def test_aclosing_releases_the_slot_right_after_break() -> None:
             break
     stream.finish(3)
 
-    assert await collect(aiter(stream)) == ["b", "c"]
+    assert await read_all(aiter(stream)) == ["b", "c"]
 
 
 async def test_reads_pending_when_the_iterator_is_closed_end_with_stop_async_iteration() -> None:
@@ -142,7 +126,7 @@ async def test_reads_pending_when_the_iterator_is_closed_end_with_stop_async_ite
     stream.finish(1)
 
     assert [type(outcome) for outcome in outcomes] == [StopAsyncIteration] * 2
-    assert await collect(aiter(stream)) == ["a"]
+    assert await read_all(aiter(stream)) == ["a"]
 
 
 async def test_an_event_handed_to_a_read_closed_before_it_resumed_stays_for_the_next_consumer() -> (
@@ -159,7 +143,7 @@ async def test_an_event_handed_to_a_read_closed_before_it_resumed_stays_for_the_
 
     with pytest.raises(StopAsyncIteration):
         await read
-    assert await collect(aiter(stream)) == ["a", "b"]
+    assert await read_all(aiter(stream)) == ["a", "b"]
 
 
 async def test_the_iterator_is_its_own_async_iterator() -> None:
@@ -168,7 +152,7 @@ async def test_the_iterator_is_its_own_async_iterator() -> None:
     events = aiter(stream)
 
     assert aiter(events) is events
-    assert await collect(events) == ["a"]
+    assert await read_all(events) == ["a"]
 
 
 async def test_a_consumer_after_a_failed_stream_was_read_to_the_failure_sees_an_empty_stream() -> (
@@ -178,10 +162,10 @@ async def test_a_consumer_after_a_failed_stream_was_read_to_the_failure_sees_an_
     failure = RuntimeError("broken")
     stream.fail(failure)
     with pytest.raises(RuntimeError) as raised:
-        await collect(aiter(stream))
+        await read_all(aiter(stream))
     assert raised.value is failure
 
-    assert await collect(aiter(stream)) == []
+    assert await read_all(aiter(stream)) == []
 
 
 async def test_a_consumer_that_closed_before_the_failure_leaves_it_for_the_next_consumer() -> None:
@@ -193,7 +177,7 @@ async def test_a_consumer_that_closed_before_the_failure_leaves_it_for_the_next_
     stream.fail(failure)
 
     with pytest.raises(RuntimeError) as raised:
-        await collect(aiter(stream))
+        await read_all(aiter(stream))
     assert raised.value is failure
 
 

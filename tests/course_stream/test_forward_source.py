@@ -22,8 +22,7 @@ from course_stream import (
     forward_source,
     run_producer,
 )
-
-GUARD_SECONDS = 5.0
+from tests.streams import GUARD_SECONDS, settle
 
 
 class ItemRefusedError(Exception):
@@ -101,23 +100,12 @@ async def play_through(
         AbortController().signal,
         lambda: forward_source(stream, AbortController().signal, source, _typed(words), **options),
     )
-    events: list[str] = []
-    failure: BaseException | None = None
-    async with asyncio.timeout(GUARD_SECONDS):
-        try:
-            async for event in stream:
-                events.append(event)
-        except BaseException as error:
-            failure = error
-        outcome: object
-        try:
-            outcome = await stream.result
-        except BaseException as error:
-            outcome = error
-    if failure is not None:
-        assert outcome is failure
-        return events, failure, None
-    return events, failure, outcome
+    settled = await settle(stream)
+    if settled.iteration_error is not None:
+        return settled.events, settled.failure, None
+    if settled.result_error is not None:
+        return settled.events, None, settled.result_error
+    return settled.events, None, settled.result
 
 
 async def test_items_become_events_in_order_and_the_end_becomes_the_result() -> None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Coroutine
-from typing import Any
 
 import pytest
 
 from course_stream import AbortController, AbortSignal, race_abort
-
-GUARD_SECONDS = 5.0
+from tests.course_stream.helpers import parked
+from tests.streams import GUARD_SECONDS
 
 
 class AwaitedError(Exception):
@@ -36,14 +34,6 @@ class Blocker:
             raise
         finally:
             self.cleaned_up = True
-
-
-async def parked(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-    task = asyncio.ensure_future(coroutine)
-    for _ in range(3):
-        await asyncio.sleep(0)
-    assert not task.done()
-    return task
 
 
 async def test_race_abort_returns_the_awaitable_value() -> None:
@@ -75,7 +65,7 @@ async def test_an_abort_cancels_the_pending_awaitable_and_raises_the_reason_obje
     controller = AbortController()
     blocker = Blocker()
     reason = ValueError("stop")
-    racing = await parked(race_abort(blocker.wait(), controller.signal))
+    racing = await parked(race_abort(blocker.wait(), controller.signal), turns=3)
 
     controller.abort(reason)
     with pytest.raises(ValueError, match="stop") as raised:
@@ -99,7 +89,7 @@ async def test_the_abort_reason_wins_even_if_the_awaitable_swallows_the_cancella
             return "ignored the abort"
         return "released"
 
-    racing = await parked(race_abort(stubborn(), controller.signal))
+    racing = await parked(race_abort(stubborn(), controller.signal), turns=3)
     controller.abort()
 
     with pytest.raises(Exception, match="The operation was aborted"):
@@ -117,7 +107,7 @@ async def test_the_abort_reason_wins_over_an_error_raised_while_cancelling() -> 
         finally:
             raise AwaitedError("cleanup broke")
 
-    racing = await parked(race_abort(failing_cleanup(), controller.signal))
+    racing = await parked(race_abort(failing_cleanup(), controller.signal), turns=3)
     controller.abort(reason)
 
     with pytest.raises(ValueError, match="stop") as raised:
@@ -153,7 +143,7 @@ async def test_cancelling_the_caller_cancels_the_awaitable_and_is_not_turned_int
 ):
     controller = AbortController()
     blocker = Blocker()
-    racing = await parked(race_abort(blocker.wait(), controller.signal))
+    racing = await parked(race_abort(blocker.wait(), controller.signal), turns=3)
 
     racing.cancel()
     with pytest.raises(asyncio.CancelledError):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from typing import Any
 
 import pytest
 
@@ -16,34 +15,8 @@ from course_stream import (
     EventStreamStateError,
     run_producer,
 )
-from tests.course_stream.task_counting import tasks_created
-
-GUARD_SECONDS = 5.0
-
-
-class ProducerError(Exception):
-    """An error raised by a producer."""
-
-
-async def settle_all(stream: EventStream[Any, Any]) -> tuple[list[Any], Any, Any]:
-    """Drain ``stream``; return its events, the iteration failure and the result failure."""
-
-    async def run() -> tuple[list[Any], Any, Any]:
-        events: list[Any] = []
-        iteration_failure: BaseException | None = None
-        result_failure: BaseException | None = None
-        try:
-            async for event in stream:
-                events.append(event)
-        except BaseException as error:
-            iteration_failure = error
-        try:
-            await stream.result
-        except BaseException as error:
-            result_failure = error
-        return events, iteration_failure, result_failure
-
-    return await asyncio.wait_for(run(), GUARD_SECONDS)
+from tests.course_stream.helpers import ProducerError, tasks_created
+from tests.streams import GUARD_SECONDS, settle
 
 
 async def turns(count: int = 3) -> None:
@@ -61,9 +34,13 @@ async def test_a_producer_pushes_and_finishes_through_its_task() -> None:
         stream.finish(2)
 
     task = run_producer(stream, AbortController().signal, produce)
-    events, iteration_failure, result_failure = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert (events, iteration_failure, result_failure) == (["a", "b"], None, None)
+    assert (settled.events, settled.iteration_error, settled.result_error) == (
+        ["a", "b"],
+        None,
+        None,
+    )
     assert await stream.result == 2
     await task
     assert task.exception() is None
@@ -80,9 +57,9 @@ async def test_a_pre_aborted_signal_fails_the_stream_without_calling_produce() -
     task = run_producer(stream, AbortSignal.aborted_signal(reason), produce)
 
     assert stream.done
-    _, iteration_failure, result_failure = await settle_all(stream)
-    assert iteration_failure is reason
-    assert result_failure is reason
+    settled = await settle(stream)
+    assert settled.iteration_error is reason
+    assert settled.result_error is reason
     await task
     assert task.exception() is None
     assert calls == []
@@ -108,11 +85,11 @@ async def test_an_abort_mid_await_interrupts_produce_and_fails_the_stream_with_t
     task = run_producer(stream, controller.signal, produce)
     await turns()
     controller.abort(reason)
-    events, iteration_failure, result_failure = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert events == ["a"]
-    assert iteration_failure is reason
-    assert result_failure is reason
+    assert settled.events == ["a"]
+    assert settled.iteration_error is reason
+    assert settled.result_error is reason
     assert cleanup == ["saw cancellation", "finally ran"]
     await task
     assert task.exception() is None
@@ -133,10 +110,10 @@ async def test_an_abort_before_the_task_first_runs_fails_the_stream_without_call
 
     task = run_producer(stream, controller.signal, produce)
     controller.abort(reason)
-    _, iteration_failure, result_failure = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert iteration_failure is reason
-    assert result_failure is reason
+    assert settled.iteration_error is reason
+    assert settled.result_error is reason
     assert calls == []
     await asyncio.gather(task, return_exceptions=True)
     assert controller.signal._listeners == {}
@@ -152,11 +129,11 @@ async def test_an_exception_from_produce_reaches_iteration_and_result_as_the_sam
         raise failure
 
     task = run_producer(stream, AbortController().signal, produce)
-    events, iteration_failure, result_failure = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert events == ["a"]
-    assert iteration_failure is failure
-    assert result_failure is failure
+    assert settled.events == ["a"]
+    assert settled.iteration_error is failure
+    assert settled.result_error is failure
     await task
     assert task.exception() is None
 
@@ -168,12 +145,12 @@ async def test_produce_returning_without_settling_fails_the_stream_with_a_state_
         stream.push("a")
 
     run_producer(stream, AbortController().signal, produce)
-    events, iteration_failure, result_failure = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert events == ["a"]
-    assert isinstance(iteration_failure, EventStreamStateError)
-    assert result_failure is iteration_failure
-    assert "without settling" in str(iteration_failure)
+    assert settled.events == ["a"]
+    assert isinstance(settled.iteration_error, EventStreamStateError)
+    assert settled.result_error is settled.iteration_error
+    assert "without settling" in str(settled.iteration_error)
 
 
 async def test_a_long_lived_signal_used_for_a_thousand_streams_keeps_no_listeners() -> None:
@@ -246,9 +223,9 @@ async def test_an_abort_after_produce_settled_the_stream_changes_nothing() -> No
     task = run_producer(stream, controller.signal, produce)
     await turns()
     controller.abort()
-    events, iteration_failure, result_failure = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert (events, iteration_failure, result_failure) == (["a"], None, None)
+    assert (settled.events, settled.iteration_error, settled.result_error) == (["a"], None, None)
     assert await stream.result == 1
     await task
     assert task.exception() is None
@@ -270,10 +247,10 @@ async def test_the_abort_reason_wins_over_an_error_produce_raises_while_cancelle
     run_producer(stream, controller.signal, produce)
     await turns()
     controller.abort(reason)
-    _, iteration_failure, result_failure = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert iteration_failure is reason
-    assert result_failure is reason
+    assert settled.iteration_error is reason
+    assert settled.result_error is reason
 
 
 async def test_produce_swallowing_the_abort_and_returning_still_fails_with_the_reason() -> None:
@@ -291,9 +268,9 @@ async def test_produce_swallowing_the_abort_and_returning_still_fails_with_the_r
     run_producer(stream, controller.signal, produce)
     await turns()
     controller.abort(reason)
-    _, iteration_failure, _ = await settle_all(stream)
+    settled = await settle(stream)
 
-    assert iteration_failure is reason
+    assert settled.iteration_error is reason
 
 
 async def test_a_task_cancelled_by_someone_else_fails_the_stream_with_the_cancellation() -> None:
@@ -330,8 +307,8 @@ async def test_the_running_task_is_kept_alive_while_nothing_else_references_it()
     assert task is not None
 
     task.cancel()
-    _, iteration_failure, _ = await settle_all(stream)
-    assert isinstance(iteration_failure, asyncio.CancelledError)
+    settled = await settle(stream)
+    assert isinstance(settled.iteration_error, asyncio.CancelledError)
 
 
 async def test_production_of_many_events_creates_exactly_one_task() -> None:

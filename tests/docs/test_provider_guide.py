@@ -1,4 +1,4 @@
-"""The provider guide quotes code that runs: every python excerpt matches the example."""
+"""The provider guide quotes code that runs: every ``python excerpt`` block matches the source."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ PORT_EXCERPT = "class CourseModel(Protocol):"
 
 
 def python_blocks(markdown: str) -> list[str]:
-    return re.findall(r"^```python\n(.*?)^```$", markdown, flags=re.MULTILINE | re.DOTALL)
+    """The guide's quoted excerpts: the blocks fenced as ``python excerpt``."""
+    return re.findall(r"^```python excerpt\n(.*?)^```$", markdown, flags=re.MULTILINE | re.DOTALL)
 
 
 def normalized(code: str) -> str:

@@ -1,4 +1,4 @@
-"""Every README's first python example runs as written, so none can go stale."""
+"""Every python snippet of every README and guide runs as pasted, so none can go stale."""
 
 from __future__ import annotations
 
@@ -9,9 +9,21 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-RUNNER = REPO_ROOT / "scripts" / "run_readme_example.py"
+RUNNER = REPO_ROOT / "scripts" / "run_snippets.py"
 PACKAGE_READMES = sorted(REPO_ROOT.glob("packages/*/README.md"))
-READMES = [REPO_ROOT / "README.md", *PACKAGE_READMES]
+GUIDES = sorted(REPO_ROOT.glob("docs/*.md"))
+DOCUMENTS = [REPO_ROOT / "README.md", *PACKAGE_READMES, *GUIDES]
+
+
+def _run(*arguments: str | Path, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(RUNNER), *map(str, arguments)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
 
 
 def test_every_package_has_a_readme() -> None:
@@ -20,16 +32,11 @@ def test_every_package_has_a_readme() -> None:
     assert [readme.parent for readme in PACKAGE_READMES] == packages
 
 
-@pytest.mark.parametrize("readme", READMES, ids=[path.parent.name for path in READMES])
-def test_the_first_python_example_of_the_readme_runs(readme: Path) -> None:
-    completed = subprocess.run(
-        [sys.executable, str(RUNNER), str(readme)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+@pytest.mark.parametrize(
+    "document", DOCUMENTS, ids=[str(path.relative_to(REPO_ROOT)) for path in DOCUMENTS]
+)
+def test_every_python_snippet_runs_as_pasted(document: Path) -> None:
+    completed = _run(document)
 
     assert completed.returncode == 0, completed.stderr
 
@@ -38,54 +45,45 @@ def test_the_first_python_example_of_the_readme_runs(readme: Path) -> None:
     ("block", "message"),
     [
         ("raise SystemExit('the example broke')\n", "the example broke"),
-        (
-            "import asyncio\nawait asyncio.sleep(0)\nassert False, 'after an await'\n",
-            "after an await",
-        ),
+        ("import asyncio\nawait asyncio.sleep(0)\n", "SyntaxError"),
     ],
-    ids=["plain-failure", "failure-after-top-level-await"],
+    ids=["plain-failure", "top-level-await-is-not-a-script"],
 )
-def test_a_failing_example_fails_the_runner(tmp_path: Path, block: str, message: str) -> None:
+def test_a_failing_snippet_fails_the_runner_naming_its_line(
+    tmp_path: Path, block: str, message: str
+) -> None:
     readme = tmp_path / "README.md"
-    readme.write_text(f"# x\n\n```python\n{block}```\n\n```python\nprint('second')\n```\n")
+    readme.write_text(f"# x\n\n```python\nprint('first')\n```\n\n```python\n{block}```\n")
 
-    completed = subprocess.run(
-        [sys.executable, str(RUNNER), str(readme)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    completed = _run(readme)
 
     assert completed.returncode != 0
     assert message in completed.stderr
-    assert "second" not in completed.stdout
+    assert f"{readme}:8:" in completed.stderr
 
 
-def test_a_readme_without_a_python_example_fails_the_runner(tmp_path: Path) -> None:
+def test_excerpts_are_not_run_and_a_file_without_snippets_fails(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    readme.write_text("# x\n\n```sh\nmake test\n```\n")
+    readme.write_text("# x\n\n```python excerpt\nraise SystemExit(1)\n```\n\n```sh\nmake\n```\n")
 
-    completed = subprocess.run(
-        [sys.executable, str(RUNNER), str(readme)], capture_output=True, text=True, check=False
-    )
+    completed = _run(readme)
 
     assert completed.returncode != 0
-    assert "has no closed ```python block" in completed.stderr
+    assert "no runnable ```python block" in completed.stderr
 
 
-def test_the_runner_prints_the_first_python_block_for_a_readme_whose_example_is_a_test(
-    tmp_path: Path,
-) -> None:
+def test_first_runs_only_the_first_snippet(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    readme.write_text("# x\n\n```python\ndef test_x():\n    pass\n```\n\n```python\nno\n```\n")
+    readme.write_text("```python\nprint('one')\n```\n\n```python\nraise SystemExit(3)\n```\n")
 
-    completed = subprocess.run(
-        [sys.executable, str(RUNNER), "--print", str(readme)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    assert _run("--first", readme).returncode == 0
+    assert _run(readme).returncode != 0
+
+
+def test_print_writes_the_first_snippet_without_running_it(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("```python\ndef test_x():\n    pass\n```\n\n```python\nno\n```\n")
+
+    completed = _run("--print", readme)
 
     assert (completed.returncode, completed.stdout) == (0, "def test_x():\n    pass\n")

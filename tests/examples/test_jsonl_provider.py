@@ -16,7 +16,6 @@ from course_protocol import (
     CourseModelResponse,
     CourseStopReason,
     CourseToolCall,
-    CourseUserMessage,
 )
 from course_provider_fixture import FixtureProviderAdapter, FixtureRecorder, load_fixture
 from course_stream import AbortController
@@ -26,11 +25,10 @@ from examples.jsonl_provider import (
     JsonlProviderErrorCode,
     Transport,
 )
+from tests.requests import request
+from tests.streams import settle
 
-REQUEST = CourseModelRequest(
-    id="request-jsonl-001",
-    messages=(CourseUserMessage(id="message-user-001", content="Add 20 and 22."),),
-)
+REQUEST = request("request-jsonl-001", "Add 20 and 22.", message_id="message-user-001")
 TOOL_TURN: list[dict[str, object]] = [
     {"kind": "begin", "turn": "t-1"},
     {"kind": "say", "text": "Adding."},
@@ -87,14 +85,8 @@ class TransportThatBreaks:
 async def play(
     model: JsonlProviderAdapter | FixtureProviderAdapter | FixtureRecorder,
 ) -> tuple[list[CourseModelChunk], CourseModelResponse | BaseException]:
-    stream = model.stream(REQUEST, AbortController().signal)
-    chunks: list[CourseModelChunk] = []
-    try:
-        async for chunk in stream:
-            chunks.append(chunk)
-    except Exception as error:
-        return chunks, error
-    return chunks, await stream.result
+    settled = await settle(model.stream(REQUEST, AbortController().signal))
+    return settled.events, settled.outcome
 
 
 @pytest.mark.parametrize(

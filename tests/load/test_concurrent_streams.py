@@ -19,34 +19,25 @@ from course_protocol import (
     CourseModelResponse,
     CourseModelUsage,
     CourseTextDeltaChunk,
-    CourseUserMessage,
 )
 from course_provider_fixture import FixtureProviderAdapter
 from course_scripted import ScriptedModel, reply_text
 from course_stream import AbortController, EventStream
+from tests.course_provider_fixture.records import Record, end, fixture, start, text
+from tests.requests import request
 
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
 CALLS = 1_000
-GUARD_SECONDS = 60.0
+ALL_CALLS_GUARD_SECONDS = 60.0
+"""A thousand calls read at once get a longer bound than tests.streams.GUARD_SECONDS."""
 
 
-def request(index: int) -> CourseModelRequest:
-    return CourseModelRequest(
-        id=f"request-{index}", messages=(CourseUserMessage(id=f"m-{index}", content="Go."),)
-    )
-
-
-def records(index: int) -> list[dict[str, Any]]:
+def records(index: int) -> list[Record]:
     return [
-        {"type": "response_start", "responseId": f"response-{index}", "role": "assistant"},
-        {"type": "text_delta", "text": f"reply {index}, "},
-        {"type": "text_delta", "text": "in order"},
-        {
-            "type": "response_end",
-            "responseId": f"response-{index}",
-            "stopReason": "stop",
-            "usage": {"inputTokens": index, "outputTokens": 2},
-        },
+        start(f"response-{index}"),
+        text(f"reply {index}, "),
+        text("in order"),
+        end(f"response-{index}", usage={"inputTokens": index, "outputTokens": 2}),
     ]
 
 
@@ -62,21 +53,16 @@ async def collect(stream: Stream) -> tuple[list[str], CourseModelResponse]:
 
 
 async def consume_all(streams: list[Stream]) -> list[tuple[list[str], CourseModelResponse]]:
-    return await asyncio.wait_for(asyncio.gather(*map(collect, streams)), GUARD_SECONDS)
+    return await asyncio.wait_for(asyncio.gather(*map(collect, streams)), ALL_CALLS_GUARD_SECONDS)
 
 
 async def test_a_thousand_concurrent_fixture_streams_each_receive_their_own_response() -> None:
     adapter = FixtureProviderAdapter(
-        {
-            "schemaVersion": 1,
-            "responses": [
-                {"records": records(n) if n % 2 else interleaving_source(n)} for n in range(CALLS)
-            ],
-        }
+        fixture(*(records(n) if n % 2 else interleaving_source(n) for n in range(CALLS)))
     )
     signal = AbortController().signal
 
-    streams = [adapter.stream(request(n), signal) for n in range(CALLS)]
+    streams = [adapter.stream(request(f"request-{n}"), signal) for n in range(CALLS)]
     played = await consume_all(streams)
 
     for n, (deltas, response) in enumerate(played):
@@ -103,13 +89,13 @@ async def test_a_thousand_concurrent_scripted_streams_each_receive_their_own_res
     model = ScriptedModel([slow_reply(n) for n in range(CALLS)])
     signal = AbortController().signal
 
-    streams = [model.stream(request(n), signal) for n in range(CALLS)]
+    streams = [model.stream(request(f"request-{n}"), signal) for n in range(CALLS)]
     played = await consume_all(streams)
 
     for n, (deltas, response) in enumerate(played):
         assert deltas == [f"reply {n}"]
         assert (response.id, response.request_id) == (f"response-{n}", f"request-{n}")
-    assert model.requests == tuple(request(n) for n in range(CALLS))
+    assert model.requests == tuple(request(f"request-{n}") for n in range(CALLS))
     model.assert_consumed()
 
 
@@ -120,18 +106,16 @@ async def test_a_thousand_concurrent_streams_on_one_signal_all_fail_with_its_rea
         yield records(n)[0]
         await never.wait()
 
-    adapter = FixtureProviderAdapter(
-        {"schemaVersion": 1, "responses": [{"records": held(n)} for n in range(CALLS)]}
-    )
+    adapter = FixtureProviderAdapter(fixture(*(held(n) for n in range(CALLS))))
     controller = AbortController()
-    streams = [adapter.stream(request(n), controller.signal) for n in range(CALLS)]
+    streams = [adapter.stream(request(f"request-{n}"), controller.signal) for n in range(CALLS)]
     await asyncio.sleep(0)
     reason = RuntimeError("one abort for every call")
     controller.abort(reason)
 
     outcomes = await asyncio.wait_for(
         asyncio.gather(*(stream.result for stream in streams), return_exceptions=True),
-        GUARD_SECONDS,
+        ALL_CALLS_GUARD_SECONDS,
     )
 
     assert all(outcome is reason for outcome in outcomes)

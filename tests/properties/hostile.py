@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from hypothesis.vendor.pretty import pretty
 
 from course_provider_fixture import FixtureProviderError, FixtureProviderErrorCode
-from tests.course_protocol.hostile import nested_dicts, nested_lists
+from tests.course_protocol.hostile import ObjectThatPretendsToBeADict
+from tests.nesting import nested_dicts, nested_lists
 
 __all__ = [
     "DictWithTraps",
@@ -209,14 +210,6 @@ class ObjectThatRaisesOnEverything:
 
     def __bool__(self) -> bool:
         raise HostileCallError("truth-tested")
-
-
-class ObjectThatPretendsToBeADict:
-    """Claims to be a ``dict`` through ``__class__``, which ``isinstance`` believes."""
-
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return dict
 
 
 class DictThatPretendsToBeAList(dict[Any, Any]):

@@ -13,19 +13,16 @@ import gc
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from tests.streams import GUARD_SECONDS
+from tests.tasks import tasks_left
+
 __all__ = [
-    "GUARD_SECONDS",
     "ExampleHungError",
     "ExampleLeakedError",
     "run_example",
 ]
 
 T = TypeVar("T")
-
-GUARD_SECONDS = 10.0
-"""Far longer than any example takes; only a bug (a hang) ever reaches it."""
-
-_SETTLE_TURNS = 20
 
 
 class ExampleHungError(AssertionError):
@@ -60,7 +57,7 @@ def run_example(main: Callable[[], Awaitable[T]], *, timeout: float = GUARD_SECO
             if deadline.expired():
                 raise ExampleHungError(f"the example was still running after {timeout} s") from None
             raise
-        await _no_task_left(asyncio.current_task())
+        await _no_task_left()
         return value
 
     # Only what this example made is collected: everything older (Hypothesis's
@@ -77,13 +74,10 @@ def run_example(main: Callable[[], Awaitable[T]], *, timeout: float = GUARD_SECO
     return value
 
 
-async def _no_task_left(current: asyncio.Task[Any] | None) -> None:
-    leftover: set[asyncio.Task[Any]] = set()
-    for _ in range(_SETTLE_TURNS):
-        leftover = asyncio.all_tasks() - {current} if current else asyncio.all_tasks()
-        if not leftover:
-            return
-        await asyncio.sleep(0)
+async def _no_task_left() -> None:
+    leftover = await tasks_left()
+    if not leftover:
+        return
     for task in leftover:
         task.cancel()
     await asyncio.gather(*leftover, return_exceptions=True)

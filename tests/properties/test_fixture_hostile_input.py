@@ -21,12 +21,9 @@ from returns.result import Failure, Success
 
 import course_provider_fixture._adapter
 from course_protocol import (
-    CourseModelChunk,
-    CourseModelRequest,
     CourseModelResponse,
     CourseTextDeltaChunk,
     CourseToolCallChunk,
-    CourseUserMessage,
 )
 from course_provider_fixture import (
     FixtureProviderAdapter,
@@ -47,6 +44,8 @@ from tests.properties.hostile import (
 from tests.properties.runner import run_example
 from tests.properties.settling import counting_streams
 from tests.properties.wire import response_plans
+from tests.requests import request as call_request
+from tests.streams import settle
 
 Code = FixtureProviderErrorCode
 WIRE_FIELDS = (
@@ -165,22 +164,12 @@ async def play_every_response(fixture: Any) -> str:
     outcomes: list[str] = []
     with counting_streams(course_provider_fixture._adapter) as made:
         for call in range(queued + 1):
-            request = CourseModelRequest(
-                id=f"request-{call}", messages=(CourseUserMessage(id="m", content="Go."),)
-            )
+            request = call_request(f"request-{call}", message_id="m")
             with armed():
-                stream = adapter.stream(request, AbortController().signal)
-                chunks: list[CourseModelChunk] = []
-                ended: object = None
-                try:
-                    async for chunk in stream:
-                        chunks.append(chunk)
-                except BaseException as error:
-                    ended = error
-                try:
-                    result: object = await stream.result
-                except BaseException as error:
-                    result = error
+                settled = await settle(adapter.stream(request, AbortController().signal))
+            chunks = settled.events
+            ended = settled.iteration_error
+            result = settled.result if settled.result_error is None else settled.result_error
             assert all(
                 type(chunk) in (CourseTextDeltaChunk, CourseToolCallChunk)
                 and chunk.request_id == request.id

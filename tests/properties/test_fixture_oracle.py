@@ -23,13 +23,11 @@ from returns.result import Success
 import course_provider_fixture._adapter
 from course_protocol import (
     CourseModelChunk,
-    CourseModelRequest,
     CourseModelResponse,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    CourseUserMessage,
     text_from_assistant,
     thaw_json,
 )
@@ -40,6 +38,7 @@ from course_provider_fixture import (
     parse_records,
 )
 from course_stream import AbortController, EventStream
+from tests.course_provider_fixture.records import fixture
 from tests.properties.hostile import (
     DictWithTraps,
     HandWrittenSource,
@@ -51,6 +50,8 @@ from tests.properties.hostile import (
 from tests.properties.runner import run_example
 from tests.properties.settling import counting_streams
 from tests.properties.wire import ResponsePlan, TextItem, ToolItem, ids, response_plans
+from tests.requests import request
+from tests.streams import Settled, settle
 
 Code = FixtureProviderErrorCode
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
@@ -137,36 +138,19 @@ def as_source(records: list[Any], kind: str) -> object:
     return generated_source(records, turns=kind.endswith("loop turns"))
 
 
-@dataclass
-class Played:
-    chunks: list[CourseModelChunk]
-    ended: BaseException | None
-    result: object
+Played = Settled[CourseModelChunk, CourseModelResponse]
 
 
 async def play_one(records_source: object, request_id: str) -> Played:
-    fixture = {"schemaVersion": 1, "responses": [{"records": records_source}]}
     with armed():
-        adapter = FixtureProviderAdapter(fixture)
-    request = CourseModelRequest(
-        id=request_id, messages=(CourseUserMessage(id="m-1", content="Go."),)
-    )
+        adapter = FixtureProviderAdapter(fixture(records_source))
     with counting_streams(course_provider_fixture._adapter) as made, armed():
-        stream = adapter.stream(request, AbortController().signal)
-        chunks: list[CourseModelChunk] = []
-        ended: BaseException | None = None
-        try:
-            async for chunk in stream:
-                chunks.append(chunk)
-        except FixtureProviderError as error:
-            ended = error
-        try:
-            result: object = await stream.result
-        except FixtureProviderError as error:
-            result = error
+        played = await settle(
+            adapter.stream(request(request_id, message_id="m-1"), AbortController().signal)
+        )
     assert [one.terminal_calls for one in made] == [1]
     assert adapter.pending_response_count == 0
-    return Played(chunks, ended, result)
+    return played
 
 
 @given(plan=response_plans(), request_id=ids, kind=st.sampled_from(SOURCE_KINDS))
@@ -175,13 +159,13 @@ def test_a_valid_response_normalizes_to_what_the_independent_model_predicts(
 ) -> None:
     played = run_example(lambda: play_one(as_source(plan.records(), kind), request_id))
 
-    assert played.ended is None
-    assert [observed_chunk(chunk) for chunk in played.chunks] == expected_chunks(plan, request_id)
+    assert played.iteration_error is None
+    assert [observed_chunk(chunk) for chunk in played.events] == expected_chunks(plan, request_id)
     assert isinstance(played.result, CourseModelResponse)
     assert observed_response(played.result) == expected_response(plan, request_id)
     match parse_records(plan.records(), request_id):
         case Success((chunks, response)):
-            assert list(chunks) == played.chunks
+            assert list(chunks) == played.events
             assert response == played.result
         case failure:
             raise AssertionError(f"parse_records disagrees with the stream: {failure}")
@@ -285,14 +269,14 @@ def test_a_planted_defect_fails_with_the_predicted_code_index_and_chunks(
     planted = plant(plan, defect, where)
     played = run_example(lambda: play_one(as_source(planted.records, kind), "request-1"))
 
-    error = played.result
+    error = played.result_error
     assert type(error) is FixtureProviderError
-    assert played.ended is error
+    assert played.iteration_error is error
     assert (error.code, error.record_index) == (planted.code, planted.record_index)
     assert error.provider_code == planted.provider_code
-    assert len(played.chunks) == planted.chunks_before
+    assert len(played.events) == planted.chunks_before
     expected = expected_chunks(plan, "request-1")
-    observed = [observed_chunk(chunk) for chunk in played.chunks]
+    observed = [observed_chunk(chunk) for chunk in played.events]
     if defect == "repeated Tool-call id":
         expected = [*expected[: planted.chunks_before - 1], observed[-1]]
         assert observed[-1][2] == "call-twice"

@@ -32,12 +32,12 @@ from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
-    CourseUserMessage,
 )
 from course_scripted import ScriptedModel, ScriptedModelError, ScriptedModelErrorCode
 from course_stream import AbortController, AbortSignal, EventStream
 from tests.properties.runner import run_example
 from tests.properties.settling import counting_streams
+from tests.requests import request
 
 Stream = EventStream[CourseModelChunk, CourseModelResponse]
 Code = ScriptedModelErrorCode
@@ -101,9 +101,7 @@ class Call:
     """One model call of the example: its controller, abort reasons and consumer plan."""
 
     def __init__(self, index: int, pre_aborted: bool, abort_after: int | None, mode: str) -> None:
-        self.request = CourseModelRequest(
-            id=f"request-{index}", messages=(CourseUserMessage(id=f"m-{index}", content="Go."),)
-        )
+        self.request = request(f"request-{index}", message_id=f"m-{index}")
         self.controller = AbortController()
         self.inside_reason = AbortReasonError(f"aborted inside call {index}")
         self.consumer_reason = AbortReasonError(f"aborted by the consumer of call {index}")

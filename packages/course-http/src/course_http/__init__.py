@@ -10,7 +10,9 @@
   provider adapter fails, before the stream (HTTP) and inside it (vendor events).
 - `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
   shares (key, transport, event loop, production); a vendor supplies its
-  `VendorWire`, its request body and headers, and its parser (a `VendorPlay`).
+  `VendorWire`, its request body and headers, and its parser (a `VendorPlay`):
+  a `StreamParser` (or `OneChunkStreamParser`) subclass writes only what its
+  events mean and how its stream ends.
 - Cassettes, for users' own tests: a `Cassette` of `CassetteCall` s (each
   request as sent, each response as received), recorded by
   `RecordingTransport` (redacted as a `Redaction` says, on top of what is
@@ -19,8 +21,11 @@
   `parse_cassette`) and written with `write_cassette` (`dumps_cassette`,
   `cassette_to_json`).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
-- `event_object`, `token_count`, `tool_arguments`, `invalid_event`: the
-  vendor-neutral reads every vendor parser shares.
+- `event_object`, `token_count`, `usage_counts`, `tool_arguments`: the
+  vendor-neutral reads every vendor parser shares; `event_error` and
+  `invalid_event`, the one shape of an event's error, and `EventFailures`,
+  which binds it to one vendor; `body_object`, the reads' decoding for an
+  error body's reader.
 - `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
   what a masked value becomes.
 
@@ -45,7 +50,14 @@ from course_http._cassette_file import (
 )
 from course_http._cassette_json import cassette_to_json, parse_cassette
 from course_http._errors import VendorError, VendorErrorCode
-from course_http._event_json import event_object, invalid_event, token_count, tool_arguments
+from course_http._event_errors import EventFailures, event_error, invalid_event
+from course_http._event_json import (
+    body_object,
+    event_object,
+    token_count,
+    tool_arguments,
+    usage_counts,
+)
 from course_http._faults import AppliedFault, FaultKind, ReplayFault
 from course_http._recorded import (
     Chunking,
@@ -62,6 +74,7 @@ from course_http._secrets import REDACTED, SECRET_HEADERS
 from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
+from course_http._stream_parser import OneChunkStreamParser, StreamParser
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
@@ -82,11 +95,13 @@ __all__ = [
     "CassetteTransport",
     "Chunking",
     "ErrorBodyReader",
+    "EventFailures",
     "FaultKind",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
     "MatchOn",
+    "OneChunkStreamParser",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",
@@ -97,6 +112,7 @@ __all__ = [
     "ResponseEnd",
     "SseDecoder",
     "SseEvent",
+    "StreamParser",
     "Timeouts",
     "VendorError",
     "VendorErrorBody",
@@ -104,9 +120,11 @@ __all__ = [
     "VendorModel",
     "VendorPlay",
     "VendorWire",
+    "body_object",
     "cassette_to_json",
     "code_for_status",
     "dumps_cassette",
+    "event_error",
     "event_object",
     "invalid_event",
     "load_cassette",
@@ -115,5 +133,6 @@ __all__ = [
     "stream_events",
     "token_count",
     "tool_arguments",
+    "usage_counts",
     "write_cassette",
 ]

@@ -2,8 +2,10 @@
 
 A vendor parser sees each server-sent event's ``data`` as untrusted text. These
 helpers decode it and read the few kinds of values every vendor sends (an
-object, a token count, Tool arguments as JSON text), failing with the right
-`VendorErrorCode`; the field names stay in each vendor's own package.
+object, a token count, a usage object's two counts, Tool arguments as JSON
+text), failing with the right `VendorErrorCode` (the errors' shape is
+`_event_errors`'); an error body's reader decodes its JSON with the same
+rules (`body_object`). The field names stay in each vendor's own package.
 """
 
 from __future__ import annotations
@@ -12,10 +14,17 @@ import json
 import math
 from typing import Any, NoReturn
 
-from course_http._errors import VendorError, VendorErrorCode
-from course_protocol import MAX_TOKEN_COUNT, JsonObject, freeze_json_object
+from course_http._errors import VendorErrorCode
+from course_http._event_errors import event_error, invalid_event
+from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
 
-__all__ = ["event_object", "invalid_event", "token_count", "tool_arguments"]
+__all__ = [
+    "body_object",
+    "event_object",
+    "token_count",
+    "tool_arguments",
+    "usage_counts",
+]
 
 
 def _finite_float(text: str) -> float:
@@ -31,16 +40,6 @@ def _no_constants(name: str) -> NoReturn:
 
 
 _DECODER = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constants)
-
-
-def invalid_event(message: str, *, vendor: str, index: int) -> VendorError:
-    """A ``VENDOR_INVALID_EVENT`` error for event ``index``, ``message`` saying what is wrong."""
-    return VendorError(
-        VendorErrorCode.VENDOR_INVALID_EVENT,
-        f"event {index}: {message}",
-        vendor=vendor,
-        event_index=index,
-    )
 
 
 def _decode(text: str) -> Any:
@@ -68,6 +67,21 @@ def event_object(data: str, *, vendor: str, index: int) -> dict[str, Any]:
     return value
 
 
+def body_object(body: bytes) -> dict[str, Any] | None:
+    """An HTTP error body decoded as a JSON object, or ``None`` when it is not one.
+
+    The body must be UTF-8 text of one JSON object, decoded with the rules of
+    `event_object`; anything else (not UTF-8, not JSON, an array, nested past
+    the decoder's limit) gives ``None``, so an ``ErrorBodyReader`` can fall
+    back to the status alone. Never raises for ``bytes``.
+    """
+    try:
+        value = _decode(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return value if type(value) is dict else None
+
+
 def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
     """``value`` as a token count: an ``int`` (not ``bool``) from 0 to 2**53 - 1.
 
@@ -83,6 +97,21 @@ def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
             index=index,
         )
     return value
+
+
+def usage_counts(
+    usage: dict[str, Any], input_key: str, output_key: str, *, vendor: str, index: int, path: str
+) -> CourseModelUsage:
+    """The course usage of a vendor's usage object ``usage``: its two counts, by their keys.
+
+    ``path`` names ``usage`` in a message. Raises `VendorError`
+    ``VENDOR_INVALID_EVENT`` naming ``path.input_key`` or ``path.output_key``
+    when either is not a `token_count`.
+    """
+    return CourseModelUsage(
+        token_count(usage.get(input_key), vendor=vendor, index=index, path=f"{path}.{input_key}"),
+        token_count(usage.get(output_key), vendor=vendor, index=index, path=f"{path}.{output_key}"),
+    )
 
 
 def tool_arguments(text: str, *, vendor: str, index: int, path: str) -> JsonObject:
@@ -112,9 +141,6 @@ def tool_arguments(text: str, *, vendor: str, index: int, path: str) -> JsonObje
 
 
 def _invalid_arguments(message: str, vendor: str, index: int) -> NoReturn:
-    raise VendorError(
-        VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS,
-        f"event {index}: {message}",
-        vendor=vendor,
-        event_index=index,
+    raise event_error(
+        VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS, message, vendor=vendor, index=index
     )

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, final
 
-from course_http import VendorError, VendorErrorCode
+from course_http import VendorErrorCode
 from course_provider_anthropic import _wire
-from course_provider_anthropic._reads import fail_invalid, shown, text_at
-from course_provider_anthropic._stop import SHOWN_LENGTH
+from course_provider_anthropic._reads import SHOWN_LENGTH, fail, fail_invalid, shown, text_at
 
 __all__ = ["OpenBlock", "open_block", "refuse_delta"]
 
@@ -57,13 +56,7 @@ class OpenBlock:
 
 
 def _refuse_kind(code: VendorErrorCode, kind: str, reason: str, index: int) -> NoReturn:
-    raise VendorError(
-        code,
-        f"event {index}: content block type {kind[:SHOWN_LENGTH]!r} {reason}",
-        vendor=_wire.VENDOR,
-        vendor_type=kind,
-        event_index=index,
-    )
+    fail(code, index, f"content block type {kind[:SHOWN_LENGTH]!r} {reason}", vendor_type=kind)
 
 
 def open_block(block: dict[str, Any], index: int) -> OpenBlock:
@@ -153,13 +146,11 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
         return
     if kind in _KNOWN_DELTAS:
         fail_invalid(f"delta type {kind} does not fit a {block.kind} block", index)
-    raise VendorError(
+    fail(
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-        f"event {index}: {_wire.DELTA}.{_wire.TYPE} {kind[:SHOWN_LENGTH]!r} "
-        "is not a known delta type",
-        vendor=_wire.VENDOR,
+        index,
+        f"{_wire.DELTA}.{_wire.TYPE} {kind[:SHOWN_LENGTH]!r} is not a known delta type",
         vendor_type=kind,
-        event_index=index,
     )
 
 

@@ -1,12 +1,19 @@
-"""The vendor's JSON error body (sent with a 4xx or 5xx status) read into its type and message."""
+"""The vendor's error object, ``{"type": ..., "message": ...}``: in an HTTP error body, in an event.
+
+A 4xx or 5xx response carries it as ``{"type": "error", "error": {...}}``;
+a stream that fails after its 200 carries the same in an ``error`` event.
+"""
 
 from __future__ import annotations
 
-from course_http import VendorError, VendorErrorBody, event_object
+from typing import Any, NoReturn
+
+from course_http import VendorErrorBody, VendorErrorCode, body_object
 from course_protocol import is_blank
 from course_provider_anthropic import _wire
+from course_provider_anthropic._reads import SHOWN_LENGTH, fail, object_at, text_at
 
-__all__ = ["describe_error"]
+__all__ = ["describe_error", "raise_error_event"]
 
 
 def describe_error(body: bytes) -> VendorErrorBody | None:
@@ -22,12 +29,8 @@ def describe_error(body: bytes) -> VendorErrorBody | None:
     (not bytes, not UTF-8, not JSON, another shape) gives ``None``: the
     caller then reports the HTTP status alone. Pure; never raises.
     """
-    if type(body) is not bytes:
-        return None
-    try:
-        text = body.decode("utf-8")
-        document = event_object(text, vendor=_wire.VENDOR, index=0)
-    except (UnicodeDecodeError, VendorError):
+    document = body_object(body) if type(body) is bytes else None
+    if document is None:
         return None
     error = document.get(_wire.ERROR)
     if document.get(_wire.TYPE) != _wire.ERROR or type(error) is not dict:
@@ -37,3 +40,24 @@ def describe_error(body: bytes) -> VendorErrorBody | None:
     if type(kind) is not str or is_blank(kind) or type(message) is not str:
         return None
     return VendorErrorBody(kind, None, message)
+
+
+def raise_error_event(data: dict[str, Any], index: int) -> NoReturn:
+    """Raise what the stream's ``error`` event number ``index`` (decoded as ``data``) reports.
+
+    Raises `VendorError` ``VENDOR_ERROR_EVENT`` with the vendor's error type
+    (``vendor_type``) and message (``vendor_message``), or
+    ``VENDOR_INVALID_EVENT`` when ``error`` is not an object with a
+    non-blank ``type`` and a ``message`` string.
+    """
+    error = object_at(data, _wire.ERROR, _wire.ERROR, index)
+    kind = text_at(error, _wire.TYPE, f"{_wire.ERROR}.{_wire.TYPE}", index, non_blank=True)
+    path = f"{_wire.ERROR}.{_wire.MESSAGE}"
+    message = text_at(error, _wire.MESSAGE, path, index, non_blank=False)
+    fail(
+        VendorErrorCode.VENDOR_ERROR_EVENT,
+        index,
+        f"the vendor reported {kind}: {message[:SHOWN_LENGTH]}",
+        vendor_type=kind,
+        vendor_message=message,
+    )

@@ -1,9 +1,11 @@
 """Messages API stream events to course chunks and one terminal response: a strict state machine.
 
 Every event is untrusted: its ``data`` is decoded by `event_object` and read
-field by field before any course value is made. The dominant events (a text
-delta, an argument fragment) take one dict lookup on the event type and one
-on the block index, and allocate nothing but the course chunk.
+field by field before any course value is made. This module dispatches each
+event by its type and owns the message's own life (start, delta, stop);
+the content blocks are its base's, `ContentBlockParser`'s. The dominant events (a
+text delta, an argument fragment) take one dict lookup on the event type and
+one on the block index, and allocate nothing but the course chunk.
 """
 
 from __future__ import annotations
@@ -11,32 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn, final
 
-from course_http import (
-    SseEvent,
-    VendorError,
-    VendorErrorCode,
-    event_object,
-    token_count,
-    tool_arguments,
-)
+from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
 from course_protocol import (
-    CourseAssistantContent,
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
     CourseStopReason,
-    CourseTextBlock,
-    CourseTextDeltaChunk,
-    CourseToolCall,
-    CourseToolCallChunk,
     is_blank,
     terminal_semantics_error,
 )
 from course_provider_anthropic import _wire
-from course_provider_anthropic._blocks import OpenBlock, open_block, refuse_delta
+from course_provider_anthropic._content import ContentBlockParser
+from course_provider_anthropic._error_body import raise_error_event
 from course_provider_anthropic._reads import (
-    block_index,
+    SHOWN_LENGTH,
+    fail,
     fail_invalid,
     fail_order,
     input_tokens,
@@ -44,7 +36,7 @@ from course_provider_anthropic._reads import (
     shown,
     text_at,
 )
-from course_provider_anthropic._stop import SHOWN_LENGTH, course_stop_reason
+from course_provider_anthropic._stop import course_stop_reason
 
 __all__ = ["MessagesStreamParser"]
 
@@ -52,7 +44,7 @@ _V = _wire.VENDOR
 
 
 @final
-class MessagesStreamParser:
+class MessagesStreamParser(ContentBlockParser):
     """The state of one streamed Messages API response, fed one server-sent event at a time.
 
     It is a ``course_stream.SourcePlay``: :meth:`item` pushes the course chunk
@@ -64,39 +56,25 @@ class MessagesStreamParser:
     ``event_index`` the offending event) with a stable code; after one, the
     parser is spent: every later call raises that same error object again.
     Chunks returned before a failure stay valid; a Tool call is returned
-    only once its block stopped and its arguments parsed.
+    only once its block stopped and its arguments parsed. Raises
+    ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
     __slots__ = (
-        "_call_ids",
-        "_content",
-        "_content_closed",
         "_failure",
         "_input_tokens",
-        "_message_id",
-        "_open",
         "_output_tokens",
-        "_request_id",
         "_response",
         "_stop_reason",
         "_vendor_reason",
     )
 
     def __init__(self, request_id: str) -> None:
-        if type(request_id) is not str or is_blank(request_id):
-            raise ValueError("request_id must be a non-blank str")
-        self._request_id = request_id
-        self._message_id: str | None = None
+        super().__init__(request_id)
         self._input_tokens = 0
         self._output_tokens: int | None = None
         self._stop_reason: CourseStopReason | None = None
         self._vendor_reason = ""
-        self._open: dict[int, OpenBlock] = {}
-        # One slot per block started, at its index; None for a block that
-        # gives the message nothing (thinking, empty text) or has not stopped.
-        self._content: list[CourseAssistantContent | None] = []
-        self._call_ids: set[str] = set()
-        self._content_closed = False
         self._response: CourseModelResponse | None = None
         self._failure: VendorError | None = None
 
@@ -133,24 +111,6 @@ class MessagesStreamParser:
         if chunk is not None:
             push(chunk)
 
-    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
-        """Advance by event number ``index``; return the chunk it makes, if any.
-
-        `item` for a caller that drives the parser by hand; raises the same errors.
-        """
-        made: list[CourseModelChunk] = []
-        self.item(event, index, made.append)
-        return made[0] if made else None
-
-    def source_failed(self, error: BaseException, index: int) -> BaseException:
-        """What the stream fails with when the event source raised ``error``: ``error`` itself.
-
-        The source is ``course_http.stream_events``, whose failures are already
-        `VendorError` s with their codes; anything else is a programming error
-        (a closed transport) and passes through unchanged too.
-        """
-        return error
-
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.
 
@@ -181,23 +141,12 @@ class MessagesStreamParser:
             )
         if self._response is not None:
             fail_order(f"{kind[:SHOWN_LENGTH]} follows {_wire.MESSAGE_STOP}; nothing may", index)
-        raise VendorError(
+        fail(
             VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-            f"event {index}: {kind[:SHOWN_LENGTH]!r} is not a known event type",
-            vendor=_V,
+            index,
+            f"{kind[:SHOWN_LENGTH]!r} is not a known event type",
             vendor_type=kind,
-            event_index=index,
         )
-
-    def _require_start(self, kind: str, index: int) -> None:
-        if self._message_id is None:
-            fail_order(f"{kind} comes before {_wire.MESSAGE_START}", index)
-
-    def _no_block(self, kind: str, position: int, index: int) -> NoReturn:
-        self._require_start(kind, index)
-        if position < len(self._content):
-            fail_order(f"{kind} for block {position}, which already stopped", index)
-        fail_order(f"{kind} for block {shown(position)}, which never started", index)
 
     def _message_start(self, data: dict[str, Any], index: int) -> None:
         if self._message_id is not None:
@@ -226,74 +175,6 @@ class MessagesStreamParser:
             )
         self._input_tokens = total_input
         self._message_id = message_id
-
-    def _block_start(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        kind = _wire.CONTENT_BLOCK_START
-        self._require_start(kind, index)
-        if self._content_closed:
-            fail_order(f"{kind} follows {_wire.MESSAGE_DELTA}", index)
-        position = block_index(data, index)
-        expected = len(self._content)
-        if position != expected:
-            problem = (
-                "starts again" if position < expected else f"skips ahead (expected {expected})"
-            )
-            fail_order(f"{kind}: block {shown(position)} {problem}", index)
-        block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
-        if block.kind == _wire.TOOL_USE:
-            if block.tool_id in self._call_ids:
-                repeated = block.tool_id[:SHOWN_LENGTH]
-                fail_invalid(f"{_wire.TOOL_USE} id {repeated!r} was already used", index)
-            self._call_ids.add(block.tool_id)
-        self._open[position] = block
-        self._content.append(None)
-        if block.parts:
-            return CourseTextDeltaChunk(self._request_id, block.parts[0])
-        return None
-
-    def _block_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        position = data.get(_wire.INDEX)
-        block = self._open.get(position) if type(position) is int else None
-        if block is not None:
-            delta = data.get(_wire.DELTA)
-            if type(delta) is dict and delta.get(_wire.TYPE) == block.delta_type:
-                piece = delta.get(block.delta_key)
-                if type(piece) is str:
-                    block.parts.append(piece)
-                    if block.emits:
-                        return CourseTextDeltaChunk(self._request_id, piece)
-                    return None
-        self._unusual_delta(data, index)
-        return None
-
-    def _unusual_delta(self, data: dict[str, Any], index: int) -> None:
-        position = block_index(data, index)
-        block = self._open.get(position)
-        if block is None:
-            self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
-        refuse_delta(block, object_at(data, _wire.DELTA, _wire.DELTA, index), index)
-
-    def _block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-        position = block_index(data, index)
-        block = self._open.pop(position, None)
-        if block is None:
-            self._no_block(_wire.CONTENT_BLOCK_STOP, position, index)
-        if block.kind == _wire.TEXT:
-            text = "".join(block.parts)
-            if text:
-                self._content[position] = CourseTextBlock(text)
-            return None
-        if block.kind != _wire.TOOL_USE:
-            return None
-        arguments = tool_arguments(
-            "".join(block.parts),
-            vendor=_V,
-            index=index,
-            path=f"block {position} {_wire.INPUT}",
-        )
-        call = CourseToolCall(block.tool_id, block.name, arguments)
-        self._content[position] = call
-        return CourseToolCallChunk(self._request_id, call)
 
     def _message_delta(self, data: dict[str, Any], index: int) -> None:
         self._require_start(_wire.MESSAGE_DELTA, index)
@@ -333,12 +214,11 @@ class MessagesStreamParser:
         message = CourseAssistantMessage(message_id, content)
         problem = terminal_semantics_error(stop_reason, message)
         if problem is not None:
-            raise VendorError(
+            fail(
                 VendorErrorCode.VENDOR_INVALID_TERMINAL,
-                f"event {index}: {problem}",
-                vendor=_V,
+                index,
+                problem,
                 vendor_type=self._vendor_reason,
-                event_index=index,
             )
         usage = CourseModelUsage(self._input_tokens, self._output_tokens)
         self._response = CourseModelResponse(
@@ -349,18 +229,7 @@ class MessagesStreamParser:
         return None
 
     def _error(self, data: dict[str, Any], index: int) -> NoReturn:
-        error = object_at(data, _wire.ERROR, _wire.ERROR, index)
-        kind = text_at(error, _wire.TYPE, f"{_wire.ERROR}.{_wire.TYPE}", index, non_blank=True)
-        path = f"{_wire.ERROR}.{_wire.MESSAGE}"
-        message = text_at(error, _wire.MESSAGE, path, index, non_blank=False)
-        raise VendorError(
-            VendorErrorCode.VENDOR_ERROR_EVENT,
-            f"event {index}: the vendor reported {kind}: {message[:SHOWN_LENGTH]}",
-            vendor=_V,
-            vendor_type=kind,
-            vendor_message=message,
-            event_index=index,
-        )
+        raise_error_event(data, index)
 
 
 _Handler = Callable[[MessagesStreamParser, dict[str, Any], int], CourseModelChunk | None]
@@ -374,3 +243,5 @@ _HANDLERS: dict[str, _Handler] = {
     _wire.MESSAGE_STOP: MessagesStreamParser._message_stop,
     _wire.ERROR: MessagesStreamParser._error,
 }
+"""Every event type's handler, the block delta (the hot path) first; the three
+block events' handlers are the base's, in `_content`."""

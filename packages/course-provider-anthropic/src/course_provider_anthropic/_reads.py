@@ -1,15 +1,17 @@
-"""Reads of one decoded event's fields, each failing with the event's index and the field's path."""
+"""Reads of one decoded event's fields, and how a read fails: naming the event and the field."""
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
-from course_http import VendorError, VendorErrorCode, invalid_event, token_count
+from course_http import EventFailures, VendorErrorCode, token_count
 from course_protocol import MAX_TOKEN_COUNT, is_blank
 from course_provider_anthropic import _wire
 
 __all__ = [
+    "SHOWN_LENGTH",
     "block_index",
+    "fail",
     "fail_invalid",
     "fail_order",
     "input_tokens",
@@ -17,6 +19,9 @@ __all__ = [
     "shown",
     "text_at",
 ]
+
+SHOWN_LENGTH = 200
+"""How much of a vendor's string goes into our message; the whole of it is in the error's fields."""
 
 
 def shown(value: object) -> str:
@@ -31,19 +36,18 @@ def shown(value: object) -> str:
     return type(value).__name__
 
 
+fail: Final = EventFailures(_wire.VENDOR).fail
+"""``fail(code, index, message, *, vendor_type=..., ...)``: raise ``code`` about event ``index``."""
+
+
 def fail_invalid(message: str, index: int) -> NoReturn:
     """Raise ``VENDOR_INVALID_EVENT`` for event ``index``."""
-    raise invalid_event(message, vendor=_wire.VENDOR, index=index)
+    fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, message)
 
 
 def fail_order(message: str, index: int) -> NoReturn:
     """Raise ``VENDOR_EVENT_ORDER`` for event ``index``."""
-    raise VendorError(
-        VendorErrorCode.VENDOR_EVENT_ORDER,
-        f"event {index}: {message}",
-        vendor=_wire.VENDOR,
-        event_index=index,
-    )
+    fail(VendorErrorCode.VENDOR_EVENT_ORDER, index, message)
 
 
 def object_at(data: dict[str, Any], key: str, path: str, index: int) -> dict[str, Any]:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
-from course_http import VendorError, VendorErrorCode
+from course_http import VendorErrorCode
 from course_protocol import CourseStopReason
 from course_provider_anthropic import _wire
+from course_provider_anthropic._reads import SHOWN_LENGTH, fail
 
-__all__ = ["SHOWN_LENGTH", "course_stop_reason"]
-
-SHOWN_LENGTH = 200
-"""How much of a vendor's string goes into our message; the whole of it is in the error's fields."""
+__all__ = ["course_stop_reason"]
 
 _STOP_REASONS = {
     _wire.END_TURN: CourseStopReason.STOP,
@@ -32,26 +30,28 @@ def course_stop_reason(reason: str, delta: dict[str, Any], index: int) -> Course
     not invented yet).
     """
     mapped = _STOP_REASONS.get(reason)
-    if mapped is not None:
-        return mapped
+    if mapped is None:
+        _refuse_reason(reason, delta, index)
+    return mapped
+
+
+def _refuse_reason(reason: str, delta: dict[str, Any], index: int) -> NoReturn:
     if reason == _wire.REFUSAL:
         details = delta.get(_wire.STOP_DETAILS)
         explanation = details.get(_wire.EXPLANATION) if type(details) is dict else None
         category = details.get(_wire.CATEGORY) if type(details) is dict else None
-        raise VendorError(
+        fail(
             VendorErrorCode.VENDOR_REFUSAL,
-            f"event {index}: the model refused to answer ({_wire.STOP_REASON} {reason!r})",
-            vendor=_wire.VENDOR,
+            index,
+            f"the model refused to answer ({_wire.STOP_REASON} {reason!r})",
             vendor_type=reason,
             vendor_code=category if type(category) is str else None,
             vendor_message=explanation if type(explanation) is str else None,
-            event_index=index,
         )
-    raise VendorError(
+    fail(
         VendorErrorCode.VENDOR_INCOMPLETE,
-        f"event {index}: the response stopped for {reason[:SHOWN_LENGTH]!r}, "
+        index,
+        f"the response stopped for {reason[:SHOWN_LENGTH]!r}, "
         "which the course cannot express; no response is produced",
-        vendor=_wire.VENDOR,
         vendor_type=reason,
-        event_index=index,
     )

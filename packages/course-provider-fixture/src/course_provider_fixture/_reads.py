@@ -8,7 +8,7 @@ happy path stays cheap.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NoReturn, TypeGuard
+from typing import Final, NoReturn, TypeGuard
 
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
@@ -42,9 +42,17 @@ def is_object(value: object) -> TypeGuard[Mapping[str, object]]:
     return kind is dict or kind is frozendict
 
 
+FORMAT_HINT: Final = (
+    "; every record's fields are under 'Fixture format' in the course-provider-fixture README"
+)
+"""Ends the message of a missing field: where a hand-written fixture's author should look."""
+
+
 def raise_error(
     code: FixtureProviderErrorCode, path: str, reason: str, record_index: int | None
 ) -> NoReturn:
+    if reason.endswith("got missing"):
+        reason += FORMAT_HINT
     raise FixtureProviderError(code, f"{path} {reason}", record_index=record_index, path=path)
 
 

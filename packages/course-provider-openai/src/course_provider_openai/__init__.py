@@ -17,7 +17,8 @@ Nothing here touches the network: the parsers take events, the request
 functions return plain values.
 """
 
-from course_provider_openai._chat_parser import ChatFeedResult, ChatStreamParser
+from course_provider_openai._chat_choice import ChatFeedResult
+from course_provider_openai._chat_parser import ChatStreamParser
 from course_provider_openai._chat_request import chat_request_body
 from course_provider_openai._chat_wire import PATH as CHAT_COMPLETIONS_PATH
 from course_provider_openai._chat_wire import VENDOR as CHAT_VENDOR

@@ -2,66 +2,48 @@
 
 Every event is untrusted. A chunk is read field by field before any course
 value is made; the first thing wrong raises `VendorError` with its code and
-the index of the event. Text deltas become course chunks at once; Tool-call
-argument fragments are kept in one list per call and joined and parsed
-once, when ``finish_reason`` arrives, so a long call costs linear time.
+the index of the event. This module reads the chunk around the choice (its
+event name, ``id``, ``error``, ``usage``, ``[DONE]``); the choice itself,
+text, refusal and Tool-call fragments up to the finish, is `ChatChoice`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, NoReturn, TypeAlias, final
+from typing import Any, Final, NoReturn, final
 
-from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
+from course_http import (
+    SseEvent,
+    StreamParser,
+    VendorError,
+    VendorErrorCode,
+    event_object,
+    usage_counts,
+)
 from course_protocol import (
-    CourseAssistantContent,
-    CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
-    CourseProtocolError,
-    CourseStopReason,
-    CourseTextBlock,
-    CourseTextDeltaChunk,
-    CourseToolCallChunk,
     is_blank,
-    terminal_semantics_error,
 )
 from course_provider_openai import _chat_wire as wire
-from course_provider_openai._chat_tool_calls import ChatToolCalls
-from course_provider_openai._error_body import error_fields
-from course_provider_openai._failures import failure, invalid, vendor_error_event
+from course_provider_openai._chat_choice import ChatChoice, ChatFeedResult
+from course_provider_openai._failures import CHAT_FAILURES
 
-__all__ = ["ChatFeedResult", "ChatStreamParser"]
-
-ChatFeedResult: TypeAlias = CourseModelChunk | tuple[CourseModelChunk, ...] | None
-"""What one event yields: nothing, one chunk, or, at the finish of a response that
-calls Tools, several chunks (the last text delta, if the finish carried one, then
-one complete Tool call per call, in the order the calls started)."""
+__all__ = ["ChatStreamParser"]
 
 _Code = VendorErrorCode
 _VENDOR: Final = wire.VENDOR
 _MESSAGE_ID_PREFIX: Final = "message-"
-_NO_CHUNKS: tuple[CourseModelChunk, ...] = ()
 _NO_ID_YET: Final = object()
 """Equal to no chunk ``id``, so the first chunk always takes the checking path."""
-_STOP_REASONS: Final = {
-    wire.FINISH_STOP: CourseStopReason.STOP,
-    wire.FINISH_TOOL_CALLS: CourseStopReason.TOOL_CALL,
-}
-_DELTA = f"{wire.CHOICES_KEY}[0].{wire.DELTA_KEY}"
 
-
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+_fail = CHAT_FAILURES.fail
+_invalid = CHAT_FAILURES.invalid
 
 
 @final
-class ChatStreamParser:
+class ChatStreamParser(StreamParser):
     """The state of one streamed Chat Completions response, for the request ``request_id``.
 
     It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
@@ -74,32 +56,13 @@ class ChatStreamParser:
     ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
-    __slots__ = (
-        "_calls",
-        "_chunk_id",
-        "_expected_id",
-        "_finish",
-        "_message",
-        "_refusal",
-        "_request_id",
-        "_response",
-        "_stop_reason",
-        "_text",
-        "_usage",
-    )
+    __slots__ = ("_choice", "_chunk_id", "_expected_id", "_response", "_usage")
 
     def __init__(self, request_id: str) -> None:
-        if type(request_id) is not str or is_blank(request_id):
-            raise CourseProtocolError("request_id", "must be a non-blank str")
-        self._request_id = request_id
+        super().__init__(request_id)
         self._chunk_id: str | None = None
         self._expected_id: object = _NO_ID_YET
-        self._text: list[str] = []
-        self._calls = ChatToolCalls()
-        self._refusal: list[str] = []
-        self._finish: str | None = None
-        self._message: CourseAssistantMessage | None = None
-        self._stop_reason = CourseStopReason.STOP
+        self._choice = ChatChoice(request_id)
         self._usage: CourseModelUsage | None = None
         self._response: CourseModelResponse | None = None
 
@@ -138,7 +101,7 @@ class ChatStreamParser:
         chunk = event_object(data, vendor=_VENDOR, index=index)
         error = chunk.get(wire.ERROR_KEY)
         if error is not None:
-            raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+            CHAT_FAILURES.reported(error, index)
         chunk_id = chunk.get(wire.ID_KEY)
         if chunk_id != self._expected_id:
             self._first_id(chunk_id, index)
@@ -157,7 +120,7 @@ class ChatStreamParser:
                 f"{wire.CHOICES_KEY} holds {len(choices)} choices; "
                 "the course protocol has one answer per call",
             )
-        return self._choice(choices[0], index)
+        return self._choice.take(choices[0], index)
 
     def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         """`feed` one event and ``push`` each chunk it yields, in order.
@@ -174,15 +137,6 @@ class ChatStreamParser:
             return
         push(produced)
 
-    def source_failed(self, error: BaseException, index: int) -> BaseException:
-        """What the stream fails with when the event source raised ``error``: ``error`` itself.
-
-        The source is ``course_http.stream_events``, whose failures are already
-        `VendorError` s with their codes; anything else is a programming error
-        (a closed transport) and passes through unchanged too.
-        """
-        return error
-
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.
 
@@ -190,12 +144,11 @@ class ChatStreamParser:
         ``event_count``) when ``[DONE]`` was never read.
         """
         if self._response is None:
-            missing = "a finish_reason and " if self._finish is None else ""
-            raise failure(
+            missing = "a finish_reason and " if self._choice.finish is None else ""
+            _fail(
                 _Code.VENDOR_MISSING_TERMINAL,
+                event_count,
                 f"the stream ended without {missing}{wire.DONE_DATA}",
-                vendor=_VENDOR,
-                index=event_count,
             )
         return self._response
 
@@ -207,7 +160,7 @@ class ChatStreamParser:
                 # The vendor said "error"; that its data is broken too changes nothing.
                 data = {}
             error = data.get(wire.ERROR_KEY, data)
-            raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+            CHAT_FAILURES.reported(error, index)
         _fail(
             _Code.VENDOR_UNKNOWN_EVENT,
             index,
@@ -225,128 +178,25 @@ class ChatStreamParser:
             _invalid(index, wire.ID_KEY, "a non-blank string", chunk_id)
         self._chunk_id = chunk_id
         self._expected_id = chunk_id
+        self._choice.message_id = f"{_MESSAGE_ID_PREFIX}{chunk_id}"
 
     def _read_usage(self, usage: object, index: int) -> None:
         if self._usage is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"{wire.USAGE_KEY} arrives a second time")
         if type(usage) is not dict:
             _invalid(index, wire.USAGE_KEY, "an object or null", usage)
-        prompt = f"{wire.USAGE_KEY}.{wire.PROMPT_TOKENS_KEY}"
-        completion = f"{wire.USAGE_KEY}.{wire.COMPLETION_TOKENS_KEY}"
-        self._usage = CourseModelUsage(
-            token_count(
-                usage.get(wire.PROMPT_TOKENS_KEY), vendor=_VENDOR, index=index, path=prompt
-            ),
-            token_count(
-                usage.get(wire.COMPLETION_TOKENS_KEY), vendor=_VENDOR, index=index, path=completion
-            ),
+        self._usage = usage_counts(
+            usage,
+            wire.PROMPT_TOKENS_KEY,
+            wire.COMPLETION_TOKENS_KEY,
+            vendor=_VENDOR,
+            index=index,
+            path=wire.USAGE_KEY,
         )
-
-    def _choice(self, choice: object, index: int) -> ChatFeedResult:
-        if type(choice) is not dict:
-            _invalid(index, f"{wire.CHOICES_KEY}[0]", "an object", choice)
-        position = choice.get(wire.INDEX_KEY)
-        if position != 0 or type(position) is not int:
-            self._bad_choice_index(position, index)
-        delta = choice.get(wire.DELTA_KEY)
-        if type(delta) is not dict:
-            _invalid(index, _DELTA, "an object", delta)
-        finish = choice.get(wire.FINISH_REASON_KEY)
-        if self._finish is not None:
-            self._after_finish(delta, finish, index)
-            return None
-        produced: CourseModelChunk | None = None
-        content = delta.get(wire.CONTENT_KEY)
-        if content is not None:
-            if type(content) is not str:
-                _invalid(index, f"{_DELTA}.{wire.CONTENT_KEY}", "a string or null", content)
-            if content:
-                self._text.append(content)
-                produced = CourseTextDeltaChunk(self._request_id, content)
-        role = delta.get(wire.ROLE_KEY)
-        if role is not None and role != wire.ASSISTANT_ROLE:
-            _invalid(index, f"{_DELTA}.{wire.ROLE_KEY}", f"{wire.ASSISTANT_ROLE!r}", role)
-        fragments = delta.get(wire.TOOL_CALLS_KEY)
-        if fragments is not None:
-            self._calls.add(fragments, index)
-        refusal = delta.get(wire.REFUSAL_KEY)
-        if refusal is not None:
-            if type(refusal) is not str:
-                _invalid(index, f"{_DELTA}.{wire.REFUSAL_KEY}", "a string or null", refusal)
-            if refusal:
-                self._refusal.append(refusal)
-        if finish is None:
-            return produced
-        calls = self._finish_with(finish, index)
-        if produced is None:
-            return calls or None
-        return (produced, *calls) if calls else produced
-
-    def _bad_choice_index(self, position: object, index: int) -> NoReturn:
-        path = f"{wire.CHOICES_KEY}[0].{wire.INDEX_KEY}"
-        if type(position) is not int:
-            _invalid(index, path, "an integer", position)
-        _fail(
-            _Code.VENDOR_UNSUPPORTED_CONTENT,
-            index,
-            f"{path} is {position}: the course protocol has one answer per call (choice 0)",
-        )
-
-    def _finish_with(self, reason: object, index: int) -> tuple[CourseModelChunk, ...]:
-        path = f"{wire.CHOICES_KEY}[0].{wire.FINISH_REASON_KEY}"
-        if type(reason) is not str:
-            _invalid(index, path, "a string or null", reason)
-        if self._refusal:
-            refusal = "".join(self._refusal)
-            raise failure(
-                _Code.VENDOR_REFUSAL,
-                f"the model refused: {refusal[:300]}",
-                vendor=_VENDOR,
-                index=index,
-                vendor_type=wire.REFUSAL_KEY,
-                vendor_message=refusal,
-            )
-        stop_reason = _STOP_REASONS.get(reason)
-        if stop_reason is None:
-            raise failure(
-                _Code.VENDOR_INCOMPLETE,
-                f"{path} is {reason[:64]!r}, which the course protocol cannot express",
-                vendor=_VENDOR,
-                index=index,
-                vendor_type=reason,
-            )
-        content: list[CourseAssistantContent] = []
-        if self._text:
-            content.append(CourseTextBlock("".join(self._text)))
-        calls = self._calls.complete(index)
-        content.extend(calls)
-        message = CourseAssistantMessage(f"{_MESSAGE_ID_PREFIX}{self._chunk_id}", tuple(content))
-        problem = terminal_semantics_error(stop_reason, message)
-        if problem is not None:
-            _fail(_Code.VENDOR_INVALID_TERMINAL, index, f"{path} {reason!r}: {problem}")
-        self._message = message
-        self._stop_reason = stop_reason
-        self._finish = reason
-        if not calls:
-            return _NO_CHUNKS
-        return tuple(CourseToolCallChunk(self._request_id, call) for call in calls)
-
-    def _after_finish(self, delta: dict[str, Any], finish: object, index: int) -> None:
-        # OpenRouter repeats the finish chunk with an empty delta: an echo that
-        # adds nothing is harmless; new content or another reason is not.
-        if finish is not None and finish != self._finish:
-            _fail(
-                _Code.VENDOR_EVENT_ORDER,
-                index,
-                f"a second finish_reason {str(finish)[:64]!r} follows {self._finish!r}",
-            )
-        content = delta.get(wire.CONTENT_KEY)
-        refusal = delta.get(wire.REFUSAL_KEY)
-        if content not in (None, "") or refusal not in (None, "") or delta.get(wire.TOOL_CALLS_KEY):
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{_DELTA} carries content after the finish")
 
     def _done(self, index: int) -> None:
-        if self._message is None:
+        message = self._choice.message
+        if message is None:
             _fail(
                 _Code.VENDOR_MISSING_TERMINAL,
                 index,
@@ -362,5 +212,5 @@ class ChatStreamParser:
         response_id = self._chunk_id
         assert response_id is not None  # a message exists only after a chunk with an id
         self._response = CourseModelResponse(
-            response_id, self._request_id, self._message, self._stop_reason, self._usage
+            response_id, self._request_id, message, self._choice.stop, self._usage
         )

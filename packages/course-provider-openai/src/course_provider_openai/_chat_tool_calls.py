@@ -7,13 +7,13 @@ joined and parsed once, at the finish: never re-parsed per fragment.
 
 from __future__ import annotations
 
-from typing import Any, Final, NoReturn, final
+from typing import Any, Final, final
 
 from course_http import VendorErrorCode
 from course_http import tool_arguments as parse_arguments
 from course_protocol import CourseToolCall, is_blank
 from course_provider_openai import _chat_wire as wire
-from course_provider_openai._failures import failure, invalid
+from course_provider_openai._failures import CHAT_FAILURES
 
 __all__ = ["ChatToolCalls"]
 
@@ -22,12 +22,8 @@ _VENDOR: Final = wire.VENDOR
 _PATH: Final = f"{wire.CHOICES_KEY}[0].{wire.DELTA_KEY}.{wire.TOOL_CALLS_KEY}"
 
 
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+_fail = CHAT_FAILURES.fail
+_invalid = CHAT_FAILURES.invalid
 
 
 def _where(position: int, *fields: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
-from course_http import VendorError, VendorErrorBody, event_object
+from course_http import VendorErrorBody, body_object
 from course_provider_openai import _chat_wire as wire
 
 __all__ = ["ErrorDescription", "describe_error", "error_fields", "shown"]
@@ -65,12 +65,8 @@ def describe_error(body: bytes) -> VendorErrorBody | None:
     """
     if type(body) is not bytes:
         raise TypeError(f"body must be bytes, not {type(body).__name__}")
-    try:
-        text = body.decode("utf-8")
-        document = event_object(text, vendor=wire.VENDOR, index=0)
-    except (UnicodeDecodeError, VendorError):
-        return None
-    if wire.ERROR_KEY not in document:
+    document = body_object(body)
+    if document is None or wire.ERROR_KEY not in document:
         return None
     return VendorErrorBody(*error_fields(document[wire.ERROR_KEY]))
 

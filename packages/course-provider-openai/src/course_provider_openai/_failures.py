@@ -1,11 +1,20 @@
-"""How both OpenAI parsers report what is wrong: one `VendorError` shape, messages with paths."""
+"""How both OpenAI parsers report what is wrong: one `VendorError` shape, messages with paths.
+
+Each API's modules raise through that API's `OpenAIFailures` (`CHAT_FAILURES`,
+`RESPONSES_FAILURES`), a ``course_http.EventFailures``: every error names
+the API in ``vendor`` and the event in ``event_index``, and names a bad value
+by its JSON kind, never by its text.
+"""
 
 from __future__ import annotations
 
-from course_http import VendorError, VendorErrorCode
-from course_provider_openai._error_body import ErrorDescription, shown
+from typing import Final, NoReturn, final
 
-__all__ = ["described", "failure", "invalid", "vendor_error_event"]
+from course_http import EventFailures, VendorErrorCode
+from course_provider_openai import _chat_wire, _responses_wire
+from course_provider_openai._error_body import error_fields, shown
+
+__all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures", "described"]
 
 _JSON_NAMES = {
     dict: "object",
@@ -15,6 +24,7 @@ _JSON_NAMES = {
     float: "number",
     bool: "boolean",
 }
+_SHOWN_REFUSAL = 300
 
 
 def described(value: object) -> str:
@@ -24,45 +34,51 @@ def described(value: object) -> str:
     return _JSON_NAMES.get(type(value), type(value).__name__)
 
 
-def failure(
-    code: VendorErrorCode,
-    message: str,
-    *,
-    vendor: str,
-    index: int,
-    vendor_type: str | None = None,
-    vendor_message: str | None = None,
-) -> VendorError:
-    """A `VendorError` with ``code`` about event ``index``, its message prefixed ``event N:``."""
-    return VendorError(
-        code,
-        f"event {index}: {message}",
-        vendor=vendor,
-        vendor_type=vendor_type,
-        vendor_message=vendor_message,
-        event_index=index,
-    )
+@final
+class OpenAIFailures(EventFailures):
+    """`course_http.EventFailures` for one OpenAI API, with the failures both APIs share."""
+
+    __slots__ = ()
+
+    def invalid(self, index: int, path: str, expected: str, value: object) -> NoReturn:
+        """Raise ``VENDOR_INVALID_EVENT``: ``path`` of event ``index`` is not ``expected``."""
+        self.fail(
+            VendorErrorCode.VENDOR_INVALID_EVENT,
+            index,
+            f"{path} must be {expected}, got {described(value)}",
+        )
+
+    def refused(self, refusal: str, index: int, vendor_type: str) -> NoReturn:
+        """Raise ``VENDOR_REFUSAL`` with the refusal text (whole in ``vendor_message``)."""
+        self.fail(
+            VendorErrorCode.VENDOR_REFUSAL,
+            index,
+            f"the model refused: {refusal[:_SHOWN_REFUSAL]}",
+            vendor_type=vendor_type,
+            vendor_message=refusal,
+        )
+
+    def reported(self, error: object, index: int) -> NoReturn:
+        """Raise ``VENDOR_ERROR_EVENT`` for the error object the vendor sent in event ``index``.
+
+        The error's type, code and message (as ``error_fields`` reads them,
+        ``None`` when absent) are the `VendorError`'s ``vendor_type``,
+        ``vendor_code`` and ``vendor_message``.
+        """
+        description = error_fields(error)
+        kind, code, message = description
+        self.fail(
+            VendorErrorCode.VENDOR_ERROR_EVENT,
+            index,
+            f"the vendor reported an error in the stream ({shown(description)})",
+            vendor_type=kind,
+            vendor_code=code,
+            vendor_message=message,
+        )
 
 
-def invalid(path: str, expected: str, value: object, *, vendor: str, index: int) -> VendorError:
-    """``VENDOR_INVALID_EVENT``: ``path`` of event ``index`` is not ``expected`` but ``value``."""
-    return failure(
-        VendorErrorCode.VENDOR_INVALID_EVENT,
-        f"{path} must be {expected}, got {described(value)}",
-        vendor=vendor,
-        index=index,
-    )
+CHAT_FAILURES: Final = OpenAIFailures(_chat_wire.VENDOR)
+"""How the Chat Completions modules fail (``vendor`` ``"openai-chat"``)."""
 
-
-def vendor_error_event(description: ErrorDescription, *, vendor: str, index: int) -> VendorError:
-    """``VENDOR_ERROR_EVENT`` for an error the vendor reported in the stream, with its fields."""
-    kind, code, message = description
-    return VendorError(
-        VendorErrorCode.VENDOR_ERROR_EVENT,
-        f"event {index}: the vendor reported an error in the stream ({shown(description)})",
-        vendor=vendor,
-        vendor_type=kind,
-        vendor_code=code,
-        vendor_message=message,
-        event_index=index,
-    )
+RESPONSES_FAILURES: Final = OpenAIFailures(_responses_wire.VENDOR)
+"""How the Responses API modules fail (``vendor`` ``"openai-responses"``)."""

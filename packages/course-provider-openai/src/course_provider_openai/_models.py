@@ -9,7 +9,7 @@ of what neither API can be sent.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import final
+from typing import ClassVar, final
 
 from course_http import (
     HttpTransport,
@@ -71,18 +71,42 @@ def check_sendable(request: CourseModelRequest, vendor: str) -> None:
         )
 
 
-def _headers(api_key: str | None) -> Mapping[str, str]:
-    return {} if api_key is None else request_headers(api_key)
+class _OpenAIModel(VendorModel[OpenAIConfig]):
+    """What both OpenAI models share: the constructor, which checks the configuration, and headers.
 
+    A subclass names its API's `VendorWire` (``_WIRE``) and supplies its
+    request body (`_body`) and parser (`_parser`).
+    """
 
-def _checked_config(config: object) -> OpenAIConfig:
-    if type(config) is not OpenAIConfig:
-        raise TypeError(f"config must be an OpenAIConfig, not {type(config).__name__}")
-    return config
+    __slots__ = ()
+
+    _WIRE: ClassVar[VendorWire]
+
+    def __init__(
+        self,
+        config: OpenAIConfig,
+        *,
+        api_key: str | None = None,
+        transport: HttpTransport | None = None,
+        timeouts: Timeouts | None = None,
+    ) -> None:
+        if type(config) is not OpenAIConfig:
+            raise TypeError(f"config must be an OpenAIConfig, not {type(config).__name__}")
+        super().__init__(
+            config,
+            self._WIRE,
+            base_url=config.base_url,
+            api_key=api_key,
+            transport=transport,
+            timeouts=timeouts,
+        )
+
+    def _headers(self, api_key: str | None) -> Mapping[str, str]:
+        return {} if api_key is None else request_headers(api_key)
 
 
 @final
-class OpenAIChatModel(VendorModel[OpenAIConfig]):
+class OpenAIChatModel(_OpenAIModel):
     """OpenAI Chat Completions (``POST /v1/chat/completions``, streamed) as a ``CourseModel``.
 
     ``config`` says what every call sends besides the transcript (model,
@@ -100,37 +124,18 @@ class OpenAIChatModel(VendorModel[OpenAIConfig]):
 
     __slots__ = ()
 
-    def __init__(
-        self,
-        config: OpenAIConfig,
-        *,
-        api_key: str | None = None,
-        transport: HttpTransport | None = None,
-        timeouts: Timeouts | None = None,
-    ) -> None:
-        checked = _checked_config(config)
-        super().__init__(
-            checked,
-            _CHAT,
-            base_url=checked.base_url,
-            api_key=api_key,
-            transport=transport,
-            timeouts=timeouts,
-        )
+    _WIRE = _CHAT
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         check_sendable(request, _chat_wire.VENDOR)
         return chat_request_body(self._config, request)
-
-    def _headers(self, api_key: str | None) -> Mapping[str, str]:
-        return _headers(api_key)
 
     def _parser(self, request_id: str) -> VendorPlay:
         return ChatStreamParser(request_id)
 
 
 @final
-class OpenAIResponsesModel(VendorModel[OpenAIConfig]):
+class OpenAIResponsesModel(_OpenAIModel):
     """The OpenAI Responses API (``POST /v1/responses``, streamed) as a ``CourseModel``.
 
     The same configuration, key and transport as `OpenAIChatModel`; every
@@ -144,30 +149,11 @@ class OpenAIResponsesModel(VendorModel[OpenAIConfig]):
 
     __slots__ = ()
 
-    def __init__(
-        self,
-        config: OpenAIConfig,
-        *,
-        api_key: str | None = None,
-        transport: HttpTransport | None = None,
-        timeouts: Timeouts | None = None,
-    ) -> None:
-        checked = _checked_config(config)
-        super().__init__(
-            checked,
-            _RESPONSES,
-            base_url=checked.base_url,
-            api_key=api_key,
-            transport=transport,
-            timeouts=timeouts,
-        )
+    _WIRE = _RESPONSES
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         check_sendable(request, _responses_wire.VENDOR)
         return responses_request_body(self._config, request)
-
-    def _headers(self, api_key: str | None) -> Mapping[str, str]:
-        return _headers(api_key)
 
     def _parser(self, request_id: str) -> VendorPlay:
         return ResponsesStreamParser(request_id)

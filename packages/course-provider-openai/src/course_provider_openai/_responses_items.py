@@ -2,32 +2,27 @@
 
 Plain mutable records, private to the parser: what was announced by
 ``response.output_item.added``, what streamed since, and whether it is done;
-and `OutputItems`, which finds the open item or part an event names, or
-says exactly why there is none.
+and `OutputItems`, the whole state the output events work on, which finds
+the open item or part an event names, or says exactly why there is none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final, NoReturn, TypeAlias, TypeVar, final
+from typing import Any, Protocol, TypeAlias, TypeVar, final
 
 from course_http import VendorErrorCode
 from course_protocol import CourseToolCall
 from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import failure, invalid
+from course_provider_openai._failures import RESPONSES_FAILURES
 
 __all__ = ["CallItem", "MessageItem", "OutputItem", "OutputItems", "Part", "SkippedItem"]
 
 _Code = VendorErrorCode
-_VENDOR: Final = wire.VENDOR
 
 
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
+_fail = RESPONSES_FAILURES.fail
+_invalid = RESPONSES_FAILURES.invalid
 
 
 @final
@@ -99,20 +94,42 @@ OutputItem: TypeAlias = MessageItem | CallItem | SkippedItem
 _Item = TypeVar("_Item", MessageItem, CallItem, SkippedItem)
 
 
+class _Opens(Protocol):
+    open: bool
+
+
+_Entry = TypeVar("_Entry", bound=_Opens)
+
+
+def _open_entry(entries: list[_Entry], position: object, key: str, what: str, index: int) -> _Entry:
+    """The entry at ``position`` (an event's ``key``), which must have been added and be open."""
+    if type(position) is not int or not 0 <= position < len(entries):
+        if type(position) is not int:
+            _invalid(index, key, "an integer", position)
+        _fail(_Code.VENDOR_EVENT_ORDER, index, f"no {what} {position} was added")
+    entry = entries[position]
+    if not entry.open:
+        _fail(_Code.VENDOR_EVENT_ORDER, index, f"{what} {position} is already done")
+    return entry
+
+
 @final
 class OutputItems:
     """The items of one response in ``output_index`` order, and the lookups events need.
 
-    Each lookup raises `VendorError`: ``VENDOR_INVALID_EVENT`` when an index
-    is not an integer or an id does not match, ``VENDOR_EVENT_ORDER`` when
-    the item or part named was never added, is already done, or is of
-    another kind.
+    ``request_id`` is the request the chunks are for; ``calls`` counts the
+    function calls completed (and yielded as chunks) so far. Each lookup
+    raises `VendorError`: ``VENDOR_INVALID_EVENT`` when an index is not an
+    integer or an id does not match, ``VENDOR_EVENT_ORDER`` when the item or
+    part named was never added, is already done, or is of another kind.
     """
 
-    __slots__ = ("_list",)
+    __slots__ = ("_list", "calls", "request_id")
 
-    def __init__(self) -> None:
+    def __init__(self, request_id: str) -> None:
+        self.request_id = request_id
         self._list: list[OutputItem] = []
+        self.calls = 0
 
     def __len__(self) -> int:
         return len(self._list)
@@ -130,14 +147,7 @@ class OutputItems:
 
     def current(self, position: object, index: int) -> OutputItem:
         """The open item at ``position`` (an event's ``output_index``)."""
-        if type(position) is not int or not 0 <= position < len(self._list):
-            if type(position) is not int:
-                _invalid(index, wire.OUTPUT_INDEX_KEY, "an integer", position)
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no output item {position} was added")
-        item = self._list[position]
-        if not item.open:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"output item {position} is already done")
-        return item
+        return _open_entry(self._list, position, wire.OUTPUT_INDEX_KEY, "output item", index)
 
     def open_item(self, data: dict[str, Any], index: int, kind: type[_Item]) -> _Item:
         """The open item of type ``kind`` an event names by ``output_index`` and ``item_id``."""
@@ -157,14 +167,7 @@ class OutputItems:
         """The open part of a message item an event names by ``content_index``."""
         item = self.open_item(data, index, MessageItem)
         position = data.get(wire.CONTENT_INDEX_KEY)
-        if type(position) is not int or not 0 <= position < len(item.parts):
-            if type(position) is not int:
-                _invalid(index, wire.CONTENT_INDEX_KEY, "an integer", position)
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"no content part {position} was added")
-        part = item.parts[position]
-        if not part.open:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"content part {position} is already done")
-        return part
+        return _open_entry(item.parts, position, wire.CONTENT_INDEX_KEY, "content part", index)
 
     def open_part(self, data: dict[str, Any], index: int, *, refusal: bool) -> Part:
         """Like :meth:`part`, and the part must be a refusal part exactly when ``refusal``."""

@@ -3,7 +3,9 @@
 Every event is untrusted. Its ``type`` picks its handler with one dict
 lookup; its ``sequence_number`` must be the previous one plus one. This
 module owns the response's life (created, queued, in progress, and the
-terminal events); everything inside ``output`` is `ResponseOutput`'s.
+terminal events); everything inside ``output`` is handled by the functions of
+`_responses_output` (items), `_responses_parts` (message parts) and
+`_responses_calls` (function-call arguments), over one `OutputItems`.
 """
 
 from __future__ import annotations
@@ -11,20 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import SseEvent, VendorErrorCode, event_object, token_count
+from course_http import OneChunkStreamParser, SseEvent, VendorErrorCode, event_object, usage_counts
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
-    CourseModelUsage,
-    CourseProtocolError,
     CourseStopReason,
     is_blank,
 )
+from course_provider_openai import _responses_calls, _responses_output, _responses_parts
 from course_provider_openai import _responses_wire as wire
-from course_provider_openai._error_body import error_fields
-from course_provider_openai._failures import failure, invalid, vendor_error_event
-from course_provider_openai._responses_output import ResponseOutput
+from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._responses_items import OutputItems
+from course_provider_openai._responses_reads import object_at
 
 __all__ = ["ResponsesStreamParser"]
 
@@ -34,23 +35,12 @@ _MESSAGE_ID_PREFIX: Final = "message-"
 _STARTED_STATUSES: Final = (wire.STATUS_IN_PROGRESS, wire.STATUS_QUEUED)
 
 
-def _fail(code: VendorErrorCode, index: int, message: str) -> NoReturn:
-    raise failure(code, message, vendor=_VENDOR, index=index)
-
-
-def _invalid(index: int, path: str, expected: str, value: object) -> NoReturn:
-    raise invalid(path, expected, value, vendor=_VENDOR, index=index)
-
-
-def _response_object(data: dict[str, Any], index: int) -> dict[str, Any]:
-    value = data.get(wire.RESPONSE_KEY)
-    if type(value) is not dict:
-        _invalid(index, wire.RESPONSE_KEY, "an object", value)
-    return value
+_fail = RESPONSES_FAILURES.fail
+_invalid = RESPONSES_FAILURES.invalid
 
 
 @final
-class ResponsesStreamParser:
+class ResponsesStreamParser(OneChunkStreamParser):
     """The state of one streamed Responses API response, for the request ``request_id``.
 
     It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
@@ -63,15 +53,13 @@ class ResponsesStreamParser:
     ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
-    __slots__ = ("_next_sequence", "_output", "_request_id", "_response", "_response_id")
+    __slots__ = ("_next_sequence", "_output", "_response", "_response_id")
 
     def __init__(self, request_id: str) -> None:
-        if type(request_id) is not str or is_blank(request_id):
-            raise CourseProtocolError("request_id", "must be a non-blank str")
-        self._request_id = request_id
+        super().__init__(request_id)
         self._response_id: str | None = None
         self._next_sequence: int | None = None
-        self._output = ResponseOutput(request_id)
+        self._output = OutputItems(request_id)
         self._response: CourseModelResponse | None = None
 
     @property
@@ -127,24 +115,6 @@ class ResponsesStreamParser:
             return
         _LIFE_EVENTS[kind](self, data, index)
 
-    def feed(self, event: SseEvent, index: int) -> CourseModelChunk | None:
-        """Advance by one server-sent event; return the chunk it yields, if any.
-
-        `item` for a caller that drives the parser by hand; raises the same errors.
-        """
-        made: list[CourseModelChunk] = []
-        self.item(event, index, made.append)
-        return made[0] if made else None
-
-    def source_failed(self, error: BaseException, index: int) -> BaseException:
-        """What the stream fails with when the event source raised ``error``: ``error`` itself.
-
-        The source is ``course_http.stream_events``, whose failures are already
-        `VendorError` s with their codes; anything else is a programming error
-        (a closed transport) and passes through unchanged too.
-        """
-        return error
-
     def end(self, event_count: int) -> CourseModelResponse:
         """The terminal response, once the stream ended after ``event_count`` events.
 
@@ -152,11 +122,10 @@ class ResponsesStreamParser:
         ``event_count``) when no terminal event was read.
         """
         if self._response is None:
-            raise failure(
+            _fail(
                 _Code.VENDOR_MISSING_TERMINAL,
+                event_count,
                 f"the stream ended without {wire.RESPONSE_COMPLETED}",
-                vendor=_VENDOR,
-                index=event_count,
             )
         return self._response
 
@@ -182,7 +151,7 @@ class ResponsesStreamParser:
     def _created(self, data: dict[str, Any], index: int) -> None:
         if self._response_id is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.RESPONSE_CREATED}")
-        response = _response_object(data, index)
+        response = object_at(data, wire.RESPONSE_KEY, index)
         response_id = response.get(wire.ID_KEY)
         if type(response_id) is not str or is_blank(response_id):
             _invalid(index, f"{wire.RESPONSE_KEY}.{wire.ID_KEY}", "a non-blank string", response_id)
@@ -195,13 +164,13 @@ class ResponsesStreamParser:
         self._response_id = response_id
 
     def _progress(self, data: dict[str, Any], index: int) -> None:
-        self._check_response_id(_response_object(data, index), index)
+        self._check_response_id(object_at(data, wire.RESPONSE_KEY, index), index)
 
     def _completed(self, data: dict[str, Any], index: int) -> None:
         open_items = self._output.open_positions()
         if open_items:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"output items {open_items} are still open")
-        response = _response_object(data, index)
+        response = object_at(data, wire.RESPONSE_KEY, index)
         self._check_response_id(response, index)
         if response.get(wire.STATUS_KEY) != wire.STATUS_COMPLETED:
             status_path = f"{wire.RESPONSE_KEY}.{wire.STATUS_KEY}"
@@ -210,22 +179,21 @@ class ResponsesStreamParser:
         usage_path = f"{wire.RESPONSE_KEY}.{wire.USAGE_KEY}"
         if type(usage) is not dict:
             _invalid(index, usage_path, "an object", usage)
-        input_path = f"{usage_path}.{wire.INPUT_TOKENS_KEY}"
-        output_path = f"{usage_path}.{wire.OUTPUT_TOKENS_KEY}"
-        counts = CourseModelUsage(
-            token_count(
-                usage.get(wire.INPUT_TOKENS_KEY), vendor=_VENDOR, index=index, path=input_path
-            ),
-            token_count(
-                usage.get(wire.OUTPUT_TOKENS_KEY), vendor=_VENDOR, index=index, path=output_path
-            ),
+        counts = usage_counts(
+            usage,
+            wire.INPUT_TOKENS_KEY,
+            wire.OUTPUT_TOKENS_KEY,
+            vendor=_VENDOR,
+            index=index,
+            path=usage_path,
         )
-        self._output.check_terminal_output(response.get(wire.OUTPUT_KEY), index)
+        _responses_output.check_terminal_output(self._output, response.get(wire.OUTPUT_KEY), index)
         # The Responses API sends no stop reason: it is read off the content, so
         # the two agree by construction (terminal_semantics_error has nothing to find).
         stop_reason = CourseStopReason.TOOL_CALL if self._output.calls else CourseStopReason.STOP
         message = CourseAssistantMessage(
-            f"{_MESSAGE_ID_PREFIX}{self._response_id}", tuple(self._output.content())
+            f"{_MESSAGE_ID_PREFIX}{self._response_id}",
+            tuple(_responses_output.content(self._output)),
         )
         response_id = self._response_id
         assert response_id is not None  # every event but error comes after response.created
@@ -234,43 +202,41 @@ class ResponsesStreamParser:
         )
 
     def _incomplete(self, data: dict[str, Any], index: int) -> NoReturn:
-        response = _response_object(data, index)
+        response = object_at(data, wire.RESPONSE_KEY, index)
         details = response.get(wire.INCOMPLETE_DETAILS_KEY)
         reason = details.get(wire.REASON_KEY) if type(details) is dict else None
         shown = reason if type(reason) is str else wire.STATUS_INCOMPLETE
-        raise failure(
+        _fail(
             _Code.VENDOR_INCOMPLETE,
+            index,
             f"the response is incomplete ({shown[:64]}), which the course protocol cannot express",
-            vendor=_VENDOR,
-            index=index,
             vendor_type=shown,
         )
 
     def _failed(self, data: dict[str, Any], index: int) -> NoReturn:
-        error = _response_object(data, index).get(wire.ERROR_KEY)
-        raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+        error = object_at(data, wire.RESPONSE_KEY, index).get(wire.ERROR_KEY)
+        RESPONSES_FAILURES.reported(error, index)
 
     def _error(self, data: dict[str, Any], index: int) -> NoReturn:
         # Recorded streams nest the fields in "error"; the reference puts them at the top.
         error = data.get(wire.ERROR_KEY, data)
-        raise vendor_error_event(error_fields(error), vendor=_VENDOR, index=index)
+        RESPONSES_FAILURES.reported(error, index)
 
 
-_OutputHandler = Callable[[ResponseOutput, dict[str, Any], int], CourseModelChunk | None]
-_O = ResponseOutput
+_OutputHandler = Callable[[OutputItems, dict[str, Any], int], CourseModelChunk | None]
 _OUTPUT_EVENTS: Final[dict[str, _OutputHandler]] = {
-    wire.OUTPUT_TEXT_DELTA: _O.text_delta,
-    wire.ARGUMENTS_DELTA: _O.arguments_delta,
-    wire.OUTPUT_ITEM_ADDED: _O.item_added,
-    wire.OUTPUT_ITEM_DONE: _O.item_done,
-    wire.CONTENT_PART_ADDED: _O.part_added,
-    wire.CONTENT_PART_DONE: _O.part_done,
-    wire.OUTPUT_TEXT_DONE: _O.text_done,
-    wire.OUTPUT_TEXT_ANNOTATION_ADDED: _O.annotation,
-    wire.REFUSAL_DELTA: _O.refusal_delta,
-    wire.REFUSAL_DONE: _O.refusal_done,
-    wire.ARGUMENTS_DONE: _O.arguments_done,
-    **dict.fromkeys(wire.REASONING_EVENTS, _O.reasoning_event),
+    wire.OUTPUT_TEXT_DELTA: _responses_parts.output_text_delta,
+    wire.ARGUMENTS_DELTA: _responses_calls.arguments_delta,
+    wire.OUTPUT_ITEM_ADDED: _responses_output.item_added,
+    wire.OUTPUT_ITEM_DONE: _responses_output.item_done,
+    wire.CONTENT_PART_ADDED: _responses_parts.part_added,
+    wire.CONTENT_PART_DONE: _responses_parts.part_done,
+    wire.OUTPUT_TEXT_DONE: _responses_parts.output_text_done,
+    wire.OUTPUT_TEXT_ANNOTATION_ADDED: _responses_parts.annotation,
+    wire.REFUSAL_DELTA: _responses_parts.refusal_delta,
+    wire.REFUSAL_DONE: _responses_parts.refusal_done,
+    wire.ARGUMENTS_DONE: _responses_calls.arguments_done,
+    **dict.fromkeys(wire.REASONING_EVENTS, _responses_output.reasoning_event),
 }
 """The events inside ``output``; the text and argument deltas, the hot path, come first."""
 

@@ -1,11 +1,27 @@
-"""Counts the tasks a block of code creates on the running loop."""
+"""What the course_stream tests share: a producer's error, parking a task, counting tasks."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+
+class ProducerError(Exception):
+    """The failure a test's producer raises, or settles a stream with."""
+
+
+async def parked(coroutine: Coroutine[Any, Any, Any], turns: int = 1) -> asyncio.Task[Any]:
+    """Start ``coroutine`` as a task, give it ``turns`` loop turns, and assert it is still waiting.
+
+    Returns the task, suspended at an await point the test then acts on.
+    """
+    task = asyncio.ensure_future(coroutine)
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    assert not task.done()
+    return task
 
 
 @contextmanager
