@@ -3,7 +3,9 @@
 Every fenced block whose info string is exactly ``python`` runs as its own
 script, in a fresh interpreter (the one running this file), from the
 current directory: no top-level ``await``, no shared state between blocks,
-so an async example must be a complete ``asyncio.run(main())`` script.
+so an async example must be a complete ``asyncio.run(main())`` script. A
+block whose first line is a comment ending in ``, continued`` adds to the
+file the block before it wrote, so it runs after that block's code.
 Blocks marked ``python excerpt`` quote source files and are checked against
 them elsewhere; they are not run. Standard library only: the same script
 runs in the workspace and in a fresh virtualenv holding one package.
@@ -30,9 +32,13 @@ TIMEOUT_SECONDS = 120
 def snippets(markdown: Path) -> list[tuple[int, str]]:
     """Every runnable python block of ``markdown``, with the line its code starts on."""
     text = markdown.read_text(encoding="utf-8")
-    return [
-        (text.count("\n", 0, found.start(1)) + 1, found.group(1)) for found in _BLOCK.finditer(text)
-    ]
+    blocks: list[tuple[int, str]] = []
+    for found in _BLOCK.finditer(text):
+        code = found.group(1)
+        if blocks and code.startswith("#") and code.partition("\n")[0].endswith(", continued"):
+            code = blocks[-1][1] + code
+        blocks.append((text.count("\n", 0, found.start(1)) + 1, code))
+    return blocks
 
 
 def run(markdown: Path, line: int, code: str) -> str | None:

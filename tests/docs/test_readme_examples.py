@@ -87,3 +87,18 @@ def test_print_writes_the_first_snippet_without_running_it(tmp_path: Path) -> No
     completed = _run("--print", readme)
 
     assert (completed.returncode, completed.stdout) == (0, "def test_x():\n    pass\n")
+
+
+def test_a_continued_block_runs_after_the_block_before_it(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "```python\n# a.py\nvalue = 3\n```\n\n"
+        "```python\n# a.py, continued\nraise SystemExit(value)\n```\n\n"
+        "```python\nraise SystemExit(value)\n```\n"
+    )
+
+    completed = _run(readme)
+
+    assert completed.returncode != 0
+    assert f"{readme}:7: exit 3" in completed.stderr
+    assert "NameError: name 'value'" in completed.stderr
