@@ -8,49 +8,26 @@ cassette is always the same bytes, so a re-recording shows only what changed.
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
 from pathlib import Path
-from typing import NoReturn
 
 from returns.result import Failure, Result
 
 from course_http._cassette import Cassette
 from course_http._cassette_json import CASSETTE_VENDOR, cassette_to_json, parse_cassette
 from course_http._errors import VendorError, VendorErrorCode
+from course_protocol._strict_json import loads_strict_json
 
 __all__ = ["dumps_cassette", "load_cassette", "loads_cassette", "write_cassette"]
 
 
-class _StrictJsonError(ValueError):
-    """Raised from inside the json hooks; reported by `loads_cassette`."""
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    document: dict[str, object] = {}
-    for key, value in pairs:
-        if key in document:
-            raise _StrictJsonError(f"duplicate object key {json.dumps(key)}")
-        document[key] = value
-    return document
-
-
-def _no_constant(name: str) -> NoReturn:
-    raise _StrictJsonError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _StrictJsonError(f"the number {text[:40]} overflows a float")
-    return value
+def _invalid_error(message: str) -> VendorError:
+    return VendorError(VendorErrorCode.HTTP_RECORDING_INVALID, message, vendor=CASSETTE_VENDOR)
 
 
 def _invalid(message: str) -> Failure[VendorError]:
-    return Failure(
-        VendorError(VendorErrorCode.HTTP_RECORDING_INVALID, message, vendor=CASSETTE_VENDOR)
-    )
+    return Failure(_invalid_error(message))
 
 
 def loads_cassette(text: bytes | str) -> Result[Cassette, VendorError]:
@@ -61,24 +38,7 @@ def loads_cassette(text: bytes | str) -> Result[Cassette, VendorError]:
     `parse_cassette` refuses. Returns ``Failure`` with
     ``HTTP_RECORDING_INVALID``; never raises.
     """
-    try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
-        document = json.loads(
-            text,
-            object_pairs_hook=_unique_keys,
-            parse_constant=_no_constant,
-            parse_float=_finite_float,
-        )
-    except UnicodeDecodeError as error:
-        return _invalid(f"not valid UTF-8 (invalid byte at offset {error.start})")
-    except json.JSONDecodeError as error:
-        return _invalid(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}")
-    except RecursionError:
-        return _invalid("not usable JSON: nesting is too deep to parse")
-    except ValueError as error:
-        return _invalid(f"not strict JSON: {error}")
-    return parse_cassette(document)
+    return loads_strict_json(text).alt(_invalid_error).bind(parse_cassette)
 
 
 def load_cassette(path: str | os.PathLike[str]) -> Result[Cassette, VendorError]:
