@@ -184,10 +184,17 @@ def entries(module_name: str) -> list[str]:
         else:
             defined = _defined_in(module_name, name)
             doc = _source_docstrings(defined).get(name, "") if defined else ""
-            shown = repr(value) if isinstance(value, (int, str, float, tuple, frozenset)) else None
+            shown = _shown_value(value)
             title = f"### `{name}`" + (f" = `{shown}`" if shown and len(shown) < 60 else "")
             lines += [title, "", doc or f"A type: `{value}`.", ""]
     return lines
+
+
+def _shown_value(value: object) -> str | None:
+    """A constant as the reference shows it; a set sorted, since its repr follows the hash seed."""
+    if isinstance(value, frozenset):
+        return "frozenset({" + ", ".join(repr(item) for item in sorted(value, key=repr)) + "})"
+    return repr(value) if isinstance(value, (int, str, float, tuple)) else None
 
 
 def _defined_in(package: str, name: str) -> str | None:

@@ -7,6 +7,9 @@
 # else), runs its README's first python example (and a round trip where
 # there is one), and proves the other adapters, the CLI and the conformance
 # kit (and, for course-http without its serve extra, uvicorn) are not installed.
+# Last, course-pytest with one adapter (course-provider-anthropic) in a
+# separate project: the README's example test records against a stand-in
+# API (the standard library's HTTP server), then replays with no API at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
@@ -15,7 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$UV" build --all-packages --out-dir "$work/dist" --quiet
-for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance course-http course-provider-anthropic course-provider-openai; do
+for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance course-http course-provider-anthropic course-provider-openai course-pytest; do
     module=${package//-/_}
     for artifact in "$work/dist/$module"-*.whl "$work/dist/$module"-*.tar.gz; do
         [[ -f $artifact ]] || { echo "dist-check: $package did not build $artifact" >&2; exit 1; }
@@ -23,13 +26,14 @@ for package in course-stream course-protocol course-scripted course-provider-fix
 done
 python=$("$UV" run --frozen --no-sync python -c 'import sys; print(sys.executable)')
 
-# Usage: install_alone PACKAGE ABSENT_MODULE... ; leaves the venv in $venv.
+# Usage: install_alone PACKAGE[+PACKAGE] ABSENT_MODULE... ; leaves the venv in $venv.
 install_alone() {
     local package=$1
     shift
     venv="$work/venv-$package"
     "$UV" venv --quiet --python "$python" "$venv"
-    "$UV" pip install --quiet --python "$venv/bin/python" --find-links "$work/dist" "$package"
+    # shellcheck disable=SC2086 # PACKAGE+PACKAGE is split on purpose
+    "$UV" pip install --quiet --python "$venv/bin/python" --find-links "$work/dist" ${package//+/ }
     "$venv/bin/python" - "$@" <<'PY'
 import importlib.metadata
 import importlib.util
@@ -147,3 +151,67 @@ asyncio.run(main())
 PY
 run_readme_example course-http
 echo "dist-check: course-http installs and runs alone"
+
+install_alone course-pytest+course-provider-anthropic course_provider_openai course_cli course_conformance uvicorn hypothesis
+run_readme_example course-pytest
+project="$work/pytest-project"
+mkdir -p "$project/tests"
+printf '[pytest]\nasyncio_default_fixture_loop_scope = function\nfilterwarnings = error\n' >"$project/pytest.ini"
+"$venv/bin/python" "$root/scripts/run_snippets.py" --print "$root/packages/course-pytest/README.md" >"$project/tests/test_agent.py"
+# The stand-in API: every POST gets one streamed Messages answer, "42".
+"$venv/bin/python" - "$work/port" <<'PY' &
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+
+def event(data):
+    return f"event: {data['type']}\ndata: {json.dumps(data)}\n\n"
+
+
+BODY = "".join(
+    event(data)
+    for data in (
+        {"type": "message_start", "message": {"id": "msg_1", "role": "assistant", "content": [], "usage": {"input_tokens": 9}}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "42"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1}},
+        {"type": "message_stop"},
+    )
+).encode()
+
+
+class Answer(BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers["content-length"]))
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("content-length", str(len(BODY)))
+        self.end_headers()
+        self.wfile.write(BODY)
+
+    def log_message(self, *args):
+        pass
+
+
+server = HTTPServer(("127.0.0.1", 0), Answer)
+server.timeout = 30  # one request is expected; never wait longer for it
+with open(sys.argv[1] + ".tmp", "w") as file:
+    file.write(str(server.server_port))
+__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+server.handle_request()
+PY
+api=$!
+for _ in $(seq 50); do [[ -f $work/port ]] && break; sleep 0.1; done
+[[ -f $work/port ]] || { echo "dist-check: the stand-in API did not start" >&2; kill "$api"; exit 1; }
+(cd "$project" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$work/port")" ANTHROPIC_API_KEY=sk-ant-dist-check \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider --course-record-mode=once >"$work/record.log" 2>&1) \
+    || { cat "$work/record.log" >&2; kill "$api" 2>/dev/null; exit 1; }
+wait "$api"
+cassette="$project/tests/cassettes/test_agent/adds-two-numbers.json"
+[[ -f $cassette ]] || { echo "dist-check: no cassette at $cassette" >&2; exit 1; }
+! grep -q sk-ant-dist-check "$cassette" || { echo "dist-check: the key reached the cassette" >&2; exit 1; }
+(cd "$project" && "$venv/bin/python" -m pytest -q -p no:cacheprovider >"$work/replay.log" 2>&1) \
+    || { cat "$work/replay.log" >&2; exit 1; }
+echo "dist-check: course-pytest and one adapter record and replay in a separate project"

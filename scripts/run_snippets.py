@@ -3,14 +3,19 @@
 Every fenced block whose info string is exactly ``python`` runs as its own
 script, in a fresh interpreter (the one running this file), from the
 current directory: no top-level ``await``, no shared state between blocks,
-so an async example must be a complete ``asyncio.run(main())`` script.
+so an async example must be a complete ``asyncio.run(main())`` script. A
+block whose first line is a comment ending in ``, continued`` adds to the
+file the block before it wrote, so it runs after that block's code.
 Blocks marked ``python excerpt`` quote source files and are checked against
 them elsewhere; they are not run. Standard library only: the same script
 runs in the workspace and in a fresh virtualenv holding one package.
 
 Usage: python scripts/run_snippets.py [--first] FILE.md...
+       python scripts/run_snippets.py --print FILE.md
 Exits non-zero, naming the file and line of the block, when a file has no
 runnable block or a block fails; ``--first`` runs only each file's first one.
+``--print`` writes the file's first block to stdout instead of running it,
+for an example that is a test module to run under pytest.
 """
 
 from __future__ import annotations
@@ -27,9 +32,13 @@ TIMEOUT_SECONDS = 120
 def snippets(markdown: Path) -> list[tuple[int, str]]:
     """Every runnable python block of ``markdown``, with the line its code starts on."""
     text = markdown.read_text(encoding="utf-8")
-    return [
-        (text.count("\n", 0, found.start(1)) + 1, found.group(1)) for found in _BLOCK.finditer(text)
-    ]
+    blocks: list[tuple[int, str]] = []
+    for found in _BLOCK.finditer(text):
+        code = found.group(1)
+        if blocks and code.startswith("#") and code.partition("\n")[0].endswith(", continued"):
+            code = blocks[-1][1] + code
+        blocks.append((text.count("\n", 0, found.start(1)) + 1, code))
+    return blocks
 
 
 def run(markdown: Path, line: int, code: str) -> str | None:
@@ -51,6 +60,13 @@ def run(markdown: Path, line: int, code: str) -> str | None:
 
 
 def main(arguments: list[str]) -> int:
+    if arguments[:1] == ["--print"] and len(arguments) == 2:
+        blocks = snippets(Path(arguments[1]))
+        if not blocks:
+            print(f"{arguments[1]}: no runnable ```python block", file=sys.stderr)
+            return 1
+        print(blocks[0][1], end="")
+        return 0
     first_only = arguments[:1] == ["--first"]
     files = [Path(name) for name in arguments[1:] if first_only] or [Path(a) for a in arguments]
     failures = []

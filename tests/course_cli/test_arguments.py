@@ -51,7 +51,7 @@ def _assert_usage_error(run: Run, prefix: str, *fragments: str) -> None:
 
 
 def test_no_arguments_asks_for_a_command(course: CourseRunner) -> None:
-    _assert_usage_error(course(), "course", "choose a command: replay, check or demo")
+    _assert_usage_error(course(), "course", "choose a command: replay, check, demo or serve")
 
 
 def test_an_unknown_command_is_a_usage_error(course: CourseRunner) -> None:

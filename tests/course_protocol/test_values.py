@@ -260,6 +260,8 @@ _BAD_CONSTRUCTIONS: list[tuple[str, Callable[[], object], str, str]] = [
     ("delta-blank-request-id", lambda: CourseTextDeltaChunk("\u3000", "x"), "request_id",
      "empty"),
     ("delta-none", lambda: CourseTextDeltaChunk("r", _ANY), "delta", "not NoneType"),
+    ("chunk-call-blank-request-id", lambda: CourseToolCallChunk(" \ufeff", CourseToolCall(
+     "c", "n", {})), "request_id", "empty"),
     ("chunk-call-dict", lambda: CourseToolCallChunk("r", cast(Any, {"id": "c"})), "tool_call",
      "not dict"),
     ("chunk-call-subclass", lambda: CourseToolCallChunk("r", smuggler(ToolCallWithADict, "c",
@@ -336,3 +338,12 @@ def test_error_and_issue_values_pickle_deep_copy_and_compare_equal(value: object
     assert pickle.loads(pickle.dumps(value)) == value
     assert copy.deepcopy(value) == value
     assert hash(copy.deepcopy(value)) == hash(value)
+
+
+@pytest.mark.parametrize("request_id", ["\x1c", "\x85", "\u180e"])
+def test_a_chunk_request_id_blank_only_to_python_is_kept(request_id: str) -> None:
+    # ECMAScript's trim() keeps these; str.strip() would remove them.
+    text = CourseTextDeltaChunk(request_id, "x")
+    call = CourseToolCallChunk(request_id, CourseToolCall("c", "n", {}))
+
+    assert (text.request_id, call.request_id) == (request_id, request_id)

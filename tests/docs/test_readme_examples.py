@@ -78,3 +78,27 @@ def test_first_runs_only_the_first_snippet(tmp_path: Path) -> None:
 
     assert _run("--first", readme).returncode == 0
     assert _run(readme).returncode != 0
+
+
+def test_print_writes_the_first_snippet_without_running_it(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("```python\ndef test_x():\n    pass\n```\n\n```python\nno\n```\n")
+
+    completed = _run("--print", readme)
+
+    assert (completed.returncode, completed.stdout) == (0, "def test_x():\n    pass\n")
+
+
+def test_a_continued_block_runs_after_the_block_before_it(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "```python\n# a.py\nvalue = 3\n```\n\n"
+        "```python\n# a.py, continued\nraise SystemExit(value)\n```\n\n"
+        "```python\nraise SystemExit(value)\n```\n"
+    )
+
+    completed = _run(readme)
+
+    assert completed.returncode != 0
+    assert f"{readme}:7: exit 3" in completed.stderr
+    assert "NameError: name 'value'" in completed.stderr

@@ -7,6 +7,11 @@ from dataclasses import dataclass
 
 from returns.result import Failure, Success
 
+from course_cli._cassettes import (
+    check_cassette_document,
+    check_cassette_file,
+    is_cassette_document,
+)
 from course_cli._files import UNREADABLE_CODE, unreadable_reason
 from course_cli._problems import Problem, problem_from_error
 from course_protocol import CourseModelRequest
@@ -59,7 +64,9 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     A path that cannot be read at all (missing, a directory, unreadable)
     gives one ``FILE_UNREADABLE`` problem and counts as unreadable. A file
     that cannot be loaded or constructed (not strict JSON, not a schema-1
-    fixture) gives one problem and no responses. Otherwise each of
+    fixture) gives one problem and no responses. A file whose top-level object
+    holds the cassette version key is checked as a cassette: its first problem,
+    if any, is one line, and its calls count as responses. Otherwise each of
     its responses is played to its terminal result with a fresh request id
     ``check-<i+1>``; a failed response gives one problem and the next
     response is still played, since the adapter takes each response from
@@ -75,7 +82,13 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
             problems.append(unreadable_problem(path, reason))
             unreadable += 1
             continue
-        match load_fixture(path).bind(FixtureProviderAdapter.from_fixture):
+        document = load_fixture(path)
+        if is_cassette_document(document.value_or(None)):
+            calls, problem = check_cassette_document(path, document.unwrap())
+            responses += calls
+            problems.extend(() if problem is None else (problem,))
+            continue
+        match document.bind(FixtureProviderAdapter.from_fixture):
             case Failure(error):
                 problems.append(problem_from_error(path, None, error))
                 continue
@@ -92,6 +105,30 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
                 problems.append(problem_from_error(path, index, error))
     return CheckReport(
         files=len(paths), responses=responses, problems=tuple(problems), unreadable=unreadable
+    )
+
+
+def check_cassettes(paths: Sequence[str]) -> CheckReport:
+    """``course check --wire cassette``: every file must be a valid cassette.
+
+    A cassette is checked whole (strict JSON, format, version, every call,
+    no secret header); its first problem is one line. A path that cannot be
+    read at all is one ``FILE_UNREADABLE`` problem. Calls count as responses.
+    """
+    problems: list[Problem] = []
+    calls = 0
+    unreadable = 0
+    for path in paths:
+        reason = unreadable_reason(path)
+        if reason is not None:
+            problems.append(unreadable_problem(path, reason))
+            unreadable += 1
+            continue
+        count, problem = check_cassette_file(path)
+        calls += count
+        problems.extend(() if problem is None else (problem,))
+    return CheckReport(
+        files=len(paths), responses=calls, problems=tuple(problems), unreadable=unreadable
     )
 
 

@@ -1,4 +1,4 @@
-"""The ``course`` command line: argument parsing and dispatch to the three subcommands."""
+"""The ``course`` command line: argument parsing and dispatch to the four subcommands."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from course_cli._check import check_files
+from course_cli._cassettes import CASSETTE_WIRE
+from course_cli._check import check_cassettes, check_files
 from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
 from course_cli._files import unreadable_reason
 from course_cli._models import MODEL_NAMES, build_demo_model, fixture_demo_model
 from course_cli._output import format_problem, one_line, trace_line, writer_for
 from course_cli._recordings import check_recordings, replay_recording, unplayable_reason
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
+from course_cli._serve import SERVE_EPILOG, add_serve_arguments, load_for_serving, run_serve
 from course_cli._wires import FIXTURE_WIRE, RECORDING_WIRES, WIRE_NAMES
 from course_provider_fixture import FixtureProviderError
 
@@ -26,6 +28,9 @@ examples:
   course check fixtures/*.json     exit 0 only when every file is clean
   course replay --wire openai-chat answer.sse
                                    a recorded vendor body, through the vendor's model
+  course check tests/cassettes/test_agent/*.json
+                                   cassettes are checked too
+  course serve tests/cassettes     answer SDKs from cassettes on 127.0.0.1
 
 Run 'course COMMAND --help' for the details of one command.
 """
@@ -69,6 +74,12 @@ only when every file is clean, 1 when any problem was found.
 With --wire VENDOR, each FILE is one recorded HTTP body played as one call
 through that vendor's model (see 'course replay --help'); a file whose call
 fails is one problem line, FILE: CODE: MESSAGE.
+
+A cassette (a JSON file whose top-level object holds "course_cassette", its
+format version) is checked as a cassette: strict JSON, the documented format,
+every call, no secret header; its first problem is one line,
+  FILE: response C: HTTP_RECORDING_INVALID: calls[C]...: MESSAGE
+(C is the call). --wire cassette says that every FILE must be one.
 """
 
 _DEMO_EPILOG = """\
@@ -154,9 +165,9 @@ def _build_parser() -> _Parser:
     check = commands.add_parser(
         "check",
         help="validate every response of every fixture file",
-        description="Validate fixture files (or, with --wire VENDOR, recorded response "
-        "bodies) by playing every response offline; print one line per problem (file, "
-        "response index, record index, code, message).",
+        description="Validate fixture files and cassettes (or, with --wire VENDOR, recorded "
+        "response bodies) by playing every response offline; print one line per problem "
+        "(file, response index, record index, code, message).",
         epilog=_CHECK_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -164,7 +175,18 @@ def _build_parser() -> _Parser:
     check.add_argument(
         "fixtures", metavar="FILE", nargs="+", help="fixture files, or recorded bodies with --wire"
     )
-    _add_wire_option(check)
+    _add_wire_option(check, (*WIRE_NAMES, CASSETTE_WIRE))
+
+    serve = commands.add_parser(
+        "serve",
+        help="answer HTTP clients and SDKs from cassettes on 127.0.0.1",
+        description="Run an HTTP server on 127.0.0.1 that answers each request from the "
+        "cassettes, byte for byte, with request matching, until Ctrl-C.",
+        epilog=SERVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.set_defaults(subparser=serve)
+    add_serve_arguments(serve)
 
     demo = commands.add_parser(
         "demo",
@@ -197,10 +219,10 @@ def _build_parser() -> _Parser:
     return parser
 
 
-def _add_wire_option(command: argparse.ArgumentParser) -> None:
+def _add_wire_option(command: argparse.ArgumentParser, choices: Sequence[str] = WIRE_NAMES) -> None:
     command.add_argument(
         "--wire",
-        choices=WIRE_NAMES,
+        choices=choices,
         default=FIXTURE_WIRE,
         help="what the files record: course fixtures (default: %(default)s) or a vendor "
         "API's response bodies",
@@ -237,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         arguments = parser.parse_args(argv)
         if arguments.command is None:
-            parser.error("choose a command: replay, check or demo")
+            parser.error("choose a command: replay, check, demo or serve")
         if arguments.command == "replay":
             _require_readable(arguments.subparser, [arguments.fixture])
             _require_playable(arguments.subparser, arguments.wire, [arguments.fixture])
@@ -247,6 +269,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--fixture replays a fixture: it goes with --model fixture"
                 )
             _require_readable(arguments.subparser, [arguments.fixture])
+        elif arguments.command == "serve":
+            serving = load_for_serving(arguments.target)
+            if isinstance(serving, str):
+                arguments.subparser.error(serving)
+            arguments.cassettes = serving
     except _ParserExit as exit_:
         return exit_.status
     try:
@@ -254,6 +281,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _replay(arguments.fixture, arguments.request_id, arguments.wire)
         elif arguments.command == "check":
             status = _check(arguments.fixtures, arguments.wire)
+        elif arguments.command == "serve":
+            status = run_serve(
+                arguments.cassettes, arguments.port, arguments.chunk, arguments.delay
+            )
         else:
             status = _demo(arguments.model, arguments.fixture, arguments.max_turns)
         sys.stdout.flush()
@@ -297,7 +328,9 @@ def _replay(path: str, request_prefix: str, wire: str) -> int:
 
 def _check(paths: Sequence[str], wire: str) -> int:
     recording = RECORDING_WIRES.get(wire)
-    if recording is None:
+    if wire == CASSETTE_WIRE:
+        report = check_cassettes(paths)
+    elif recording is None:
         report = asyncio.run(check_files(paths))
     else:
         report = asyncio.run(check_recordings(paths, recording))

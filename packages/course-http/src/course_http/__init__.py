@@ -13,18 +13,42 @@
   `VendorWire`, its request body and headers, and its parser (a `VendorPlay`):
   a `StreamParser` (or `OneChunkStreamParser`) subclass writes only what its
   events mean and how its stream ends.
+- Cassettes, for users' own tests: a `Cassette` of `CassetteCall` s (each
+  request as sent, each response as received), recorded by
+  `RecordingTransport` (redacted as a `Redaction` says, on top of what is
+  always kept out), replayed by `CassetteTransport` with `RequestMatching`
+  and `ReplayFault` s; files read with `load_cassette` (`loads_cassette`,
+  `parse_cassette`) and written with `write_cassette` (`dumps_cassette`,
+  `cassette_to_json`).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
 - `event_object`, `token_count`, `usage_counts`, `tool_arguments`: the
   vendor-neutral reads every vendor parser shares; `event_error` and
   `invalid_event`, the one shape of an event's error, and `EventFailures`,
   which binds it to one vendor; `body_object`, the reads' decoding for an
   error body's reader.
-- `SECRET_HEADERS`: the header names whose values are credentials.
+- `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
+  what a masked value becomes.
 
 This is the only course package that imports an HTTP client. The loopback
 test server is `course_http.loopback` (the ``serve`` extra), imported apart.
 """
 
+from course_http._cassette import (
+    CASSETTE_VERSION,
+    CASSETTE_VERSION_KEY,
+    Cassette,
+    CassetteCall,
+    MatchOn,
+    Redaction,
+    RequestMatching,
+)
+from course_http._cassette_file import (
+    dumps_cassette,
+    load_cassette,
+    loads_cassette,
+    write_cassette,
+)
+from course_http._cassette_json import cassette_to_json, parse_cassette
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._event_errors import EventFailures, event_error, invalid_event
 from course_http._event_json import (
@@ -34,6 +58,7 @@ from course_http._event_json import (
     tool_arguments,
     usage_counts,
 )
+from course_http._faults import AppliedFault, FaultKind, ReplayFault
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
@@ -41,8 +66,11 @@ from course_http._recorded import (
     RecordedTransport,
     ResponseEnd,
 )
+from course_http._recording import RecordingTransport
+from course_http._redaction import KEPT_REQUEST_HEADERS, KEPT_RESPONSE_HEADERS, MASKED_QUERY_KEYS
+from course_http._replay import CassetteTransport
 from course_http._request import HttpRequest
-from course_http._secrets import SECRET_HEADERS
+from course_http._secrets import REDACTED, SECRET_HEADERS
 from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
@@ -52,19 +80,35 @@ from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
 
 __all__ = [
+    "CASSETTE_VERSION",
+    "CASSETTE_VERSION_KEY",
     "DEFAULT_MAX_FRAME_LENGTH",
     "ERROR_BODY_LIMIT",
+    "KEPT_REQUEST_HEADERS",
+    "KEPT_RESPONSE_HEADERS",
+    "MASKED_QUERY_KEYS",
+    "REDACTED",
     "SECRET_HEADERS",
+    "AppliedFault",
+    "Cassette",
+    "CassetteCall",
+    "CassetteTransport",
     "Chunking",
     "ErrorBodyReader",
     "EventFailures",
+    "FaultKind",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
+    "MatchOn",
     "OneChunkStreamParser",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",
+    "RecordingTransport",
+    "Redaction",
+    "ReplayFault",
+    "RequestMatching",
     "ResponseEnd",
     "SseDecoder",
     "SseEvent",
@@ -77,12 +121,18 @@ __all__ = [
     "VendorPlay",
     "VendorWire",
     "body_object",
+    "cassette_to_json",
     "code_for_status",
+    "dumps_cassette",
     "event_error",
     "event_object",
     "invalid_event",
+    "load_cassette",
+    "loads_cassette",
+    "parse_cassette",
     "stream_events",
     "token_count",
     "tool_arguments",
     "usage_counts",
+    "write_cassette",
 ]

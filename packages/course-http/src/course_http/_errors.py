@@ -62,6 +62,12 @@ class VendorErrorCode(StrEnum):
     HTTP_RECORDING_EXHAUSTED = "HTTP_RECORDING_EXHAUSTED"
     """A recorded transport was called more times than it holds recorded responses."""
 
+    HTTP_REQUEST_MISMATCH = "HTTP_REQUEST_MISMATCH"
+    """A replayed call sent a request that differs from the recorded one (method, path or body)."""
+
+    HTTP_RECORDING_INVALID = "HTTP_RECORDING_INVALID"
+    """A cassette cannot be used: unreadable, not strict JSON, or not the documented format."""
+
     VENDOR_INVALID_EVENT = "VENDOR_INVALID_EVENT"
     """An event's data is not a JSON object, or a field has the wrong type or value."""
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, final, get_args
 
 import httpx2
 from frozendict import frozendict
 
+from course_http._playback import Playback, PlaybackExchange, cut_body, playback_of
 from course_http._secrets import without_secrets
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport
@@ -25,6 +25,7 @@ __all__ = [
     "RecordingExhaustedError",
     "ResponseEnd",
     "cut_body",
+    "sent_request",
 ]
 
 ResponseEnd = Literal["complete", "interrupted", "stalled"]
@@ -34,8 +35,6 @@ its bytes; or never (no more bytes come, the connection stays open)."""
 Chunking = Literal["whole", "bytes", "random"]
 """How a body is cut into the chunks the client receives: in one piece, one
 byte per chunk, or at seeded random cut points (chunks of 1 to 64 bytes)."""
-
-_LONGEST_RANDOM_CHUNK = 64
 
 
 @final
@@ -96,21 +95,14 @@ class RecordingExhaustedError(Exception):
         self.call = call
 
 
-def cut_body(body: bytes, chunking: Chunking, rng: random.Random) -> list[bytes]:
-    """``body`` cut as ``chunking`` says; ``rng`` draws the random cut points."""
-    if not body:
-        return []
-    if chunking == "whole":
-        return [body]
-    if chunking == "bytes":
-        return [body[at : at + 1] for at in range(len(body))]
-    chunks: list[bytes] = []
-    at = 0
-    while at < len(body):
-        size = rng.randint(1, _LONGEST_RANDOM_CHUNK)
-        chunks.append(body[at : at + size])
-        at += size
-    return chunks
+def sent_request(request: httpx2.Request, content: bytes) -> RecordedRequest:
+    """``request`` as a replaying transport lists it: the JSON body parsed back, no secrets."""
+    return RecordedRequest(
+        method=request.method,
+        path=request.url.raw_path.decode("ascii"),
+        body=freeze_json_object(json.loads(content)).unwrap(),
+        headers=without_secrets(dict(request.headers.items())),
+    )
 
 
 @final
@@ -165,75 +157,26 @@ class RecordedTransport(HttpTransport):
         """How many recorded responses no call has taken yet."""
         return max(0, len(self._responses) - len(self._requests))
 
-    def _exchange(self) -> httpx2.AsyncBaseTransport:
-        return _RecordedExchange(self)
+    @property
+    def replays(self) -> bool:
+        """Always ``True``: the responses are served in-process and nothing is sent anywhere."""
+        return True
 
-    def _answer(
-        self, request: httpx2.Request, content: bytes
-    ) -> tuple[RecordedResponse, list[bytes]]:
-        self._requests.append(
-            RecordedRequest(
-                method=request.method,
-                path=request.url.raw_path.decode("ascii"),
-                body=freeze_json_object(json.loads(content)).unwrap(),
-                headers=without_secrets(dict(request.headers.items())),
-            )
-        )
+    def _exchange(self) -> httpx2.AsyncBaseTransport:
+        return PlaybackExchange(self._answer)
+
+    def _answer(self, request: httpx2.Request, content: bytes) -> Playback:
+        self._requests.append(sent_request(request, content))
         call = len(self._requests)
         if call > len(self._responses):
             raise RecordingExhaustedError(call)
-        response = self._responses[call - 1]
-        return response, cut_body(response.body, self._chunking, self._random)
+        return playback_of(self._responses[call - 1], self._chunking, self._random)
 
     def __repr__(self) -> str:
         return (
             f"RecordedTransport(responses={len(self._responses)}, played={len(self._requests)}, "
             f"chunking={self._chunking!r}, base_url={self.base_url!r})"
         )
-
-
-class _RecordedExchange(httpx2.AsyncBaseTransport):
-    """The httpx2 transport under a `RecordedTransport`'s client: answers from the recording."""
-
-    def __init__(self, owner: RecordedTransport) -> None:
-        self._owner = owner
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        content = await request.aread()
-        response, chunks = self._owner._answer(request, content)
-        timeouts = request.extensions.get("timeout", {})
-        return httpx2.Response(
-            status_code=response.status,
-            headers=list(response.headers.items()),
-            stream=_RecordedBody(chunks, response.end, timeouts.get("read")),
-        )
-
-
-class _RecordedBody(httpx2.AsyncByteStream):
-    def __init__(self, chunks: list[bytes], end: ResponseEnd, read_timeout: float | None) -> None:
-        self._chunks = chunks
-        self._end = end
-        self._read_timeout = read_timeout
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for index, chunk in enumerate(self._chunks):
-            if index:
-                await asyncio.sleep(0)
-            yield chunk
-        if self._end == "interrupted":
-            raise httpx2.RemoteProtocolError(
-                "the recorded connection closed before the body was complete"
-            )
-        if self._end == "stalled":
-            if self._read_timeout is None:
-                await asyncio.Event().wait()  # forever: only cancellation ends it
-            else:
-                await asyncio.sleep(self._read_timeout)
-            raise httpx2.ReadTimeout("the recorded response stalled past the read timeout")
-
-    async def aclose(self) -> None:
-        # Nothing to release: the chunks are in memory.
-        return
 
 
 def _checked_headers(headers: object) -> frozendict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx2
 
 from course_http._errors import VendorError, VendorErrorCode
+from course_http._matching import RequestMismatchError
 from course_http._recorded import RecordingExhaustedError
 from course_http._secrets import scrub
 
@@ -31,11 +32,15 @@ def translate(
     a connection that fails or closes once the request is under way
     ``HTTP_STREAM_INTERRUPTED``; a body whose ``Content-Encoding`` cannot be
     decoded ``VENDOR_INVALID_EVENT``; a recorded transport asked for one
-    response too many ``HTTP_RECORDING_EXHAUSTED``. ``event_index`` is the
-    number of events already delivered, or ``None`` before the body.
+    response too many ``HTTP_RECORDING_EXHAUSTED``; a replayed request that
+    differs from the recorded one ``HTTP_REQUEST_MISMATCH``. ``event_index`` is
+    the number of events already delivered, or ``None`` before the body.
     """
     if isinstance(error, RecordingExhaustedError):
         return VendorError(VendorErrorCode.HTTP_RECORDING_EXHAUSTED, str(error), vendor=vendor)
+    if isinstance(error, RequestMismatchError):
+        message = scrub(str(error), secrets)
+        return VendorError(VendorErrorCode.HTTP_REQUEST_MISMATCH, message, vendor=vendor)
     if not isinstance(error, httpx2.HTTPError):
         return None
     detail = _detail(error, secrets)

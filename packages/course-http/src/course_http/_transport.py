@@ -60,6 +60,16 @@ class HttpTransport(ABC):
         """The limits of every call made through this transport."""
         return self._timeouts
 
+    @property
+    def replays(self) -> bool:
+        """Whether the transport answers from recordings in-process, sending nothing anywhere.
+
+        ``False`` here; ``True`` for `RecordedTransport` and `CassetteTransport`.
+        A vendor model needs no API key over a transport that replays, and
+        never reads one from the environment.
+        """
+        return False
+
     @abstractmethod
     def _exchange(self) -> httpx2.AsyncBaseTransport | None:
         """The httpx2 transport under the client; ``None`` for the client's own network one.

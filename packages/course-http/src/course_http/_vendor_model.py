@@ -20,7 +20,6 @@ from typing import Generic, Self, TypeAlias, TypeVar, final
 
 from course_http._api_key import checked_api_key, environment_api_key
 from course_http._errors import VendorError, VendorErrorCode
-from course_http._recorded import RecordedTransport
 from course_http._request import HttpRequest
 from course_http._sse import SseEvent
 from course_http._status import ErrorBodyReader
@@ -227,7 +226,7 @@ class VendorModel(ABC, Generic[C]):
     def __repr__(self) -> str:
         if self._api_key is not None:
             key = "given"
-        elif type(self._transport) is RecordedTransport:
+        elif self._transport.replays:
             key = "none (a recorded transport needs none)"
         else:
             key = f"read from {self._wire.key_variable} at each call"
@@ -252,7 +251,7 @@ class VendorModel(ABC, Generic[C]):
     def _key_for_call(self) -> str | None:
         if self._api_key is not None:
             return self._api_key
-        if type(self._transport) is RecordedTransport:
+        if self._transport.replays:
             return None
         return environment_api_key(
             self._wire.key_variable, model=type(self).__name__, vendor=self._wire.vendor

@@ -8,7 +8,12 @@ from typing import TypeAlias, final
 
 from course_protocol._checks import check_id, check_text, fail, slot_setter
 from course_protocol._messages import CourseAssistantMessage, CourseToolCall
-from course_protocol._untrusted import MAX_TOKEN_COUNT, is_blank, is_token_count, type_name
+from course_protocol._untrusted import (
+    BLANK_CHARACTERS,
+    MAX_TOKEN_COUNT,
+    is_token_count,
+    type_name,
+)
 
 
 @final
@@ -24,9 +29,9 @@ class CourseTextDeltaChunk:
     delta: str
 
     def __init__(self, request_id: str, delta: str) -> None:
-        # One chunk per streamed record: the passing case is inlined and the
-        # helpers run only to raise the precise error.
-        if type(request_id) is not str or is_blank(request_id):
+        # One chunk per streamed record: the passing case is inlined (is_blank
+        # too) and the helpers run only to raise the precise error.
+        if type(request_id) is not str or not request_id.strip(BLANK_CHARACTERS):
             check_id(request_id, "request_id")
         if type(delta) is not str:
             check_text(delta, "delta")
@@ -52,7 +57,7 @@ class CourseToolCallChunk:
     tool_call: CourseToolCall
 
     def __init__(self, request_id: str, tool_call: CourseToolCall) -> None:
-        if type(request_id) is not str or is_blank(request_id):
+        if type(request_id) is not str or not request_id.strip(BLANK_CHARACTERS):
             check_id(request_id, "request_id")
         if type(tool_call) is not CourseToolCall:
             fail("tool_call", f"must be a CourseToolCall, not {type_name(tool_call)}")

@@ -7,6 +7,9 @@
   by a `Responder` (`in_order` serves a list); what it saw, `LoopbackRequest`;
   how each exchange ended, `LoopbackEnd`.
 - `LoopbackApp`: the plain ASGI application underneath.
+- `CassetteResponder`: a `Responder` answering from cassettes with request
+  matching, byte for byte (what ``course serve`` runs); `ServedCall` reports
+  what it did with each request.
 
 Faults are recorded responses: ``end="interrupted"`` closes the connection
 after the body's bytes, ``end="stalled"`` keeps it open and silent until the
@@ -15,6 +18,7 @@ bodies that are not SSE are served as given.
 """
 
 from course_http.loopback._app import LoopbackApp
+from course_http.loopback._cassettes import CassetteResponder, ServedCall
 from course_http.loopback._script import (
     LoopbackEnd,
     LoopbackRequest,
@@ -25,11 +29,13 @@ from course_http.loopback._script import (
 from course_http.loopback._server import LoopbackServer
 
 __all__ = [
+    "CassetteResponder",
     "LoopbackApp",
     "LoopbackEnd",
     "LoopbackRequest",
     "LoopbackResponse",
     "LoopbackServer",
     "Responder",
+    "ServedCall",
     "in_order",
 ]

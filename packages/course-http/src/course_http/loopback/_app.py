@@ -148,6 +148,8 @@ async def _play(
             ],
         }
     )
+    if reply.first_delay and await _paused(reply.first_delay, wake):
+        return _why_woken(gone)
     for position, chunk in enumerate(reply.chunks()):
         if position and await _paused(reply.delay, wake):
             return _why_woken(gone)

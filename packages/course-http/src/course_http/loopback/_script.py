@@ -29,7 +29,8 @@ class LoopbackResponse:
     ``chunking`` is ``"whole"`` (one write), ``"bytes"`` (one write per
     byte) or the offsets where the body is cut (strictly increasing, inside
     the body). ``delay`` is the pause, in seconds, before every chunk but the
-    first. The response's ``end`` plays out on the socket: ``"interrupted"``
+    first; ``first_delay`` the pause after the status and headers, before the
+    first chunk. The response's ``end`` plays out on the socket: ``"interrupted"``
     closes the connection after the body, ``"stalled"`` keeps it open and
     silent until the client leaves or the server stops. Chunk boundaries are
     where the server writes; the client may read several chunks at once.
@@ -40,6 +41,7 @@ class LoopbackResponse:
     response: RecordedResponse
     chunking: Literal["whole", "bytes"] | tuple[int, ...]
     delay: float
+    first_delay: float
 
     def __init__(
         self,
@@ -47,14 +49,17 @@ class LoopbackResponse:
         *,
         chunking: Literal["whole", "bytes"] | Sequence[int] = "whole",
         delay: float = 0.0,
+        first_delay: float = 0.0,
     ) -> None:
         if type(response) is not RecordedResponse:
             raise TypeError("response must be a RecordedResponse")
-        if type(delay) not in (int, float) or not 0 <= delay < float("inf"):
-            raise ValueError("delay must be a finite number of seconds, 0 or more")
+        for name, seconds in (("delay", delay), ("first_delay", first_delay)):
+            if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
+                raise ValueError(f"{name} must be a finite number of seconds, 0 or more")
         object.__setattr__(self, "response", response)
         object.__setattr__(self, "chunking", _checked_chunking(chunking, len(response.body)))
         object.__setattr__(self, "delay", float(delay))
+        object.__setattr__(self, "first_delay", float(first_delay))
 
     def chunks(self) -> list[bytes]:
         """The body cut as ``chunking`` says (no chunk for an empty body)."""

@@ -47,8 +47,11 @@ class LoopbackServer:
     Leaving the block stops it within ``stop_timeout`` seconds, whatever its
     clients do: stalled and paused responses end with their connection
     closed, idle keep-alive connections are closed, and no task, socket or
-    warning is left behind. Raises ``ValueError`` for a ``stop_timeout``
-    that is not a positive finite number; ``OSError`` if no port can be bound.
+    warning is left behind. ``port`` 0 (the default) takes a free port;
+    another is bound as given (``OSError`` with ``errno.EADDRINUSE`` when
+    something listens there). Raises ``ValueError`` for a ``stop_timeout``
+    that is not a positive finite number or a ``port`` outside 0 to 65535;
+    ``OSError`` if the port cannot be bound.
     """
 
     def __init__(
@@ -56,11 +59,15 @@ class LoopbackServer:
         responses: Sequence[LoopbackResponse | RecordedResponse] | Responder,
         *,
         stop_timeout: float = 5.0,
+        port: int = 0,
     ) -> None:
         if type(stop_timeout) not in (int, float) or not (
             math.isfinite(stop_timeout) and stop_timeout > 0
         ):
             raise ValueError("stop_timeout must be a positive finite number of seconds")
+        if type(port) is not int or not 0 <= port <= 65535:
+            raise ValueError("port must be an int from 0 (any free port) to 65535")
+        self._port = port
         responder = responses if callable(responses) else in_order(responses)
         self._app = LoopbackApp(responder)
         self._stop_timeout = float(stop_timeout)
@@ -94,7 +101,10 @@ class LoopbackServer:
             raise RuntimeError("a LoopbackServer starts once")
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
-            listener.bind(("127.0.0.1", 0))
+            # A port left in TIME_WAIT by the last run is free to use again;
+            # one something listens on still fails to bind.
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(("127.0.0.1", self._port))
             port = listener.getsockname()[1]
             config = uvicorn.Config(
                 self._app,

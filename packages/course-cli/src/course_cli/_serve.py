@@ -1,0 +1,160 @@
+"""``course serve``: cassettes answered over real HTTP on 127.0.0.1, for any client or SDK.
+
+The server is ``course_http.loopback``'s, answering through a
+``CassetteResponder``: the recorded bytes, with request matching, so an SDK
+pointed at the printed base URL replays recorded traffic with no code change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import sys
+from collections.abc import Callable
+
+from course_cli._cassettes import cassettes_under
+from course_cli._output import one_line, writer_for
+from course_http import Cassette, Chunking
+from course_http.loopback import CassetteResponder, LoopbackServer, ServedCall
+
+__all__ = ["SERVE_EPILOG", "add_serve_arguments", "run_serve"]
+
+SERVE_EPILOG = """\
+example:
+  $ course serve tests/cassettes --port 8787
+  course serve: http://127.0.0.1:8787 answers 3 calls from 2 cassettes (Ctrl-C stops it)
+  POST /v1/messages: test_agent/answers.json calls[0]: 200
+  POST /v1/messages: HTTP_REQUEST_MISMATCH: test_agent/answers.json calls[1]: ...
+
+Point a client at the printed base URL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL,
+base_url=...). Each request is answered by the next unplayed call of a
+cassette that recorded the same method and path, when the request matches it
+as a replay would; the recorded status, headers and body are sent byte for
+byte. A request that matches nothing gets a 400 (404 for a path no cassette
+records) whose JSON error names the course code and the first difference,
+with x-should-retry: false. Each recorded call is served once: restart the
+server to replay again. One line per request on stdout (problems on stderr).
+Exit status: 130 when stopped with Ctrl-C, 2 for bad arguments, a cassette
+that cannot be used or a port already in use.
+"""
+
+_CHUNKINGS: dict[str, Chunking] = {"whole": "whole", "bytes": "bytes", "random": "random"}
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 65535, got {value}")
+    return value
+
+
+def _milliseconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected milliseconds, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def add_serve_arguments(serve: argparse.ArgumentParser) -> None:
+    """The arguments of ``course serve``."""
+    serve.add_argument(
+        "target", metavar="CASSETTE_OR_DIR", help="a cassette file, or a folder of them"
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=0,
+        help="the port on 127.0.0.1 (default: 0, any free port; the base URL is printed)",
+    )
+    serve.add_argument(
+        "--chunk",
+        choices=list(_CHUNKINGS),
+        default="whole",
+        help="how each body is cut into writes: whole (default), one byte each, or random cuts",
+    )
+    serve.add_argument(
+        "--delay",
+        metavar="MS",
+        type=_milliseconds,
+        default=0.0,
+        help="a pause of MS milliseconds between the writes of a body (default: 0)",
+    )
+
+
+def load_for_serving(target: str) -> list[tuple[str, Cassette]] | str:
+    """The cassettes under ``target``, or the one-line reason ``course serve`` cannot start."""
+    try:
+        return cassettes_under(target)
+    except OSError as error:
+        return f"{target}: cannot be read ({error.strerror or error})"
+
+
+def run_serve(
+    cassettes: list[tuple[str, Cassette]], port: int, chunking: str, delay_ms: float
+) -> int:
+    """Serve ``cassettes`` until interrupted; 2 when the port cannot be bound.
+
+    Ctrl-C reaches the caller as ``KeyboardInterrupt`` once the server has
+    stopped (every connection closed).
+    """
+    out = writer_for(sys.stdout)
+    err = writer_for(sys.stderr)
+    responder = CassetteResponder(
+        cassettes,
+        chunking=_CHUNKINGS[chunking],
+        delay=delay_ms / 1000,
+        report=_reporter(out, err),
+    )
+    try:
+        asyncio.run(_serve(responder, port, len(cassettes), out))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            err(
+                f"course serve: error: port {port} on 127.0.0.1 is already in use; "
+                "choose another with --port\n"
+            )
+        else:
+            err(f"course serve: error: cannot listen on 127.0.0.1:{port}: {error.strerror}\n")
+        _flush()
+        return 2
+    return 0
+
+
+async def _serve(
+    responder: CassetteResponder, port: int, count: int, out: Callable[[str], None]
+) -> None:
+    async with LoopbackServer(responder, port=port) as server:
+        calls = responder.pending_call_count
+        out(
+            f"course serve: {server.base_url} answers {calls} call{'s' * (calls != 1)} "
+            f"from {count} cassette{'s' * (count != 1)} (Ctrl-C stops it)\n"
+        )
+        _flush()
+        await asyncio.Event().wait()
+
+
+def _reporter(
+    out: Callable[[str], None], err: Callable[[str], None]
+) -> Callable[[ServedCall], None]:
+    def report(served: ServedCall) -> None:
+        where = f"{served.method} {one_line(served.path)}"
+        if served.cassette is not None:
+            out(f"{where}: {one_line(served.cassette)} calls[{served.index}]: {served.status}\n")
+        else:
+            code = served.code.value if served.code is not None else "NOT_RECORDED"
+            err(f"{where}: {code}: {one_line(served.problem or '')}\n")
+        _flush()
+
+    return report
+
+
+def _flush() -> None:
+    sys.stdout.flush()
+    sys.stderr.flush()

@@ -1,0 +1,95 @@
+"""Cassette files: strict reading (`load_cassette`), stable writing (`write_cassette`).
+
+A cassette file is UTF-8 JSON, indented by two spaces, keys in the format's
+order, non-ASCII characters as they are, one newline at the end: the same
+cassette is always the same bytes, so a re-recording shows only what changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from returns.result import Failure, Result
+
+from course_http._cassette import Cassette
+from course_http._cassette_json import CASSETTE_VENDOR, cassette_to_json, parse_cassette
+from course_http._errors import VendorError, VendorErrorCode
+from course_protocol._strict_json import loads_strict_json
+
+__all__ = ["dumps_cassette", "load_cassette", "loads_cassette", "write_cassette"]
+
+
+def _invalid_error(message: str) -> VendorError:
+    return VendorError(VendorErrorCode.HTTP_RECORDING_INVALID, message, vendor=CASSETTE_VENDOR)
+
+
+def _invalid(message: str) -> Failure[VendorError]:
+    return Failure(_invalid_error(message))
+
+
+def loads_cassette(text: bytes | str) -> Result[Cassette, VendorError]:
+    """The `Cassette` held by the JSON ``text`` (bytes must be UTF-8).
+
+    Strict JSON: duplicate keys, ``NaN``/``Infinity``, overflowing numbers,
+    nesting too deep to parse and invalid UTF-8 fail, as does anything
+    `parse_cassette` refuses. Returns ``Failure`` with
+    ``HTTP_RECORDING_INVALID``; never raises.
+    """
+    return loads_strict_json(text).alt(_invalid_error).bind(parse_cassette)
+
+
+def load_cassette(path: str | os.PathLike[str]) -> Result[Cassette, VendorError]:
+    """The `Cassette` in the file at ``path``.
+
+    Returns ``Failure`` with ``HTTP_RECORDING_INVALID`` when the file cannot
+    be read (the message says why and names the file) or is not a valid
+    cassette (see `loads_cassette`; the message names the file, then the
+    problem's path). Never raises.
+    """
+    name = os.fsdecode(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        return _invalid(f"{name}: cannot be read: {error.strerror or error}")
+    return loads_cassette(data).alt(
+        lambda error: VendorError(error.code, f"{name}: {error.message}", vendor=error.vendor)
+    )
+
+
+def dumps_cassette(cassette: Cassette) -> str:
+    """``cassette`` as the text of its file (ending with one newline)."""
+    document = cassette_to_json(cassette)
+    try:
+        text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate in a request body cannot be UTF-8: escape it, as
+        # the request itself was sent.
+        text = json.dumps(document, indent=2, ensure_ascii=True, allow_nan=False)
+    return text + "\n"
+
+
+def write_cassette(path: str | os.PathLike[str], cassette: Cassette) -> None:
+    """Write ``cassette`` to ``path`` at once: the file is the old one or the new one, never half.
+
+    Creates the missing parent folders. Raises ``OSError`` when the file
+    cannot be written.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = dumps_cassette(cassette).encode("utf-8")
+    descriptor, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+        # mkstemp makes the file private; a cassette is meant to be committed and shared.
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,175 @@
+"""What of a call may reach a cassette: allow-listed headers, masked keys, scrubbed credentials.
+
+Recording and replay both pass every request through `redacted_request`, so
+a replayed request is compared with the recorded one after the same masks:
+a masked value matches whatever the code sends there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+from frozendict import frozendict
+
+from course_http._cassette import Redaction
+from course_http._json_paths import parse_json_path, rewrite_at_paths, rewrite_fields
+from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
+from course_http._secrets import REDACTED, SECRET_HEADERS, scrub
+from course_protocol import JsonObject, freeze_json_object
+
+__all__ = [
+    "KEPT_REQUEST_HEADERS",
+    "KEPT_RESPONSE_HEADERS",
+    "MASKED_QUERY_KEYS",
+    "checked_extra_headers",
+    "redacted_request",
+    "redacted_response",
+]
+
+KEPT_REQUEST_HEADERS: Final = frozenset({"accept", "content-type"})
+"""Request headers a cassette keeps, besides every ``*-version`` and ``*-beta`` header."""
+
+# API versions and beta flags change what a vendor answers, so a reviewer
+# should see them; the client's own headers (user-agent, accept-encoding)
+# only make noise in a diff.
+_KEPT_REQUEST_SUFFIXES: Final = ("-version", "-beta")
+
+KEPT_RESPONSE_HEADERS: Final = frozenset(
+    {"content-type", "content-encoding", "retry-after", "retry-after-ms"}
+)
+"""Response headers a cassette keeps: what the client reads (the body's type and encoding,
+when to retry). Request ids, rate-limit counters and dates change on every recording."""
+
+MASKED_QUERY_KEYS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token"})
+"""Query parameters whose values are masked in a recorded path (``?key=...`` keys)."""
+
+
+def checked_extra_headers(names: object) -> frozenset[str]:
+    """More header names to keep (lower-cased); ``ValueError`` for a secret one.
+
+    Raises ``TypeError`` when ``names`` is not a list or tuple of ``str``.
+    """
+    if not isinstance(names, (list, tuple)):
+        raise TypeError(f"keep_headers must be a list or tuple, not {type(names).__name__}")
+    kept: set[str] = set()
+    for name in names:
+        if type(name) is not str:
+            raise TypeError(f"keep_headers must hold str, not {type(name).__name__}")
+        if name.lower() in SECRET_HEADERS:
+            raise ValueError(f"{name!r} holds credentials: it is never written to a cassette")
+        kept.add(name.lower())
+    return frozenset(kept)
+
+
+def redacted_request(
+    method: str,
+    path: str,
+    headers: Mapping[str, str],
+    body: object,
+    redaction: Redaction,
+    secrets: Iterable[str],
+    *,
+    extra_headers: frozenset[str] = frozenset(),
+) -> RecordedRequest:
+    """The request as a cassette holds it: kept headers, masked path and body, no credential.
+
+    ``body`` is the JSON object sent (plain or frozen); ``secrets`` are the
+    credentials the request carried (`secret_values` of its headers), scrubbed
+    wherever they appear. Raises ``ValueError`` when ``body`` is not a JSON
+    object within the nesting limit.
+    """
+    shown = tuple(secrets)
+    kept = {
+        name.lower(): scrub(value, shown)
+        for name, value in headers.items()
+        if _kept_request_header(name.lower(), extra_headers)
+    }
+    return RecordedRequest(
+        method=method,
+        path=masked_path(scrub(path, shown)),
+        body=masked_body(body, redaction, shown),
+        headers=frozendict(sorted(kept.items())),
+    )
+
+
+def redacted_response(
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes,
+    end: ResponseEnd,
+    secrets: Iterable[str],
+    *,
+    extra_headers: frozenset[str] = frozenset(),
+) -> RecordedResponse:
+    """The response as a cassette holds it: kept headers, and any echoed credential scrubbed.
+
+    The body is kept byte for byte, except that a credential of the request
+    echoed in it is replaced with ``[redacted]``.
+    """
+    shown = tuple(secrets)
+    kept = {
+        name.lower(): scrub(value, shown)
+        for name, value in headers.items()
+        if name.lower() not in SECRET_HEADERS
+        and (name.lower() in KEPT_RESPONSE_HEADERS or name.lower() in extra_headers)
+    }
+    for secret in shown:
+        body = body.replace(secret.encode("utf-8", "surrogatepass"), REDACTED.encode())
+    return RecordedResponse(status, dict(sorted(kept.items())), body, end)
+
+
+def masked_path(path: str) -> str:
+    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``."""
+    target, question, query = path.partition("?")
+    if not question:
+        return path
+    parameters = []
+    for parameter in query.split("&"):
+        name, equals, _value = parameter.partition("=")
+        if equals and name.lower() in MASKED_QUERY_KEYS:
+            parameter = f"{name}={REDACTED}"
+        parameters.append(parameter)
+    return f"{target}?{'&'.join(parameters)}"
+
+
+def masked_body(body: object, redaction: Redaction, secrets: tuple[str, ...]) -> JsonObject:
+    """``body`` with ``redaction``'s fields and paths masked and ``secrets`` scrubbed, frozen.
+
+    Raises ``ValueError`` when ``body`` is not a JSON object within the
+    nesting limit; it is checked before anything walks it.
+    """
+    masked = rewrite_fields(_frozen(body), frozenset(redaction.fields), _mask)
+    masked = rewrite_at_paths(masked, [parse_json_path(path) for path in redaction.paths], _mask)
+    return _frozen(_scrubbed(masked, secrets))
+
+
+def _frozen(body: object) -> JsonObject:
+    frozen = freeze_json_object(body, "body")
+    if not isinstance(frozen.value_or(None), Mapping):
+        problem = frozen.failure()
+        raise ValueError(f"{problem.path}: {problem.message}")
+    return frozen.unwrap()
+
+
+def _mask(value: object) -> object:
+    del value
+    return REDACTED
+
+
+def _scrubbed(value: object, secrets: tuple[str, ...]) -> object:
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return scrub(value, secrets)
+    if isinstance(value, Mapping):
+        return {scrub(key, secrets): _scrubbed(item, secrets) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_scrubbed(item, secrets) for item in value]
+    return value
+
+
+def _kept_request_header(name: str, extra: frozenset[str]) -> bool:
+    if name in SECRET_HEADERS:
+        return False
+    return name in KEPT_REQUEST_HEADERS or name in extra or name.endswith(_KEPT_REQUEST_SUFFIXES)

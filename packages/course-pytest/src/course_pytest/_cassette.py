@@ -1,0 +1,158 @@
+"""`CourseCassette`: one test's cassette, and the transport (or model) bound to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TypeVar, final
+
+import pytest
+
+from course_http import (
+    CassetteTransport,
+    HttpTransport,
+    RecordingTransport,
+    Timeouts,
+    load_cassette,
+)
+from course_pytest._modes import Plan, RecordMode, plan_for
+from course_pytest._options import CassetteOptions
+
+__all__ = ["CourseCassette"]
+
+M = TypeVar("M")
+
+
+class _Configuration(Protocol):
+    """An adapter configuration: it says where the vendor's API is."""
+
+    @property
+    def base_url(self) -> str: ...
+
+
+@final
+class CourseCassette:
+    """The cassette of one test, as the ``course_cassette`` fixture hands it out.
+
+    `transport` is an ``HttpTransport`` bound to the cassette at `path`,
+    made on first use and the same one after: a ``CassetteTransport``
+    replaying it, or a ``RecordingTransport`` writing it, as the record mode
+    and the file's existence say (`plan`). `model` builds a vendor model
+    over it. At teardown the transport is closed (a recording is then
+    complete on disk) and, when the test passed and replayed, every recorded
+    call must have been played (``assert_consumed``), unless the test is
+    marked ``course_allow_unplayed``.
+    """
+
+    def __init__(
+        self, path: Path, mode: RecordMode, options: CassetteOptions, how_to_record: str
+    ) -> None:
+        self._path = path
+        self._mode = mode
+        self._options = options
+        self._how_to_record = how_to_record
+        self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
+        self._transport: HttpTransport | None = None
+        self._base_url: str | None = None
+
+    @property
+    def path(self) -> Path:
+        """Where the cassette file is: ``<test folder>/cassettes/<test module>/<name>.json``."""
+        return self._path
+
+    @property
+    def mode(self) -> RecordMode:
+        """The run's record mode."""
+        return self._mode
+
+    @property
+    def plan(self) -> Plan:
+        """What this test does: ``"replay"``, ``"record"``, ``"extend"`` or ``"missing"``."""
+        return self._plan
+
+    @property
+    def recording(self) -> bool:
+        """Whether calls of this test may reach the network (it records, or extends)."""
+        return self._plan in ("record", "extend")
+
+    def transport(self, base_url: str, *, timeouts: Timeouts | None = None) -> HttpTransport:
+        """The transport of this test, bound to its cassette (made once, then the same one).
+
+        ``base_url`` is where the real API is, used only when recording.
+        Fails the test (with how to record it) when the cassette must be
+        replayed and does not exist, or cannot be used; raises
+        ``ValueError`` when asked again for another ``base_url``.
+        """
+        if self._transport is not None:
+            if base_url != self._base_url:
+                raise ValueError(
+                    f"this test's transport is for {self._base_url}, not {base_url}: "
+                    "one cassette, one API"
+                )
+            return self._transport
+        self._base_url = base_url
+        self._transport = self._open(base_url, timeouts)
+        return self._transport
+
+    def model(self, model_class: Callable[..., M], config: _Configuration, **options: object) -> M:
+        """``model_class(config, transport=..., **options)`` over this test's transport.
+
+        For any vendor model built as ``Model(config, *, transport=...)``
+        (``AnthropicMessagesModel``, ``OpenAIChatModel``,
+        ``OpenAIResponsesModel``); the transport is made for
+        ``config.base_url``. A recording needs the vendor's key, from
+        ``api_key=`` or the vendor's environment variable; a replay needs none.
+        """
+        return model_class(config, transport=self.transport(config.base_url), **options)
+
+    def _open(self, base_url: str, timeouts: Timeouts | None) -> HttpTransport:
+        options = self._options
+        if self._plan == "missing":
+            pytest.fail(
+                f"the cassette {self._path} does not exist, and record mode "
+                f"{self._mode.value!r} replays only.\n{self._how_to_record}",
+                pytrace=False,
+            )
+        if self._plan == "record":
+            return RecordingTransport(
+                base_url,
+                self._path,
+                redaction=options.redaction,
+                matching=options.matching,
+                keep_headers=options.keep_headers,
+                timeouts=timeouts,
+            )
+        loaded = load_cassette(self._path)
+        recorded = loaded.value_or(None)
+        if recorded is None:
+            pytest.fail(f"{loaded.failure()}\n{self._how_to_record}", pytrace=False)
+        if self._plan == "extend":
+            return RecordingTransport(
+                base_url,
+                self._path,
+                matching=options.matching,
+                keep_headers=options.keep_headers,
+                timeouts=timeouts,
+                replay_first=recorded,
+            )
+        return CassetteTransport(
+            recorded,
+            matching=options.matching,
+            faults=options.faults,
+            chunking=options.chunking,
+            timeouts=timeouts,
+        )
+
+    async def close(self, *, check_consumed: bool) -> None:
+        """Close the transport; then, for a replay, check that every recorded call was played."""
+        transport = self._transport
+        if transport is None:
+            return
+        await transport.aclose()
+        if check_consumed and isinstance(transport, CassetteTransport):
+            transport.assert_consumed()
+
+    def __repr__(self) -> str:
+        return (
+            f"CourseCassette({str(self._path)!r}, mode={self._mode.value!r}, plan={self._plan!r})"
+        )

@@ -1,0 +1,45 @@
+"""Record modes, with the names pytest-recording and VCR.py users know, and what each one does."""
+
+from __future__ import annotations
+
+from enum import StrEnum, unique
+from typing import Literal
+
+__all__ = ["Plan", "RecordMode", "plan_for"]
+
+
+@unique
+class RecordMode(StrEnum):
+    """What a test run does with cassettes (``--course-record-mode``); values never change."""
+
+    NONE = "none"
+    """Replay only: nothing reaches the network, and a missing cassette fails the test (CI)."""
+
+    ONCE = "once"
+    """Replay a cassette that exists; record one that does not."""
+
+    NEW_EPISODES = "new_episodes"
+    """Replay the recorded calls while they match; record the calls after them."""
+
+    ALL = "all"
+    """Record every cassette again, replacing what was there."""
+
+
+Plan = Literal["replay", "record", "extend", "missing"]
+"""What one test does: replay its cassette, record it, replay then record new
+calls, or fail because the cassette it must replay does not exist."""
+
+
+def plan_for(mode: RecordMode, exists: bool, *, replay_only: bool) -> Plan:
+    """What a test does under ``mode`` when its cassette ``exists`` (or not).
+
+    ``replay_only`` (a test that injects faults: a live call cannot be
+    faulted) never records: it replays, or its cassette is missing.
+    """
+    if replay_only or mode is RecordMode.NONE:
+        return "replay" if exists else "missing"
+    if mode is RecordMode.ALL:
+        return "record"
+    if not exists:
+        return "record"
+    return "extend" if mode is RecordMode.NEW_EPISODES else "replay"

@@ -1,0 +1,94 @@
+"""What ``@pytest.mark.course_cassette(...)`` says, checked, and where the cassette lives."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import final
+
+from course_http import Chunking, Redaction, ReplayFault, RequestMatching
+
+__all__ = ["CASSETTES_FOLDER", "CassetteOptions", "cassette_path", "options_from_marker"]
+
+CASSETTES_FOLDER = "cassettes"
+"""The folder, next to each test module, that holds its cassettes (one subfolder per module)."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_KNOWN = frozenset(
+    {"match", "ignore", "redact_fields", "redact_paths", "keep_headers", "faults", "chunking"}
+)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CassetteOptions:
+    """The options of one test's cassette, as its marker gives them.
+
+    ``matching`` is ``None`` when the marker says nothing about matching (the
+    cassette's own rule then applies on replay).
+    """
+
+    name: str
+    matching: RequestMatching | None
+    redaction: Redaction
+    keep_headers: tuple[str, ...]
+    faults: Mapping[int, ReplayFault]
+    chunking: Chunking
+
+
+def options_from_marker(
+    args: tuple[object, ...], kwargs: Mapping[str, object], test_name: str
+) -> CassetteOptions:
+    """The `CassetteOptions` of a ``course_cassette`` marker on the test ``test_name``.
+
+    The name is the marker's one positional argument, or the test's name
+    made safe for a file name (``test_x[a b]`` is ``test_x-a-b``). Raises
+    ``TypeError`` or ``ValueError`` (saying which option) for anything else.
+    """
+    unknown = sorted(set(kwargs) - _KNOWN)
+    if unknown:
+        raise TypeError(
+            f"course_cassette() got unknown options {unknown}; it takes {sorted(_KNOWN)}"
+        )
+    if len(args) > 1:
+        raise TypeError("course_cassette() takes at most one positional argument, the name")
+    name = args[0] if args else _UNSAFE.sub("-", test_name).strip("-.")
+    if type(name) is not str or not _NAME.fullmatch(name):
+        raise ValueError(
+            f"course_cassette name {name!r} must be letters, digits, '.', '_' or '-' "
+            "(it is a file name)"
+        )
+    matching = None
+    if "match" in kwargs or "ignore" in kwargs:
+        on = kwargs.get("match", "request")
+        ignore = kwargs.get("ignore", ())
+        matching = RequestMatching(on, ignore=ignore)  # type: ignore[arg-type]
+    redaction = Redaction(
+        fields=kwargs.get("redact_fields", ()),  # type: ignore[arg-type]
+        paths=kwargs.get("redact_paths", ()),  # type: ignore[arg-type]
+    )
+    keep = kwargs.get("keep_headers", ())
+    if not isinstance(keep, (list, tuple)) or not all(type(item) is str for item in keep):
+        raise TypeError("course_cassette(keep_headers=...) must be a list of header names")
+    faults = kwargs.get("faults", {})
+    if not isinstance(faults, Mapping):
+        raise TypeError("course_cassette(faults=...) must map call indexes to ReplayFault")
+    chunking = kwargs.get("chunking", "whole")
+    if chunking not in ("whole", "bytes", "random"):
+        raise ValueError("course_cassette(chunking=...) must be 'whole', 'bytes' or 'random'")
+    return CassetteOptions(
+        name=name,
+        matching=matching,
+        redaction=redaction,
+        keep_headers=tuple(keep),
+        faults=dict(faults),
+        chunking=chunking,
+    )
+
+
+def cassette_path(test_file: Path, name: str) -> Path:
+    """``<test folder>/cassettes/<test module>/<name>.json``."""
+    return test_file.parent / CASSETTES_FOLDER / test_file.stem / f"{name}.json"

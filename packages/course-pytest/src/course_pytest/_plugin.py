@@ -1,0 +1,159 @@
+"""The pytest plugin (entry point ``course`` in ``pytest11``): options, markers, fixtures.
+
+Disable it with ``-p no:course``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from returns.result import Failure
+
+from course_provider_fixture import FixtureProviderAdapter, load_fixture
+from course_pytest._cassette import CourseCassette
+from course_pytest._modes import RecordMode
+from course_pytest._options import cassette_path, options_from_marker
+from course_scripted import ScriptedModel
+
+__all__ = [
+    "course_cassette",
+    "fixture_provider",
+    "pytest_addoption",
+    "pytest_configure",
+    "pytest_runtest_makereport",
+    "scripted_model",
+]
+
+_MODES = tuple(mode.value for mode in RecordMode)
+_CALL_PASSED = pytest.StashKey[bool]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--course-record-mode`` (and the ``course_record_mode`` ini option)."""
+    group = parser.getgroup("course", "course cassettes")
+    group.addoption(
+        "--course-record-mode",
+        choices=_MODES,
+        default=None,
+        help="what to do with course cassettes: none (replay only, the default), once "
+        "(record what is missing), new_episodes (record calls past the recorded ones), "
+        "all (record everything again)",
+    )
+    parser.addini(
+        "course_record_mode",
+        "the default --course-record-mode (none when unset)",
+        default="none",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers."""
+    config.addinivalue_line(
+        "markers",
+        "course_cassette(name=None, *, match=..., ignore=..., redact_fields=..., "
+        "redact_paths=..., keep_headers=..., faults=..., chunking=...): the test's "
+        "calls are replayed from (or recorded to) cassettes/<module>/<name>.json",
+    )
+    config.addinivalue_line(
+        "markers",
+        "course_allow_unplayed: do not fail the test when its cassette or doubles keep "
+        "calls or responses it never played",
+    )
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Remember whether the test's own call passed: teardown checks run only then."""
+    report = yield
+    if report.when == "call":
+        item.stash[_CALL_PASSED] = report.passed
+    return report
+
+
+def _check_consumed(request: pytest.FixtureRequest) -> bool:
+    passed = request.node.stash.get(_CALL_PASSED, False)
+    return passed and request.node.get_closest_marker("course_allow_unplayed") is None
+
+
+def _record_mode(config: pytest.Config) -> str:
+    mode = config.getoption("course_record_mode") or config.getini("course_record_mode")
+    if mode not in _MODES:
+        raise pytest.UsageError(f"course_record_mode must be one of {_MODES}, not {mode!r}")
+    return str(mode)
+
+
+@pytest_asyncio.fixture
+async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[CourseCassette]:
+    """This test's cassette: ``course_cassette.transport(base_url)`` or ``.model(Model, config)``.
+
+    The cassette is ``cassettes/<test module>/<name>.json`` next to the test
+    module; name and options come from ``@pytest.mark.course_cassette``
+    (the test's name when unmarked).
+    """
+    marker = request.node.get_closest_marker("course_cassette")
+    args, kwargs = (marker.args, marker.kwargs) if marker is not None else ((), {})
+    options = options_from_marker(args, kwargs, request.node.name)
+    path = cassette_path(Path(request.node.path), options.name)
+    mode = RecordMode(_record_mode(request.config))
+    how = (
+        "Record it once against the real API (its key in the environment):\n"
+        f"    pytest --course-record-mode=once {request.node.nodeid}"
+    )
+    cassette = CourseCassette(path, mode, options, how)
+    try:
+        yield cassette
+    finally:
+        await cassette.close(check_consumed=_check_consumed(request))
+
+
+@pytest.fixture
+def scripted_model(request: pytest.FixtureRequest) -> Iterator[ScriptedModel]:
+    """An empty ``ScriptedModel(validate_requests=True)``; give it responses with ``set_responses``.
+
+    At teardown, when the test passed, every scripted response must have been
+    played (``assert_consumed``), unless the test is marked ``course_allow_unplayed``.
+    """
+    model = ScriptedModel(validate_requests=True)
+    yield model
+    if _check_consumed(request):
+        model.assert_consumed()
+
+
+@pytest.fixture
+def fixture_provider(
+    request: pytest.FixtureRequest,
+) -> Iterator[Callable[..., FixtureProviderAdapter]]:
+    """``fixture_provider(source, *, match_requests=False)``: a ``FixtureProviderAdapter``.
+
+    ``source`` is a fixture file (a path relative to the test module's folder,
+    or absolute) or a fixture document. Requests are validated
+    (``validate_requests=True``). At teardown, when the test passed, every
+    adapter made must have played all its responses, unless the test is
+    marked ``course_allow_unplayed``.
+    """
+    made: list[FixtureProviderAdapter] = []
+    folder = Path(request.node.path).parent
+
+    def make(source: object, *, match_requests: bool = False) -> FixtureProviderAdapter:
+        document = source
+        if isinstance(source, str | os.PathLike):
+            loaded = load_fixture(folder / source)
+            if isinstance(loaded, Failure):
+                raise loaded.failure()
+            document = loaded.unwrap()
+        adapter = FixtureProviderAdapter(
+            document, validate_requests=True, match_requests=match_requests
+        )
+        made.append(adapter)
+        return adapter
+
+    yield make
+    if _check_consumed(request):
+        for adapter in made:
+            adapter.assert_consumed()

@@ -1,0 +1,151 @@
+"""CassetteResponder over a loopback server: recorded bytes out, matched requests in."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import socket
+
+import httpx2
+import pytest
+
+from course_http import REDACTED, RecordedResponse, Redaction, VendorErrorCode
+from course_http.loopback import CassetteResponder, LoopbackServer, ServedCall
+from tests.course_http.cassettes import call, cassette
+from tests.course_http.helpers import FRAMES, SSE
+from tests.streams import GUARD_SECONDS
+
+ANSWER = RecordedResponse(200, {**SSE, "x-kept": "1"}, FRAMES)
+QUESTION = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+
+
+def responder(reports: list[ServedCall], **options: object) -> CassetteResponder:
+    first = cassette(
+        call(QUESTION, ANSWER),
+        call({"model": "m", "n": 2}, RecordedResponse(200, SSE, b"data: 2\n\n")),
+    )
+    second = cassette(
+        call(
+            {"other": True, "user": REDACTED},
+            RecordedResponse(201, SSE, b"data: other\n\n"),
+            path="/v1/chat",
+        ),
+        redaction=Redaction(fields=["user"]),
+    )
+    return CassetteResponder(
+        [("first.json", first), ("second.json", second)],
+        report=reports.append,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("chunking", ["whole", "bytes", "random"])
+async def test_a_matching_request_gets_the_recorded_bytes_however_they_are_cut(
+    chunking: str,
+) -> None:
+    reports: list[ServedCall] = []
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(responder(reports, chunking=chunking)) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        answer = await client.post("/v1/messages", json=QUESTION)
+
+    assert (answer.status_code, answer.content) == (200, FRAMES)
+    assert answer.headers["content-type"] == "text/event-stream"
+    assert reports == [ServedCall("POST", "/v1/messages", "first.json", 0, 200)]
+
+
+async def test_each_cassette_plays_in_order_and_a_request_goes_to_the_one_it_matches() -> None:
+    reports: list[ServedCall] = []
+    served = responder(reports)
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(served) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        other = await client.post("/v1/chat", json={"other": True, "user": "anyone"})
+        first = await client.post("/v1/messages", json=QUESTION)
+        second = await client.post("/v1/messages", json={"n": 2, "model": "m"})
+
+    assert [other.status_code, first.status_code, second.status_code] == [201, 200, 200]
+    assert second.content == b"data: 2\n\n"
+    assert [(report.cassette, report.index) for report in reports] == [
+        ("second.json", 0),
+        ("first.json", 0),
+        ("first.json", 1),
+    ]
+    assert served.pending_call_count == 0
+
+
+async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retry() -> None:
+    reports: list[ServedCall] = []
+    key = "sk-secret-in-the-query"
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(responder(reports)) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        changed = await client.post("/v1/messages", json={**QUESTION, "model": "other"})
+        broken = await client.post("/v1/messages", content=b"[" * 100_000)
+        await client.post("/v1/messages", json=QUESTION)
+        await client.post("/v1/messages", json={"model": "m", "n": 2})
+        exhausted = await client.post("/v1/messages", json=QUESTION)
+        unknown = await client.post(f"/v1/nothing?key={key}", json={})
+
+    assert [changed.status_code, exhausted.status_code, unknown.status_code] == [400, 400, 404]
+    assert all(reply.headers["x-should-retry"] == "false" for reply in (changed, unknown))
+    error = json.loads(changed.content)["error"]
+    assert error == {
+        "type": "course_cassette_error",
+        "message": 'first.json calls[0]: model: recorded "m", sent "other"',
+        "code": VendorErrorCode.HTTP_REQUEST_MISMATCH.value,
+    }
+    assert "not a JSON object" in json.loads(broken.content)["error"]["message"]
+    assert json.loads(exhausted.content)["error"]["code"] == "HTTP_RECORDING_EXHAUSTED"
+    assert json.loads(unknown.content)["error"]["message"] == (
+        "no cassette records POST /v1/nothing?key=[redacted]"
+    )
+    assert key not in repr(reports)
+    assert [report.code for report in reports] == [
+        VendorErrorCode.HTTP_REQUEST_MISMATCH,
+        VendorErrorCode.HTTP_REQUEST_MISMATCH,
+        None,
+        None,
+        VendorErrorCode.HTTP_RECORDING_EXHAUSTED,
+        None,
+    ]
+
+
+def _listening_port() -> socket.socket:
+    busy = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    return busy
+
+
+async def test_a_server_binds_the_port_asked_for_and_a_busy_one_is_address_in_use() -> None:
+    with _listening_port() as busy:
+        port = busy.getsockname()[1]
+        with pytest.raises(OSError, match="in use") as caught:
+            async with LoopbackServer([], port=port):
+                pass
+    assert caught.value.errno == errno.EADDRINUSE
+    async with asyncio.timeout(GUARD_SECONDS), LoopbackServer([], port=port) as server:
+        assert server.base_url == f"http://127.0.0.1:{port}"
+
+
+@pytest.mark.parametrize("port", [-1, 65536, 1.5, True])
+def test_a_port_outside_the_range_is_refused(port: object) -> None:
+    with pytest.raises(ValueError, match="port"):
+        LoopbackServer([], port=port)  # type: ignore[arg-type]
+
+
+def test_responder_arguments_are_checked() -> None:
+    with pytest.raises(TypeError):
+        CassetteResponder([cassette()])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="chunking"):
+        CassetteResponder([], chunking="lines")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="delay"):
+        CassetteResponder([], delay=-1)

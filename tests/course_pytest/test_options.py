@@ -1,0 +1,93 @@
+"""The plugin's decisions, in-process: what each record mode does, and what a marker may say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from course_http import Redaction, ReplayFault, RequestMatching
+from course_pytest import CASSETTES_FOLDER, RecordMode
+from course_pytest._modes import plan_for
+from course_pytest._options import cassette_path, options_from_marker
+
+
+@pytest.mark.parametrize(
+    ("mode", "exists", "replay_only", "plan"),
+    [
+        (RecordMode.NONE, True, False, "replay"),
+        (RecordMode.NONE, False, False, "missing"),
+        (RecordMode.ONCE, True, False, "replay"),
+        (RecordMode.ONCE, False, False, "record"),
+        (RecordMode.NEW_EPISODES, True, False, "extend"),
+        (RecordMode.NEW_EPISODES, False, False, "record"),
+        (RecordMode.ALL, True, False, "record"),
+        (RecordMode.ALL, False, False, "record"),
+        (RecordMode.ALL, True, True, "replay"),
+        (RecordMode.ONCE, False, True, "missing"),
+    ],
+)
+def test_each_record_mode_replays_records_or_fails_as_documented(
+    mode: RecordMode, exists: bool, replay_only: bool, plan: str
+) -> None:
+    assert plan_for(mode, exists, replay_only=replay_only) == plan
+
+
+def test_the_mode_names_are_the_ones_vcr_users_know() -> None:
+    assert [mode.value for mode in RecordMode] == ["none", "once", "new_episodes", "all"]
+
+
+def test_a_marker_gives_the_name_matching_redaction_and_faults() -> None:
+    fault = ReplayFault.drop_after(1)
+    options = options_from_marker(
+        ("answer",),
+        {
+            "ignore": ["metadata.user_id"],
+            "redact_fields": ["user_id"],
+            "keep_headers": ["x-thing"],
+            "faults": {0: fault},
+            "chunking": "bytes",
+        },
+        "test_x",
+    )
+
+    assert options.name == "answer"
+    assert options.matching == RequestMatching(ignore=["metadata.user_id"])
+    assert options.redaction == Redaction(fields=["user_id"])
+    assert (options.keep_headers, options.faults, options.chunking) == (
+        ("x-thing",),
+        {0: fault},
+        "bytes",
+    )
+
+
+def test_without_a_marker_the_cassette_is_named_after_the_test_and_keeps_its_own_matching() -> None:
+    options = options_from_marker((), {}, "test_sum[20 + 22]")
+
+    assert options.name == "test_sum-20-22"
+    assert options.matching is None
+    assert cassette_path(Path("/p/tests/test_agent.py"), options.name) == Path(
+        f"/p/tests/{CASSETTES_FOLDER}/test_agent/test_sum-20-22.json"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "message"),
+    [
+        ((), {"mtach": "order"}, TypeError, "unknown options \\['mtach'\\]"),
+        (("a", "b"), {}, TypeError, "at most one positional"),
+        (("../up",), {}, ValueError, "must be letters, digits"),
+        ((3,), {}, ValueError, "must be letters, digits"),
+        ((), {"match": "fuzzy"}, ValueError, "RequestMatching.on"),
+        ((), {"match": "order", "ignore": ["x"]}, ValueError, "compares nothing"),
+        ((), {"faults": [ReplayFault.cut_after(1)]}, TypeError, "must map call indexes"),
+        ((), {"chunking": "lines"}, ValueError, "chunking"),
+        ((), {"keep_headers": "x"}, TypeError, "keep_headers"),
+        ((), {"redact_paths": ["a..b"]}, ValueError, "JSON path"),
+    ],
+)
+def test_a_marker_that_says_something_wrong_is_refused_naming_the_option(
+    args: tuple[object, ...], kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        options_from_marker(args, kwargs, "test_x")
