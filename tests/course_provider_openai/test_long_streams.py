@@ -168,3 +168,62 @@ def test_responses_streams_100_000_text_deltas_as_chunks_and_one_text_block() ->
     assert len(outcome.chunks) == FRAGMENTS
     assert outcome.response is not None
     assert outcome.response.message.content == (CourseTextBlock(PIECE * FRAGMENTS),)
+
+
+def _mangled(text: str, how: str) -> str:
+    """``text`` with one character changed, dropped or added, far from either end."""
+    middle = len(text) // 2 + 7
+    if how == "changed":
+        return text[:middle] + ("#" if text[middle] != "#" else "%") + text[middle + 1 :]
+    if how == "dropped":
+        return text[:middle] + text[middle + 1 :]
+    return text + text[-1]
+
+
+# The .done events are compared with the kept pieces in place (TextPieces.equals),
+# not with their join: any difference must still be found, wherever it is.
+@pytest.mark.parametrize("how", ["changed", "dropped", "added"])
+def test_a_long_text_whose_done_text_differs_from_its_deltas_fails(how: str) -> None:
+    where = {"item_id": "msg_long", "output_index": 0, "content_index": 0}
+    message = {"id": "msg_long", "type": "message", "role": "assistant", "content": []}
+    events = responses_events(
+        created(),
+        {"type": "response.output_item.added", "output_index": 0, "item": message},
+        {"type": "response.content_part.added", **where, "part": {"type": "output_text"}},
+        *({"type": "response.output_text.delta", **where, "delta": PIECE} for _ in range(2_000)),
+        {"type": "response.output_text.done", **where, "text": _mangled(PIECE * 2_000, how)},
+    )
+
+    outcome = replay(ResponsesStreamParser("request-1"), events)
+
+    assert outcome.error is not None
+    assert outcome.error.code == "VENDOR_INVALID_EVENT"
+    assert outcome.error.event_index == 2_003
+    assert "text is not the deltas joined" in outcome.error.message
+
+
+@pytest.mark.parametrize("how", ["changed", "dropped", "added"])
+def test_long_arguments_whose_done_text_differs_from_the_fragments_fail(how: str) -> None:
+    pieces = [*argument_pieces()[:2_000], '"}']
+    where = {"item_id": "fc_long", "output_index": 0}
+    item = function_call("fc_long", "call_long", "write")
+    events = responses_events(
+        created(),
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        *(
+            {"type": "response.function_call_arguments.delta", **where, "delta": piece}
+            for piece in pieces
+        ),
+        {
+            "type": "response.function_call_arguments.done",
+            **where,
+            "arguments": _mangled("".join(pieces), how),
+        },
+    )
+
+    outcome = replay(ResponsesStreamParser("request-1"), events)
+
+    assert outcome.error is not None
+    assert outcome.error.code == "VENDOR_INVALID_EVENT"
+    assert outcome.error.event_index == 2 + len(pieces)
+    assert "is not the concatenation of the argument deltas" in outcome.error.message

@@ -21,6 +21,9 @@
   `parse_cassette`) and written with `write_cassette` (`dumps_cassette`,
   `cassette_to_json`).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
+- `TextPieces`: a streamed text (or Tool-argument text) kept piece by piece
+  at about its own size, joined once, or compared with the vendor's whole
+  text in place.
 - `event_object`, `token_count`, `usage_counts`, `tool_arguments`: the
   vendor-neutral reads every vendor parser shares; `event_error` and
   `invalid_event`, the one shape of an event's error, and `EventFailures`,
@@ -75,6 +78,7 @@ from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
 from course_http._stream_parser import OneChunkStreamParser, StreamParser
+from course_http._text_pieces import TextPieces
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
@@ -113,6 +117,7 @@ __all__ = [
     "SseDecoder",
     "SseEvent",
     "StreamParser",
+    "TextPieces",
     "Timeouts",
     "VendorError",
     "VendorErrorBody",

@@ -240,19 +240,27 @@ class SseDecoder:
 
     def _read_frames(self, text: str, events: list[SseEvent]) -> None:
         if self._parts:
+            # The pending frame is joined once, its last piece trimmed or
+            # completed first: a frame of megabytes (a Responses body's last
+            # events repeat the whole text) is then held twice at most
+            # (its pieces and the frame) instead of three times.
+            parts = self._parts
             if self._pending_ends_line and text[0] == "\n":
-                frame = "".join(self._parts)[:-1]
+                parts[-1] = parts[-1][:-1]
                 rest = 1
             else:
                 cut = text.find("\n\n")
                 if cut < 0:
                     self._hold(text, events)
                     return
-                frame = "".join(self._parts) + text[:cut]
+                parts.append(text[:cut])
                 rest = cut + 2
             self._parts = []
             self._pending_length = 0
+            frame = "".join(parts)
+            del parts
             self._dispatch(frame, events)
+            del frame
             text = text[rest:]
         # Here ``text`` starts a frame; every "\n\n" in it ends one.
         frames = text.split("\n\n")
@@ -287,9 +295,26 @@ class SseDecoder:
     def _dispatch(self, frame: str, events: list[SseEvent]) -> None:
         if len(frame) > self._max_frame_length:
             raise self._too_long(len(events))
-        event = _frame_event(frame)
+        event = _shaped_event(frame) or _frame_event(frame)
         if event is not None:
             events.append(event)
+
+
+def _shaped_event(frame: str) -> SseEvent | None:
+    """The event of a frame of the two shapes vendors send, or ``None`` for any other frame.
+
+    What `SseDecoder._read_frames` reads inline, for a frame pending across
+    chunks: its data is cut out of the frame once, where `_frame_event`
+    would hold its lines and their join besides.
+    """
+    if frame[:6] == "data: ":
+        if "\n" not in frame:
+            return SseEvent("message", frame[6:])
+    elif frame[:7] == "event: ":
+        head, found, data = frame.partition("\ndata: ")
+        if found and "\n" not in data and "\n" not in head:
+            return SseEvent(head[7:] or "message", data)
+    return None
 
 
 def _frame_event(frame: str) -> SseEvent | None:

@@ -92,6 +92,9 @@ async def stream_events(
                         await asyncio.sleep(0)
                     for event in decoder.feed_bytes(chunk[start : start + _SLICE_BYTES]):
                         yield event
+                        # Not kept while the next chunk is awaited and decoded:
+                        # an event may be megabytes long.
+                        del event
                     if decoder.failure is not None:
                         raise decoder.failure
             for event in decoder.close():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, final
 
-from course_http import VendorErrorCode
+from course_http import TextPieces, VendorErrorCode
 from course_provider_anthropic import _wire
 from course_provider_anthropic._reads import SHOWN_LENGTH, fail, fail_invalid, shown, text_at
 
@@ -52,7 +52,7 @@ class OpenBlock:
         self.emits = emits
         self.tool_id = tool_id
         self.name = name
-        self.parts: list[str] = []
+        self.parts = TextPieces()
 
 
 def _refuse_kind(code: VendorErrorCode, kind: str, reason: str, index: int) -> NoReturn:

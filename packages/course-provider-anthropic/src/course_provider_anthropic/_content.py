@@ -98,7 +98,8 @@ class ContentBlockParser(OneChunkStreamParser):
         self._open[position] = block
         self._content.append(None)
         if block.parts:
-            return CourseTextDeltaChunk(self._request_id, block.parts[0])
+            # Only the initial text is in a block that has just started.
+            return CourseTextDeltaChunk(self._request_id, block.parts.joined())
         return None
 
     def _block_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
@@ -131,14 +132,14 @@ class ContentBlockParser(OneChunkStreamParser):
         if block is None:
             self._no_block(_wire.CONTENT_BLOCK_STOP, position, index)
         if block.kind == _wire.TEXT:
-            text = "".join(block.parts)
+            text = block.parts.joined()
             if text:
                 self._content[position] = CourseTextBlock(text)
             return None
         if block.kind != _wire.TOOL_USE:
             return None
         arguments = tool_arguments(
-            "".join(block.parts),
+            block.parts.joined(),
             vendor=_V,
             index=index,
             path=f"block {position} {_wire.INPUT}",

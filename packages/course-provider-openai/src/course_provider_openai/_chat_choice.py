@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NoReturn, TypeAlias, final
 
-from course_http import VendorErrorCode
+from course_http import TextPieces, VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseAssistantMessage,
@@ -69,9 +69,9 @@ class ChatChoice:
         self._request_id = request_id
         self.message_id = ""
         """``message-`` and the response's ``id``: the course message id."""
-        self._text: list[str] = []
+        self._text = TextPieces()
         self._calls = ChatToolCalls()
-        self._refusal: list[str] = []
+        self._refusal = TextPieces()
         self.finish: str | None = None
         """The vendor's ``finish_reason``, once one came."""
         self.message: CourseAssistantMessage | None = None
@@ -144,7 +144,7 @@ class ChatChoice:
         if type(reason) is not str:
             _invalid(index, path, "a string or null", reason)
         if self._refusal:
-            CHAT_FAILURES.refused("".join(self._refusal), index, wire.REFUSAL_KEY)
+            CHAT_FAILURES.refused(self._refusal.joined(), index, wire.REFUSAL_KEY)
         stop_reason = _STOP_REASONS.get(reason)
         if stop_reason is None:
             _fail(
@@ -155,7 +155,7 @@ class ChatChoice:
             )
         content: list[CourseAssistantContent] = []
         if self._text:
-            content.append(CourseTextBlock("".join(self._text)))
+            content.append(CourseTextBlock(self._text.joined()))
         calls = self._calls.complete(index)
         content.extend(calls)
         message = CourseAssistantMessage(self.message_id, tuple(content))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final, final
 
-from course_http import VendorErrorCode
+from course_http import TextPieces, VendorErrorCode
 from course_http import tool_arguments as parse_arguments
 from course_protocol import CourseToolCall, is_blank
 from course_provider_openai import _chat_wire as wire
@@ -38,7 +38,7 @@ class _Call:
     def __init__(self, call_id: str, name: str) -> None:
         self.id = call_id
         self.name = name
-        self.fragments: list[str] = []
+        self.fragments = TextPieces()
 
 
 @final
@@ -99,7 +99,7 @@ class ChatToolCalls:
         """
         calls: list[CourseToolCall] = []
         for key, call in self._calls.items():
-            text = "".join(call.fragments)
+            text = call.fragments.joined()
             where = f"{wire.TOOL_CALLS_KEY}[{key}].{wire.FUNCTION_KEY}.{wire.ARGUMENTS_KEY}"
             arguments = parse_arguments(text, vendor=_VENDOR, index=index, path=where)
             calls.append(CourseToolCall(call.id, call.name, arguments))

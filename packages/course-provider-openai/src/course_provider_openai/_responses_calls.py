@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from course_http import VendorErrorCode
+from course_http import TextPieces, VendorErrorCode
 from course_http import tool_arguments as parse_arguments
 from course_protocol import CourseModelChunk, CourseToolCall, CourseToolCallChunk
 from course_provider_openai import _responses_wire as wire
@@ -68,20 +68,20 @@ def complete_call(
     fragments joined, ``VENDOR_INVALID_TOOL_ARGUMENTS`` when that text is not
     a JSON object.
     """
-    text = "".join(item.fragments)
-    item.fragments = []
-    if arguments != text or type(arguments) is not str:
+    # Compared with the fragments in place: the event's string is kept, not a join.
+    if type(arguments) is not str or not item.fragments.equals(arguments):
         _fail(
             _Code.VENDOR_INVALID_EVENT,
             index,
             f"{wire.ARGUMENTS_KEY} is not the concatenation of the argument deltas",
         )
-    item.arguments = text
+    item.fragments = TextPieces()
+    item.arguments = arguments
     where = f"{wire.OUTPUT_KEY}[{position}].{wire.ARGUMENTS_KEY}"
     call = CourseToolCall(
         item.call_id,
         item.name,
-        parse_arguments(text, vendor=wire.VENDOR, index=index, path=where),
+        parse_arguments(arguments, vendor=wire.VENDOR, index=index, path=where),
     )
     item.call = call
     items.calls += 1

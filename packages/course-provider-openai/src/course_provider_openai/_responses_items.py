@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol, TypeAlias, TypeVar, final
 
-from course_http import VendorErrorCode
+from course_http import TextPieces, VendorErrorCode
 from course_protocol import CourseToolCall
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
@@ -33,7 +33,7 @@ class Part:
 
     def __init__(self, *, is_refusal: bool) -> None:
         self.is_refusal = is_refusal
-        self.fragments: list[str] = []
+        self.fragments = TextPieces()
         self.text: str | None = None
         """The whole text once its ``.done`` event (or the part's) closed it."""
         self.open = True
@@ -41,9 +41,21 @@ class Part:
     def joined(self) -> str:
         """The text streamed so far, joined once and kept."""
         if self.text is None:
-            self.text = "".join(self.fragments)
-            self.fragments = []
+            self.text = self.fragments.joined()
+            self.fragments = TextPieces()
         return self.text
+
+    def close_with(self, text: str) -> bool:
+        """Keep ``text`` as the part's text when it is the deltas joined; whether it was.
+
+        The deltas are compared in place and dropped, so the text is held
+        once (the event's string), not joined a second time.
+        """
+        if not self.fragments.equals(text):
+            return False
+        self.text = text
+        self.fragments = TextPieces()
+        return True
 
 
 @final
@@ -72,7 +84,7 @@ class CallItem:
         self.id = item_id
         self.call_id = call_id
         self.name = name
-        self.fragments: list[str] = []
+        self.fragments = TextPieces()
         self.arguments: str | None = None
         """The whole argument text, once ``.done`` said the fragments are complete."""
         self.call: CourseToolCall | None = None

@@ -101,7 +101,7 @@ def output_text_done(items: OutputItems, data: dict[str, Any], index: int) -> No
     part = items.open_part(data, index, refusal=False)
     if part.text is not None:
         _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.OUTPUT_TEXT_DONE}")
-    if text_at(data, wire.TEXT_KEY, index) != part.joined():
+    if not part.close_with(text_at(data, wire.TEXT_KEY, index)):
         _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.TEXT_KEY} is not the deltas joined")
 
 

@@ -120,6 +120,9 @@ async def forward_source(
                 verdict = _Verdict(error)
                 break
             index += 1
+            # Not kept while the source makes the next item: an item (a
+            # vendor's last event repeating the whole text) may be megabytes.
+            del item
         else:
             if not aborted:
                 verdict = _finish(stream, play, index)
