@@ -15,6 +15,7 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
+from benchmarks._serve_row import ServeBudget
 from benchmarks._timing import Prepare, Spread, measure_async_side_by_side, per_round_ratios
 from benchmarks._vendor_bodies import Api, Shape, vendor_body
 from benchmarks._vendor_ours import (
@@ -62,6 +63,8 @@ class VendorsBudget:
     min_round_seconds: float
     memory_sizes: tuple[int, ...]
     """Two sizes, or none to skip the memory rows."""
+    serve: ServeBudget
+    """The ``course serve`` rows' body size and rounds."""
 
 
 def power(n: int) -> str:

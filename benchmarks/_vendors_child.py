@@ -1,12 +1,18 @@
 """One peak-memory measurement of our adapter in a fresh interpreter, the consumer keeping up.
 
 ``python -m benchmarks._vendors_child --api API --shape text|tool --deltas N``
-prints one JSON object: the resident size when the measured call starts,
-the peak resident size during it (``VmHWM`` after a reset, as the scaling
-children do) and the bytes the final message holds. The body is never in
-memory whole: its frames are built as the transport asks for them, cut into
-chunks of about 16 KiB, one chunk per event-loop step, as a socket delivers
-them; every chunk is consumed and dropped as it arrives.
+prints one JSON object: the bytes the measured call allocated at its peak
+beyond what was allocated when it started, and the bytes its final message
+holds. The body is built before the measurement starts, as a server holds
+what it sends, so that building it is not counted against the reader (a
+Responses body's last events repeat the whole text several times over); it
+is then served in chunks of 16 KiB, one chunk per event-loop step, as a
+socket delivers them, and every chunk is consumed and dropped as it arrives.
+
+The peak is ``tracemalloc``'s, not the resident size the scaling children
+read (``VmHWM``): building the body leaves freed memory in the process that
+the reader then reuses without the resident size growing, which would hide
+exactly what this child is for.
 """
 
 from __future__ import annotations
@@ -16,10 +22,10 @@ import asyncio
 import gc
 import json
 import sys
+import tracemalloc
 from collections.abc import Iterator
 
 from benchmarks._inprocess import InProcessTransport
-from benchmarks._scaling_child import _peak_kib, _reset_peak
 from benchmarks._vendor_bodies import APIS, SHAPES, Api, Shape, body_frames
 from benchmarks._vendor_ours import bench_request, our_model
 from course_http import HttpTransport, Timeouts
@@ -29,29 +35,24 @@ from course_stream import AbortController
 CHUNK_BYTES = 16 * 1024
 
 
-def _chunks(api: Api, shape: Shape, deltas: int) -> Iterator[bytes]:
-    pending: list[bytes] = []
-    size = 0
-    for frame in body_frames(api, shape, deltas):
-        data = frame.encode("utf-8")
-        pending.append(data)
-        size += len(data)
-        if size >= CHUNK_BYTES:
-            yield b"".join(pending)
-            pending, size = [], 0
-    if pending:
-        yield b"".join(pending)
+def _chunks(body: bytes) -> Iterator[bytes]:
+    for start in range(0, len(body), CHUNK_BYTES):
+        yield body[start : start + CHUNK_BYTES]
 
 
-class _LazyTransport(HttpTransport):
-    """An in-process transport whose every answer is the lazily built body."""
+class _ChunkedTransport(HttpTransport):
+    """An in-process transport whose every answer is ``body``, 16 KiB per loop step."""
 
-    def __init__(self, api: Api, shape: Shape, deltas: int) -> None:
-        self._lazy = (api, shape, deltas)
+    def __init__(self, body: bytes) -> None:
+        self._body = body
         super().__init__("http://in-process.invalid", timeouts=Timeouts(), trust_env=False)
 
     def _exchange(self) -> InProcessTransport:
-        return InProcessTransport(lambda: _chunks(*self._lazy))
+        return InProcessTransport(lambda: _chunks(self._body))
+
+
+def _body(api: Api, shape: Shape, deltas: int) -> bytes:
+    return "".join(body_frames(api, shape, deltas)).encode("utf-8")
 
 
 def _held_bytes(response: CourseModelResponse) -> int:
@@ -65,15 +66,23 @@ def _held_bytes(response: CourseModelResponse) -> int:
     return total
 
 
-async def _call(api: Api, shape: Shape, deltas: int) -> CourseModelResponse:
-    transport = _LazyTransport(api, shape, deltas)
+async def _call(api: Api, body: bytes) -> int:
+    """One call, every chunk consumed; the bytes its final message holds.
+
+    Not the response itself: on CPython 3.11 ``asyncio.run`` restores the
+    SIGINT handler on the way out, and the enum lookup behind that formats
+    the old handler, which names the main task and so its result, in full
+    (``reprlib`` truncates only after ``repr``). Returned, a response of
+    10^5 deltas would put a repr of its whole text into the measured peak.
+    """
+    transport = _ChunkedTransport(body)
     model = our_model(api, transport, api_key="bench-key-not-secret")
     stream = model.stream(bench_request(), AbortController().signal)
     async for _chunk in stream:
         pass
     response = await stream.result
     await transport.aclose()
-    return response
+    return _held_bytes(response)
 
 
 def main() -> None:
@@ -83,12 +92,16 @@ def main() -> None:
     parser.add_argument("--shape", choices=SHAPES, required=True)
     parser.add_argument("--deltas", type=int, required=True)
     arguments = parser.parse_args()
-    asyncio.run(_call(arguments.api, arguments.shape, 1_000), debug=False)
+    api, shape = arguments.api, arguments.shape
+    asyncio.run(_call(api, _body(api, shape, 1_000)), debug=False)
+    body = _body(api, shape, arguments.deltas)
     gc.collect()
-    before = _reset_peak()
-    response = asyncio.run(_call(arguments.api, arguments.shape, arguments.deltas), debug=False)
-    after = _peak_kib()
-    figures = {"peak_before_kib": before, "peak_after_kib": after, "held": _held_bytes(response)}
+    tracemalloc.start()
+    before, _ = tracemalloc.get_traced_memory()
+    held = asyncio.run(_call(api, body), debug=False)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    figures = {"peak_bytes": peak - before, "held": held}
     print(json.dumps(figures))
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchmarks._serve_row import ServeBudget
 from benchmarks._timing import AsyncRun
 from benchmarks._vendor_bodies import APIS, SHAPES, vendor_body
 from benchmarks._vendor_ours import prepare_ours
@@ -69,6 +70,7 @@ FULL = Budget(
         warmup=1,
         min_round_seconds=0.05,
         memory_sizes=(10**4, 10**5),
+        serve=ServeBudget(events=10**4, rounds=5, warmup=1),
     ),
     loading=LoadingBudget(sizes=(("1 MB", 1_000_000), ("50 MB", 50_000_000)), rounds=3, warmup=1),
     scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3, records_per_child=300_000),
@@ -84,7 +86,8 @@ SMOKE = Budget(
         rounds=2,
         warmup=1,
         min_round_seconds=0.001,
-        memory_sizes=(100, 1_000),
+        memory_sizes=(1_000, 10_000),
+        serve=ServeBudget(events=100, rounds=2, warmup=1),
     ),
     loading=LoadingBudget(sizes=(("20 kB", 20_000),), rounds=2, warmup=1),
     scaling=ScalingBudget(exponents=(2, 3), rounds=1, records_per_child=0),

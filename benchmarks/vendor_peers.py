@@ -24,7 +24,7 @@ from benchmarks._timing import AsyncRun, Prepare
 from benchmarks._vendor_bodies import TOOL_NAME, Api, VendorBody
 from benchmarks.peers import PeerNotInstalledError
 
-__all__ = ["VENDOR_PEERS", "VendorPeer"]
+__all__ = ["SDK_RAW", "VENDOR_PEERS", "VendorPeer"]
 
 _KEY = "bench-key-not-secret"
 _SCHEMA = {
@@ -34,6 +34,8 @@ _SCHEMA = {
     "additionalProperties": False,
 }
 _BASE_URL = "http://in-process.invalid"
+_NETWORK_SECONDS = 60.0
+"""The SDKs' timeout when they talk to a real server (``course serve`` on 127.0.0.1)."""
 
 
 def _module(name: str) -> Any:
@@ -54,8 +56,12 @@ def _checked(body: VendorBody, seen: int, result: object) -> int:
     return seen
 
 
-def _anthropic_client(body: VendorBody) -> Any:
+def _anthropic_client(body: VendorBody, base_url: str | None = None) -> Any:
     anthropic = _module("anthropic")
+    if base_url is not None:
+        return anthropic.AsyncAnthropic(
+            api_key=_KEY, base_url=base_url, max_retries=0, timeout=_NETWORK_SECONDS
+        )
     return anthropic.AsyncAnthropic(
         api_key=_KEY, base_url=_BASE_URL, http_client=in_process_client(body.body), max_retries=0
     )
@@ -78,12 +84,15 @@ def _anthropic_result(message: Any, body: VendorBody) -> object:
     return block.text if body.shape == "text" else block.input
 
 
-def prepare_anthropic_raw(body: VendorBody) -> Prepare:
-    """``AsyncAnthropic().messages.create(stream=True)``, every raw event iterated."""
+def prepare_anthropic_raw(body: VendorBody, base_url: str | None = None) -> Prepare:
+    """``AsyncAnthropic().messages.create(stream=True)``, every raw event iterated.
+
+    In-process, or against the server at ``base_url`` when one is given.
+    """
     _module("anthropic")
 
     def prepare() -> AsyncRun:
-        client = _anthropic_client(body)
+        client = _anthropic_client(body, base_url)
 
         async def run() -> int:
             stream = await client.messages.create(**_anthropic_arguments(body), stream=True)
@@ -125,8 +134,12 @@ def prepare_anthropic_helper(body: VendorBody) -> Prepare:
     return prepare
 
 
-def _openai_client(body: VendorBody) -> Any:
+def _openai_client(body: VendorBody, base_url: str | None = None) -> Any:
     openai = _module("openai")
+    if base_url is not None:
+        return openai.AsyncOpenAI(
+            api_key=_KEY, base_url=f"{base_url}/v1", max_retries=0, timeout=_NETWORK_SECONDS
+        )
     return openai.AsyncOpenAI(
         api_key=_KEY,
         base_url=f"{_BASE_URL}/v1",
@@ -152,12 +165,15 @@ def _chat_arguments(body: VendorBody) -> dict[str, Any]:
     return arguments
 
 
-def prepare_chat_raw(body: VendorBody) -> Prepare:
-    """``AsyncOpenAI().chat.completions.create(stream=True)``, every chunk iterated."""
+def prepare_chat_raw(body: VendorBody, base_url: str | None = None) -> Prepare:
+    """``AsyncOpenAI().chat.completions.create(stream=True)``, every chunk iterated.
+
+    In-process, or against the server at ``base_url`` when one is given.
+    """
     _module("openai")
 
     def prepare() -> AsyncRun:
-        client = _openai_client(body)
+        client = _openai_client(body, base_url)
 
         async def run() -> int:
             stream = await client.chat.completions.create(**_chat_arguments(body), stream=True)
@@ -242,12 +258,15 @@ def _responses_result(response: Any, body: VendorBody) -> object:
     return json.loads(item.arguments)
 
 
-def prepare_responses_raw(body: VendorBody) -> Prepare:
-    """``AsyncOpenAI().responses.create(stream=True)``, every event iterated."""
+def prepare_responses_raw(body: VendorBody, base_url: str | None = None) -> Prepare:
+    """``AsyncOpenAI().responses.create(stream=True)``, every event iterated.
+
+    In-process, or against the server at ``base_url`` when one is given.
+    """
     _module("openai")
 
     def prepare() -> AsyncRun:
-        client = _openai_client(body)
+        client = _openai_client(body, base_url)
 
         async def run() -> int:
             stream = await client.responses.create(**_responses_arguments(body), stream=True)
@@ -381,3 +400,10 @@ VENDOR_PEERS = (
     ),
 )
 """Every peer row, three per API: the SDK raw, the SDK helper, pydantic-ai."""
+
+SDK_RAW: dict[Api, Callable[[VendorBody, str | None], Prepare]] = {
+    "anthropic-messages": prepare_anthropic_raw,
+    "openai-chat": prepare_chat_raw,
+    "openai-responses": prepare_responses_raw,
+}
+"""Each API's raw SDK row, in-process or (given a base URL) against a server."""
