@@ -7,6 +7,7 @@ a masked value matches whatever the code sends there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
@@ -120,17 +121,29 @@ def redacted_response(
 
 
 def masked_path(path: str) -> str:
-    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``."""
+    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``.
+
+    A parameter's name is compared as the server reads it: percent-decoded
+    (``api%5Fkey`` is ``api_key``), in any case.
+    """
     target, question, query = path.partition("?")
     if not question:
         return path
     parameters = []
     for parameter in query.split("&"):
         name, equals, _value = parameter.partition("=")
-        if equals and name.lower() in MASKED_QUERY_KEYS:
+        if equals and _percent_decoded(name).lower() in MASKED_QUERY_KEYS:
             parameter = f"{name}={REDACTED}"
         parameters.append(parameter)
     return f"{target}?{'&'.join(parameters)}"
+
+
+_PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def _percent_decoded(text: str) -> str:
+    # Byte by byte is enough: a name holding anything but ASCII is no masked key.
+    return _PERCENT_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)), text.replace("+", " "))
 
 
 def masked_body(body: object, redaction: Redaction, secrets: tuple[str, ...]) -> JsonObject:

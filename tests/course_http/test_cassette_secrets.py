@@ -1,0 +1,64 @@
+"""No byte of a credential reaches a cassette, however it was sent or echoed back.
+
+Each test records real calls through a loopback server with a real-looking key
+and reads the file's bytes: the key must not be in them in any form a reader
+could turn back into the key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import aclosing
+from pathlib import Path
+
+from course_http import (
+    REDACTED,
+    HttpRequest,
+    RecordedResponse,
+    VendorError,
+    stream_events,
+)
+from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
+from tests.course_http.helpers import SSE, read_error
+from tests.streams import GUARD_SECONDS
+
+KEY = REAL_LOOKING_KEY
+JSON = {"content-type": "application/json"}
+OK = RecordedResponse(200, SSE, b"data: ok\n\n")
+
+
+def echoing(status: int = 401) -> RecordedResponse:
+    """A vendor error that repeats the key it was sent, as some APIs' messages do."""
+    return RecordedResponse(status, JSON, json.dumps({"error": {"message": f"bad {KEY}"}}).encode())
+
+
+async def recorded_bytes(
+    tmp_path: Path, served: RecordedResponse, target: str, headers: dict[str, str]
+) -> bytes:
+    """The bytes of the cassette one call of ``target`` with ``headers`` records."""
+    path = tmp_path / "secret.json"
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        recorded_through_loopback([served], path) as (server, transport),
+    ):
+        call = HttpRequest(target, {"q": 1}, headers)
+        try:
+            async with aclosing(
+                stream_events(transport, call, vendor="v", describe_error=read_error)
+            ) as events:
+                async for _event in events:
+                    pass
+        except VendorError:
+            pass
+        assert KEY in server.requests[0].path + str(server.requests[0].headers), "it was sent"
+    return path.read_bytes()
+
+
+async def test_a_query_key_whose_name_is_percent_encoded_is_masked(tmp_path: Path) -> None:
+    data = await recorded_bytes(tmp_path, OK, f"/v1/x?api%5Fkey={KEY}&Key={KEY}&alt=sse", {})
+
+    assert KEY.encode() not in data
+    assert document(tmp_path / "secret.json")["calls"][0]["request"]["path"] == (
+        f"/v1/x?api%5Fkey={REDACTED}&Key={REDACTED}&alt=sse"
+    )
