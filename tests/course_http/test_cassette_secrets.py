@@ -11,6 +11,7 @@ import asyncio
 import json
 from contextlib import aclosing
 from pathlib import Path
+from urllib.parse import unquote
 
 from course_http import (
     REDACTED,
@@ -51,7 +52,8 @@ async def recorded_bytes(
                     pass
         except VendorError:
             pass
-        assert KEY in server.requests[0].path + str(server.requests[0].headers), "it was sent"
+        [sent] = server.requests
+        assert KEY in unquote(sent.path) + str(sent.headers), "the key was sent"
     return path.read_bytes()
 
 
@@ -62,3 +64,15 @@ async def test_a_query_key_whose_name_is_percent_encoded_is_masked(tmp_path: Pat
     assert document(tmp_path / "secret.json")["calls"][0]["request"]["path"] == (
         f"/v1/x?api%5Fkey={REDACTED}&Key={REDACTED}&alt=sse"
     )
+
+
+async def test_a_key_sent_only_in_the_query_is_scrubbed_where_the_vendor_echoes_it(
+    tmp_path: Path,
+) -> None:
+    escaped = KEY.replace("-", "%2D")
+    data = await recorded_bytes(tmp_path, echoing(400), f"/v1/x?key={escaped}", {})
+
+    assert KEY.encode() not in data
+    assert escaped.encode() not in data
+    [written] = document(tmp_path / "secret.json")["calls"]
+    assert written["response"]["body"] == [f'{{"error": {{"message": "bad {REDACTED}"}}}}']

@@ -16,8 +16,12 @@ from course_http._cassette_file import write_cassette
 from course_http._matching import request_difference
 from course_http._playback import playback_of, playback_response
 from course_http._recorded import RecordedRequest, ResponseEnd
-from course_http._redaction import checked_extra_headers, redacted_request, redacted_response
-from course_http._secrets import secret_values
+from course_http._redaction import (
+    checked_extra_headers,
+    redacted_request,
+    redacted_response,
+    request_secrets,
+)
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 
@@ -127,7 +131,7 @@ class RecordingTransport(HttpTransport):
         return playback_response(playback_of(earlier.response, "whole", self._random), request)
 
     def _begin(self, request: httpx2.Request, content: bytes) -> _Call:
-        call = _Call(self._redacted(request, content), secret_values(dict(request.headers)))
+        call = _Call(self._redacted(request, content), _secrets(request))
         self._calls.append(call)
         self._recorded_any = True
         return call
@@ -165,7 +169,7 @@ class RecordingTransport(HttpTransport):
             dict(request.headers),
             json.loads(content),
             self._redaction,
-            secret_values(dict(request.headers)),
+            _secrets(request),
             extra_headers=self._extra_headers,
         )
 
@@ -187,6 +191,10 @@ class RecordingTransport(HttpTransport):
 
     def __repr__(self) -> str:
         return f"RecordingTransport(base_url={self.base_url!r}, path={str(self._path)!r})"
+
+
+def _secrets(request: httpx2.Request) -> tuple[str, ...]:
+    return request_secrets(dict(request.headers), request.url.raw_path.decode("ascii"))
 
 
 class _TeeExchange(httpx2.AsyncBaseTransport):

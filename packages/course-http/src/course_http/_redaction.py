@@ -16,7 +16,7 @@ from frozendict import frozendict
 from course_http._cassette import Redaction
 from course_http._json_paths import parse_json_path, rewrite_at_paths, rewrite_fields
 from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
-from course_http._secrets import REDACTED, SECRET_HEADERS, scrub
+from course_http._secrets import REDACTED, SECRET_HEADERS, scrub, secret_values
 from course_protocol import JsonObject, freeze_json_object
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "checked_extra_headers",
     "redacted_request",
     "redacted_response",
+    "request_secrets",
 ]
 
 KEPT_REQUEST_HEADERS: Final = frozenset({"accept", "content-type"})
@@ -118,6 +119,22 @@ def redacted_response(
     for secret in shown:
         body = body.replace(secret.encode("utf-8", "surrogatepass"), REDACTED.encode())
     return RecordedResponse(status, dict(sorted(kept.items())), body, end)
+
+
+def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
+    """The credentials a request carries, longest first, to scrub from all that is recorded.
+
+    Those of its headers (`secret_values`), and the value of each
+    `MASKED_QUERY_KEYS` parameter of ``path``, as written and percent-decoded:
+    a vendor that takes its key in the query may echo it in an error.
+    """
+    found = set(secret_values(headers))
+    _target, _question, query = path.partition("?")
+    for parameter in query.split("&") if query else ():
+        name, equals, value = parameter.partition("=")
+        if equals and value and _percent_decoded(name).lower() in MASKED_QUERY_KEYS:
+            found.update({value, _percent_decoded(value)})
+    return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
 
 
 def masked_path(path: str) -> str:

@@ -14,8 +14,7 @@ from course_http._faults import AppliedFault, ReplayFault
 from course_http._matching import RequestMismatchError, request_difference
 from course_http._playback import Playback, PlaybackExchange, playback_of
 from course_http._recorded import Chunking, RecordedRequest, RecordingExhaustedError, sent_request
-from course_http._redaction import redacted_request
-from course_http._secrets import secret_values
+from course_http._redaction import redacted_request, request_secrets
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport
 
@@ -121,7 +120,7 @@ class CassetteTransport(HttpTransport):
             {},
             json.loads(content),
             self._cassette.redaction,
-            secret_values(dict(request.headers.items())),
+            request_secrets(dict(request.headers.items()), sent.path),
         )
         difference = request_difference(recorded.request, masked, self._matching)
         if difference is not None:
