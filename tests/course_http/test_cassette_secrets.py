@@ -8,10 +8,10 @@ could turn back into the key.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from contextlib import aclosing
 from pathlib import Path
-from urllib.parse import unquote
 
 from course_http import (
     REDACTED,
@@ -20,6 +20,7 @@ from course_http import (
     VendorError,
     stream_events,
 )
+from course_http._secrets import secret_values
 from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
 from tests.course_http.helpers import SSE, read_error
 from tests.streams import GUARD_SECONDS
@@ -53,7 +54,7 @@ async def recorded_bytes(
         except VendorError:
             pass
         [sent] = server.requests
-        assert KEY in unquote(sent.path) + str(sent.headers), "the key was sent"
+        assert (sent.path, *map(sent.header, headers)) == (target, *headers.values()), "as given"
     return path.read_bytes()
 
 
@@ -76,3 +77,36 @@ async def test_a_key_sent_only_in_the_query_is_scrubbed_where_the_vendor_echoes_
     assert escaped.encode() not in data
     [written] = document(tmp_path / "secret.json")["calls"]
     assert written["response"]["body"] == [f'{{"error": {{"message": "bad {REDACTED}"}}}}']
+
+
+async def test_a_key_sent_by_basic_auth_is_scrubbed_in_clear_as_well_as_in_base64(
+    tmp_path: Path,
+) -> None:
+    for user, password in (("user", KEY), (KEY, "")):
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        data = await recorded_bytes(
+            tmp_path, echoing(), "/v1/x", {"authorization": f"Basic {token}"}
+        )
+
+        assert KEY.encode() not in data
+        assert token.encode() not in data
+        [written] = document(tmp_path / "secret.json")["calls"]
+        assert written["response"]["body"] == [f'{{"error": {{"message": "bad {REDACTED}"}}}}']
+
+
+def test_the_credentials_of_basic_auth_are_its_token_its_pair_and_its_key() -> None:
+    token = base64.b64encode(b"user:p@ss").decode()
+
+    assert secret_values({"Authorization": f"basic {token}"}) == (
+        f"basic {token}",
+        token,
+        "user:p@ss",
+        "p@ss",
+    )
+    assert secret_values({"authorization": "Basic not*base64"}) == (
+        "Basic not*base64",
+        "not*base64",
+    )
+    assert (
+        secret_values({"authorization": "Basic " + base64.b64encode(b"\xff:x").decode()})[-1] == "x"
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Iterable, Mapping
 
 from frozendict import frozendict
@@ -30,7 +32,10 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
 
     Each secret header's whole value, and for an ``authorization`` value such
     as ``Bearer sk-...`` also the token after the scheme, since a server may
-    echo the token alone.
+    echo the token alone. A ``Basic`` token is base64 of ``user:password``:
+    the pair and the key in it (the password, or the user when the password
+    is empty, as APIs that take the key as the user name have it) are
+    credentials in clear.
     """
     found: set[str] = set()
     for name, value in headers.items():
@@ -40,7 +45,19 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
         _scheme, space, token = value.partition(" ")
         if space and token.strip():
             found.add(token.strip())
+            if _scheme.lower() == "basic":
+                found.update(_basic_credentials(token.strip()))
     return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
+
+
+def _basic_credentials(token: str) -> set[str]:
+    try:
+        pair = base64.b64decode(token, validate=True).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return set()
+    user, _colon, password = pair.partition(":")
+    key = password or user
+    return {text for text in (pair, key) if text}
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
