@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gzip
 import json
+import zlib
 from contextlib import aclosing
 from pathlib import Path
+
+import pytest
 
 from course_http import (
     REDACTED,
@@ -110,3 +114,18 @@ def test_the_credentials_of_basic_auth_are_its_token_its_pair_and_its_key() -> N
     assert (
         secret_values({"authorization": "Basic " + base64.b64encode(b"\xff:x").decode()})[-1] == "x"
     )
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+async def test_a_key_echoed_in_a_compressed_body_is_scrubbed_from_the_body_written_decoded(
+    encoding: str, tmp_path: Path
+) -> None:
+    plain = echoing().body
+    packed = gzip.compress(plain) if encoding == "gzip" else zlib.compress(plain)
+    served = RecordedResponse(401, {**JSON, "content-encoding": encoding}, packed)
+    data = await recorded_bytes(tmp_path, served, "/v1/x", {"x-api-key": KEY})
+    [written] = document(tmp_path / "secret.json")["calls"]
+
+    assert written["response"]["headers"] == JSON
+    assert written["response"]["body"] == [f'{{"error": {{"message": "bad {REDACTED}"}}}}']
+    assert KEY.encode() not in data

@@ -47,12 +47,16 @@ class RecordingTransport(HttpTransport):
 
     Calls go through a `LiveTransport` on ``base_url`` (``timeouts`` and
     ``trust_env`` are its own), asking for an unencoded body so the
-    cassette stays readable. Each call's response is teed as it streams and
-    the file is rewritten (at once, never half) when a call ends and when
-    the transport closes. A call is recorded as it was: a status error with
-    its body; a body cut by a dropped connection (``end: "interrupted"``);
-    one the client stopped reading, or that timed out (``end: "stalled"``):
-    replayed, each fails the same way again. A call that got no response at
+    cassette stays readable; a body compressed anyway is decoded as it
+    streams, passed on and recorded decoded (without its
+    ``content-encoding``), so what it echoes is scrubbed too. Each call's
+    response is teed as it streams and the file is rewritten (at once, never
+    half) when a call ends and when the transport closes. A call is
+    recorded as it was: a status error with its body; a body cut by a
+    dropped connection, or whose encoding does not decode (``end:
+    "interrupted"``); one the client stopped reading, or that timed out
+    (``end: "stalled"``): replayed, each fails the same way again (the
+    undecodable body as a dropped connection). A call that got no response at
     all (no connection) is not a vendor's answer and is not recorded.
 
     ``redaction`` masks request fields and paths; whatever it says, secret
@@ -193,6 +197,10 @@ class RecordingTransport(HttpTransport):
         return f"RecordingTransport(base_url={self.base_url!r}, path={str(self._path)!r})"
 
 
+# What describes the body as the server encoded it, no more true once it is decoded.
+_DECODED_AWAY = frozenset({"content-encoding", "content-length"})
+
+
 def _secrets(request: httpx2.Request) -> tuple[str, ...]:
     return request_secrets(dict(request.headers), request.url.raw_path.decode("ascii"))
 
@@ -218,10 +226,20 @@ class _TeeExchange(httpx2.AsyncBaseTransport):
             owner._abandon(call)
             raise
         call.status = response.status_code
-        call.headers = dict(response.headers.items())
+        call.headers = {
+            name: value
+            for name, value in response.headers.items()
+            if name.lower() not in _DECODED_AWAY
+        }
+        # The body is passed on (and kept) decoded: a credential echoed in a
+        # compressed body could not be scrubbed, and the client decodes it anyway.
         return httpx2.Response(
             status_code=response.status_code,
-            headers=response.headers.raw,
+            headers=[
+                (name, value)
+                for name, value in response.headers.raw
+                if name.lower().decode("latin-1") not in _DECODED_AWAY
+            ],
             stream=_TeeBody(owner, call, response),
         )
 
@@ -236,12 +254,16 @@ class _TeeBody(httpx2.AsyncByteStream):
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         end: ResponseEnd = "stalled"
-        chunks = self._response.aiter_raw()
+        chunks = self._response.aiter_bytes()
         try:
             async for chunk in chunks:
                 self._call.parts.append(chunk)
                 yield chunk
             end = "complete"
+        except httpx2.DecodingError:
+            # What decoded is kept; the rest was not a body, and it ends there.
+            end = "interrupted"
+            raise
         except httpx2.TransportError as error:
             # A read timeout is a stall: the connection stayed open, silent.
             if not isinstance(error, httpx2.ReadTimeout):
