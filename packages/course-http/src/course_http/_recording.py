@@ -18,8 +18,10 @@ from course_http._playback import playback_of, playback_response
 from course_http._recorded import RecordedRequest, ResponseEnd
 from course_http._redaction import (
     checked_extra_headers,
+    merged_redaction,
     redacted_request,
     redacted_response,
+    remasked_request,
     request_secrets,
 )
 from course_http._timeouts import Timeouts
@@ -65,7 +67,9 @@ class RecordingTransport(HttpTransport):
     adds header names to keep; a secret one is a ``ValueError``).
     ``matching`` is written into the cassette for its replays.
 
-    With ``replay_first`` (a recorded cassette: VCR's ``new_episodes``), calls
+    With ``replay_first`` (a recorded cassette: VCR's ``new_episodes``), the
+    cassette's masks stay, and ``redaction`` only adds to them (the calls
+    kept are masked again the same way); calls
     are served from it while each request matches the next recorded one;
     from the first that does not, every call goes to the network, and the
     file becomes the calls played plus the new ones (once there is one).
@@ -85,16 +89,23 @@ class RecordingTransport(HttpTransport):
     ) -> None:
         if replay_first is not None and type(replay_first) is not Cassette:
             raise TypeError("replay_first must be a Cassette or None")
-        redaction = replay_first.redaction if redaction is None and replay_first else redaction
         matching = replay_first.matching if matching is None and replay_first else matching
         self._redaction = Redaction() if redaction is None else redaction
         self._matching = RequestMatching() if matching is None else matching
         if type(self._redaction) is not Redaction or type(self._matching) is not RequestMatching:
             raise TypeError("redaction and matching must be a Redaction and a RequestMatching")
+        self._earlier: tuple[CassetteCall, ...] = ()
+        if replay_first is not None:
+            # A mask is only ever added: dropping one the cassette has would
+            # write in clear what its earlier recording kept out.
+            self._redaction = merged_redaction(replay_first.redaction, self._redaction)
+            self._earlier = tuple(
+                CassetteCall(remasked_request(call.request, self._redaction), call.response)
+                for call in replay_first.calls
+            )
         self._extra_headers = checked_extra_headers(keep_headers)
         self._path = Path(path)
         self._calls: list[_Call | CassetteCall] = []
-        self._earlier = () if replay_first is None else replay_first.calls
         self._replaying = replay_first is not None
         self._recorded_any = replay_first is None
         self._random = random.Random(0)

@@ -24,8 +24,10 @@ __all__ = [
     "KEPT_RESPONSE_HEADERS",
     "MASKED_QUERY_KEYS",
     "checked_extra_headers",
+    "merged_redaction",
     "redacted_request",
     "redacted_response",
+    "remasked_request",
     "request_secrets",
 ]
 
@@ -92,6 +94,28 @@ def redacted_request(
         path=masked_path(scrub(path, shown)),
         body=masked_body(body, redaction, shown),
         headers=frozendict(sorted(kept.items())),
+    )
+
+
+def merged_redaction(first: Redaction, second: Redaction) -> Redaction:
+    """What both ``first`` and ``second`` mask: their fields, then their paths, each once."""
+    return Redaction(
+        fields=tuple(dict.fromkeys((*first.fields, *second.fields))),
+        paths=tuple(dict.fromkeys((*first.paths, *second.paths))),
+    )
+
+
+def remasked_request(request: RecordedRequest, redaction: Redaction) -> RecordedRequest:
+    """``request`` (already recorded) with ``redaction``'s fields and paths masked in its body.
+
+    Masking twice is masking once, so a call recorded under fewer masks reads
+    as if recorded under these.
+    """
+    return RecordedRequest(
+        method=request.method,
+        path=request.path,
+        body=masked_body(request.body, redaction, ()),
+        headers=request.headers,
     )
 
 

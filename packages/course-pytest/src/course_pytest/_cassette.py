@@ -130,6 +130,7 @@ class CourseCassette:
             return RecordingTransport(
                 base_url,
                 self._path,
+                redaction=options.redaction,
                 matching=options.matching,
                 keep_headers=options.keep_headers,
                 timeouts=timeouts,

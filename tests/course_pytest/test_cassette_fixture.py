@@ -1,0 +1,61 @@
+"""`CourseCassette` in-process, against a loopback server: what each plan writes.
+
+The project runs of ``test_plugin.py`` show the modes end to end; these show
+what a cassette file holds afterwards, byte for byte, without a subprocess.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from course_http.loopback import LoopbackServer
+from course_protocol import CourseModelRequest, CourseUserMessage
+from course_pytest import CourseCassette, RecordMode
+from course_pytest._options import options_from_marker
+from tests.course_http.cassettes import REAL_LOOKING_KEY
+from tests.course_http.replays import replay
+from tests.course_http.wires import WIRES
+from tests.streams import GUARD_SECONDS
+
+ANTHROPIC = WIRES[0]
+
+
+def asking(text: str) -> CourseModelRequest:
+    return CourseModelRequest("r-1", (CourseUserMessage("u-1", text),))
+
+
+async def test_new_episodes_masks_what_the_marker_names_in_the_calls_it_adds(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "episodes.json"
+    secret = "customer-4711-private"
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([ANTHROPIC.served("one"), ANTHROPIC.served("two")]) as server,
+    ):
+        first = CourseCassette(
+            path, RecordMode.ONCE, options_from_marker((), {}, "test_x"), "record it"
+        )
+        model = ANTHROPIC.model(
+            transport=first.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("first"))
+        await first.close(check_consumed=True)
+        marked = options_from_marker(
+            (), {"redact_paths": ["messages[*].content[0].text"]}, "test_x"
+        )
+        again = CourseCassette(path, RecordMode.NEW_EPISODES, marked, "record it")
+        assert again.plan == "extend"
+        model = ANTHROPIC.model(
+            transport=again.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("first"))
+        await replay(model, asking(secret))
+        await again.close(check_consumed=True)
+        assert len(server.requests) == 2, "the first call was replayed, the second recorded"
+    text = path.read_text(encoding="utf-8")
+
+    assert secret not in text
+    assert '"first"' not in text, "the calls kept are masked as the file now says"
+    assert '"messages[*].content[0].text"' in text
