@@ -62,13 +62,37 @@ def test_a_marker_gives_the_name_matching_redaction_and_faults() -> None:
 
 
 def test_without_a_marker_the_cassette_is_named_after_the_test_and_keeps_its_own_matching() -> None:
-    options = options_from_marker((), {}, "test_sum[20 + 22]")
+    options = options_from_marker((), {}, "test_sum[20-22]")
 
     assert options.name == "test_sum-20-22"
     assert options.matching is None
     assert cassette_path(Path("/p/tests/test_agent.py"), options.name) == Path(
         f"/p/tests/{CASSETTES_FOLDER}/test_agent/test_sum-20-22.json"
     )
+
+
+def test_tests_of_one_module_never_share_a_cassette_they_did_not_name() -> None:
+    tests = [
+        "test_sum",
+        "test_sum[20 + 22]",
+        "test_sum[20 - 22]",
+        "test_sum[20-22]",
+        "test_sum[]",
+        "TestAnthropic::test_sum",
+        "TestOpenAI::test_sum",
+        "TestOpenAI::TestChat::test_sum[1]",
+    ]
+    names = [options_from_marker((), {}, test).name for test in tests]
+
+    assert len(set(names)) == len(names), names
+    assert names[0] == "test_sum"
+    assert names[5:] == [
+        "TestAnthropic.test_sum",
+        "TestOpenAI.test_sum",
+        "TestOpenAI.TestChat.test_sum-1",
+    ]
+    assert names[1].startswith("test_sum-20-22-")
+    assert options_from_marker((), {}, "test_sum[20 + 22]").name == names[1], "stable"
 
 
 @pytest.mark.parametrize(

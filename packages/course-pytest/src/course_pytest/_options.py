@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -10,7 +11,13 @@ from typing import final
 
 from course_http import Chunking, Redaction, ReplayFault, RequestMatching
 
-__all__ = ["CASSETTES_FOLDER", "CassetteOptions", "cassette_path", "options_from_marker"]
+__all__ = [
+    "CASSETTES_FOLDER",
+    "CassetteOptions",
+    "cassette_path",
+    "derived_name",
+    "options_from_marker",
+]
 
 CASSETTES_FOLDER = "cassettes"
 """The folder, next to each test module, that holds its cassettes (one subfolder per module)."""
@@ -44,9 +51,10 @@ def options_from_marker(
 ) -> CassetteOptions:
     """The `CassetteOptions` of a ``course_cassette`` marker on the test ``test_name``.
 
-    The name is the marker's one positional argument, or the test's name
-    made safe for a file name (``test_x[a b]`` is ``test_x-a-b``). Raises
-    ``TypeError`` or ``ValueError`` (saying which option) for anything else.
+    ``test_name`` is the test's node id after its file (``TestChat::test_x[a]``).
+    The name is the marker's one positional argument, or `derived_name`.
+    Raises ``TypeError`` or ``ValueError`` (saying which option) for
+    anything else.
     """
     unknown = sorted(set(kwargs) - _KNOWN)
     if unknown:
@@ -55,7 +63,7 @@ def options_from_marker(
         )
     if len(args) > 1:
         raise TypeError("course_cassette() takes at most one positional argument, the name")
-    name = args[0] if args else _UNSAFE.sub("-", test_name).strip("-.")
+    name = args[0] if args else derived_name(test_name)
     if type(name) is not str or not _NAME.fullmatch(name):
         raise ValueError(
             f"course_cassette name {name!r} must be letters, digits, '.', '_' or '-' "
@@ -87,6 +95,27 @@ def options_from_marker(
         faults=dict(faults),
         chunking=chunking,
     )
+
+
+def derived_name(test_name: str) -> str:
+    """The cassette name of a test no marker names: never the same for two tests of a module.
+
+    Classes and the test are joined with ``.`` (``TestChat.test_x``); a
+    parameter id is added after ``-`` as it is when it is safe for a file
+    name (``test_x-1``), or made safe and followed by eight hex digits of its
+    hash (``test_x[a b]`` is ``test_x-a-b-`` and the digits), since ``a b``
+    and ``a-b`` would read the same.
+    """
+    scope, bracket, rest = test_name.partition("[")
+    base = _UNSAFE.sub("-", scope.replace("::", ".")).strip("-.")
+    if not bracket:
+        return base
+    parameters = rest[:-1] if rest.endswith("]") else rest
+    safe = _UNSAFE.sub("-", parameters).strip("-.")
+    if safe and safe == parameters:
+        return f"{base}-{safe}"
+    digest = hashlib.sha256(parameters.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{base}-{safe}-{digest}" if safe else f"{base}-{digest}"
 
 
 def cassette_path(test_file: Path, name: str) -> Path:

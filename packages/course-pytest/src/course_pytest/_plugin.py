@@ -94,11 +94,13 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
 
     The cassette is ``cassettes/<test module>/<name>.json`` next to the test
     module; name and options come from ``@pytest.mark.course_cassette``
-    (the test's name when unmarked).
+    (the test's, classes and parameters included, when unmarked).
     """
     marker = request.node.get_closest_marker("course_cassette")
     args, kwargs = (marker.args, marker.kwargs) if marker is not None else ((), {})
-    options = options_from_marker(args, kwargs, request.node.name)
+    # The node id after the file: test classes are part of the test's name.
+    _file, _separator, test_name = request.node.nodeid.partition("::")
+    options = options_from_marker(args, kwargs, test_name or request.node.name)
     path = cassette_path(Path(request.node.path), options.name)
     mode = RecordMode(_record_mode(request.config))
     how = (
