@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from course_http import RecordedResponse, load_cassette
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelRequest, CourseUserMessage
 from course_pytest import CourseCassette, RecordMode
@@ -19,6 +20,7 @@ from tests.course_http.wires import WIRES
 from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]
+JSON = {"content-type": "application/json"}
 
 
 def asking(text: str) -> CourseModelRequest:
@@ -59,3 +61,34 @@ async def test_new_episodes_masks_what_the_marker_names_in_the_calls_it_adds(
     assert secret not in text
     assert '"first"' not in text, "the calls kept are masked as the file now says"
     assert '"messages[*].content[0].text"' in text
+
+
+async def test_a_recording_is_kept_only_when_its_test_passed(tmp_path: Path) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "answer.json"
+    options = options_from_marker((), {}, "test_x")
+    refused = RecordedResponse(401, JSON, ANTHROPIC.error_body("authentication_error", "bad key"))
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([refused, ANTHROPIC.served("good"), refused]) as server,
+    ):
+        for mode, passed in (
+            (RecordMode.ONCE, False),
+            (RecordMode.ONCE, True),
+            (RecordMode.ALL, False),
+        ):
+            cassette = CourseCassette(path, mode, options, "record it")
+            assert cassette.plan == "record"
+            model = ANTHROPIC.model(
+                transport=cassette.transport(server.base_url), api_key=REAL_LOOKING_KEY
+            )
+            await replay(model, asking("hello"))
+            await cassette.close(check_consumed=False, passed=passed)
+            if mode is RecordMode.ONCE and not passed:
+                assert not path.exists(), "a failed first recording leaves no cassette to replay"
+            if passed:
+                good = path.read_bytes()
+        assert len(server.requests) == 3
+
+    assert path.read_bytes() == good, "a failed re-recording leaves the cassette as it was"
+    assert [call.response.status for call in load_cassette(path).unwrap().calls] == [200]
+    assert sorted(item.name for item in path.parent.iterdir()) == ["answer.json"]

@@ -76,9 +76,13 @@ def pytest_runtest_makereport(
     return report
 
 
+def _passed(request: pytest.FixtureRequest) -> bool:
+    passed: bool = request.node.stash.get(_CALL_PASSED, False)
+    return passed
+
+
 def _check_consumed(request: pytest.FixtureRequest) -> bool:
-    passed = request.node.stash.get(_CALL_PASSED, False)
-    return passed and request.node.get_closest_marker("course_allow_unplayed") is None
+    return _passed(request) and request.node.get_closest_marker("course_allow_unplayed") is None
 
 
 def _record_mode(config: pytest.Config) -> str:
@@ -111,7 +115,7 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
     try:
         yield cassette
     finally:
-        await cassette.close(check_consumed=_check_consumed(request))
+        await cassette.close(check_consumed=_check_consumed(request), passed=_passed(request))
 
 
 @pytest.fixture
