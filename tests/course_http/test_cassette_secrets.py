@@ -24,6 +24,7 @@ from course_http import (
     VendorError,
     stream_events,
 )
+from course_http._redaction import redacted_response
 from course_http._secrets import secret_values
 from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
 from tests.course_http.helpers import SSE, read_error
@@ -129,3 +130,24 @@ async def test_a_key_echoed_in_a_compressed_body_is_scrubbed_from_the_body_writt
     assert written["response"]["headers"] == JSON
     assert written["response"]["body"] == [f'{{"error": {{"message": "bad {REDACTED}"}}}}']
     assert KEY.encode() not in data
+
+
+@pytest.mark.parametrize("kept", [8, 40, len(KEY) - 1])
+async def test_a_body_cut_inside_an_echoed_key_keeps_no_piece_of_it(
+    kept: int, tmp_path: Path
+) -> None:
+    cut = b'data: {"echo": "' + KEY[:kept].encode()
+    served = RecordedResponse(200, SSE, cut, "interrupted")
+    data = await recorded_bytes(tmp_path, served, "/v1/x", {"authorization": f"Bearer {KEY}"})
+    [written] = document(tmp_path / "secret.json")["calls"]
+
+    assert KEY[:kept].encode() not in data
+    assert written["response"]["body"] == [f'data: {{"echo": "{REDACTED}']
+    assert written["response"]["end"] == "interrupted"
+
+
+def test_a_body_that_only_ends_like_the_start_of_a_key_keeps_a_short_ending() -> None:
+    body = b"status: sk-an"
+    response = redacted_response(200, SSE, body, "interrupted", (KEY,))
+
+    assert response.body == body, "seven characters of a key's public prefix are no secret"

@@ -131,7 +131,8 @@ def redacted_response(
     """The response as a cassette holds it: kept headers, and any echoed credential scrubbed.
 
     The body is kept byte for byte, except that a credential of the request
-    echoed in it is replaced with ``[redacted]``.
+    echoed in it is replaced with ``[redacted]``, as is a body's ending that
+    is the start of one (8 bytes or more: a body cut inside an echoed key).
     """
     shown = tuple(secrets)
     kept = {
@@ -142,7 +143,24 @@ def redacted_response(
     }
     for secret in shown:
         body = body.replace(secret.encode("utf-8", "surrogatepass"), REDACTED.encode())
-    return RecordedResponse(status, dict(sorted(kept.items())), body, end)
+    return RecordedResponse(
+        status, dict(sorted(kept.items())), _without_cut_secret(body, shown), end
+    )
+
+
+# A body may stop inside an echoed key (a dropped connection, an abort): its
+# last bytes are then the start of the key. Fewer than this many are kept, as
+# they are no more than a vendor's public key prefix ("sk-ant-").
+_SHORTEST_SECRET_PIECE = 8
+
+
+def _without_cut_secret(body: bytes, secrets: tuple[str, ...]) -> bytes:
+    for secret in secrets:
+        encoded = secret.encode("utf-8", "surrogatepass")
+        for length in range(len(encoded) - 1, _SHORTEST_SECRET_PIECE - 1, -1):
+            if body.endswith(encoded[:length]):
+                return body[:-length] + REDACTED.encode()
+    return body
 
 
 def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
