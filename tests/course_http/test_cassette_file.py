@@ -198,6 +198,10 @@ RESPONSE = (*CALL, "response")
         (((*CALL, "extra"), 1), "calls[0].extra: is not a key of the cassette format"),
         (((*REQUEST, "method"), "post"), "calls[0].request.method: must be upper-case"),
         (((*REQUEST, "path"), "v1/messages"), "calls[0].request.path: must be a path"),
+        (
+            ((*REQUEST, "path"), "/v1/x?alt=sse&API%5FKEY=sk-live-0123"),
+            "calls[0].request.path: holds a key in its query (API%5FKEY)",
+        ),
         (((*REQUEST, "body"), []), "calls[0].request.body: must be a JSON object"),
         (((*REQUEST, "body"), {"x": 1.5e400}), None),
         (
@@ -280,6 +284,13 @@ def test_a_hand_written_cassette_may_leave_out_matching_and_redaction() -> None:
     parsed = parse_cassette(document).unwrap()
 
     assert (parsed.matching, parsed.redaction) == (RequestMatching(), Redaction())
+
+
+def test_a_query_key_masked_or_empty_is_no_credential() -> None:
+    for target in ("/v1/x?key=[redacted]&alt=sse", "/v1/x?key=&api_key", "/v1/x?monkey=1"):
+        parsed = parse_cassette(edited((*REQUEST, "path"), target)).unwrap()
+
+        assert parsed.calls[0].request.path == target
 
 
 def test_cassette_values_check_their_fields() -> None:

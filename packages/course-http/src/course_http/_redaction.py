@@ -29,6 +29,7 @@ __all__ = [
     "redacted_response",
     "remasked_request",
     "request_secrets",
+    "unmasked_query_keys",
 ]
 
 KEPT_REQUEST_HEADERS: Final = frozenset({"accept", "content-type"})
@@ -177,6 +178,19 @@ def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
         if equals and value and _percent_decoded(name).lower() in MASKED_QUERY_KEYS:
             found.update({value, _percent_decoded(value)})
     return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
+
+
+def unmasked_query_keys(path: str) -> list[str]:
+    """The names, as written, of the `MASKED_QUERY_KEYS` parameters of ``path`` that hold a
+    value other than ``[redacted]``: a key a cassette must never hold."""
+    _target, _question, query = path.partition("?")
+    return [
+        name
+        for name, equals, value in (parameter.partition("=") for parameter in query.split("&"))
+        if equals
+        and value not in ("", REDACTED)
+        and _percent_decoded(name).lower() in MASKED_QUERY_KEYS
+    ]
 
 
 def masked_path(path: str) -> str:
