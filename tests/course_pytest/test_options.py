@@ -61,6 +61,13 @@ def test_a_marker_gives_the_name_matching_redaction_and_faults() -> None:
     )
 
 
+def test_the_name_may_be_given_by_keyword_as_the_marker_documents_it() -> None:
+    assert options_from_marker((), {"name": "answer"}, "test_x").name == "answer"
+    assert options_from_marker((), {"name": None}, "test_x").name == "test_x", "the default"
+    with pytest.raises(TypeError, match="name given twice"):
+        options_from_marker(("answer",), {"name": "answer"}, "test_x")
+
+
 def test_without_a_marker_the_cassette_is_named_after_the_test_and_keeps_its_own_matching() -> None:
     options = options_from_marker((), {}, "test_sum[20-22]")
 

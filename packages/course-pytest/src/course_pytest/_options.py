@@ -25,7 +25,16 @@ CASSETTES_FOLDER = "cassettes"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _KNOWN = frozenset(
-    {"match", "ignore", "redact_fields", "redact_paths", "keep_headers", "faults", "chunking"}
+    {
+        "name",
+        "match",
+        "ignore",
+        "redact_fields",
+        "redact_paths",
+        "keep_headers",
+        "faults",
+        "chunking",
+    }
 )
 
 
@@ -52,7 +61,8 @@ def options_from_marker(
     """The `CassetteOptions` of a ``course_cassette`` marker on the test ``test_name``.
 
     ``test_name`` is the test's node id after its file (``TestChat::test_x[a]``).
-    The name is the marker's one positional argument, or `derived_name`.
+    The name is the marker's one positional argument (or ``name=``), or
+    `derived_name`.
     Raises ``TypeError`` or ``ValueError`` (saying which option) for
     anything else.
     """
@@ -63,7 +73,10 @@ def options_from_marker(
         )
     if len(args) > 1:
         raise TypeError("course_cassette() takes at most one positional argument, the name")
-    name = args[0] if args else derived_name(test_name)
+    if args and "name" in kwargs:
+        raise TypeError("course_cassette() got its name given twice (by position and name=)")
+    given = args[0] if args else kwargs.get("name")
+    name = derived_name(test_name) if given is None else given
     if type(name) is not str or not _NAME.fullmatch(name):
         raise ValueError(
             f"course_cassette name {name!r} must be letters, digits, '.', '_' or '-' "
