@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
 
 from course_http import Redaction, ReplayFault, RequestMatching
 from course_pytest import CASSETTES_FOLDER, RecordMode
-from course_pytest._modes import plan_for
+from course_pytest._modes import how_to_record, plan_for
 from course_pytest._options import cassette_path, options_from_marker
 
 
@@ -122,3 +123,16 @@ def test_a_marker_that_says_something_wrong_is_refused_naming_the_option(
 ) -> None:
     with pytest.raises(error, match=message):
         options_from_marker(args, kwargs, "test_x")
+
+
+def test_the_command_that_records_a_missing_cassette_can_be_pasted_into_a_shell() -> None:
+    command = how_to_record("tests/test_agent.py::test_sum[20 + 22]").splitlines()[-1].strip()
+
+    assert shlex.split(command) == [
+        "pytest",
+        "--course-record-mode=once",
+        "tests/test_agent.py::test_sum[20 + 22]",
+    ]
+    assert how_to_record("tests/t.py::test_x").endswith(
+        "--course-record-mode=once tests/t.py::test_x"
+    )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 from enum import StrEnum, unique
 from typing import Literal
 
-__all__ = ["Plan", "RecordMode", "plan_for"]
+__all__ = ["Plan", "RecordMode", "how_to_record", "plan_for"]
 
 
 @unique
@@ -43,3 +44,15 @@ def plan_for(mode: RecordMode, exists: bool, *, replay_only: bool) -> Plan:
     if not exists:
         return "record"
     return "extend" if mode is RecordMode.NEW_EPISODES else "replay"
+
+
+def how_to_record(node_id: str) -> str:
+    """What a test whose cassette is missing says: the command that records it, shell-quoted.
+
+    A parametrized test's id (``test_x[20 + 22]``) holds spaces and brackets
+    a shell would split or expand: the command is quoted to be pasted as it is.
+    """
+    return (
+        "Record it once against the real API (its key in the environment):\n"
+        f"    pytest --course-record-mode=once {shlex.quote(node_id)}"
+    )

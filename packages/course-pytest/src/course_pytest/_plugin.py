@@ -15,7 +15,7 @@ from returns.result import Failure
 
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from course_pytest._cassette import CourseCassette
-from course_pytest._modes import RecordMode
+from course_pytest._modes import RecordMode, how_to_record
 from course_pytest._options import cassette_path, options_from_marker
 from course_scripted import ScriptedModel
 
@@ -107,11 +107,7 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
     options = options_from_marker(args, kwargs, test_name or request.node.name)
     path = cassette_path(Path(request.node.path), options.name)
     mode = RecordMode(_record_mode(request.config))
-    how = (
-        "Record it once against the real API (its key in the environment):\n"
-        f"    pytest --course-record-mode=once {request.node.nodeid}"
-    )
-    cassette = CourseCassette(path, mode, options, how)
+    cassette = CourseCassette(path, mode, options, how_to_record(request.node.nodeid))
     try:
         yield cassette
     finally:
