@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from frozendict import frozendict
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,6 +18,8 @@ from course_http import (
     CASSETTE_VERSION,
     CASSETTE_VERSION_KEY,
     Cassette,
+    CassetteCall,
+    RecordedRequest,
     RecordedResponse,
     Redaction,
     RequestMatching,
@@ -85,6 +88,28 @@ def test_the_text_is_stable_indented_utf8_ending_in_one_newline() -> None:
     assert '\n  "calls": [\n' in text
     assert "hé" in text, "non-ASCII text stays readable"
     assert dumps_cassette(loads_cassette(text).unwrap()) == text
+
+
+def test_header_names_are_written_sorted_however_the_cassette_was_built() -> None:
+    built = sample()
+    shuffled = Cassette(
+        [
+            CassetteCall(
+                RecordedRequest(
+                    method=recorded.request.method,
+                    path=recorded.request.path,
+                    body=recorded.request.body,
+                    headers=frozendict({"x-b": "2", "accept": "*/*", "x-a": "1"}),
+                ),
+                RecordedResponse(200, {"retry-after": "1", "content-type": "text/plain"}),
+            )
+            for recorded in built.calls
+        ]
+    )
+    first = json.loads(dumps_cassette(shuffled))["calls"][0]
+
+    assert list(first["request"]["headers"]) == ["accept", "x-a", "x-b"]
+    assert list(first["response"]["headers"]) == ["content-type", "retry-after"]
 
 
 def test_a_changed_prompt_is_a_one_line_diff_of_json() -> None:

@@ -43,7 +43,7 @@ _FORBIDDEN_IN_VALUES = frozenset(chr(code) for code in (*range(0x09), *range(0x0
 
 
 def cassette_to_json(cassette: Cassette) -> dict[str, object]:
-    """``cassette`` as plain JSON values, keys in the documented order."""
+    """``cassette`` as plain JSON values, keys in the documented order, header names sorted."""
     return {
         CASSETTE_VERSION_KEY: CASSETTE_VERSION,
         "matching": {"on": cassette.matching.on, "ignore": list(cassette.matching.ignore)},
@@ -61,12 +61,12 @@ def _call_json(call: CassetteCall) -> dict[str, object]:
         "request": {
             "method": request.method,
             "path": request.path,
-            "headers": dict(request.headers),
+            "headers": dict(sorted(request.headers.items())),
             "body": thaw_json(request.body),
         },
         "response": {
             "status": response.status,
-            "headers": dict(response.headers),
+            "headers": dict(sorted(response.headers.items())),
             "end": response.end,
             **_body_json(response.body),
         },
