@@ -9,10 +9,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from course_http import RecordedResponse, load_cassette
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelRequest, CourseUserMessage
 from course_pytest import CourseCassette, RecordMode
+from course_pytest._modes import how_to_record
 from course_pytest._options import options_from_marker
 from tests.course_http.cassettes import REAL_LOOKING_KEY
 from tests.course_http.replays import replay
@@ -92,3 +95,28 @@ async def test_a_recording_is_kept_only_when_its_test_passed(tmp_path: Path) -> 
     assert path.read_bytes() == good, "a failed re-recording leaves the cassette as it was"
     assert [call.response.status for call in load_cassette(path).unwrap().calls] == [200]
     assert sorted(item.name for item in path.parent.iterdir()) == ["answer.json"]
+
+
+def test_a_cassette_that_cannot_be_used_says_to_record_it_again_replacing_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "answer.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"course_cassette": 2, "calls": []}\n')
+    options = options_from_marker((), {}, "test_x")
+    for mode in (RecordMode.NONE, RecordMode.ONCE, RecordMode.NEW_EPISODES):
+        cassette = CourseCassette(
+            path,
+            mode,
+            options,
+            how_to_record("tests/t.py::test_x"),
+            how_to_replace=how_to_record("tests/t.py::test_x", replacing=True),
+        )
+
+        with pytest.raises(pytest.fail.Exception) as caught:
+            cassette.transport("http://127.0.0.1:9")
+
+        message = str(caught.value)
+        assert "course_cassette: must be 1" in message
+        assert "--course-record-mode=all tests/t.py::test_x" in message, message
+        assert "--course-record-mode=once" not in message, "once keeps a cassette that exists"

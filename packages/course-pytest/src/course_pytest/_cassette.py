@@ -45,15 +45,26 @@ class CourseCassette:
     401, a bug) never replaces a cassette nor leaves one to replay. When
     the test passed and replayed, every recorded call must have been played
     (``assert_consumed``), unless the test is marked ``course_allow_unplayed``.
+
+    ``how_to_record`` is what a test whose cassette is missing is told;
+    ``how_to_replace`` what it is told when the cassette cannot be used
+    (``how_to_record`` when not given).
     """
 
     def __init__(
-        self, path: Path, mode: RecordMode, options: CassetteOptions, how_to_record: str
+        self,
+        path: Path,
+        mode: RecordMode,
+        options: CassetteOptions,
+        how_to_record: str,
+        *,
+        how_to_replace: str | None = None,
     ) -> None:
         self._path = path
         self._mode = mode
         self._options = options
         self._how_to_record = how_to_record
+        self._how_to_replace = how_to_record if how_to_replace is None else how_to_replace
         self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
         self._transport: HttpTransport | None = None
         self._base_url: str | None = None
@@ -131,7 +142,7 @@ class CourseCassette:
         loaded = load_cassette(self._path)
         recorded = loaded.value_or(None)
         if recorded is None:
-            pytest.fail(f"{loaded.failure()}\n{self._how_to_record}", pytrace=False)
+            pytest.fail(f"{loaded.failure()}\n{self._how_to_replace}", pytrace=False)
         if self._plan == "extend":
             return RecordingTransport(
                 base_url,

@@ -107,7 +107,14 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
     options = options_from_marker(args, kwargs, test_name or request.node.name)
     path = cassette_path(Path(request.node.path), options.name)
     mode = RecordMode(_record_mode(request.config))
-    cassette = CourseCassette(path, mode, options, how_to_record(request.node.nodeid))
+    node_id = request.node.nodeid
+    cassette = CourseCassette(
+        path,
+        mode,
+        options,
+        how_to_record(node_id),
+        how_to_replace=how_to_record(node_id, replacing=True),
+    )
     try:
         yield cassette
     finally:
