@@ -20,12 +20,16 @@ import pytest
 from course_http import (
     REDACTED,
     HttpRequest,
+    LiveTransport,
     RecordedResponse,
+    RecordedTransport,
+    SseEvent,
     VendorError,
     stream_events,
 )
 from course_http._redaction import redacted_response
 from course_http._secrets import secret_values
+from course_http.loopback import LoopbackServer
 from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
 from tests.course_http.helpers import SSE, read_error
 from tests.streams import GUARD_SECONDS
@@ -151,3 +155,29 @@ def test_a_body_that_only_ends_like_the_start_of_a_key_keeps_a_short_ending() ->
     response = redacted_response(200, SSE, body, "interrupted", (KEY,))
 
     assert response.body == body, "seven characters of a key's public prefix are no secret"
+
+
+async def test_no_repr_of_a_request_shows_a_key_sent_in_the_query() -> None:
+    target = f"/v1/x?alt=sse&key={KEY}"
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([OK]) as server,
+        LiveTransport(server.base_url) as live,
+        RecordedTransport([OK]) as recorded,
+    ):
+        for transport in (live, recorded):
+            async with aclosing(
+                stream_events(
+                    transport, HttpRequest(target, {}), vendor="v", describe_error=read_error
+                )
+            ) as events:
+                assert [event async for event in events] == [SseEvent("message", "ok")]
+        shown = [
+            repr(HttpRequest(target, {})),
+            repr(server.requests[0]),
+            repr(recorded.requests[0]),
+        ]
+
+    assert [KEY in text for text in shown] == [False, False, False], shown
+    assert all(f"key={REDACTED}" in text for text in shown)
+    assert server.requests[0].path == recorded.requests[0].path == target, "the values are as sent"

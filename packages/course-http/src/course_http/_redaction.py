@@ -7,7 +7,6 @@ a masked value matches whatever the code sends there.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
@@ -16,7 +15,15 @@ from frozendict import frozendict
 from course_http._cassette import Redaction
 from course_http._json_paths import parse_json_path, rewrite_at_paths, rewrite_fields
 from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
-from course_http._secrets import REDACTED, SECRET_HEADERS, scrub, secret_values
+from course_http._secrets import (
+    MASKED_QUERY_KEYS,
+    REDACTED,
+    SECRET_HEADERS,
+    masked_path,
+    percent_decoded,
+    scrub,
+    secret_values,
+)
 from course_protocol import JsonObject, freeze_json_object
 
 __all__ = [
@@ -45,9 +52,6 @@ KEPT_RESPONSE_HEADERS: Final = frozenset(
 )
 """Response headers a cassette keeps: what the client reads (the body's type and encoding,
 when to retry). Request ids, rate-limit counters and dates change on every recording."""
-
-MASKED_QUERY_KEYS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token"})
-"""Query parameters whose values are masked in a recorded path (``?key=...`` keys)."""
 
 
 def checked_extra_headers(names: object) -> frozenset[str]:
@@ -175,8 +179,8 @@ def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
     _target, _question, query = path.partition("?")
     for parameter in query.split("&") if query else ():
         name, equals, value = parameter.partition("=")
-        if equals and value and _percent_decoded(name).lower() in MASKED_QUERY_KEYS:
-            found.update({value, _percent_decoded(value)})
+        if equals and value and percent_decoded(name).lower() in MASKED_QUERY_KEYS:
+            found.update({value, percent_decoded(value)})
     return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
 
 
@@ -189,34 +193,8 @@ def unmasked_query_keys(path: str) -> list[str]:
         for name, equals, value in (parameter.partition("=") for parameter in query.split("&"))
         if equals
         and value not in ("", REDACTED)
-        and _percent_decoded(name).lower() in MASKED_QUERY_KEYS
+        and percent_decoded(name).lower() in MASKED_QUERY_KEYS
     ]
-
-
-def masked_path(path: str) -> str:
-    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``.
-
-    A parameter's name is compared as the server reads it: percent-decoded
-    (``api%5Fkey`` is ``api_key``), in any case.
-    """
-    target, question, query = path.partition("?")
-    if not question:
-        return path
-    parameters = []
-    for parameter in query.split("&"):
-        name, equals, _value = parameter.partition("=")
-        if equals and _percent_decoded(name).lower() in MASKED_QUERY_KEYS:
-            parameter = f"{name}={REDACTED}"
-        parameters.append(parameter)
-    return f"{target}?{'&'.join(parameters)}"
-
-
-_PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
-
-
-def _percent_decoded(text: str) -> str:
-    # Byte by byte is enough: a name holding anything but ASCII is no masked key.
-    return _PERCENT_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)), text.replace("+", " "))
 
 
 def masked_body(body: object, redaction: Redaction, secrets: tuple[str, ...]) -> JsonObject:

@@ -1,14 +1,29 @@
-"""Keeping credentials out of everything the transports show: the secret headers and a scrubber."""
+"""Keeping credentials out of all the transports show: secret headers, query keys, a scrubber.
+
+Pure text: every repr and message of a request masks with these, and so does
+what a cassette records (`course_http._redaction` builds on them).
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Iterable, Mapping
+from typing import Final
 
 from frozendict import frozendict
 
-__all__ = ["REDACTED", "SECRET_HEADERS", "scrub", "secret_values", "without_secrets"]
+__all__ = [
+    "MASKED_QUERY_KEYS",
+    "REDACTED",
+    "SECRET_HEADERS",
+    "masked_path",
+    "percent_decoded",
+    "scrub",
+    "secret_values",
+    "without_secrets",
+]
 
 SECRET_HEADERS = frozenset(
     {
@@ -25,6 +40,9 @@ SECRET_HEADERS = frozenset(
 
 REDACTED = "[redacted]"
 """What a secret is replaced with wherever a transport shows text."""
+
+MASKED_QUERY_KEYS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token"})
+"""Query parameters whose values are masked in a recorded path (``?key=...`` keys)."""
 
 
 def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
@@ -75,3 +93,30 @@ def without_secrets(headers: Mapping[str, str]) -> frozendict[str, str]:
         for name, value in headers.items()
         if name.lower() not in SECRET_HEADERS
     )
+
+
+_PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def percent_decoded(text: str) -> str:
+    """``text`` as a server reads a query: ``+`` a space, ``%XX`` the character of that byte."""
+    # Byte by byte is enough: a name holding anything but ASCII is no masked key.
+    return _PERCENT_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)), text.replace("+", " "))
+
+
+def masked_path(path: str) -> str:
+    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``.
+
+    A parameter's name is compared as the server reads it: percent-decoded
+    (``api%5Fkey`` is ``api_key``), in any case.
+    """
+    target, question, query = path.partition("?")
+    if not question:
+        return path
+    parameters = []
+    for parameter in query.split("&"):
+        name, equals, _value = parameter.partition("=")
+        if equals and percent_decoded(name).lower() in MASKED_QUERY_KEYS:
+            parameter = f"{name}={REDACTED}"
+        parameters.append(parameter)
+    return f"{target}?{'&'.join(parameters)}"

@@ -23,8 +23,8 @@ from course_http._errors import VendorErrorCode
 from course_http._matching import request_difference
 from course_http._playback import cut_body
 from course_http._recorded import Chunking, RecordedResponse
-from course_http._redaction import masked_path, redacted_request, request_secrets
-from course_http._secrets import scrub
+from course_http._redaction import redacted_request, request_secrets
+from course_http._secrets import masked_path, scrub
 from course_http.loopback._script import LoopbackRequest, LoopbackResponse
 
 __all__ = ["CassetteResponder", "ServedCall"]
