@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from course_http import RecordedResponse, load_cassette
+from course_http import RecordedResponse, ReplayFault, load_cassette
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelRequest, CourseUserMessage
 from course_pytest import CourseCassette, RecordMode
@@ -120,3 +120,20 @@ def test_a_cassette_that_cannot_be_used_says_to_record_it_again_replacing_it(
         assert "course_cassette: must be 1" in message
         assert "--course-record-mode=all tests/t.py::test_x" in message, message
         assert "--course-record-mode=once" not in message, "once keeps a cassette that exists"
+
+
+def test_a_missing_cassette_of_a_test_with_faults_says_another_test_must_record_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "shared.json"
+    options = options_from_marker(("shared",), {"faults": {0: ReplayFault.cut_after(1)}}, "test_x")
+    for mode in RecordMode:
+        cassette = CourseCassette(path, mode, options, how_to_record("tests/t.py::test_x"))
+
+        with pytest.raises(pytest.fail.Exception) as caught:
+            cassette.transport("http://127.0.0.1:9")
+
+        message = str(caught.value)
+        assert "shared.json does not exist" in message
+        assert "a test with faults never records" in message, message
+        assert "pytest --course-record-mode=once tests/t.py::test_x" not in message

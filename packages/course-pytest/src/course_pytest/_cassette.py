@@ -122,6 +122,13 @@ class CourseCassette:
 
     def _open(self, base_url: str, timeouts: Timeouts | None) -> HttpTransport:
         options = self._options
+        if self._plan == "missing" and options.faults:
+            pytest.fail(
+                f"the cassette {self._path} does not exist, and a test with faults never "
+                "records (a live call cannot be faulted): record it with the test that names "
+                "the same cassette without faults.",
+                pytrace=False,
+            )
         if self._plan == "missing":
             pytest.fail(
                 f"the cassette {self._path} does not exist, and record mode "
