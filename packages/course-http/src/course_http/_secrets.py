@@ -51,9 +51,8 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
     Each secret header's whole value, and for an ``authorization`` value such
     as ``Bearer sk-...`` also the token after the scheme, since a server may
     echo the token alone. A ``Basic`` token is base64 of ``user:password``:
-    the pair and the key in it (the password, or the user when the password
-    is empty, as APIs that take the key as the user name have it) are
-    credentials in clear.
+    the pair, and each part of 8 characters or more (the key may be either),
+    are credentials in clear.
     """
     found: set[str] = set()
     for name, value in headers.items():
@@ -68,14 +67,20 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
 
 
+_SHORTEST_BASIC_PART = 8
+
+
 def _basic_credentials(token: str) -> set[str]:
     try:
         pair = base64.b64decode(token, validate=True).decode("utf-8", "replace")
     except (binascii.Error, ValueError):
         return set()
     user, _colon, password = pair.partition(":")
-    key = password or user
-    return {text for text in (pair, key) if text}
+    # The key may be either part (some APIs take it as the user, with a dummy
+    # password such as "X"); a short part is no key, and scrubbing it would
+    # mangle every body it occurs in.
+    parts = (part for part in (user, password) if len(part) >= _SHORTEST_BASIC_PART)
+    return {pair, *parts} if pair else set()
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
