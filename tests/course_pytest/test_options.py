@@ -125,6 +125,15 @@ def test_a_marker_that_says_something_wrong_is_refused_naming_the_option(
         options_from_marker(args, kwargs, "test_x")
 
 
+def test_a_long_parameter_id_gives_a_name_a_file_system_takes() -> None:
+    prompts = ["Summarise this report. " * 20, "Summarise this report. " * 20 + "Briefly."]
+    names = [options_from_marker((), {}, f"test_summary[{prompt}]").name for prompt in prompts]
+
+    assert all(len(f"{name}.json".encode()) <= 128 for name in names), names
+    assert names[0] != names[1]
+    assert all(name.startswith("test_summary-Summarise-this-report") for name in names)
+
+
 def test_the_command_that_records_a_missing_cassette_can_be_pasted_into_a_shell() -> None:
     command = how_to_record("tests/test_agent.py::test_sum[20 + 22]").splitlines()[-1].strip()
 

@@ -117,18 +117,33 @@ def derived_name(test_name: str) -> str:
     parameter id is added after ``-`` as it is when it is safe for a file
     name (``test_x-1``), or made safe and followed by eight hex digits of its
     hash (``test_x[a b]`` is ``test_x-a-b-`` and the digits), since ``a b``
-    and ``a-b`` would read the same.
+    and ``a-b`` would read the same. A name longer than 100 characters (a
+    long prompt as the id) is cut, and ends with the hash of the whole test name.
     """
     scope, bracket, rest = test_name.partition("[")
     base = _UNSAFE.sub("-", scope.replace("::", ".")).strip("-.")
     if not bracket:
-        return base
+        return _shortened(base, test_name)
     parameters = rest[:-1] if rest.endswith("]") else rest
     safe = _UNSAFE.sub("-", parameters).strip("-.")
     if safe and safe == parameters:
-        return f"{base}-{safe}"
-    digest = hashlib.sha256(parameters.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"{base}-{safe}-{digest}" if safe else f"{base}-{digest}"
+        return _shortened(f"{base}-{safe}", test_name)
+    digest = _digest(parameters)
+    return _shortened(f"{base}-{safe}-{digest}" if safe else f"{base}-{digest}", test_name)
+
+
+# File systems take 255 bytes per name; a name this long is unreadable anyway.
+_LONGEST_NAME = 100
+
+
+def _shortened(name: str, test_name: str) -> str:
+    if len(name) <= _LONGEST_NAME:
+        return name
+    return f"{name[: _LONGEST_NAME - 9].rstrip('-.')}-{_digest(test_name)}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
 def cassette_path(test_file: Path, name: str) -> Path:
