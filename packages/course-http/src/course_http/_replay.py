@@ -148,9 +148,8 @@ def _applied_faults(cassette: Cassette, faults: object) -> dict[int, AppliedFaul
     applied: dict[int, AppliedFault] = {}
     for index, fault in faults.items():
         if type(index) is not int or not 0 <= index < len(cassette.calls):
-            raise ValueError(
-                f"faults[{index!r}]: the cassette holds calls 0 to {len(cassette.calls) - 1}"
-            )
+            held = f"calls 0 to {len(cassette.calls) - 1}" if cassette.calls else "no calls"
+            raise ValueError(f"faults[{index!r}]: the cassette holds {held}")
         if type(fault) is not ReplayFault:
             raise TypeError(f"faults[{index}] must be a ReplayFault")
         try:
