@@ -12,7 +12,7 @@ import httpx2
 from frozendict import frozendict
 
 from course_http._playback import Playback, PlaybackExchange, cut_body, playback_of
-from course_http._secrets import without_secrets
+from course_http._secrets import masked_path, without_secrets
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport
 from course_protocol import JsonObject, freeze_json_object
@@ -79,12 +79,19 @@ class RecordedResponse:
 class RecordedRequest:
     """A request as a transport sent it: ``method``, ``path`` (query included), the JSON
     ``body`` parsed back from the bytes sent, and the ``headers`` sent (lower-case
-    names, the HTTP client's own included) without the secret ones."""
+    names, the HTTP client's own included) without the secret ones. The repr
+    masks a key query parameter of ``path`` (`MASKED_QUERY_KEYS`)."""
 
     method: str
     path: str
     body: JsonObject
     headers: frozendict[str, str]
+
+    def __repr__(self) -> str:
+        return (
+            f"RecordedRequest(method={self.method!r}, path={masked_path(self.path)!r}, "
+            f"body={self.body!r}, headers={self.headers!r})"
+        )
 
 
 class RecordingExhaustedError(Exception):
