@@ -75,7 +75,7 @@ from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
 from course_http._stream_parser import OneChunkStreamParser, StreamParser
-from course_http._timeouts import Timeouts
+from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
 
@@ -88,6 +88,7 @@ __all__ = [
     "KEPT_RESPONSE_HEADERS",
     "MASKED_QUERY_KEYS",
     "REDACTED",
+    "REPLAY_TIMEOUTS",
     "SECRET_HEADERS",
     "AppliedFault",
     "Cassette",

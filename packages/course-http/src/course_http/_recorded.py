@@ -13,7 +13,7 @@ from frozendict import frozendict
 
 from course_http._playback import Playback, PlaybackExchange, cut_body, playback_of
 from course_http._secrets import masked_path, without_secrets
-from course_http._timeouts import Timeouts
+from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport
 from course_protocol import JsonObject, freeze_json_object
 
@@ -122,7 +122,8 @@ class RecordedTransport(HttpTransport):
     (`Chunking`; ``seed`` fixes the random cuts), and the transport yields
     to the event loop between chunks, as a socket would. A ``"stalled"``
     response fails with ``HTTP_TIMEOUT`` after ``timeouts.read`` seconds
-    (never, when it is ``None``); an ``"interrupted"`` one with
+    (`REPLAY_TIMEOUTS`, 10 s, unless ``timeouts`` is given; never, when it
+    is ``None``); an ``"interrupted"`` one with
     ``HTTP_STREAM_INTERRUPTED``. A call beyond the last response fails with
     ``HTTP_RECORDING_EXHAUSTED`` (and is still listed in `requests`).
 
@@ -152,7 +153,7 @@ class RecordedTransport(HttpTransport):
         self._chunking: Chunking = chunking
         self._random = random.Random(seed)
         self._requests: list[RecordedRequest] = []
-        super().__init__(base_url, timeouts=timeouts or Timeouts(), trust_env=False)
+        super().__init__(base_url, timeouts=timeouts or REPLAY_TIMEOUTS, trust_env=False)
 
     @property
     def requests(self) -> tuple[RecordedRequest, ...]:

@@ -15,7 +15,7 @@ from course_http._matching import RequestMismatchError, request_difference
 from course_http._playback import Playback, PlaybackExchange, playback_of
 from course_http._recorded import Chunking, RecordedRequest, RecordingExhaustedError, sent_request
 from course_http._redaction import redacted_request, request_secrets
-from course_http._timeouts import Timeouts
+from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport
 
 __all__ = ["CassetteTransport"]
@@ -37,9 +37,10 @@ class CassetteTransport(HttpTransport):
 
     ``faults`` maps a call's index in the cassette (0-based) to the
     `ReplayFault` to inject into it; ``chunking`` and ``seed`` cut bodies as
-    `RecordedTransport` does. Raises ``TypeError`` or ``ValueError`` for bad
-    arguments, a fault for a call the cassette does not hold, or a fault that
-    cannot apply to its call's body.
+    `RecordedTransport` does; ``timeouts`` defaults to `REPLAY_TIMEOUTS` (a
+    stalled recorded response or a delay fails after 10 s). Raises
+    ``TypeError`` or ``ValueError`` for bad arguments, a fault for a call the
+    cassette does not hold, or a fault that cannot apply to its call's body.
     """
 
     def __init__(
@@ -67,7 +68,7 @@ class CassetteTransport(HttpTransport):
         self._chunking: Chunking = chunking
         self._random = random.Random(seed)
         self._requests: list[RecordedRequest] = []
-        super().__init__(base_url, timeouts=timeouts or Timeouts(), trust_env=False)
+        super().__init__(base_url, timeouts=timeouts or REPLAY_TIMEOUTS, trust_env=False)
 
     @property
     def replays(self) -> bool:
