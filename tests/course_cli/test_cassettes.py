@@ -73,6 +73,20 @@ def test_check_reports_the_first_problem_of_a_cassette_with_its_call(
     ]
 
 
+def test_check_reads_a_cassette_that_is_not_strict_json_as_a_cassette(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"course_cassette": 1, "calls": [], "calls": []}')
+
+    run = course("check", broken)
+
+    assert run.out.splitlines() == [
+        f'{broken}: HTTP_RECORDING_INVALID: not strict JSON: duplicate object key "calls"',
+        "checked 1 file, 0 responses: 1 problem in 1 file",
+    ]
+
+
 def test_check_wire_cassette_insists_that_every_file_is_one(
     course: CourseRunner, tmp_path: Path
 ) -> None:

@@ -159,6 +159,11 @@ def test_a_fault_that_cannot_apply_is_refused_when_the_transport_is_built(
         CassetteTransport(recorded, faults=faults)
 
 
+def test_a_fault_for_a_cassette_without_calls_says_it_holds_none() -> None:
+    with pytest.raises(ValueError, match=r"^faults\[0\]: the cassette holds no calls$"):
+        CassetteTransport(cassette(), faults={0: ReplayFault.cut_after(1)})
+
+
 def test_faults_that_count_events_refuse_an_encoded_body_and_bad_values() -> None:
     encoded = RecordedResponse(200, {**SSE, "content-encoding": "gzip"}, gzip.compress(BODY))
 

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from frozendict import frozendict
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,6 +18,8 @@ from course_http import (
     CASSETTE_VERSION,
     CASSETTE_VERSION_KEY,
     Cassette,
+    CassetteCall,
+    RecordedRequest,
     RecordedResponse,
     Redaction,
     RequestMatching,
@@ -85,6 +88,28 @@ def test_the_text_is_stable_indented_utf8_ending_in_one_newline() -> None:
     assert '\n  "calls": [\n' in text
     assert "hé" in text, "non-ASCII text stays readable"
     assert dumps_cassette(loads_cassette(text).unwrap()) == text
+
+
+def test_header_names_are_written_sorted_however_the_cassette_was_built() -> None:
+    built = sample()
+    shuffled = Cassette(
+        [
+            CassetteCall(
+                RecordedRequest(
+                    method=recorded.request.method,
+                    path=recorded.request.path,
+                    body=recorded.request.body,
+                    headers=frozendict({"x-b": "2", "accept": "*/*", "x-a": "1"}),
+                ),
+                RecordedResponse(200, {"retry-after": "1", "content-type": "text/plain"}),
+            )
+            for recorded in built.calls
+        ]
+    )
+    first = json.loads(dumps_cassette(shuffled))["calls"][0]
+
+    assert list(first["request"]["headers"]) == ["accept", "x-a", "x-b"]
+    assert list(first["response"]["headers"]) == ["content-type", "retry-after"]
 
 
 def test_a_changed_prompt_is_a_one_line_diff_of_json() -> None:
@@ -198,6 +223,10 @@ RESPONSE = (*CALL, "response")
         (((*CALL, "extra"), 1), "calls[0].extra: is not a key of the cassette format"),
         (((*REQUEST, "method"), "post"), "calls[0].request.method: must be upper-case"),
         (((*REQUEST, "path"), "v1/messages"), "calls[0].request.path: must be a path"),
+        (
+            ((*REQUEST, "path"), "/v1/x?alt=sse&API%5FKEY=sk-live-0123"),
+            "calls[0].request.path: holds a key in its query (API%5FKEY)",
+        ),
         (((*REQUEST, "body"), []), "calls[0].request.body: must be a JSON object"),
         (((*REQUEST, "body"), {"x": 1.5e400}), None),
         (
@@ -280,6 +309,13 @@ def test_a_hand_written_cassette_may_leave_out_matching_and_redaction() -> None:
     parsed = parse_cassette(document).unwrap()
 
     assert (parsed.matching, parsed.redaction) == (RequestMatching(), Redaction())
+
+
+def test_a_query_key_masked_or_empty_is_no_credential() -> None:
+    for target in ("/v1/x?key=[redacted]&alt=sse", "/v1/x?key=&api_key", "/v1/x?monkey=1"):
+        parsed = parse_cassette(edited((*REQUEST, "path"), target)).unwrap()
+
+        assert parsed.calls[0].request.path == target
 
 
 def test_cassette_values_check_their_fields() -> None:

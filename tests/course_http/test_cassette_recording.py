@@ -238,7 +238,9 @@ async def test_only_allow_listed_headers_are_kept_and_a_secret_one_cannot_be_ask
     }
 
 
-async def test_a_gzip_body_sent_anyway_is_kept_encoded_and_replays_decoded(tmp_path: Path) -> None:
+async def test_a_gzip_body_sent_anyway_is_recorded_decoded_and_replays_the_same(
+    tmp_path: Path,
+) -> None:
     body = ANTHROPIC.text_body("zip")
     served = RecordedResponse(200, {**SSE, "content-encoding": "gzip"}, gzip.compress(body))
     path = tmp_path / "gzip.json"
@@ -247,13 +249,31 @@ async def test_a_gzip_body_sent_anyway_is_kept_encoded_and_replays_decoded(tmp_p
         recorded_through_loopback([served], path) as (_server, transport),
     ):
         live = await replay(ANTHROPIC.model(transport=transport, api_key=REAL_LOOKING_KEY))
-    [written] = document(path)["calls"]
+    [written] = load_cassette(path).unwrap().calls
 
-    assert written["response"]["headers"]["content-encoding"] == "gzip"
-    assert base64.b64decode(written["response"]["body_base64"]) == served.body
+    assert written.response.headers == SSE
+    assert written.response.body == body
     async with CassetteTransport(load_cassette(path).unwrap()) as replaying:
         assert outcome(await replay(ANTHROPIC.model(transport=replaying))) == outcome(live)
     assert live.response is not None
+
+
+async def test_a_body_that_does_not_decode_fails_live_and_is_recorded_as_cut_there(
+    tmp_path: Path,
+) -> None:
+    served = RecordedResponse(200, {**SSE, "content-encoding": "gzip"}, b"not gzip at all")
+    path = tmp_path / "bad-gzip.json"
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        recorded_through_loopback([served], path) as (_server, transport),
+    ):
+        live = await replay(ANTHROPIC.model(transport=transport, api_key=REAL_LOOKING_KEY))
+    [written] = load_cassette(path).unwrap().calls
+
+    assert live.error is not None
+    assert live.error.code is VendorErrorCode.VENDOR_INVALID_EVENT
+    assert (dict(written.response.headers), written.response.body) == (SSE, b"")
+    assert written.response.end == "interrupted"
 
 
 async def test_each_call_is_written_when_it_ends_and_a_stopped_read_is_recorded_as_a_stall(

@@ -132,6 +132,23 @@ async def test_method_path_and_body_are_each_compared(sent: HttpRequest, line: s
     assert caught.value.message == f"call 1 differs from the recorded calls[0]: {line}"
 
 
+async def test_long_strings_that_differ_late_are_shown_where_they_differ() -> None:
+    prompt = "You are a careful assistant. " * 20
+    recorded = cassette(call({"system": prompt + "Answer in French."}, RecordedResponse(200, SSE)))
+    sent = HttpRequest("/v1/messages", {"system": prompt + "Answer in German."})
+
+    async with CassetteTransport(recorded) as transport:
+        with pytest.raises(VendorError) as caught:
+            await events_of(transport, sent)
+
+    where = len(prompt) + len("Answer in ")
+    before = prompt[-30:] + "Answer in "
+    assert caught.value.message == (
+        "call 1 differs from the recorded calls[0]: system: strings differ from character "
+        f'{where}: recorded "\u2026{before}French.", sent "\u2026{before}German."'
+    )
+
+
 async def test_key_order_does_not_count_and_ignored_paths_are_left_out() -> None:
     body = {"model": "m", "metadata": {"user_id": "u-1"}, "messages": [{"id": "a", "text": "t"}]}
     sent = {"messages": [{"text": "t", "id": "b"}], "metadata": {"user_id": "u-2"}, "model": "m"}

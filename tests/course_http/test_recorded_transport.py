@@ -12,7 +12,11 @@ from frozendict import frozendict
 
 from course_conformance import blocked_network
 from course_http import (
+    REPLAY_TIMEOUTS,
+    Cassette,
+    CassetteTransport,
     HttpRequest,
+    LiveTransport,
     RecordedRequest,
     RecordedResponse,
     RecordedTransport,
@@ -283,3 +287,20 @@ def test_the_repr_says_what_is_recorded_and_played() -> None:
         "RecordedTransport(responses=3, played=0, chunking='bytes', "
         "base_url='http://recorded.invalid')"
     )
+
+
+async def test_replaying_transports_wait_ten_seconds_at_most_unless_told_otherwise() -> None:
+    # A stalled recording replayed with the live 600 s read limit would hold a
+    # test run for ten minutes; replays default to REPLAY_TIMEOUTS instead.
+    given = Timeouts(read=0.5)
+    async with (
+        RecordedTransport([]) as recorded,
+        CassetteTransport(Cassette()) as cassette,
+        RecordedTransport([], timeouts=given) as told,
+        LiveTransport("http://127.0.0.1:9") as live,
+    ):
+        assert recorded.timeouts is REPLAY_TIMEOUTS
+        assert cassette.timeouts is REPLAY_TIMEOUTS
+        assert told.timeouts is given
+        assert live.timeouts == Timeouts()
+    assert Timeouts(read=10.0) == REPLAY_TIMEOUTS

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
 
 from course_http import Redaction, ReplayFault, RequestMatching
 from course_pytest import CASSETTES_FOLDER, RecordMode
-from course_pytest._modes import plan_for
+from course_pytest._modes import how_to_record, plan_for
 from course_pytest._options import cassette_path, options_from_marker
 
 
@@ -61,14 +62,45 @@ def test_a_marker_gives_the_name_matching_redaction_and_faults() -> None:
     )
 
 
+def test_the_name_may_be_given_by_keyword_as_the_marker_documents_it() -> None:
+    assert options_from_marker((), {"name": "answer"}, "test_x").name == "answer"
+    assert options_from_marker((), {"name": None}, "test_x").name == "test_x", "the default"
+    with pytest.raises(TypeError, match="name given twice"):
+        options_from_marker(("answer",), {"name": "answer"}, "test_x")
+
+
 def test_without_a_marker_the_cassette_is_named_after_the_test_and_keeps_its_own_matching() -> None:
-    options = options_from_marker((), {}, "test_sum[20 + 22]")
+    options = options_from_marker((), {}, "test_sum[20-22]")
 
     assert options.name == "test_sum-20-22"
     assert options.matching is None
     assert cassette_path(Path("/p/tests/test_agent.py"), options.name) == Path(
         f"/p/tests/{CASSETTES_FOLDER}/test_agent/test_sum-20-22.json"
     )
+
+
+def test_tests_of_one_module_never_share_a_cassette_they_did_not_name() -> None:
+    tests = [
+        "test_sum",
+        "test_sum[20 + 22]",
+        "test_sum[20 - 22]",
+        "test_sum[20-22]",
+        "test_sum[]",
+        "TestAnthropic::test_sum",
+        "TestOpenAI::test_sum",
+        "TestOpenAI::TestChat::test_sum[1]",
+    ]
+    names = [options_from_marker((), {}, test).name for test in tests]
+
+    assert len(set(names)) == len(names), names
+    assert names[0] == "test_sum"
+    assert names[5:] == [
+        "TestAnthropic.test_sum",
+        "TestOpenAI.test_sum",
+        "TestOpenAI.TestChat.test_sum-1",
+    ]
+    assert names[1].startswith("test_sum-20-22-")
+    assert options_from_marker((), {}, "test_sum[20 + 22]").name == names[1], "stable"
 
 
 @pytest.mark.parametrize(
@@ -91,3 +123,25 @@ def test_a_marker_that_says_something_wrong_is_refused_naming_the_option(
 ) -> None:
     with pytest.raises(error, match=message):
         options_from_marker(args, kwargs, "test_x")
+
+
+def test_a_long_parameter_id_gives_a_name_a_file_system_takes() -> None:
+    prompts = ["Summarise this report. " * 20, "Summarise this report. " * 20 + "Briefly."]
+    names = [options_from_marker((), {}, f"test_summary[{prompt}]").name for prompt in prompts]
+
+    assert all(len(f"{name}.json".encode()) <= 128 for name in names), names
+    assert names[0] != names[1]
+    assert all(name.startswith("test_summary-Summarise-this-report") for name in names)
+
+
+def test_the_command_that_records_a_missing_cassette_can_be_pasted_into_a_shell() -> None:
+    command = how_to_record("tests/test_agent.py::test_sum[20 + 22]").splitlines()[-1].strip()
+
+    assert shlex.split(command) == [
+        "pytest",
+        "--course-record-mode=once",
+        "tests/test_agent.py::test_sum[20 + 22]",
+    ]
+    assert how_to_record("tests/t.py::test_x").endswith(
+        "--course-record-mode=once tests/t.py::test_x"
+    )

@@ -50,6 +50,18 @@ def check_cassette_file(path: str) -> tuple[int, Problem | None]:
     return 0, cassette_problem(path, loaded.failure())
 
 
+def claims_to_be_a_cassette_file(path: str) -> bool:
+    """Whether the file at ``path`` parses (leniently) into a document with the version key.
+
+    For a file strict JSON refuses (duplicate keys, ``NaN``): it is still
+    a cassette to report on, not a fixture.
+    """
+    try:
+        return _claims_to_be_a_cassette(Path(path).read_bytes())
+    except OSError:
+        return False
+
+
 def _claims_to_be_a_cassette(data: bytes) -> bool:
     try:
         return is_cassette_document(json.loads(data))

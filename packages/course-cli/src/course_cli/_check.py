@@ -10,6 +10,7 @@ from returns.result import Failure, Success
 from course_cli._cassettes import (
     check_cassette_document,
     check_cassette_file,
+    claims_to_be_a_cassette_file,
     is_cassette_document,
 )
 from course_cli._files import UNREADABLE_CODE, unreadable_reason
@@ -65,8 +66,9 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     gives one ``FILE_UNREADABLE`` problem and counts as unreadable. A file
     that cannot be loaded or constructed (not strict JSON, not a schema-1
     fixture) gives one problem and no responses. A file whose top-level object
-    holds the cassette version key is checked as a cassette: its first problem,
-    if any, is one line, and its calls count as responses. Otherwise each of
+    holds the cassette version key is checked as a cassette (even when it is
+    not strict JSON): its first problem, if any, is one line, and its calls
+    count as responses. Otherwise each of
     its responses is played to its terminal result with a fresh request id
     ``check-<i+1>``; a failed response gives one problem and the next
     response is still played, since the adapter takes each response from
@@ -85,6 +87,11 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
         document = load_fixture(path)
         if is_cassette_document(document.value_or(None)):
             calls, problem = check_cassette_document(path, document.unwrap())
+            responses += calls
+            problems.extend(() if problem is None else (problem,))
+            continue
+        if isinstance(document, Failure) and claims_to_be_a_cassette_file(path):
+            calls, problem = check_cassette_file(path)
             responses += calls
             problems.extend(() if problem is None else (problem,))
             continue

@@ -79,7 +79,7 @@ from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_statu
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
 from course_http._stream_parser import OneChunkStreamParser, StreamParser
 from course_http._text_pieces import TextPieces
-from course_http._timeouts import Timeouts
+from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
 
@@ -92,6 +92,7 @@ __all__ = [
     "KEPT_RESPONSE_HEADERS",
     "MASKED_QUERY_KEYS",
     "REDACTED",
+    "REPLAY_TIMEOUTS",
     "SECRET_HEADERS",
     "AppliedFault",
     "Cassette",

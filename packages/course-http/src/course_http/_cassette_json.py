@@ -29,6 +29,7 @@ from course_http._cassette import (
 )
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
+from course_http._redaction import unmasked_query_keys
 from course_http._secrets import SECRET_HEADERS
 from course_protocol import freeze_json_object, thaw_json
 
@@ -42,7 +43,7 @@ _FORBIDDEN_IN_VALUES = frozenset(chr(code) for code in (*range(0x09), *range(0x0
 
 
 def cassette_to_json(cassette: Cassette) -> dict[str, object]:
-    """``cassette`` as plain JSON values, keys in the documented order."""
+    """``cassette`` as plain JSON values, keys in the documented order, header names sorted."""
     return {
         CASSETTE_VERSION_KEY: CASSETTE_VERSION,
         "matching": {"on": cassette.matching.on, "ignore": list(cassette.matching.ignore)},
@@ -60,12 +61,12 @@ def _call_json(call: CassetteCall) -> dict[str, object]:
         "request": {
             "method": request.method,
             "path": request.path,
-            "headers": dict(request.headers),
+            "headers": dict(sorted(request.headers.items())),
             "body": thaw_json(request.body),
         },
         "response": {
             "status": response.status,
-            "headers": dict(response.headers),
+            "headers": dict(sorted(response.headers.items())),
             "end": response.end,
             **_body_json(response.body),
         },
@@ -104,7 +105,8 @@ def parse_cassette(document: object) -> Result[Cassette, VendorError]:
     Returns ``Failure`` with ``HTTP_RECORDING_INVALID`` (``vendor`` =
     ``"cassette"``), its message naming the path of the first problem: not
     an object, a version other than 1, an unknown key, a value of the wrong
-    type, a secret header, a body that is neither lines nor valid base64.
+    type, a secret header, a key query parameter not masked, a body that is
+    neither lines nor valid base64.
     Never raises.
     """
     try:
@@ -194,6 +196,9 @@ def _request(value: object, path: str) -> RecordedRequest:
     target = fields["path"]
     if type(target) is not str or not target.startswith("/") or not _visible_ascii(target):
         _fail(f"{path}.path", "must be a path starting with '/', in visible ASCII")
+    keys = unmasked_query_keys(target)
+    if keys:
+        _fail(f"{path}.path", f"holds a key in its query ({', '.join(keys)}): a cassette masks it")
     body = freeze_json_object(fields["body"], f"{path}.body")
     if not isinstance(body.value_or(None), Mapping):
         problem = body.failure()

@@ -8,8 +8,11 @@ the fixture adapter's: ``messages[2].content[0].tool_use_id: recorded
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+
 from course_http._cassette import RequestMatching
-from course_http._json_paths import REMOVE, parse_json_path, rewrite_at_paths
+from course_http._json_paths import REMOVE, JsonPath, parse_json_path, rewrite_at_paths
 from course_http._recorded import RecordedRequest
 from course_protocol import first_json_difference
 
@@ -25,21 +28,69 @@ def request_difference(
     JSON (key order does not count; types do), leaving out the ignored paths
     on both sides. With ``on="order"`` nothing is compared. The text names the
     first differing place and both values: ``path: recorded "/v1/a", sent
-    "/v1/b"``, ``messages[0].content: recorded "hi", sent "hello"``.
+    "/v1/b"``, ``messages[0].content: recorded "hi", sent "hello"``; two
+    strings too long to show whole are shown around where they first differ
+    (``system: strings differ from character 590: recorded "\u2026in French.",
+    sent "\u2026in German."``).
     """
     if matching.on == "order":
         return None
-    line = first_json_difference(
-        {"method": recorded.method, "path": recorded.path},
-        {"method": sent.method, "path": sent.path},
-    )
+    left: object = {"method": recorded.method, "path": recorded.path}
+    right: object = {"method": sent.method, "path": sent.path}
+    line = first_json_difference(left, right)
     if line is None:
         ignored = [parse_json_path(path) for path in matching.ignore]
-        line = first_json_difference(
-            rewrite_at_paths(recorded.body, ignored, _removed),
-            rewrite_at_paths(sent.body, ignored, _removed),
-        )
-    return None if line is None else str(line)
+        left = rewrite_at_paths(recorded.body, ignored, _removed)
+        right = rewrite_at_paths(sent.body, ignored, _removed)
+        line = first_json_difference(left, right)
+    if line is None:
+        return None
+    if line.path != "$" and (line.recorded.endswith("\u2026") or line.sent.endswith("\u2026")):
+        where = parse_json_path(line.path)
+        texts = _at(left, where), _at(right, where)
+        if type(texts[0]) is str and type(texts[1]) is str:
+            return f"{line.path}: {_where_strings_differ(texts[0], texts[1])}"
+    return str(line)
+
+
+# Characters shown on each side of where two long strings first differ.
+_CONTEXT = 40
+
+
+def _where_strings_differ(recorded: str, sent: str) -> str:
+    # Both strings are too long to show whole (a system prompt): what counts
+    # is where they part, which a cut from their start would never show.
+    at = next(
+        (
+            index
+            for index, pair in enumerate(zip(recorded, sent, strict=False))
+            if pair[0] != pair[1]
+        ),
+        min(len(recorded), len(sent)),
+    )
+    return (
+        f"strings differ from character {at}: "
+        f"recorded {_window(recorded, at)}, sent {_window(sent, at)}"
+    )
+
+
+def _window(text: str, at: int) -> str:
+    start = max(0, at - _CONTEXT)
+    shown = text[start : at + _CONTEXT]
+    lead = "\u2026" if start else ""
+    tail = "\u2026" if at + _CONTEXT < len(text) else ""
+    return json.dumps(lead + shown + tail, ensure_ascii=False)
+
+
+def _at(value: object, path: JsonPath) -> object:
+    for segment in path:
+        if isinstance(value, Mapping) and type(segment) is str:
+            value = value.get(segment)
+        elif isinstance(value, (list, tuple)) and type(segment) is int and segment < len(value):
+            value = value[segment]
+        else:
+            return None
+    return value
 
 
 def _removed(value: object) -> object:

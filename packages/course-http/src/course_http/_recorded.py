@@ -12,8 +12,8 @@ import httpx2
 from frozendict import frozendict
 
 from course_http._playback import Playback, PlaybackExchange, cut_body, playback_of
-from course_http._secrets import without_secrets
-from course_http._timeouts import Timeouts
+from course_http._secrets import masked_path, without_secrets
+from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport
 from course_protocol import JsonObject, freeze_json_object
 
@@ -79,12 +79,19 @@ class RecordedResponse:
 class RecordedRequest:
     """A request as a transport sent it: ``method``, ``path`` (query included), the JSON
     ``body`` parsed back from the bytes sent, and the ``headers`` sent (lower-case
-    names, the HTTP client's own included) without the secret ones."""
+    names, the HTTP client's own included) without the secret ones. The repr
+    masks a key query parameter of ``path`` (`MASKED_QUERY_KEYS`)."""
 
     method: str
     path: str
     body: JsonObject
     headers: frozendict[str, str]
+
+    def __repr__(self) -> str:
+        return (
+            f"RecordedRequest(method={self.method!r}, path={masked_path(self.path)!r}, "
+            f"body={self.body!r}, headers={self.headers!r})"
+        )
 
 
 class RecordingExhaustedError(Exception):
@@ -115,7 +122,8 @@ class RecordedTransport(HttpTransport):
     (`Chunking`; ``seed`` fixes the random cuts), and the transport yields
     to the event loop between chunks, as a socket would. A ``"stalled"``
     response fails with ``HTTP_TIMEOUT`` after ``timeouts.read`` seconds
-    (never, when it is ``None``); an ``"interrupted"`` one with
+    (`REPLAY_TIMEOUTS`, 10 s, unless ``timeouts`` is given; never, when it
+    is ``None``); an ``"interrupted"`` one with
     ``HTTP_STREAM_INTERRUPTED``. A call beyond the last response fails with
     ``HTTP_RECORDING_EXHAUSTED`` (and is still listed in `requests`).
 
@@ -145,7 +153,7 @@ class RecordedTransport(HttpTransport):
         self._chunking: Chunking = chunking
         self._random = random.Random(seed)
         self._requests: list[RecordedRequest] = []
-        super().__init__(base_url, timeouts=timeouts or Timeouts(), trust_env=False)
+        super().__init__(base_url, timeouts=timeouts or REPLAY_TIMEOUTS, trust_env=False)
 
     @property
     def requests(self) -> tuple[RecordedRequest, ...]:

@@ -16,8 +16,14 @@ from course_http._cassette_file import write_cassette
 from course_http._matching import request_difference
 from course_http._playback import playback_of, playback_response
 from course_http._recorded import RecordedRequest, ResponseEnd
-from course_http._redaction import checked_extra_headers, redacted_request, redacted_response
-from course_http._secrets import secret_values
+from course_http._redaction import (
+    checked_extra_headers,
+    merged_redaction,
+    redacted_request,
+    redacted_response,
+    remasked_request,
+    request_secrets,
+)
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 
@@ -43,12 +49,16 @@ class RecordingTransport(HttpTransport):
 
     Calls go through a `LiveTransport` on ``base_url`` (``timeouts`` and
     ``trust_env`` are its own), asking for an unencoded body so the
-    cassette stays readable. Each call's response is teed as it streams and
-    the file is rewritten (at once, never half) when a call ends and when
-    the transport closes. A call is recorded as it was: a status error with
-    its body; a body cut by a dropped connection (``end: "interrupted"``);
-    one the client stopped reading, or that timed out (``end: "stalled"``):
-    replayed, each fails the same way again. A call that got no response at
+    cassette stays readable; a body compressed anyway is decoded as it
+    streams, passed on and recorded decoded (without its
+    ``content-encoding``), so what it echoes is scrubbed too. Each call's
+    response is teed as it streams and the file is rewritten (at once, never
+    half) when a call ends and when the transport closes. A call is
+    recorded as it was: a status error with its body; a body cut by a
+    dropped connection, or whose encoding does not decode (``end:
+    "interrupted"``); one the client stopped reading, or that timed out
+    (``end: "stalled"``): replayed, each fails the same way again (the
+    undecodable body as a dropped connection). A call that got no response at
     all (no connection) is not a vendor's answer and is not recorded.
 
     ``redaction`` masks request fields and paths; whatever it says, secret
@@ -57,7 +67,9 @@ class RecordingTransport(HttpTransport):
     adds header names to keep; a secret one is a ``ValueError``).
     ``matching`` is written into the cassette for its replays.
 
-    With ``replay_first`` (a recorded cassette: VCR's ``new_episodes``), calls
+    With ``replay_first`` (a recorded cassette: VCR's ``new_episodes``), the
+    cassette's masks stay, and ``redaction`` only adds to them (the calls
+    kept are masked again the same way); calls
     are served from it while each request matches the next recorded one;
     from the first that does not, every call goes to the network, and the
     file becomes the calls played plus the new ones (once there is one).
@@ -77,16 +89,23 @@ class RecordingTransport(HttpTransport):
     ) -> None:
         if replay_first is not None and type(replay_first) is not Cassette:
             raise TypeError("replay_first must be a Cassette or None")
-        redaction = replay_first.redaction if redaction is None and replay_first else redaction
         matching = replay_first.matching if matching is None and replay_first else matching
         self._redaction = Redaction() if redaction is None else redaction
         self._matching = RequestMatching() if matching is None else matching
         if type(self._redaction) is not Redaction or type(self._matching) is not RequestMatching:
             raise TypeError("redaction and matching must be a Redaction and a RequestMatching")
+        self._earlier: tuple[CassetteCall, ...] = ()
+        if replay_first is not None:
+            # A mask is only ever added: dropping one the cassette has would
+            # write in clear what its earlier recording kept out.
+            self._redaction = merged_redaction(replay_first.redaction, self._redaction)
+            self._earlier = tuple(
+                CassetteCall(remasked_request(call.request, self._redaction), call.response)
+                for call in replay_first.calls
+            )
         self._extra_headers = checked_extra_headers(keep_headers)
         self._path = Path(path)
         self._calls: list[_Call | CassetteCall] = []
-        self._earlier = () if replay_first is None else replay_first.calls
         self._replaying = replay_first is not None
         self._recorded_any = replay_first is None
         self._random = random.Random(0)
@@ -127,7 +146,7 @@ class RecordingTransport(HttpTransport):
         return playback_response(playback_of(earlier.response, "whole", self._random), request)
 
     def _begin(self, request: httpx2.Request, content: bytes) -> _Call:
-        call = _Call(self._redacted(request, content), secret_values(dict(request.headers)))
+        call = _Call(self._redacted(request, content), _secrets(request))
         self._calls.append(call)
         self._recorded_any = True
         return call
@@ -165,7 +184,7 @@ class RecordingTransport(HttpTransport):
             dict(request.headers),
             json.loads(content),
             self._redaction,
-            secret_values(dict(request.headers)),
+            _secrets(request),
             extra_headers=self._extra_headers,
         )
 
@@ -189,6 +208,14 @@ class RecordingTransport(HttpTransport):
         return f"RecordingTransport(base_url={self.base_url!r}, path={str(self._path)!r})"
 
 
+# What describes the body as the server encoded it, no more true once it is decoded.
+_DECODED_AWAY = frozenset({"content-encoding", "content-length"})
+
+
+def _secrets(request: httpx2.Request) -> tuple[str, ...]:
+    return request_secrets(dict(request.headers), request.url.raw_path.decode("ascii"))
+
+
 class _TeeExchange(httpx2.AsyncBaseTransport):
     """The httpx2 transport under a `RecordingTransport`: the live client, teed to the cassette."""
 
@@ -210,10 +237,20 @@ class _TeeExchange(httpx2.AsyncBaseTransport):
             owner._abandon(call)
             raise
         call.status = response.status_code
-        call.headers = dict(response.headers.items())
+        call.headers = {
+            name: value
+            for name, value in response.headers.items()
+            if name.lower() not in _DECODED_AWAY
+        }
+        # The body is passed on (and kept) decoded: a credential echoed in a
+        # compressed body could not be scrubbed, and the client decodes it anyway.
         return httpx2.Response(
             status_code=response.status_code,
-            headers=response.headers.raw,
+            headers=[
+                (name, value)
+                for name, value in response.headers.raw
+                if name.lower().decode("latin-1") not in _DECODED_AWAY
+            ],
             stream=_TeeBody(owner, call, response),
         )
 
@@ -228,12 +265,16 @@ class _TeeBody(httpx2.AsyncByteStream):
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         end: ResponseEnd = "stalled"
-        chunks = self._response.aiter_raw()
+        chunks = self._response.aiter_bytes()
         try:
             async for chunk in chunks:
                 self._call.parts.append(chunk)
                 yield chunk
             end = "complete"
+        except httpx2.DecodingError:
+            # What decoded is kept; the rest was not a body, and it ends there.
+            end = "interrupted"
+            raise
         except httpx2.TransportError as error:
             # A read timeout is a stall: the connection stayed open, silent.
             if not isinstance(error, httpx2.ReadTimeout):

@@ -15,7 +15,15 @@ from frozendict import frozendict
 from course_http._cassette import Redaction
 from course_http._json_paths import parse_json_path, rewrite_at_paths, rewrite_fields
 from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
-from course_http._secrets import REDACTED, SECRET_HEADERS, scrub
+from course_http._secrets import (
+    MASKED_QUERY_KEYS,
+    REDACTED,
+    SECRET_HEADERS,
+    masked_path,
+    percent_decoded,
+    scrub,
+    secret_values,
+)
 from course_protocol import JsonObject, freeze_json_object
 
 __all__ = [
@@ -23,8 +31,12 @@ __all__ = [
     "KEPT_RESPONSE_HEADERS",
     "MASKED_QUERY_KEYS",
     "checked_extra_headers",
+    "merged_redaction",
     "redacted_request",
     "redacted_response",
+    "remasked_request",
+    "request_secrets",
+    "unmasked_query_keys",
 ]
 
 KEPT_REQUEST_HEADERS: Final = frozenset({"accept", "content-type"})
@@ -40,9 +52,6 @@ KEPT_RESPONSE_HEADERS: Final = frozenset(
 )
 """Response headers a cassette keeps: what the client reads (the body's type and encoding,
 when to retry). Request ids, rate-limit counters and dates change on every recording."""
-
-MASKED_QUERY_KEYS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token"})
-"""Query parameters whose values are masked in a recorded path (``?key=...`` keys)."""
 
 
 def checked_extra_headers(names: object) -> frozenset[str]:
@@ -93,6 +102,28 @@ def redacted_request(
     )
 
 
+def merged_redaction(first: Redaction, second: Redaction) -> Redaction:
+    """What both ``first`` and ``second`` mask: their fields, then their paths, each once."""
+    return Redaction(
+        fields=tuple(dict.fromkeys((*first.fields, *second.fields))),
+        paths=tuple(dict.fromkeys((*first.paths, *second.paths))),
+    )
+
+
+def remasked_request(request: RecordedRequest, redaction: Redaction) -> RecordedRequest:
+    """``request`` (already recorded) with ``redaction``'s fields and paths masked in its body.
+
+    Masking twice is masking once, so a call recorded under fewer masks reads
+    as if recorded under these.
+    """
+    return RecordedRequest(
+        method=request.method,
+        path=request.path,
+        body=masked_body(request.body, redaction, ()),
+        headers=request.headers,
+    )
+
+
 def redacted_response(
     status: int,
     headers: Mapping[str, str],
@@ -105,7 +136,8 @@ def redacted_response(
     """The response as a cassette holds it: kept headers, and any echoed credential scrubbed.
 
     The body is kept byte for byte, except that a credential of the request
-    echoed in it is replaced with ``[redacted]``.
+    echoed in it is replaced with ``[redacted]``, as is a body's ending that
+    is the start of one (8 bytes or more: a body cut inside an echoed key).
     """
     shown = tuple(secrets)
     kept = {
@@ -116,21 +148,53 @@ def redacted_response(
     }
     for secret in shown:
         body = body.replace(secret.encode("utf-8", "surrogatepass"), REDACTED.encode())
-    return RecordedResponse(status, dict(sorted(kept.items())), body, end)
+    return RecordedResponse(
+        status, dict(sorted(kept.items())), _without_cut_secret(body, shown), end
+    )
 
 
-def masked_path(path: str) -> str:
-    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``."""
-    target, question, query = path.partition("?")
-    if not question:
-        return path
-    parameters = []
-    for parameter in query.split("&"):
-        name, equals, _value = parameter.partition("=")
-        if equals and name.lower() in MASKED_QUERY_KEYS:
-            parameter = f"{name}={REDACTED}"
-        parameters.append(parameter)
-    return f"{target}?{'&'.join(parameters)}"
+# A body may stop inside an echoed key (a dropped connection, an abort): its
+# last bytes are then the start of the key. Fewer than this many are kept, as
+# they are no more than a vendor's public key prefix ("sk-ant-").
+_SHORTEST_SECRET_PIECE = 8
+
+
+def _without_cut_secret(body: bytes, secrets: tuple[str, ...]) -> bytes:
+    for secret in secrets:
+        encoded = secret.encode("utf-8", "surrogatepass")
+        for length in range(len(encoded) - 1, _SHORTEST_SECRET_PIECE - 1, -1):
+            if body.endswith(encoded[:length]):
+                return body[:-length] + REDACTED.encode()
+    return body
+
+
+def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
+    """The credentials a request carries, longest first, to scrub from all that is recorded.
+
+    Those of its headers (`secret_values`), and the value of each
+    `MASKED_QUERY_KEYS` parameter of ``path``, as written and percent-decoded:
+    a vendor that takes its key in the query may echo it in an error.
+    """
+    found = set(secret_values(headers))
+    _target, _question, query = path.partition("?")
+    for parameter in query.split("&") if query else ():
+        name, equals, value = parameter.partition("=")
+        if equals and value and percent_decoded(name).lower() in MASKED_QUERY_KEYS:
+            found.update({value, percent_decoded(value)})
+    return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
+
+
+def unmasked_query_keys(path: str) -> list[str]:
+    """The names, as written, of the `MASKED_QUERY_KEYS` parameters of ``path`` that hold a
+    value other than ``[redacted]``: a key a cassette must never hold."""
+    _target, _question, query = path.partition("?")
+    return [
+        name
+        for name, equals, value in (parameter.partition("=") for parameter in query.split("&"))
+        if equals
+        and value not in ("", REDACTED)
+        and percent_decoded(name).lower() in MASKED_QUERY_KEYS
+    ]
 
 
 def masked_body(body: object, redaction: Redaction, secrets: tuple[str, ...]) -> JsonObject:

@@ -14,9 +14,8 @@ from course_http._faults import AppliedFault, ReplayFault
 from course_http._matching import RequestMismatchError, request_difference
 from course_http._playback import Playback, PlaybackExchange, playback_of
 from course_http._recorded import Chunking, RecordedRequest, RecordingExhaustedError, sent_request
-from course_http._redaction import redacted_request
-from course_http._secrets import secret_values
-from course_http._timeouts import Timeouts
+from course_http._redaction import redacted_request, request_secrets
+from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport
 
 __all__ = ["CassetteTransport"]
@@ -38,9 +37,10 @@ class CassetteTransport(HttpTransport):
 
     ``faults`` maps a call's index in the cassette (0-based) to the
     `ReplayFault` to inject into it; ``chunking`` and ``seed`` cut bodies as
-    `RecordedTransport` does. Raises ``TypeError`` or ``ValueError`` for bad
-    arguments, a fault for a call the cassette does not hold, or a fault that
-    cannot apply to its call's body.
+    `RecordedTransport` does; ``timeouts`` defaults to `REPLAY_TIMEOUTS` (a
+    stalled recorded response or a delay fails after 10 s). Raises
+    ``TypeError`` or ``ValueError`` for bad arguments, a fault for a call the
+    cassette does not hold, or a fault that cannot apply to its call's body.
     """
 
     def __init__(
@@ -68,7 +68,7 @@ class CassetteTransport(HttpTransport):
         self._chunking: Chunking = chunking
         self._random = random.Random(seed)
         self._requests: list[RecordedRequest] = []
-        super().__init__(base_url, timeouts=timeouts or Timeouts(), trust_env=False)
+        super().__init__(base_url, timeouts=timeouts or REPLAY_TIMEOUTS, trust_env=False)
 
     @property
     def replays(self) -> bool:
@@ -121,7 +121,7 @@ class CassetteTransport(HttpTransport):
             {},
             json.loads(content),
             self._cassette.redaction,
-            secret_values(dict(request.headers.items())),
+            request_secrets(dict(request.headers.items()), sent.path),
         )
         difference = request_difference(recorded.request, masked, self._matching)
         if difference is not None:
@@ -149,9 +149,8 @@ def _applied_faults(cassette: Cassette, faults: object) -> dict[int, AppliedFaul
     applied: dict[int, AppliedFault] = {}
     for index, fault in faults.items():
         if type(index) is not int or not 0 <= index < len(cassette.calls):
-            raise ValueError(
-                f"faults[{index!r}]: the cassette holds calls 0 to {len(cassette.calls) - 1}"
-            )
+            held = f"calls 0 to {len(cassette.calls) - 1}" if cassette.calls else "no calls"
+            raise ValueError(f"faults[{index!r}]: the cassette holds {held}")
         if type(fault) is not ReplayFault:
             raise TypeError(f"faults[{index}] must be a ReplayFault")
         try:

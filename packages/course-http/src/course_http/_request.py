@@ -9,7 +9,7 @@ from typing import final
 
 from frozendict import frozendict
 
-from course_http._secrets import REDACTED, SECRET_HEADERS
+from course_http._secrets import REDACTED, SECRET_HEADERS, masked_path
 from course_protocol import JsonObject, freeze_json_object
 
 __all__ = ["TRANSPORT_HEADERS", "HttpRequest"]
@@ -42,7 +42,8 @@ class HttpRequest:
     visible ASCII (spaces and tabs inside allowed), the same name twice in
     different cases, a header the transport sets itself
     (`TRANSPORT_HEADERS`), or a method that is not upper-case letters.
-    Messages name the bad header, never its value.
+    Messages name the bad header, never its value; the repr shows neither a
+    secret header's value nor a key query parameter's.
     """
 
     path: str
@@ -80,7 +81,8 @@ class HttpRequest:
             for name, value in self.headers.items()
         }
         return (
-            f"HttpRequest(method={self.method!r}, path={self.path!r}, headers={shown!r}, "
+            f"HttpRequest(method={self.method!r}, path={masked_path(self.path)!r}, "
+            f"headers={shown!r}, "
             f"body={dict(self.body)!r})"
         )
 

@@ -1,12 +1,29 @@
-"""Keeping credentials out of everything the transports show: the secret headers and a scrubber."""
+"""Keeping credentials out of all the transports show: secret headers, query keys, a scrubber.
+
+Pure text: every repr and message of a request masks with these, and so does
+what a cassette records (`course_http._redaction` builds on them).
+"""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
 from collections.abc import Iterable, Mapping
+from typing import Final
 
 from frozendict import frozendict
 
-__all__ = ["REDACTED", "SECRET_HEADERS", "scrub", "secret_values", "without_secrets"]
+__all__ = [
+    "MASKED_QUERY_KEYS",
+    "REDACTED",
+    "SECRET_HEADERS",
+    "masked_path",
+    "percent_decoded",
+    "scrub",
+    "secret_values",
+    "without_secrets",
+]
 
 SECRET_HEADERS = frozenset(
     {
@@ -24,13 +41,18 @@ SECRET_HEADERS = frozenset(
 REDACTED = "[redacted]"
 """What a secret is replaced with wherever a transport shows text."""
 
+MASKED_QUERY_KEYS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token"})
+"""Query parameters whose values are masked in a recorded path (``?key=...`` keys)."""
+
 
 def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
     """The credentials held by ``headers``, longest first, to `scrub` from text.
 
     Each secret header's whole value, and for an ``authorization`` value such
     as ``Bearer sk-...`` also the token after the scheme, since a server may
-    echo the token alone.
+    echo the token alone. A ``Basic`` token is base64 of ``user:password``:
+    the pair, and each part of 8 characters or more (the key may be either),
+    are credentials in clear.
     """
     found: set[str] = set()
     for name, value in headers.items():
@@ -40,7 +62,25 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
         _scheme, space, token = value.partition(" ")
         if space and token.strip():
             found.add(token.strip())
+            if _scheme.lower() == "basic":
+                found.update(_basic_credentials(token.strip()))
     return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
+
+
+_SHORTEST_BASIC_PART = 8
+
+
+def _basic_credentials(token: str) -> set[str]:
+    try:
+        pair = base64.b64decode(token, validate=True).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return set()
+    user, _colon, password = pair.partition(":")
+    # The key may be either part (some APIs take it as the user, with a dummy
+    # password such as "X"); a short part is no key, and scrubbing it would
+    # mangle every body it occurs in.
+    parts = (part for part in (user, password) if len(part) >= _SHORTEST_BASIC_PART)
+    return {pair, *parts} if pair else set()
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
@@ -58,3 +98,30 @@ def without_secrets(headers: Mapping[str, str]) -> frozendict[str, str]:
         for name, value in headers.items()
         if name.lower() not in SECRET_HEADERS
     )
+
+
+_PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def percent_decoded(text: str) -> str:
+    """``text`` as a server reads a query: ``+`` a space, ``%XX`` the character of that byte."""
+    # Byte by byte is enough: a name holding anything but ASCII is no masked key.
+    return _PERCENT_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)), text.replace("+", " "))
+
+
+def masked_path(path: str) -> str:
+    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``.
+
+    A parameter's name is compared as the server reads it: percent-decoded
+    (``api%5Fkey`` is ``api_key``), in any case.
+    """
+    target, question, query = path.partition("?")
+    if not question:
+        return path
+    parameters = []
+    for parameter in query.split("&"):
+        name, equals, _value = parameter.partition("=")
+        if equals and percent_decoded(name).lower() in MASKED_QUERY_KEYS:
+            parameter = f"{name}={REDACTED}"
+        parameters.append(parameter)
+    return f"{target}?{'&'.join(parameters)}"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import final
+from typing import Final, final
 
-__all__ = ["Timeouts"]
+__all__ = ["REPLAY_TIMEOUTS", "Timeouts"]
 
 
 @final
@@ -43,3 +43,14 @@ class Timeouts:
                 )
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"Timeouts.{name} must be positive and finite, got {value!r}")
+
+
+REPLAY_TIMEOUTS: Final = Timeouts(read=10.0)
+"""The replaying transports' limits unless given: a read waits 10 s at most.
+
+A replay has no network to wait for: the only long read is a recorded
+``"stalled"`` response (or a fault's delay), which fails with
+``HTTP_TIMEOUT`` once ``read`` has passed. The live default (600 s) would
+let a test that now reads past where its recording stopped hold CI for ten
+minutes; an abort still ends the wait at once.
+"""

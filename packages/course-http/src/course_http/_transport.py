@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from types import TracebackType
-from typing import Self, final
+from abc import abstractmethod
+from typing import final
 
 import httpx2
 
+from course_http._closing import ClosedOnExit
 from course_http._request import HttpRequest
 from course_http._timeouts import Timeouts
 
@@ -16,7 +16,7 @@ __all__ = ["HttpTransport", "LiveTransport"]
 _REQUEST_HEADERS = {"content-type": "application/json", "accept": "text/event-stream"}
 
 
-class HttpTransport(ABC):
+class HttpTransport(ClosedOnExit):
     """Where a vendor adapter's `HttpRequest` goes: an async httpx2 client over a base URL.
 
     Live and recorded transports share everything from the client up
@@ -97,17 +97,6 @@ class HttpTransport(ABC):
         """Close every connection of the transport; calling it again does nothing."""
         self._closed = True
         await self._client.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 @final

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from types import TracebackType
-from typing import Generic, Self, TypeAlias, TypeVar, final
+from typing import Generic, TypeAlias, TypeVar, final
 
 from course_http._api_key import checked_api_key, environment_api_key
+from course_http._closing import ClosedOnExit
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._request import HttpRequest
 from course_http._sse import SseEvent
@@ -60,7 +60,7 @@ class VendorWire:
     describe_error: ErrorBodyReader
 
 
-class VendorModel(ABC, Generic[C]):
+class VendorModel(ClosedOnExit, Generic[C]):
     """A ``CourseModel`` that streams one vendor API call per `stream` call.
 
     A subclass supplies the request body (`_body`), the headers for a key
@@ -211,17 +211,6 @@ class VendorModel(ABC, Generic[C]):
         self._closed = True
         if self._owns_transport:
             await self._transport.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     def __repr__(self) -> str:
         if self._api_key is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, final
@@ -38,22 +39,36 @@ class CourseCassette:
     made on first use and the same one after: a ``CassetteTransport``
     replaying it, or a ``RecordingTransport`` writing it, as the record mode
     and the file's existence say (`plan`). `model` builds a vendor model
-    over it. At teardown the transport is closed (a recording is then
-    complete on disk) and, when the test passed and replayed, every recorded
-    call must have been played (``assert_consumed``), unless the test is
-    marked ``course_allow_unplayed``.
+    over it. At teardown the transport is closed; a recording becomes the
+    cassette only when the test passed (until then it is written beside it,
+    as ``.<name>.json.recording``), so a failed recording (a wrong key's
+    401, a bug) never replaces a cassette nor leaves one to replay. When
+    the test passed and replayed, every recorded call must have been played
+    (``assert_consumed``), unless the test is marked ``course_allow_unplayed``.
+
+    ``how_to_record`` is what a test whose cassette is missing is told;
+    ``how_to_replace`` what it is told when the cassette cannot be used
+    (``how_to_record`` when not given).
     """
 
     def __init__(
-        self, path: Path, mode: RecordMode, options: CassetteOptions, how_to_record: str
+        self,
+        path: Path,
+        mode: RecordMode,
+        options: CassetteOptions,
+        how_to_record: str,
+        *,
+        how_to_replace: str | None = None,
     ) -> None:
         self._path = path
         self._mode = mode
         self._options = options
         self._how_to_record = how_to_record
+        self._how_to_replace = how_to_record if how_to_replace is None else how_to_replace
         self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
         self._transport: HttpTransport | None = None
         self._base_url: str | None = None
+        self._recording_path = path.with_name(f".{path.name}.recording")
 
     @property
     def path(self) -> Path:
@@ -107,16 +122,25 @@ class CourseCassette:
 
     def _open(self, base_url: str, timeouts: Timeouts | None) -> HttpTransport:
         options = self._options
+        if self._plan == "missing" and options.faults:
+            pytest.fail(
+                f"the cassette {self._path} does not exist, and a test with faults never "
+                "records (a live call cannot be faulted): record it with the test that names "
+                "the same cassette without faults.",
+                pytrace=False,
+            )
         if self._plan == "missing":
             pytest.fail(
                 f"the cassette {self._path} does not exist, and record mode "
                 f"{self._mode.value!r} replays only.\n{self._how_to_record}",
                 pytrace=False,
             )
+        # A scratch file left by a run that was killed is no recording of this one.
+        self._recording_path.unlink(missing_ok=True)
         if self._plan == "record":
             return RecordingTransport(
                 base_url,
-                self._path,
+                self._recording_path,
                 redaction=options.redaction,
                 matching=options.matching,
                 keep_headers=options.keep_headers,
@@ -125,11 +149,12 @@ class CourseCassette:
         loaded = load_cassette(self._path)
         recorded = loaded.value_or(None)
         if recorded is None:
-            pytest.fail(f"{loaded.failure()}\n{self._how_to_record}", pytrace=False)
+            pytest.fail(f"{loaded.failure()}\n{self._how_to_replace}", pytrace=False)
         if self._plan == "extend":
             return RecordingTransport(
                 base_url,
-                self._path,
+                self._recording_path,
+                redaction=options.redaction,
                 matching=options.matching,
                 keep_headers=options.keep_headers,
                 timeouts=timeouts,
@@ -143,14 +168,30 @@ class CourseCassette:
             timeouts=timeouts,
         )
 
-    async def close(self, *, check_consumed: bool) -> None:
-        """Close the transport; then, for a replay, check that every recorded call was played."""
+    async def close(self, *, check_consumed: bool, passed: bool = True) -> None:
+        """Close the transport; then keep a recording, or check that every recorded call was played.
+
+        A recording replaces the cassette at `path` only when ``passed`` (the
+        test passed); otherwise it is deleted and the cassette is left as it
+        was. With ``check_consumed``, a replay raises ``AssertionError`` when
+        recorded calls were never played.
+        """
         transport = self._transport
         if transport is None:
             return
-        await transport.aclose()
+        try:
+            await transport.aclose()
+        finally:
+            if isinstance(transport, RecordingTransport):
+                self._keep_recording(passed)
         if check_consumed and isinstance(transport, CassetteTransport):
             transport.assert_consumed()
+
+    def _keep_recording(self, passed: bool) -> None:
+        # Nothing written (new_episodes that made no new call): the cassette stays.
+        if passed and self._recording_path.exists():
+            os.replace(self._recording_path, self._path)
+        self._recording_path.unlink(missing_ok=True)
 
     def __repr__(self) -> str:
         return (

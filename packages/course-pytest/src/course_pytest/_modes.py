@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 from enum import StrEnum, unique
 from typing import Literal
 
-__all__ = ["Plan", "RecordMode", "plan_for"]
+__all__ = ["Plan", "RecordMode", "how_to_record", "plan_for"]
 
 
 @unique
@@ -43,3 +44,22 @@ def plan_for(mode: RecordMode, exists: bool, *, replay_only: bool) -> Plan:
     if not exists:
         return "record"
     return "extend" if mode is RecordMode.NEW_EPISODES else "replay"
+
+
+def how_to_record(node_id: str, *, replacing: bool = False) -> str:
+    """The command that records the test ``node_id``'s cassette, shell-quoted, with why.
+
+    ``replacing``: the cassette exists and cannot be used, so the command is
+    ``all`` (``once`` keeps a cassette that exists). A parametrized test's
+    id (``test_x[20 + 22]``) holds spaces and brackets a shell would split or
+    expand: the command is quoted to be pasted as it is.
+    """
+    mode, what = (
+        (RecordMode.ALL, "Record it again, replacing it,")
+        if replacing
+        else (RecordMode.ONCE, "Record it once")
+    )
+    return (
+        f"{what} against the real API (its key in the environment):\n"
+        f"    pytest --course-record-mode={mode.value} {shlex.quote(node_id)}"
+    )

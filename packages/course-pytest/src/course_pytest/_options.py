@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -10,7 +11,13 @@ from typing import final
 
 from course_http import Chunking, Redaction, ReplayFault, RequestMatching
 
-__all__ = ["CASSETTES_FOLDER", "CassetteOptions", "cassette_path", "options_from_marker"]
+__all__ = [
+    "CASSETTES_FOLDER",
+    "CassetteOptions",
+    "cassette_path",
+    "derived_name",
+    "options_from_marker",
+]
 
 CASSETTES_FOLDER = "cassettes"
 """The folder, next to each test module, that holds its cassettes (one subfolder per module)."""
@@ -18,7 +25,16 @@ CASSETTES_FOLDER = "cassettes"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _KNOWN = frozenset(
-    {"match", "ignore", "redact_fields", "redact_paths", "keep_headers", "faults", "chunking"}
+    {
+        "name",
+        "match",
+        "ignore",
+        "redact_fields",
+        "redact_paths",
+        "keep_headers",
+        "faults",
+        "chunking",
+    }
 )
 
 
@@ -44,9 +60,11 @@ def options_from_marker(
 ) -> CassetteOptions:
     """The `CassetteOptions` of a ``course_cassette`` marker on the test ``test_name``.
 
-    The name is the marker's one positional argument, or the test's name
-    made safe for a file name (``test_x[a b]`` is ``test_x-a-b``). Raises
-    ``TypeError`` or ``ValueError`` (saying which option) for anything else.
+    ``test_name`` is the test's node id after its file (``TestChat::test_x[a]``).
+    The name is the marker's one positional argument (or ``name=``), or
+    `derived_name`.
+    Raises ``TypeError`` or ``ValueError`` (saying which option) for
+    anything else.
     """
     unknown = sorted(set(kwargs) - _KNOWN)
     if unknown:
@@ -55,7 +73,10 @@ def options_from_marker(
         )
     if len(args) > 1:
         raise TypeError("course_cassette() takes at most one positional argument, the name")
-    name = args[0] if args else _UNSAFE.sub("-", test_name).strip("-.")
+    if args and "name" in kwargs:
+        raise TypeError("course_cassette() got its name given twice (by position and name=)")
+    given = args[0] if args else kwargs.get("name")
+    name = derived_name(test_name) if given is None else given
     if type(name) is not str or not _NAME.fullmatch(name):
         raise ValueError(
             f"course_cassette name {name!r} must be letters, digits, '.', '_' or '-' "
@@ -87,6 +108,42 @@ def options_from_marker(
         faults=dict(faults),
         chunking=chunking,
     )
+
+
+def derived_name(test_name: str) -> str:
+    """The cassette name of a test no marker names: never the same for two tests of a module.
+
+    Classes and the test are joined with ``.`` (``TestChat.test_x``); a
+    parameter id is added after ``-`` as it is when it is safe for a file
+    name (``test_x-1``), or made safe and followed by eight hex digits of its
+    hash (``test_x[a b]`` is ``test_x-a-b-`` and the digits), since ``a b``
+    and ``a-b`` would read the same. A name longer than 100 characters (a
+    long prompt as the id) is cut, and ends with the hash of the whole test name.
+    """
+    scope, bracket, rest = test_name.partition("[")
+    base = _UNSAFE.sub("-", scope.replace("::", ".")).strip("-.")
+    if not bracket:
+        return _shortened(base, test_name)
+    parameters = rest[:-1] if rest.endswith("]") else rest
+    safe = _UNSAFE.sub("-", parameters).strip("-.")
+    if safe and safe == parameters:
+        return _shortened(f"{base}-{safe}", test_name)
+    digest = _digest(parameters)
+    return _shortened(f"{base}-{safe}-{digest}" if safe else f"{base}-{digest}", test_name)
+
+
+# File systems take 255 bytes per name; a name this long is unreadable anyway.
+_LONGEST_NAME = 100
+
+
+def _shortened(name: str, test_name: str) -> str:
+    if len(name) <= _LONGEST_NAME:
+        return name
+    return f"{name[: _LONGEST_NAME - 9].rstrip('-.')}-{_digest(test_name)}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
 def cassette_path(test_file: Path, name: str) -> Path:

@@ -15,7 +15,7 @@ from returns.result import Failure
 
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from course_pytest._cassette import CourseCassette
-from course_pytest._modes import RecordMode
+from course_pytest._modes import RecordMode, how_to_record
 from course_pytest._options import cassette_path, options_from_marker
 from course_scripted import ScriptedModel
 
@@ -76,9 +76,13 @@ def pytest_runtest_makereport(
     return report
 
 
+def _passed(request: pytest.FixtureRequest) -> bool:
+    passed: bool = request.node.stash.get(_CALL_PASSED, False)
+    return passed
+
+
 def _check_consumed(request: pytest.FixtureRequest) -> bool:
-    passed = request.node.stash.get(_CALL_PASSED, False)
-    return passed and request.node.get_closest_marker("course_allow_unplayed") is None
+    return _passed(request) and request.node.get_closest_marker("course_allow_unplayed") is None
 
 
 def _record_mode(config: pytest.Config) -> str:
@@ -94,22 +98,27 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
 
     The cassette is ``cassettes/<test module>/<name>.json`` next to the test
     module; name and options come from ``@pytest.mark.course_cassette``
-    (the test's name when unmarked).
+    (the test's, classes and parameters included, when unmarked).
     """
     marker = request.node.get_closest_marker("course_cassette")
     args, kwargs = (marker.args, marker.kwargs) if marker is not None else ((), {})
-    options = options_from_marker(args, kwargs, request.node.name)
+    # The node id after the file: test classes are part of the test's name.
+    _file, _separator, test_name = request.node.nodeid.partition("::")
+    options = options_from_marker(args, kwargs, test_name or request.node.name)
     path = cassette_path(Path(request.node.path), options.name)
     mode = RecordMode(_record_mode(request.config))
-    how = (
-        "Record it once against the real API (its key in the environment):\n"
-        f"    pytest --course-record-mode=once {request.node.nodeid}"
+    node_id = request.node.nodeid
+    cassette = CourseCassette(
+        path,
+        mode,
+        options,
+        how_to_record(node_id),
+        how_to_replace=how_to_record(node_id, replacing=True),
     )
-    cassette = CourseCassette(path, mode, options, how)
     try:
         yield cassette
     finally:
-        await cassette.close(check_consumed=_check_consumed(request))
+        await cassette.close(check_consumed=_check_consumed(request), passed=_passed(request))
 
 
 @pytest.fixture

@@ -23,8 +23,8 @@ from course_http._errors import VendorErrorCode
 from course_http._matching import request_difference
 from course_http._playback import cut_body
 from course_http._recorded import Chunking, RecordedResponse
-from course_http._redaction import masked_path, redacted_request
-from course_http._secrets import scrub, secret_values
+from course_http._redaction import redacted_request, request_secrets
+from course_http._secrets import masked_path, scrub
 from course_http.loopback._script import LoopbackRequest, LoopbackResponse
 
 __all__ = ["CassetteResponder", "ServedCall"]
@@ -104,7 +104,7 @@ class CassetteResponder:
         return sum(len(tape.cassette.calls) - tape.played for tape in self._tapes)
 
     def __call__(self, request: LoopbackRequest) -> LoopbackResponse:
-        secrets = secret_values(dict(request.headers))
+        secrets = request_secrets(dict(request.headers), request.path)
         # What a report shows, and what routes: the path as a cassette keeps it.
         path = masked_path(scrub(request.path, secrets))
         candidates = [

@@ -10,7 +10,7 @@ from enum import StrEnum, unique
 from typing import Literal, final
 
 from course_http._recorded import RecordedResponse
-from course_http._secrets import REDACTED, SECRET_HEADERS
+from course_http._secrets import REDACTED, SECRET_HEADERS, masked_path
 
 __all__ = [
     "LoopbackEnd",
@@ -96,7 +96,8 @@ class LoopbackRequest:
 
     ``path`` includes the query string; ``headers`` are the received pairs in
     order, names lower-cased; ``body`` is the raw body. Secret header values
-    are kept (so a test can check the key was sent) but never shown in the repr.
+    and key query parameters are kept (so a test can check the key was sent)
+    but never shown in the repr.
     """
 
     method: str
@@ -118,7 +119,8 @@ class LoopbackRequest:
             (name, REDACTED if name in SECRET_HEADERS else value) for name, value in self.headers
         )
         return (
-            f"LoopbackRequest(method={self.method!r}, path={self.path!r}, headers={shown!r}, "
+            f"LoopbackRequest(method={self.method!r}, path={masked_path(self.path)!r}, "
+            f"headers={shown!r}, "
             f"body=<{len(self.body)} bytes>)"
         )
 

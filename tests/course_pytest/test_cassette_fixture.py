@@ -1,0 +1,139 @@
+"""`CourseCassette` in-process, against a loopback server: what each plan writes.
+
+The project runs of ``test_plugin.py`` show the modes end to end; these show
+what a cassette file holds afterwards, byte for byte, without a subprocess.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from course_http import RecordedResponse, ReplayFault, load_cassette
+from course_http.loopback import LoopbackServer
+from course_protocol import CourseModelRequest, CourseUserMessage
+from course_pytest import CourseCassette, RecordMode
+from course_pytest._modes import how_to_record
+from course_pytest._options import options_from_marker
+from tests.course_http.cassettes import REAL_LOOKING_KEY
+from tests.course_http.replays import replay
+from tests.course_http.wires import WIRES
+from tests.streams import GUARD_SECONDS
+
+ANTHROPIC = WIRES[0]
+JSON = {"content-type": "application/json"}
+
+
+def asking(text: str) -> CourseModelRequest:
+    return CourseModelRequest("r-1", (CourseUserMessage("u-1", text),))
+
+
+async def test_new_episodes_masks_what_the_marker_names_in_the_calls_it_adds(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "episodes.json"
+    secret = "customer-4711-private"
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([ANTHROPIC.served("one"), ANTHROPIC.served("two")]) as server,
+    ):
+        first = CourseCassette(
+            path, RecordMode.ONCE, options_from_marker((), {}, "test_x"), "record it"
+        )
+        model = ANTHROPIC.model(
+            transport=first.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("first"))
+        await first.close(check_consumed=True)
+        marked = options_from_marker(
+            (), {"redact_paths": ["messages[*].content[0].text"]}, "test_x"
+        )
+        again = CourseCassette(path, RecordMode.NEW_EPISODES, marked, "record it")
+        assert again.plan == "extend"
+        model = ANTHROPIC.model(
+            transport=again.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("first"))
+        await replay(model, asking(secret))
+        await again.close(check_consumed=True)
+        assert len(server.requests) == 2, "the first call was replayed, the second recorded"
+    text = path.read_text(encoding="utf-8")
+
+    assert secret not in text
+    assert '"first"' not in text, "the calls kept are masked as the file now says"
+    assert '"messages[*].content[0].text"' in text
+
+
+async def test_a_recording_is_kept_only_when_its_test_passed(tmp_path: Path) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "answer.json"
+    options = options_from_marker((), {}, "test_x")
+    refused = RecordedResponse(401, JSON, ANTHROPIC.error_body("authentication_error", "bad key"))
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([refused, ANTHROPIC.served("good"), refused]) as server,
+    ):
+        for mode, passed in (
+            (RecordMode.ONCE, False),
+            (RecordMode.ONCE, True),
+            (RecordMode.ALL, False),
+        ):
+            cassette = CourseCassette(path, mode, options, "record it")
+            assert cassette.plan == "record"
+            model = ANTHROPIC.model(
+                transport=cassette.transport(server.base_url), api_key=REAL_LOOKING_KEY
+            )
+            await replay(model, asking("hello"))
+            await cassette.close(check_consumed=False, passed=passed)
+            if mode is RecordMode.ONCE and not passed:
+                assert not path.exists(), "a failed first recording leaves no cassette to replay"
+            if passed:
+                good = path.read_bytes()
+        assert len(server.requests) == 3
+
+    assert path.read_bytes() == good, "a failed re-recording leaves the cassette as it was"
+    assert [call.response.status for call in load_cassette(path).unwrap().calls] == [200]
+    assert sorted(item.name for item in path.parent.iterdir()) == ["answer.json"]
+
+
+def test_a_cassette_that_cannot_be_used_says_to_record_it_again_replacing_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "answer.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"course_cassette": 2, "calls": []}\n')
+    options = options_from_marker((), {}, "test_x")
+    for mode in (RecordMode.NONE, RecordMode.ONCE, RecordMode.NEW_EPISODES):
+        cassette = CourseCassette(
+            path,
+            mode,
+            options,
+            how_to_record("tests/t.py::test_x"),
+            how_to_replace=how_to_record("tests/t.py::test_x", replacing=True),
+        )
+
+        with pytest.raises(pytest.fail.Exception) as caught:
+            cassette.transport("http://127.0.0.1:9")
+
+        message = str(caught.value)
+        assert "course_cassette: must be 1" in message
+        assert "--course-record-mode=all tests/t.py::test_x" in message, message
+        assert "--course-record-mode=once" not in message, "once keeps a cassette that exists"
+
+
+def test_a_missing_cassette_of_a_test_with_faults_says_another_test_must_record_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "shared.json"
+    options = options_from_marker(("shared",), {"faults": {0: ReplayFault.cut_after(1)}}, "test_x")
+    for mode in RecordMode:
+        cassette = CourseCassette(path, mode, options, how_to_record("tests/t.py::test_x"))
+
+        with pytest.raises(pytest.fail.Exception) as caught:
+            cassette.transport("http://127.0.0.1:9")
+
+        message = str(caught.value)
+        assert "shared.json does not exist" in message
+        assert "a test with faults never records" in message, message
+        assert "pytest --course-record-mode=once tests/t.py::test_x" not in message
