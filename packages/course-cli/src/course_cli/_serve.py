@@ -12,11 +12,14 @@ import asyncio
 import errno
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from course_cli._cassettes import cassettes_under
 from course_cli._output import one_line, writer_for
 from course_http import Cassette, Chunking
-from course_http.loopback import CassetteResponder, LoopbackServer, ServedCall
+
+if TYPE_CHECKING:
+    from course_http.loopback import CassetteResponder, ServedCall
 
 __all__ = ["SERVE_EPILOG", "add_serve_arguments", "run_serve"]
 
@@ -104,6 +107,10 @@ def run_serve(
     Ctrl-C reaches the caller as ``KeyboardInterrupt`` once the server has
     stopped (every connection closed).
     """
+    # The server stack (uvicorn, starlette) loads here, not with the CLI:
+    # every other command starts without it.
+    from course_http.loopback import CassetteResponder
+
     out = writer_for(sys.stdout)
     err = writer_for(sys.stderr)
     responder = CassetteResponder(
@@ -130,6 +137,8 @@ def run_serve(
 async def _serve(
     responder: CassetteResponder, port: int, count: int, out: Callable[[str], None]
 ) -> None:
+    from course_http.loopback import LoopbackServer
+
     async with LoopbackServer(responder, port=port) as server:
         calls = responder.pending_call_count
         out(
