@@ -77,3 +77,13 @@ def test_check_prints_a_lone_surrogate_and_a_non_utf8_file_name_in_any_locale(
     assert "bad-\\udcff.json: response 0, record 0: PROVIDER_TRANSPORT_ERROR: " in problem
     assert "lone \\ud800 caf" in problem
     assert summary == "checked 1 file, 1 response: 1 problem in 1 file"
+
+
+def test_importing_the_cli_leaves_the_server_stack_unloaded() -> None:
+    # Only `course serve` needs uvicorn and starlette; every other command starts without them.
+    probe = "import sys, course_cli; print(sorted({'uvicorn', 'starlette'} & set(sys.modules)))"
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+
+    assert completed.stdout == "[]\n"
