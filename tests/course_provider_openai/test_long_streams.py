@@ -227,3 +227,43 @@ def test_long_arguments_whose_done_text_differs_from_the_fragments_fail(how: str
     assert outcome.error.code == "VENDOR_INVALID_EVENT"
     assert outcome.error.event_index == 2 + len(pieces)
     assert "is not the concatenation of the argument deltas" in outcome.error.message
+
+
+# The item's done is compared with the length and hash of the .done text, not a
+# kept copy of it: a difference anywhere, or another type, must still be found.
+@pytest.mark.parametrize("how", ["changed", "dropped", "added", "same", "not a string"])
+def test_long_arguments_the_item_done_repeats_differently_fail(how: str) -> None:
+    pieces = [*argument_pieces()[:2_000], '"}']
+    joined = "".join(pieces)
+    repeated: object = {
+        "same": joined,
+        "not a string": {"text": PIECE * 2_000},
+    }.get(how) or _mangled(joined, how)
+    where = {"item_id": "fc_long", "output_index": 0}
+    item = function_call("fc_long", "call_long", "write")
+    events = responses_events(
+        created(),
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        *(
+            {"type": "response.function_call_arguments.delta", **where, "delta": piece}
+            for piece in pieces
+        ),
+        {"type": "response.function_call_arguments.done", **where, "arguments": joined},
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": {**item, "arguments": repeated},
+        },
+        completed([{**item, "arguments": joined}]),
+    )
+
+    outcome = replay(ResponsesStreamParser("request-1"), events)
+
+    if how == "same":
+        assert outcome.error is None
+        assert outcome.response is not None
+        return
+    assert outcome.error is not None
+    assert outcome.error.code == "VENDOR_INVALID_EVENT"
+    assert outcome.error.event_index == 3 + len(pieces)
+    assert "arguments changed at the end" in outcome.error.message

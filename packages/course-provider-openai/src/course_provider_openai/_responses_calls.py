@@ -76,7 +76,7 @@ def complete_call(
             f"{wire.ARGUMENTS_KEY} is not the concatenation of the argument deltas",
         )
     item.fragments = TextPieces()
-    item.arguments = arguments
+    item.arguments_print = (len(arguments), hash(arguments))
     where = f"{wire.OUTPUT_KEY}[{position}].{wire.ARGUMENTS_KEY}"
     call = CourseToolCall(
         item.call_id,
