@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from course_http import tool_arguments
+from course_http import SseEvent, tool_arguments
 from course_protocol import CourseTextBlock, CourseTextDeltaChunk, CourseToolCall, JsonObject
 from course_provider_openai import (
     ChatStreamParser,
@@ -88,15 +88,12 @@ def test_chat_parses_a_call_of_100_000_fragments_once(
     assert outcome.response.message.content == (expected,)
 
 
-def test_responses_parses_a_call_of_100_000_fragments_once(
-    counting: Callable[[object], CountingParse],
-) -> None:
-    parse = counting(_responses_calls)
-    pieces = argument_pieces()
+def _whole_call_events(pieces: list[str], *, repeated: object) -> list[SseEvent]:
+    """A Responses stream of one call in ``pieces``, its item's done repeating ``repeated``."""
     joined = "".join(pieces)
     where = {"item_id": "fc_long", "output_index": 0}
     item = function_call("fc_long", "call_long", "write")
-    events = responses_events(
+    return responses_events(
         created(),
         {"type": "response.output_item.added", "output_index": 0, "item": item},
         *(
@@ -107,10 +104,19 @@ def test_responses_parses_a_call_of_100_000_fragments_once(
         {
             "type": "response.output_item.done",
             "output_index": 0,
-            "item": {**item, "arguments": joined},
+            "item": {**item, "arguments": repeated},
         },
         completed([{**item, "arguments": joined}]),
     )
+
+
+def test_responses_parses_a_call_of_100_000_fragments_once(
+    counting: Callable[[object], CountingParse],
+) -> None:
+    parse = counting(_responses_calls)
+    pieces = argument_pieces()
+    joined = "".join(pieces)
+    events = _whole_call_events(pieces, repeated=joined)
 
     outcome = replay(ResponsesStreamParser("request-1"), events)
 
@@ -239,23 +245,7 @@ def test_long_arguments_the_item_done_repeats_differently_fail(how: str) -> None
         "same": joined,
         "not a string": {"text": PIECE * 2_000},
     }.get(how) or _mangled(joined, how)
-    where = {"item_id": "fc_long", "output_index": 0}
-    item = function_call("fc_long", "call_long", "write")
-    events = responses_events(
-        created(),
-        {"type": "response.output_item.added", "output_index": 0, "item": item},
-        *(
-            {"type": "response.function_call_arguments.delta", **where, "delta": piece}
-            for piece in pieces
-        ),
-        {"type": "response.function_call_arguments.done", **where, "arguments": joined},
-        {
-            "type": "response.output_item.done",
-            "output_index": 0,
-            "item": {**item, "arguments": repeated},
-        },
-        completed([{**item, "arguments": joined}]),
-    )
+    events = _whole_call_events(pieces, repeated=repeated)
 
     outcome = replay(ResponsesStreamParser("request-1"), events)
 
