@@ -18,6 +18,7 @@ from course_stream import (
     AbortController,
     AbortError,
     EventStream,
+    EventStreamStateError,
     SourcePlay,
     forward_source,
     run_producer,
@@ -225,19 +226,25 @@ async def test_an_abort_settles_the_stream_at_once_whatever_the_source_does_next
         lambda: forward_source(stream, controller.signal, source, _typed(Words())),
     )
     iterator = aiter(stream)
-    async with asyncio.timeout(GUARD_SECONDS):
-        assert await anext(iterator) == "A"
-        await source.reached.wait()
-        reason = AbortError("stop")
+    try:
+        async with asyncio.timeout(GUARD_SECONDS):
+            assert await anext(iterator) == "A"
+            await source.reached.wait()
+            reason = AbortError("stop")
 
-        controller.abort(reason)
+            controller.abort(reason)
 
-        assert stream.done
-        with pytest.raises(AbortError) as caught:
-            await anext(iterator)
-        assert caught.value is reason
+            assert stream.done
+            with pytest.raises(AbortError) as caught:
+                await anext(iterator)
+            assert caught.value is reason
+    finally:
+        # Released even when an assertion failed: a source that swallowed the
+        # cancellation would otherwise keep the loop from closing, and the
+        # suite would hang instead of reporting the failure.
         source.release.set()
-        await asyncio.wait({task})
+    await asyncio.wait({task}, timeout=GUARD_SECONDS)
+    assert task.done()
     with pytest.raises(AbortError) as from_result:
         await stream.result
     assert from_result.value is reason
@@ -275,3 +282,100 @@ async def test_keyboard_interrupt_from_the_source_fails_the_stream_and_propagate
         await produce()
     assert propagated.value is interrupt
     assert stream.done
+
+
+class AbortingWords(Words):
+    """A play whose own ``item`` aborts the signal between two pushes, once."""
+
+    def __init__(self, controller: AbortController, reason: BaseException) -> None:
+        super().__init__()
+        self.controller = controller
+        self.reason = reason
+        self.pushes_after_abort: list[EventStreamStateError | None] = []
+
+    def item(self, item: str, index: int, push: Callable[[str], None]) -> None:
+        if item != "abort here":
+            super().item(item, index, push)
+            return
+        push("BEFORE")
+        self.controller.abort(self.reason)
+        for event in ("AFTER", "AFTER AGAIN"):
+            try:
+                push(event)
+            except EventStreamStateError as error:
+                self.pushes_after_abort.append(error)
+            else:
+                self.pushes_after_abort.append(None)
+
+
+@pytest.mark.parametrize("read", ["parked", "not yet reading"])
+async def test_an_abort_from_the_plays_own_item_publishes_nothing_it_pushed_afterwards(
+    read: str,
+) -> None:
+    # A read parked on the stream takes the push that serves it; without one,
+    # the play appends to the buffer directly. Either way the abort wins.
+    controller = AbortController()
+    reason = AbortError("from the play")
+    play = AbortingWords(controller, reason)
+    source = Source("a", "abort here", "never read")
+    stream: EventStream[str, int] = EventStream()
+    iterator = aiter(stream)
+    async with asyncio.timeout(GUARD_SECONDS):
+        task = run_producer(
+            stream,
+            controller.signal,
+            lambda: forward_source(stream, controller.signal, source, _typed(play)),
+        )
+        if read == "parked":
+            assert await anext(iterator) == "A"
+            assert await anext(iterator) == "BEFORE"
+        else:
+            await asyncio.wait({task})
+            assert await anext(iterator) == "A"
+            assert await anext(iterator) == "BEFORE"
+        with pytest.raises(AbortError) as caught:
+            await anext(iterator)
+        await asyncio.wait({task})
+    assert caught.value is reason
+    assert source.items == ["never read"]
+    assert source.closed == 1
+    if read == "parked":
+        # The push that served the parked read came before the abort; the
+        # ones after it are refused by the settled stream.
+        assert [type(error) for error in play.pushes_after_abort] == [EventStreamStateError] * 2
+    else:
+        assert play.pushes_after_abort == [None, None]
+
+
+async def test_a_read_parked_while_the_source_steps_is_woken_by_the_next_push() -> None:
+    release = asyncio.Event()
+    served = asyncio.Event()
+
+    async def source() -> AsyncIterator[str]:
+        yield "a"
+        await release.wait()
+        yield "b"
+        # Nothing settles the stream until the parked read got "B": only the
+        # push itself can have woken it.
+        await served.wait()
+        yield "c"
+
+    stream: EventStream[str, int] = EventStream()
+    run_producer(
+        stream,
+        AbortController().signal,
+        lambda: forward_source(stream, AbortController().signal, source(), _typed(Words())),
+    )
+    iterator = aiter(stream)
+    async with asyncio.timeout(GUARD_SECONDS):
+        assert await anext(iterator) == "A"
+        parked = asyncio.ensure_future(anext(iterator))
+        await asyncio.sleep(0)
+        assert not parked.done()
+        release.set()
+        assert await parked == "B"
+        served.set()
+        assert await anext(iterator) == "C"
+        with pytest.raises(StopAsyncIteration):
+            await anext(iterator)
+    assert await stream.result == 3

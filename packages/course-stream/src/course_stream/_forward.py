@@ -10,6 +10,7 @@ fills in, and everything else lives here, once.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from functools import partial
 from typing import Protocol, TypeVar
@@ -41,7 +42,9 @@ class SourcePlay(Protocol[T_contra, E_co, R_co]):
     def item(self, item: T_contra, index: int, push: Callable[[E_co], None]) -> None:
         """Handle item ``index`` (zero-based): ``push`` the events it makes (any number).
 
-        Raises the adapter's own error to fail the stream with it.
+        ``push`` is good for this call only: it is not kept for later. Raises
+        the adapter's own error to fail the stream with it (``item`` does not
+        settle the stream itself).
         """
         ...
 
@@ -76,9 +79,11 @@ async def forward_source(
     - ``reused`` given: the iterator is claimed with `claim_iterator_once`; one
       that already fed another call fails the stream with ``reused()`` and is
       left alone (it belongs to the call that claimed it first).
-    - Each item goes to ``play.item`` with the stream's ``push``, so one item
-      may make any number of events. The signal is checked before each item is
-      handed over, so nothing read after an abort is published.
+    - Each item goes to ``play.item`` with a ``push`` for the stream, so one
+      item may make any number of events. The signal is checked before each
+      item is handed over and after the play returns, so nothing read, and
+      nothing pushed, after an abort is published. ``signal`` is the one
+      `run_producer` was given.
     - The source ends: ``play.end(count)`` settles the stream with its result.
     - ``play.item`` or ``play.end`` raises: the stream fails with that exception.
     - The source raises (a step, ``StopIteration`` leaking, a spontaneous
@@ -99,13 +104,21 @@ async def forward_source(
     if reused is not None and not claim_iterator_once(source):
         _settle_failed(stream, reused())
         return
-    # Read per item instead of `signal.aborted`: the listener sets it the moment
+    # Read per item instead of `signal.aborted`: the listener fills it the moment
     # the signal aborts, even when the source's own step aborts it and returns.
-    aborted: list[None] = [None] if signal.aborted else []
-    mark_aborted = partial(aborted.append, None)
+    # It holds how many events were buffered then (see `_drop_pushed_after`).
+    buffer = stream._buffer
+    aborted: list[int] = [len(buffer)] if signal.aborted else []
+    mark_aborted = partial(_mark_abort, aborted, buffer)
     signal.add_listener(mark_aborted)
     handle = play.item
     push = stream.push
+    # The play gets the buffer's own append while no read is parked: a push
+    # then only appends, and nothing can park a read or settle the stream
+    # while `item` runs, the signal's abort aside, which the test after the
+    # call undoes. One Python call less per event than `push`.
+    append = buffer.append
+    waiters = stream._waiters
     index = 0
     verdict: _Verdict | None = None
     try:
@@ -115,9 +128,14 @@ async def forward_source(
             if aborted:
                 break
             try:
-                handle(item, index, push)
+                handle(item, index, push if waiters else append)
             except BaseException as error:
                 verdict = _Verdict(error)
+                if aborted:
+                    _drop_pushed_after(buffer, aborted[0])
+                break
+            if aborted:
+                _drop_pushed_after(buffer, aborted[0])
                 break
             index += 1
             # Not kept while the source makes the next item: an item (a
@@ -148,6 +166,18 @@ async def forward_source(
     await aclose_quietly(source, interrupt=bool(aborted))
     if verdict is not None and isinstance(verdict.error, _MUST_PROPAGATE):
         raise verdict.error
+
+
+def _mark_abort(aborted: list[int], buffer: deque[E]) -> None:
+    aborted.append(len(buffer))
+
+
+def _drop_pushed_after(buffer: deque[E], buffered_at_abort: int) -> None:
+    # The play's own `item` aborted the signal, then pushed more: no consumer
+    # ran in between (the call is synchronous), so those events are the last
+    # ones in the buffer, and an abort publishes nothing pushed after it.
+    while len(buffer) > buffered_at_abort:
+        buffer.pop()
 
 
 def _finish(stream: EventStream[E, R], play: SourcePlay[T, E, R], count: int) -> _Verdict | None:
