@@ -31,7 +31,7 @@ class CourseTextDeltaChunk:
     def __init__(self, request_id: str, delta: str) -> None:
         # One chunk per streamed record: the passing case is inlined (is_blank
         # too) and the helpers run only to raise the precise error.
-        if type(request_id) is not str or not request_id.strip(BLANK_CHARACTERS):
+        if type(request_id) is not str or not request_id.lstrip(BLANK_CHARACTERS):
             check_id(request_id, "request_id")
         if type(delta) is not str:
             check_text(delta, "delta")
@@ -57,7 +57,7 @@ class CourseToolCallChunk:
     tool_call: CourseToolCall
 
     def __init__(self, request_id: str, tool_call: CourseToolCall) -> None:
-        if type(request_id) is not str or not request_id.strip(BLANK_CHARACTERS):
+        if type(request_id) is not str or not request_id.lstrip(BLANK_CHARACTERS):
             check_id(request_id, "request_id")
         if type(tool_call) is not CourseToolCall:
             fail("tool_call", f"must be a CourseToolCall, not {type_name(tool_call)}")

@@ -58,7 +58,9 @@ def describe(value: object) -> str:
 
 def is_blank(text: str) -> bool:
     """Whether ``text`` is empty once the ECMAScript white space (`BLANK_CHARACTERS`) is trimmed."""
-    return not text.strip(BLANK_CHARACTERS)
+    # Trimming one end decides it: a text is blank exactly when its leading
+    # blanks are all of it. The chunk constructors inline the same test.
+    return not text.lstrip(BLANK_CHARACTERS)
 
 
 def is_token_count(value: object) -> TypeGuard[int]:

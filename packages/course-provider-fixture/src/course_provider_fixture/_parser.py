@@ -31,7 +31,7 @@ from course_protocol import (
 )
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
-from course_provider_fixture._fixture import snapshot_record
+from course_provider_fixture._fixture import is_flat_record, snapshot_record
 from course_provider_fixture._reads import (
     KNOWN_TYPES,
     MISSING,
@@ -284,16 +284,8 @@ def freeze_record(record: object, parser: ResponseParser, index: int) -> object:
     ``PROVIDER_INVALID_EVENT`` and ``record_index`` = ``index`` when the
     record is not plain JSON.
     """
-    # is_flat_record, inlined: this runs once per record read from a source.
-    if type(record) is dict:
-        for key, value in record.items():
-            kind = type(value)
-            if type(key) is not str or (
-                kind is not str and kind is not int and kind is not bool and value is not None
-            ):
-                break
-        else:
-            return record
+    if is_flat_record(record):
+        return record
     frozen = snapshot_record(record, parser.records_path, index)
     if type(frozen) is JsonError:
         raise_error(_Code.PROVIDER_INVALID_EVENT, frozen.path, frozen.message, index)

@@ -70,7 +70,19 @@ class SourceRecords:
 
     def item(self, record: object, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         parser = self._parser
-        chunk = parser.feed(freeze_record(record, parser, index), index)
+        # freeze_record's test for a flat record, inlined: this runs once per
+        # record read from the source, and most records are flat.
+        if type(record) is dict:
+            for key, value in record.items():
+                kind = type(value)
+                if type(key) is not str or (
+                    kind is not str and kind is not int and kind is not bool and value is not None
+                ):
+                    record = freeze_record(record, parser, index)
+                    break
+        else:
+            record = freeze_record(record, parser, index)
+        chunk = parser.feed(record, index)
         if chunk is not None:
             push(chunk)
 

@@ -84,19 +84,22 @@ class _ScriptPlay:
     factory raises reaches the stream as the same object.
     """
 
-    __slots__ = ("_request_id", "_response")
+    __slots__ = ("_open_id", "_request_id", "_response")
 
     def __init__(self, request_id: str) -> None:
         self._request_id = request_id
+        # The id a chunk must carry: the request's until the response came,
+        # then None, which no chunk's id equals.
+        self._open_id: str | None = request_id
         self._response: CourseModelResponse | None = None
 
     def item(self, item: Any, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         # The hot path: per chunk one exact-type check and one id comparison.
         # `item` is Any because its type is checked once, through `kind`.
         kind = type(item)
-        if (kind is CourseTextDeltaChunk or kind is CourseToolCallChunk) and self._response is None:
-            if item.request_id != self._request_id:
-                raise _mismatch(f"item {index}", item.request_id, self._request_id)
+        if (kind is CourseTextDeltaChunk or kind is CourseToolCallChunk) and (
+            item.request_id == self._open_id
+        ):
             push(item)
             return
         if self._response is not None:
@@ -105,8 +108,11 @@ class _ScriptPlay:
                 f"the factory for request {self._request_id!r} yielded a {kind.__qualname__} "
                 f"after its CourseModelResponse (item {index}); the response must be last",
             )
+        if kind is CourseTextDeltaChunk or kind is CourseToolCallChunk:
+            raise _mismatch(f"item {index}", item.request_id, self._request_id)
         if kind is CourseModelResponse:
             self._response = self._accept(item, index)
+            self._open_id = None
             return
         raise ScriptedModelError(
             _INVALID,
