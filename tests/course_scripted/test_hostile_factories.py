@@ -633,3 +633,23 @@ async def test_an_abort_settles_the_stream_without_waiting_for_a_factory_cleanup
         assert not cleanup_done.is_set()
         release.set()
         await cleanup_done.wait()
+
+
+@pytest.mark.parametrize("late_id", ["request-1", "request-other"], ids=["same id", "other id"])
+async def test_a_chunk_after_the_response_is_out_of_place_whatever_its_request_id(
+    late_id: str,
+) -> None:
+    # Once the response came, no chunk is for the open request any more: even
+    # one with another request's id is reported as out of place, not misrouted.
+    async def factory(active: CourseModelRequest, _signal: AbortSignal) -> Turn:
+        yield delta(active.id, "early")
+        yield text_response(active.id)
+        yield delta(late_id, "late")
+
+    stream = start(factory)
+    events, error = await read_until_failure(stream)
+
+    assert [event.delta for event in events] == ["early"]  # type: ignore[union-attr]
+    assert type(error) is ScriptedModelError
+    assert error.code is INVALID
+    assert "after its CourseModelResponse (item 2)" in error.message
