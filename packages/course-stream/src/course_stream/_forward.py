@@ -42,9 +42,9 @@ class SourcePlay(Protocol[T_contra, E_co, R_co]):
     def item(self, item: T_contra, index: int, push: Callable[[E_co], None]) -> None:
         """Handle item ``index`` (zero-based): ``push`` the events it makes (any number).
 
-        ``push`` is good for this call only: it is not kept for later. Raises
-        the adapter's own error to fail the stream with it (``item`` does not
-        settle the stream itself).
+        ``push`` is valid during this call only (keep no reference to it).
+        Raises the adapter's own error to fail the stream with it; ``item``
+        never settles the stream itself.
         """
         ...
 
