@@ -70,19 +70,19 @@ class SourceRecords:
 
     def item(self, record: object, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         parser = self._parser
-        # freeze_record's test for a flat record, inlined: this runs once per
-        # record read from the source, and most records are flat.
+        # freeze_record's test for a flat record (is_flat_record), inlined:
+        # this runs once per record read from the source, and most are flat.
+        flat = False
         if type(record) is dict:
+            flat = True
             for key, value in record.items():
                 kind = type(value)
                 if type(key) is not str or (
                     kind is not str and kind is not int and kind is not bool and value is not None
                 ):
-                    record = freeze_record(record, parser, index)
+                    flat = False
                     break
-        else:
-            record = freeze_record(record, parser, index)
-        chunk = parser.feed(record, index)
+        chunk = parser.feed(record if flat else freeze_record(record, parser, index), index)
         if chunk is not None:
             push(chunk)
 
