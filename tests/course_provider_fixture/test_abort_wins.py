@@ -65,22 +65,27 @@ async def test_an_abort_fails_the_call_with_the_reason_whatever_the_source_does(
     controller = AbortController()
     stream = adapter.stream(request("q-1", "Hi", message_id="u-1"), controller.signal)
     iterator = aiter(stream)
-    async with asyncio.timeout(GUARD_SECONDS):
-        first = await anext(iterator)
-        assert first.delta == "first"  # type: ignore[union-attr]
-        await source.reached.wait()
-        reason = AbortError("stop")
+    try:
+        async with asyncio.timeout(GUARD_SECONDS):
+            first = await anext(iterator)
+            assert first.delta == "first"  # type: ignore[union-attr]
+            await source.reached.wait()
+            reason = AbortError("stop")
 
-        controller.abort(reason)
+            controller.abort(reason)
 
-        assert stream.done
-        with pytest.raises(AbortError) as from_iteration:
-            await anext(iterator)
-        with pytest.raises(AbortError) as from_result:
-            await stream.result
-        assert from_iteration.value is reason
-        assert from_result.value is reason
+            assert stream.done
+            with pytest.raises(AbortError) as from_iteration:
+                await anext(iterator)
+            with pytest.raises(AbortError) as from_result:
+                await stream.result
+            assert from_iteration.value is reason
+            assert from_result.value is reason
+    finally:
+        # Released even when an assertion failed, so a source that swallowed
+        # the cancellation cannot keep the loop from closing (a hang, not a failure).
         source.release.set()
+    async with asyncio.timeout(GUARD_SECONDS):
         if reaction in ("cleans up slowly", "swallows the cancellation"):
             await source.cleanup_done.wait()
         for _ in range(5):

@@ -619,20 +619,23 @@ async def test_an_abort_settles_the_stream_without_waiting_for_a_factory_cleanup
 
     stream = start(factory, controller)
     iterator = aiter(stream)
-    async with asyncio.timeout(GUARD_SECONDS):
-        assert await anext(iterator) == delta("request-1", "first")
-        await held.wait()
-        reason = AbortError("stop")
+    try:
+        async with asyncio.timeout(GUARD_SECONDS):
+            assert await anext(iterator) == delta("request-1", "first")
+            await held.wait()
+            reason = AbortError("stop")
 
-        controller.abort(reason)
+            controller.abort(reason)
 
-        assert stream.done
-        with pytest.raises(AbortError) as caught:
-            await anext(iterator)
-        assert caught.value is reason
-        assert not cleanup_done.is_set()
+            assert stream.done
+            with pytest.raises(AbortError) as caught:
+                await anext(iterator)
+            assert caught.value is reason
+            assert not cleanup_done.is_set()
+    finally:
+        # Released even when an assertion failed: the cleanup must not outlive the test.
         release.set()
-        await cleanup_done.wait()
+    await asyncio.wait_for(cleanup_done.wait(), GUARD_SECONDS)
 
 
 @pytest.mark.parametrize("late_id", ["request-1", "request-other"], ids=["same id", "other id"])
