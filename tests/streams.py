@@ -12,18 +12,19 @@ hanging the suite. `text_deltas` picks the text out of a model's chunks.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import pytest
 
 from course_protocol import CourseTextDeltaChunk
-from course_stream import EventStream
+from course_stream import AbortController, AbortError, EventStream
 
 __all__ = [
     "GUARD_SECONDS",
     "Settled",
+    "abort_settles_at_once",
     "failure_of",
     "read_all",
     "read_until_failure",
@@ -180,3 +181,24 @@ async def read_all(events: AsyncIterable[E]) -> list[E]:
 def text_deltas(chunks: Iterable[object]) -> list[str]:
     """The ``delta`` of every `CourseTextDeltaChunk` among ``chunks``, in order."""
     return [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk]
+
+
+async def abort_settles_at_once(
+    controller: AbortController, stream: EventStream[Any, Any], events: AsyncIterator[Any]
+) -> AbortError:
+    """Abort mid-stream with a fresh reason; the stream is settled by then, the next read raises it.
+
+    Asserts that ``stream`` is done as soon as ``controller.abort`` returns
+    (before any cleanup of the producer's source runs) and that the next read
+    of ``events``, the stream's iterator, raises that very reason object,
+    which is returned.
+    """
+    reason = AbortError("stop")
+
+    controller.abort(reason)
+
+    assert stream.done
+    with pytest.raises(AbortError) as caught:
+        await anext(events)
+    assert caught.value is reason
+    return reason

@@ -16,7 +16,7 @@ from course_provider_fixture import FixtureProviderAdapter
 from course_stream import AbortController, AbortError
 from tests.course_provider_fixture.records import fixture, start, text
 from tests.requests import request
-from tests.streams import GUARD_SECONDS
+from tests.streams import GUARD_SECONDS, abort_settles_at_once
 
 
 class SourceThatHangs:
@@ -70,16 +70,9 @@ async def test_an_abort_fails_the_call_with_the_reason_whatever_the_source_does(
             first = await anext(iterator)
             assert first.delta == "first"  # type: ignore[union-attr]
             await source.reached.wait()
-            reason = AbortError("stop")
-
-            controller.abort(reason)
-
-            assert stream.done
-            with pytest.raises(AbortError) as from_iteration:
-                await anext(iterator)
+            reason = await abort_settles_at_once(controller, stream, iterator)
             with pytest.raises(AbortError) as from_result:
                 await stream.result
-            assert from_iteration.value is reason
             assert from_result.value is reason
     finally:
         # Released even when an assertion failed, so a source that swallowed

@@ -24,7 +24,13 @@ from course_protocol import (
 from course_scripted import ScriptedModel, ScriptedModelError, ScriptedModelErrorCode
 from course_stream import AbortController, AbortError, AbortSignal, EventStream
 from tests.requests import request
-from tests.streams import GUARD_SECONDS, failure_of, read_all, read_until_failure
+from tests.streams import (
+    GUARD_SECONDS,
+    abort_settles_at_once,
+    failure_of,
+    read_all,
+    read_until_failure,
+)
 from tests.tasks import tasks_left
 
 Turn = AsyncIterator[CourseModelChunk | CourseModelResponse]
@@ -623,14 +629,7 @@ async def test_an_abort_settles_the_stream_without_waiting_for_a_factory_cleanup
         async with asyncio.timeout(GUARD_SECONDS):
             assert await anext(iterator) == delta("request-1", "first")
             await held.wait()
-            reason = AbortError("stop")
-
-            controller.abort(reason)
-
-            assert stream.done
-            with pytest.raises(AbortError) as caught:
-                await anext(iterator)
-            assert caught.value is reason
+            await abort_settles_at_once(controller, stream, iterator)
             assert not cleanup_done.is_set()
     finally:
         # Released even when an assertion failed: the cleanup must not outlive the test.

@@ -23,7 +23,7 @@ from course_stream import (
     forward_source,
     run_producer,
 )
-from tests.streams import GUARD_SECONDS, settle
+from tests.streams import GUARD_SECONDS, abort_settles_at_once, settle
 
 
 class ItemRefusedError(Exception):
@@ -230,14 +230,7 @@ async def test_an_abort_settles_the_stream_at_once_whatever_the_source_does_next
         async with asyncio.timeout(GUARD_SECONDS):
             assert await anext(iterator) == "A"
             await source.reached.wait()
-            reason = AbortError("stop")
-
-            controller.abort(reason)
-
-            assert stream.done
-            with pytest.raises(AbortError) as caught:
-                await anext(iterator)
-            assert caught.value is reason
+            reason = await abort_settles_at_once(controller, stream, iterator)
     finally:
         # Released even when an assertion failed: a source that swallowed the
         # cancellation would otherwise keep the loop from closing, and the
