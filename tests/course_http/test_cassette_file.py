@@ -7,6 +7,8 @@ import copy
 import gzip
 import json
 import os
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -175,7 +177,47 @@ def test_write_cassette_creates_folders_replaces_atomically_and_leaves_no_tempor
 
     assert load_cassette(target).unwrap() == sample()
     assert sorted(path.name for path in target.parent.iterdir()) == ["answer.json"]
-    assert target.stat().st_mode & 0o777 == 0o644
+
+
+@pytest.fixture
+def umask() -> Iterator[Callable[[int], int]]:
+    """Set the process's umask for one test; the one before is restored after it."""
+    before = os.umask(0o022)
+    os.umask(before)
+    yield os.umask
+    os.umask(before)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="permission bits and the umask are POSIX")
+@pytest.mark.parametrize(
+    ("mask", "mode"),
+    [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)],
+    ids=["umask 022", "umask 077", "umask 002"],
+)
+def test_a_new_cassette_gets_the_permissions_the_umask_gives_any_new_file(
+    tmp_path: Path, umask: Callable[[int], int], mask: int, mode: int
+) -> None:
+    umask(mask)
+    target = tmp_path / "answer.json"
+
+    write_cassette(target, cassette())
+
+    assert stat.S_IMODE(target.stat().st_mode) == mode
+
+
+@pytest.mark.skipif(os.name != "posix", reason="permission bits and the umask are POSIX")
+def test_a_rewritten_cassette_keeps_its_own_permissions(
+    tmp_path: Path, umask: Callable[[int], int]
+) -> None:
+    umask(0o022)
+    target = tmp_path / "answer.json"
+    write_cassette(target, cassette())
+    target.chmod(0o640)
+
+    write_cassette(target, sample())
+
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert load_cassette(target).unwrap() == sample()
 
 
 def test_an_unreadable_path_is_an_invalid_recording_naming_the_file(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 
 from returns.result import Failure, Result
@@ -75,21 +76,37 @@ def dumps_cassette(cassette: Cassette) -> str:
 def write_cassette(path: str | os.PathLike[str], cassette: Cassette) -> None:
     """Write ``cassette`` to ``path`` at once: the file is the old one or the new one, never half.
 
-    Creates the missing parent folders. Raises ``OSError`` when the file
-    cannot be written.
+    Creates the missing parent folders. A new file gets the permissions any
+    new file gets (``0o666`` less the process's umask); a file rewritten
+    keeps its own. Raises ``OSError`` when the file cannot be written.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     data = dumps_cassette(cassette).encode("utf-8")
-    descriptor, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-    )
+    try:
+        kept_mode: int | None = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        kept_mode = None
+    descriptor, temporary = _create_temporary(target)
     try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
-        # mkstemp makes the file private; a cassette is meant to be committed and shared.
-        os.chmod(temporary, 0o644)
+        if kept_mode is not None:
+            os.chmod(temporary, kept_mode)
         os.replace(temporary, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
+
+
+def _create_temporary(target: Path) -> tuple[int, Path]:
+    # Not tempfile.mkstemp: it creates the file 0o600 whatever the umask, and
+    # a cassette is meant to be committed and shared like any file the user
+    # writes. os.open lets the umask decide, as open() would.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        temporary = target.with_name(f".{target.name}.{secrets.token_hex(8)}.tmp")
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
