@@ -1,4 +1,4 @@
-"""The environment of every interpreter the harness starts.
+"""The environment of every interpreter the harness starts, and the one way a measuring child runs.
 
 Children run in production mode (no asyncio debug) and share one bytecode
 cache under the git-ignored results folder, even when the caller (``make``
@@ -9,10 +9,13 @@ time the compiler.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
-__all__ = ["PYCACHE", "ROOT", "child_environment"]
+__all__ = ["PYCACHE", "ROOT", "child_environment", "child_figures"]
 
 ROOT = Path(__file__).resolve().parent.parent
 PYCACHE = ROOT / "benchmarks" / "results" / "pycache"
@@ -27,3 +30,23 @@ def child_environment() -> dict[str, str]:
     }
     environment["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     return environment
+
+
+def child_figures(module: str, *arguments: str) -> dict[str, float]:
+    """Run ``python -m module arguments`` from the repository root; return its figures.
+
+    The child prints one JSON object as its last line of output. Raises
+    ``RuntimeError`` with the child's standard error when it exits non-zero.
+    """
+    completed = subprocess.run(
+        [sys.executable, "-m", module, *arguments],
+        cwd=ROOT,
+        env=child_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"{module} {' '.join(arguments)} failed:\n{completed.stderr}")
+    figures: dict[str, float] = json.loads(completed.stdout.strip().splitlines()[-1])
+    return figures

@@ -9,13 +9,10 @@ consumer that keeps up holds only a bounded window of chunks.
 
 from __future__ import annotations
 
-import json
 import statistics
-import subprocess
-import sys
 from dataclasses import dataclass
 
-from benchmarks._children import ROOT, child_environment
+from benchmarks._children import child_figures
 from benchmarks._timing import Spread
 from benchmarks.report import Row
 
@@ -46,28 +43,15 @@ class ScalingBudget:
 
 
 def _child(source: str, deltas: int, repeats: int) -> dict[str, float]:
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks._scaling_child",
-            "--source",
-            source,
-            "--deltas",
-            str(deltas),
-            "--repeats",
-            str(repeats),
-        ],
-        cwd=ROOT,
-        env=child_environment(),
-        capture_output=True,
-        text=True,
-        check=False,
+    return child_figures(
+        "benchmarks._scaling_child",
+        "--source",
+        source,
+        "--deltas",
+        str(deltas),
+        "--repeats",
+        str(repeats),
     )
-    if completed.returncode != 0:
-        raise RuntimeError(f"scaling child failed ({source}, {deltas}):\n{completed.stderr}")
-    figures: dict[str, float] = json.loads(completed.stdout.strip().splitlines()[-1])
-    return figures
 
 
 def _row(

@@ -12,11 +12,7 @@ of our adapters is measured in fresh interpreters
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from benchmarks._children import ROOT, child_environment
+from benchmarks._children import child_figures
 from benchmarks._serve_row import serve_rows
 from benchmarks._timing import Spread
 from benchmarks._vendor_bodies import APIS, SHAPES, Api, Shape
@@ -162,19 +158,9 @@ def _rows_for(api: Api, shape: Shape, measured: Measured, budget: VendorsBudget)
 
 
 def _child(api: Api, shape: Shape, deltas: int) -> dict[str, float]:
-    command = [sys.executable, "-m", "benchmarks._vendors_child", "--api", api, "--shape", shape]
-    completed = subprocess.run(
-        [*command, "--deltas", str(deltas)],
-        cwd=ROOT,
-        env=child_environment(),
-        capture_output=True,
-        text=True,
-        check=False,
+    return child_figures(
+        "benchmarks._vendors_child", "--api", api, "--shape", shape, "--deltas", str(deltas)
     )
-    if completed.returncode != 0:
-        raise RuntimeError(f"vendors child failed ({api} {shape} {deltas}):\n{completed.stderr}")
-    figures: dict[str, float] = json.loads(completed.stdout.strip().splitlines()[-1])
-    return figures
 
 
 def _memory_row(api: Api, shape: Shape, sizes: tuple[int, ...]) -> Row:
