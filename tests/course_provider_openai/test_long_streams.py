@@ -152,18 +152,24 @@ def test_chat_streams_100_000_text_deltas_as_chunks_and_one_text_block() -> None
     assert outcome.response.message.content == (CourseTextBlock(PIECE * FRAGMENTS),)
 
 
+def _text_message_opening(deltas: int, done_text: str) -> list[dict[str, object]]:
+    """A Responses message item opened, ``deltas`` times `PIECE`, then its text's ``.done``."""
+    where = {"item_id": "msg_long", "output_index": 0, "content_index": 0}
+    message = {"id": "msg_long", "type": "message", "role": "assistant", "content": []}
+    return [
+        {"type": "response.output_item.added", "output_index": 0, "item": message},
+        {"type": "response.content_part.added", **where, "part": {"type": "output_text"}},
+        *({"type": "response.output_text.delta", **where, "delta": PIECE} for _ in range(deltas)),
+        {"type": "response.output_text.done", **where, "text": done_text},
+    ]
+
+
 def test_responses_streams_100_000_text_deltas_as_chunks_and_one_text_block() -> None:
     where = {"item_id": "msg_long", "output_index": 0, "content_index": 0}
     message = {"id": "msg_long", "type": "message", "role": "assistant", "content": []}
     events = responses_events(
         created(),
-        {"type": "response.output_item.added", "output_index": 0, "item": message},
-        {"type": "response.content_part.added", **where, "part": {"type": "output_text"}},
-        *(
-            {"type": "response.output_text.delta", **where, "delta": PIECE}
-            for _ in range(FRAGMENTS)
-        ),
-        {"type": "response.output_text.done", **where, "text": PIECE * FRAGMENTS},
+        *_text_message_opening(FRAGMENTS, PIECE * FRAGMENTS),
         {"type": "response.content_part.done", **where, "part": {"type": "output_text"}},
         {"type": "response.output_item.done", "output_index": 0, "item": message},
         completed([message]),
@@ -190,14 +196,8 @@ def _mangled(text: str, how: str) -> str:
 # not with their join: any difference must still be found, wherever it is.
 @pytest.mark.parametrize("how", ["changed", "dropped", "added"])
 def test_a_long_text_whose_done_text_differs_from_its_deltas_fails(how: str) -> None:
-    where = {"item_id": "msg_long", "output_index": 0, "content_index": 0}
-    message = {"id": "msg_long", "type": "message", "role": "assistant", "content": []}
     events = responses_events(
-        created(),
-        {"type": "response.output_item.added", "output_index": 0, "item": message},
-        {"type": "response.content_part.added", **where, "part": {"type": "output_text"}},
-        *({"type": "response.output_text.delta", **where, "delta": PIECE} for _ in range(2_000)),
-        {"type": "response.output_text.done", **where, "text": _mangled(PIECE * 2_000, how)},
+        created(), *_text_message_opening(2_000, _mangled(PIECE * 2_000, how))
     )
 
     outcome = replay(ResponsesStreamParser("request-1"), events)
