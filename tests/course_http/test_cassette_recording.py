@@ -18,6 +18,7 @@ import pytest
 
 from course_http import (
     REDACTED,
+    CassetteCall,
     CassetteTransport,
     HttpRequest,
     RecordedResponse,
@@ -52,6 +53,19 @@ def _unused_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
     return port
+
+
+async def record_one(
+    served: RecordedResponse, path: Path, *, timeouts: Timeouts | None = None
+) -> tuple[Replayed, CassetteCall]:
+    """One Anthropic call recorded into ``path`` through the loopback server: outcome, call."""
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        recorded_through_loopback([served], path, timeouts=timeouts) as (_server, transport),
+    ):
+        live = await replay(ANTHROPIC.model(transport=transport, api_key=REAL_LOOKING_KEY))
+    [written] = load_cassette(path).unwrap().calls
+    return live, written
 
 
 def outcome(replayed: Replayed) -> tuple[object, ...]:
@@ -145,12 +159,7 @@ async def test_a_failed_call_is_recorded_as_it_was_and_replays_to_the_same_typed
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "failure.json"
-    async with (
-        asyncio.timeout(GUARD_SECONDS),
-        recorded_through_loopback([served], path, timeouts=timeouts) as (_server, transport),
-    ):
-        live = await replay(ANTHROPIC.model(transport=transport, api_key=REAL_LOOKING_KEY))
-    [recorded] = load_cassette(path).unwrap().calls
+    live, recorded = await record_one(served, path, timeouts=timeouts)
 
     assert live.error is not None
     assert live.error.code is code
@@ -244,12 +253,7 @@ async def test_a_gzip_body_sent_anyway_is_recorded_decoded_and_replays_the_same(
     body = ANTHROPIC.text_body("zip")
     served = RecordedResponse(200, {**SSE, "content-encoding": "gzip"}, gzip.compress(body))
     path = tmp_path / "gzip.json"
-    async with (
-        asyncio.timeout(GUARD_SECONDS),
-        recorded_through_loopback([served], path) as (_server, transport),
-    ):
-        live = await replay(ANTHROPIC.model(transport=transport, api_key=REAL_LOOKING_KEY))
-    [written] = load_cassette(path).unwrap().calls
+    live, written = await record_one(served, path)
 
     assert written.response.headers == SSE
     assert written.response.body == body
@@ -262,13 +266,7 @@ async def test_a_body_that_does_not_decode_fails_live_and_is_recorded_as_cut_the
     tmp_path: Path,
 ) -> None:
     served = RecordedResponse(200, {**SSE, "content-encoding": "gzip"}, b"not gzip at all")
-    path = tmp_path / "bad-gzip.json"
-    async with (
-        asyncio.timeout(GUARD_SECONDS),
-        recorded_through_loopback([served], path) as (_server, transport),
-    ):
-        live = await replay(ANTHROPIC.model(transport=transport, api_key=REAL_LOOKING_KEY))
-    [written] = load_cassette(path).unwrap().calls
+    live, written = await record_one(served, tmp_path / "bad-gzip.json")
 
     assert live.error is not None
     assert live.error.code is VendorErrorCode.VENDOR_INVALID_EVENT
