@@ -175,15 +175,16 @@ def entries(module_name: str) -> list[str]:
     lines: list[str] = []
     for name in module.__all__:
         value = getattr(module, name)
-        home = getattr(value, "__module__", None)
-        docs = _source_docstrings(home) if isinstance(home, str) else {}
+        # Exported names carry the package as their __module__; the source
+        # that holds their attribute docstrings is the private module.
+        defined = _defined_in(module_name, name)
+        docs = _source_docstrings(defined) if defined else {}
         if inspect.isclass(value):
             lines += _class_entry(name, value, docs)
         elif inspect.isfunction(value) or inspect.isbuiltin(value):
             lines += [f"### `{_signature(value, name)}`", "", _doc(value), ""]
         else:
-            defined = _defined_in(module_name, name)
-            doc = _source_docstrings(defined).get(name, "") if defined else ""
+            doc = docs.get(name, "")
             shown = _shown_value(value)
             title = f"### `{name}`" + (f" = `{shown}`" if shown and len(shown) < 60 else "")
             lines += [title, "", doc or f"A type: `{value}`.", ""]
@@ -198,7 +199,7 @@ def _shown_value(value: object) -> str | None:
 
 
 def _defined_in(package: str, name: str) -> str | None:
-    """The private module of ``package`` whose source assigns ``name``, for constants."""
+    """The private module of ``package`` whose source defines or assigns ``name``."""
     module = importlib.import_module(package)
     folder = Path(inspect.getsourcefile(module) or "").parent
     for path in sorted(folder.glob("_*.py")):
@@ -207,6 +208,8 @@ def _defined_in(package: str, name: str) -> str | None:
             targets = node.targets if isinstance(node, ast.Assign) else []
             if isinstance(node, ast.AnnAssign):
                 targets = [node.target]
+            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                targets = [ast.Name(node.name)]
             if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                 return f"{package}.{path.stem}"
     return None

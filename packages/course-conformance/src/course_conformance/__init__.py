@@ -6,6 +6,8 @@ naming the first broken ``Invariant`` and the offending value. It needs only
 asyncio: no test runner is imported.
 """
 
+import inspect as _inspect
+
 from course_conformance._errors import ConformanceError
 from course_conformance._invariants import Invariant, Scenario
 from course_conformance._kit import (
@@ -33,3 +35,9 @@ __all__ = [
     "blocked_network",
     "check_scenario",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

@@ -36,6 +36,8 @@ This is the only course package that imports an HTTP client. The loopback
 test server is `course_http.loopback` (the ``serve`` extra), imported apart.
 """
 
+import inspect as _inspect
+
 from course_http._cassette import (
     CASSETTE_VERSION,
     CASSETTE_VERSION_KEY,
@@ -142,3 +144,9 @@ __all__ = [
     "usage_counts",
     "write_cassette",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

@@ -6,6 +6,8 @@ and deep-snapshot what they are given, raising ``CourseProtocolError``
 with the path of the bad value.
 """
 
+import inspect as _inspect
+
 from course_protocol._decode import (
     parse_chunk,
     parse_content_block,
@@ -106,3 +108,9 @@ __all__ = [
     "to_json",
     "validate_transcript",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

@@ -13,6 +13,8 @@ Every failure is a `course_http.VendorError` with a `course_http.VendorErrorCode
 This package imports no network module: the transport lives in ``course_http``.
 """
 
+import inspect as _inspect
+
 from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._error_body import describe_error
 from course_provider_anthropic._model import AnthropicMessagesModel
@@ -29,3 +31,9 @@ __all__ = [
     "messages_request_body",
     "request_headers",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

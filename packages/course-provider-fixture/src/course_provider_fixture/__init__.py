@@ -14,6 +14,8 @@
 This package is the only place the transport vocabulary is spelled.
 """
 
+import inspect as _inspect
+
 from course_provider_fixture._adapter import FixtureProviderAdapter
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._loader import load_fixture
@@ -31,3 +33,9 @@ __all__ = [
     "parse_wire_stop_reason",
     "parse_wire_usage",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

@@ -17,6 +17,8 @@ Nothing here touches the network: the parsers take events, the request
 functions return plain values.
 """
 
+import inspect as _inspect
+
 from course_provider_openai._chat_choice import ChatFeedResult
 from course_provider_openai._chat_parser import ChatStreamParser
 from course_provider_openai._chat_request import chat_request_body
@@ -53,3 +55,9 @@ __all__ = [
     "request_headers",
     "responses_request_body",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

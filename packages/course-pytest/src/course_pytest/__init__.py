@@ -13,8 +13,16 @@ Installed, it registers itself (the ``course`` entry point of ``pytest11``):
 - ``@pytest.mark.course_allow_unplayed`` to skip that teardown check.
 """
 
+import inspect as _inspect
+
 from course_pytest._cassette import CourseCassette
 from course_pytest._modes import RecordMode
 from course_pytest._options import CASSETTES_FOLDER
 
 __all__ = ["CASSETTES_FOLDER", "CourseCassette", "RecordMode"]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

@@ -15,6 +15,8 @@ Generic primitives, stdlib only:
 - `aclose_quietly`: close a source production stopped reading, never masking why.
 """
 
+import inspect as _inspect
+
 from course_stream._abort import AbortController, AbortError, AbortSignal
 from course_stream._closing import aclose_quietly
 from course_stream._collect import collect
@@ -40,3 +42,9 @@ __all__ = [
     "race_abort",
     "run_producer",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

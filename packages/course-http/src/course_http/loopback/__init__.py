@@ -17,6 +17,8 @@ client leaves or the server stops; statuses, headers (``retry-after``) and
 bodies that are not SSE are served as given.
 """
 
+import inspect as _inspect
+
 from course_http.loopback._app import LoopbackApp
 from course_http.loopback._cassettes import CassetteResponder, ServedCall
 from course_http.loopback._script import (
@@ -39,3 +41,9 @@ __all__ = [
     "ServedCall",
     "in_order",
 ]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value
