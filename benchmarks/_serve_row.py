@@ -35,14 +35,8 @@ from benchmarks._vendor_bodies import APIS, Api, VendorBody, vendor_body
 from benchmarks.peers import PeerNotInstalledError
 from benchmarks.report import Row
 from benchmarks.vendor_peers import SDK_RAW
-from course_http import (
-    Cassette,
-    CassetteCall,
-    RecordedRequest,
-    RecordedResponse,
-    RequestMatching,
-    write_cassette,
-)
+from course_cassettes import Cassette, CassetteCall, RequestMatching, write_cassette
+from course_http import RecordedRequest, RecordedResponse
 from course_protocol import freeze_json_object
 
 __all__ = ["ServeBudget", "serve_rows"]

@@ -21,7 +21,6 @@ from course_http import (
     HttpTransport,
     RecordedResponse,
     RecordedTransport,
-    VendorModel,
     stream_events,
 )
 from course_protocol import (
@@ -36,6 +35,7 @@ from course_protocol import (
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
 from course_provider_openai import OpenAIChatModel, OpenAIConfig, OpenAIResponsesModel
 from course_stream import AbortController
+from course_vendor import VendorModel
 
 __all__ = [
     "bench_request",

@@ -10,15 +10,8 @@ from pathlib import Path
 import pytest
 from frozendict import frozendict
 
-from course_http import (
-    Cassette,
-    CassetteCall,
-    RecordedRequest,
-    RecordedResponse,
-    RecordedTransport,
-    cassette_to_json,
-    write_cassette,
-)
+from course_cassettes import Cassette, CassetteCall, cassette_to_json, write_cassette
+from course_http import RecordedRequest, RecordedResponse, RecordedTransport
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
 from tests.course_http.replays import replay
 from tests.course_http.wires import SSE, WIRES, Wire

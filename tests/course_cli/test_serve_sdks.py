@@ -21,7 +21,7 @@ from typing import Any
 import anthropic
 import openai
 
-from course_http import load_cassette
+from course_cassettes import load_cassette
 from course_protocol import thaw_json
 from tests.course_cli.helpers import REPO
 from tests.course_cli.test_cassettes import write_wire_cassettes

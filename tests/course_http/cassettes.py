@@ -15,15 +15,8 @@ from typing import Any
 
 from frozendict import frozendict
 
-from course_http import (
-    Cassette,
-    CassetteCall,
-    RecordedRequest,
-    RecordedResponse,
-    RecordingTransport,
-    Redaction,
-    RequestMatching,
-)
+from course_cassettes import Cassette, CassetteCall, RecordingTransport, Redaction, RequestMatching
+from course_http import RecordedRequest, RecordedResponse
 from course_http.loopback import LoopbackResponse, LoopbackServer
 from course_protocol import freeze_json_object
 

@@ -13,17 +13,9 @@ import gzip
 
 import pytest
 
-from course_http import (
-    AppliedFault,
-    CassetteTransport,
-    LiveTransport,
-    RecordedResponse,
-    ReplayFault,
-    RequestMatching,
-    Timeouts,
-    VendorErrorCode,
-)
-from course_http._faults import event_end_offsets
+from course_cassettes import AppliedFault, CassetteTransport, ReplayFault, RequestMatching
+from course_cassettes._faults import event_end_offsets
+from course_http import LiveTransport, RecordedResponse, Timeouts, VendorErrorCode
 from course_http.loopback import LoopbackResponse, LoopbackServer
 from tests.course_http.cassettes import call, cassette
 from tests.course_http.helpers import FRAMES, SSE

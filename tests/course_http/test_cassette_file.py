@@ -16,16 +16,13 @@ from frozendict import frozendict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from course_http import (
+from course_cassettes import (
     CASSETTE_VERSION,
     CASSETTE_VERSION_KEY,
     Cassette,
     CassetteCall,
-    RecordedRequest,
-    RecordedResponse,
     Redaction,
     RequestMatching,
-    VendorErrorCode,
     cassette_to_json,
     dumps_cassette,
     load_cassette,
@@ -33,7 +30,8 @@ from course_http import (
     parse_cassette,
     write_cassette,
 )
-from course_http._cassette_json import body_lines
+from course_cassettes._cassette_json import body_lines
+from course_http import RecordedRequest, RecordedResponse, VendorErrorCode
 from tests.course_http.cassettes import call, cassette
 
 SSE = {"content-type": "text/event-stream"}

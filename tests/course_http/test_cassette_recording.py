@@ -16,19 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from course_http import (
-    REDACTED,
+from course_cassettes import (
     CassetteCall,
     CassetteTransport,
-    HttpRequest,
-    RecordedResponse,
     RecordingTransport,
     Redaction,
+    load_cassette,
+)
+from course_http import (
+    REDACTED,
+    HttpRequest,
+    RecordedResponse,
     SseEvent,
     Timeouts,
     VendorError,
     VendorErrorCode,
-    load_cassette,
     stream_events,
 )
 from course_http.loopback import LoopbackResponse

@@ -8,21 +8,18 @@ from contextlib import aclosing
 
 import pytest
 
+from course_cassettes import Cassette, CassetteTransport, Redaction, RequestMatching
+from course_cassettes._redaction import redacted_request
 from course_conformance import blocked_network
 from course_http import (
     REDACTED,
-    Cassette,
-    CassetteTransport,
     HttpRequest,
     RecordedResponse,
     RecordedTransport,
-    Redaction,
-    RequestMatching,
     VendorError,
     VendorErrorCode,
     stream_events,
 )
-from course_http._redaction import redacted_request
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from course_cassettes._redaction import redacted_response
 from course_http import (
     REDACTED,
     HttpRequest,
@@ -27,7 +28,6 @@ from course_http import (
     VendorError,
     stream_events,
 )
-from course_http._redaction import redacted_response
 from course_http._secrets import secret_values
 from course_http.loopback import LoopbackServer
 from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback

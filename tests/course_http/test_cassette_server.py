@@ -10,8 +10,9 @@ import socket
 import httpx2
 import pytest
 
-from course_http import REDACTED, RecordedResponse, Redaction, VendorErrorCode
-from course_http.loopback import CassetteResponder, LoopbackServer, ServedCall
+from course_cassettes import CassetteResponder, Redaction, ServedCall
+from course_http import REDACTED, RecordedResponse, VendorErrorCode
+from course_http.loopback import LoopbackServer
 from tests.course_http.cassettes import call, cassette
 from tests.course_http.helpers import FRAMES, SSE
 from tests.streams import GUARD_SECONDS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course_http._json_paths import (
+from course_cassettes._json_paths import (
     ANY_INDEX,
     REMOVE,
     REMOVED_ELEMENT,

@@ -10,11 +10,10 @@ from contextlib import aclosing
 import pytest
 from frozendict import frozendict
 
+from course_cassettes import Cassette, CassetteTransport
 from course_conformance import blocked_network
 from course_http import (
     REPLAY_TIMEOUTS,
-    Cassette,
-    CassetteTransport,
     HttpRequest,
     LiveTransport,
     RecordedRequest,

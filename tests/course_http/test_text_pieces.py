@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from course_http import TextPieces
-from course_http._text_pieces import FOLD_PIECES
+from course_vendor import TextPieces
+from course_vendor._text_pieces import FOLD_PIECES
 
 _pieces = st.lists(st.text(max_size=4), max_size=3 * FOLD_PIECES)
 

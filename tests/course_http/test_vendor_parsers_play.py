@@ -12,10 +12,11 @@ from collections.abc import Callable
 
 import pytest
 
-from course_http import SseEvent, VendorError, VendorErrorCode, VendorPlay
+from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk, CourseTextDeltaChunk, CourseToolCallChunk
 from course_provider_anthropic import MessagesStreamParser
 from course_provider_openai import ChatStreamParser, ResponsesStreamParser
+from course_vendor import VendorPlay
 from tests.course_http.wires import WIRES, Wire
 from tests.course_provider_openai import bodies as openai
 

@@ -18,14 +18,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from course_http import (
-    HttpTransport,
-    RecordedResponse,
-    RecordedTransport,
-    SseEvent,
-    Timeouts,
-    VendorModel,
-)
+from course_http import HttpTransport, RecordedResponse, RecordedTransport, SseEvent, Timeouts
 from course_protocol import (
     CourseModelChunk,
     CourseModelRequest,
@@ -43,6 +36,7 @@ from course_provider_openai import (
     OpenAIResponsesModel,
 )
 from course_stream import EventStream
+from course_vendor import VendorModel
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_provider_openai import bodies as openai
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from course_http import SseEvent, VendorError, VendorErrorCode, tool_arguments
+from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseModelResponse,
     CourseTextBlock,
@@ -20,6 +20,7 @@ from course_protocol import (
     JsonObject,
     terminal_semantics_error,
 )
+from course_vendor import tool_arguments
 from tests.course_protocol.strategies import ids, json_objects, plain_json
 from tests.course_provider_anthropic.bodies import (
     REQUEST_ID,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from course_http import SseEvent, tool_arguments
+from course_http import SseEvent
 from course_protocol import CourseTextBlock, CourseTextDeltaChunk, CourseToolCall, JsonObject
 from course_provider_openai import (
     ChatStreamParser,
@@ -20,6 +20,7 @@ from course_provider_openai import (
     _chat_tool_calls,
     _responses_calls,
 )
+from course_vendor import tool_arguments
 from tests.course_provider_openai.bodies import (
     DONE,
     RESPONSE_ID,

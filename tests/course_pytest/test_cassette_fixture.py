@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from course_http import RecordedResponse, ReplayFault, load_cassette
+from course_cassettes import ReplayFault, load_cassette
+from course_http import RecordedResponse
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelRequest, CourseUserMessage
 from course_pytest import CourseCassette, RecordMode

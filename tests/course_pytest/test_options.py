@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from course_http import Redaction, ReplayFault, RequestMatching
+from course_cassettes import Redaction, ReplayFault, RequestMatching
 from course_pytest import CASSETTES_FOLDER, RecordMode
 from course_pytest._modes import how_to_record, plan_for
 from course_pytest._options import cassette_path, options_from_marker

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from course_http import load_cassette
+from course_cassettes import load_cassette
 from course_http.loopback import LoopbackServer
 from tests.course_pytest.projects import Run, answer_to, run_pytest, write_project
 
@@ -26,7 +26,8 @@ import os
 
 import pytest
 
-from course_http import ReplayFault, VendorError
+from course_cassettes import ReplayFault
+from course_http import VendorError
 from course_protocol import CourseModelRequest, CourseUserMessage, text_from_assistant
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
 from course_stream import AbortController

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from course_http import Timeouts, VendorModel
+from course_http import Timeouts
 from course_protocol import CourseModelRequest, CourseTextDeltaChunk, CourseUserMessage
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
 from course_provider_openai import OpenAIChatModel, OpenAIConfig, OpenAIResponsesModel
 from course_stream import AbortController, collect
+from course_vendor import VendorModel
 
 TIMEOUTS = Timeouts(connect=10, read=30)
 

@@ -11,8 +11,9 @@ import json
 import re
 from pathlib import Path
 
+from course_cassettes import CASSETTE_VERSION_KEY, Cassette, loads_cassette, parse_cassette
 from course_cli._problems import Problem
-from course_http import CASSETTE_VERSION_KEY, Cassette, VendorError, loads_cassette, parse_cassette
+from course_http import VendorError
 
 CASSETTE_WIRE = "cassette"
 """The ``--wire`` of ``course check`` for files that must all be cassettes."""

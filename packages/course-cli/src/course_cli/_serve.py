@@ -14,12 +14,13 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from course_cassettes import Cassette
 from course_cli._cassettes import cassettes_under
 from course_cli._output import one_line, writer_for
-from course_http import Cassette, Chunking
+from course_http import Chunking
 
 if TYPE_CHECKING:
-    from course_http.loopback import CassetteResponder, ServedCall
+    from course_cassettes import CassetteResponder, ServedCall
 
 __all__ = ["SERVE_EPILOG", "add_serve_arguments", "run_serve"]
 
@@ -109,7 +110,7 @@ def run_serve(
     """
     # The server stack (uvicorn, starlette) loads here, not with the CLI:
     # every other command starts without it.
-    from course_http.loopback import CassetteResponder
+    from course_cassettes import CassetteResponder
 
     out = writer_for(sys.stdout)
     err = writer_for(sys.stderr)

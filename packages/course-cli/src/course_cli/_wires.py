@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from course_http import HttpTransport, VendorModel
+from course_http import HttpTransport
 from course_provider_anthropic import VENDOR as ANTHROPIC_MESSAGES
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
 from course_provider_openai import (
@@ -23,6 +23,7 @@ from course_provider_openai import (
     OpenAIConfig,
     OpenAIResponsesModel,
 )
+from course_vendor import VendorModel
 
 FIXTURE_WIRE = "fixture"
 """The default ``--wire``: the course transport's fixture files, as before ``--wire`` existed."""

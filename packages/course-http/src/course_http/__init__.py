@@ -38,32 +38,7 @@ test server is `course_http.loopback` (the ``serve`` extra), imported apart.
 
 import inspect as _inspect
 
-from course_http._cassette import (
-    CASSETTE_VERSION,
-    CASSETTE_VERSION_KEY,
-    Cassette,
-    CassetteCall,
-    MatchOn,
-    Redaction,
-    RequestMatching,
-)
-from course_http._cassette_file import (
-    dumps_cassette,
-    load_cassette,
-    loads_cassette,
-    write_cassette,
-)
-from course_http._cassette_json import cassette_to_json, parse_cassette
 from course_http._errors import VendorError, VendorErrorCode
-from course_http._event_errors import EventFailures, event_error, invalid_event
-from course_http._event_json import (
-    body_object,
-    event_object,
-    token_count,
-    tool_arguments,
-    usage_counts,
-)
-from course_http._faults import AppliedFault, FaultKind, ReplayFault
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
@@ -71,78 +46,37 @@ from course_http._recorded import (
     RecordedTransport,
     ResponseEnd,
 )
-from course_http._recording import RecordingTransport
-from course_http._redaction import KEPT_REQUEST_HEADERS, KEPT_RESPONSE_HEADERS, MASKED_QUERY_KEYS
-from course_http._replay import CassetteTransport
 from course_http._request import HttpRequest
 from course_http._secrets import REDACTED, SECRET_HEADERS
 from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
-from course_http._stream_parser import OneChunkStreamParser, StreamParser
-from course_http._text_pieces import TextPieces
 from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport, LiveTransport
-from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
 
 __all__ = [
-    "CASSETTE_VERSION",
-    "CASSETTE_VERSION_KEY",
     "DEFAULT_MAX_FRAME_LENGTH",
     "ERROR_BODY_LIMIT",
-    "KEPT_REQUEST_HEADERS",
-    "KEPT_RESPONSE_HEADERS",
-    "MASKED_QUERY_KEYS",
     "REDACTED",
     "REPLAY_TIMEOUTS",
     "SECRET_HEADERS",
-    "AppliedFault",
-    "Cassette",
-    "CassetteCall",
-    "CassetteTransport",
     "Chunking",
     "ErrorBodyReader",
-    "EventFailures",
-    "FaultKind",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
-    "MatchOn",
-    "OneChunkStreamParser",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",
-    "RecordingTransport",
-    "Redaction",
-    "ReplayFault",
-    "RequestMatching",
     "ResponseEnd",
     "SseDecoder",
     "SseEvent",
-    "StreamParser",
-    "TextPieces",
     "Timeouts",
     "VendorError",
     "VendorErrorBody",
     "VendorErrorCode",
-    "VendorModel",
-    "VendorPlay",
-    "VendorWire",
-    "body_object",
-    "cassette_to_json",
     "code_for_status",
-    "dumps_cassette",
-    "event_error",
-    "event_object",
-    "invalid_event",
-    "load_cassette",
-    "loads_cassette",
-    "parse_cassette",
     "stream_events",
-    "token_count",
-    "tool_arguments",
-    "usage_counts",
-    "write_cassette",
 ]
 
 # Exported names carry this public module: tracebacks and reprs never show a private one.

@@ -23,6 +23,7 @@ __all__ = [
     "RecordedResponse",
     "RecordedTransport",
     "RecordingExhaustedError",
+    "RequestMismatchError",
     "ResponseEnd",
     "cut_body",
     "sent_request",
@@ -100,6 +101,16 @@ class RecordingExhaustedError(Exception):
     def __init__(self, call: int) -> None:
         super().__init__(f"call {call} asked for a response; the recording holds {call - 1}")
         self.call = call
+
+
+class RequestMismatchError(Exception):
+    """A replayed call (``call``, 1-based) differs from the recorded ``calls[index]``."""
+
+    def __init__(self, call: int, index: int, difference: str) -> None:
+        super().__init__(f"call {call} differs from the recorded calls[{index}]: {difference}")
+        self.call = call
+        self.index = index
+        self.difference = difference
 
 
 def sent_request(request: httpx2.Request, content: bytes) -> RecordedRequest:

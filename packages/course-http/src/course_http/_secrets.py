@@ -1,7 +1,7 @@
 """Keeping credentials out of all the transports show: secret headers, query keys, a scrubber.
 
 Pure text: every repr and message of a request masks with these, and so does
-what a cassette records (`course_http._redaction` builds on them).
+what a cassette records (`course_cassettes._redaction` builds on them).
 """
 
 from __future__ import annotations

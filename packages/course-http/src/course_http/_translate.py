@@ -5,8 +5,7 @@ from __future__ import annotations
 import httpx2
 
 from course_http._errors import VendorError, VendorErrorCode
-from course_http._matching import RequestMismatchError
-from course_http._recorded import RecordingExhaustedError
+from course_http._recorded import RecordingExhaustedError, RequestMismatchError
 from course_http._secrets import scrub
 
 __all__ = ["translate"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, final
 
-from course_http import TextPieces, VendorErrorCode
+from course_http import VendorErrorCode
 from course_provider_anthropic import _wire
 from course_provider_anthropic._reads import SHOWN_LENGTH, fail, fail_invalid, shown, text_at
+from course_vendor import TextPieces
 
 __all__ = ["OpenBlock", "open_block", "refuse_delta"]
 

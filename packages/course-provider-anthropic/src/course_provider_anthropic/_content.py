@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from course_http import OneChunkStreamParser, tool_arguments
 from course_protocol import (
     CourseAssistantContent,
     CourseModelChunk,
@@ -32,6 +31,7 @@ from course_provider_anthropic._reads import (
     object_at,
     shown,
 )
+from course_vendor import OneChunkStreamParser, tool_arguments
 
 __all__ = ["ContentBlockParser"]
 

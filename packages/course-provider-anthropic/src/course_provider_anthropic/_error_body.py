@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from course_http import VendorErrorBody, VendorErrorCode, body_object
+from course_http import VendorErrorBody, VendorErrorCode
 from course_protocol import is_blank
 from course_provider_anthropic import _wire
 from course_provider_anthropic._reads import SHOWN_LENGTH, fail, object_at, text_at
+from course_vendor import body_object
 
 __all__ = ["describe_error", "raise_error_event"]
 

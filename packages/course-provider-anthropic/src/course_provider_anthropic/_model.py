@@ -2,7 +2,7 @@
 
 Request conversion (`messages_request_body`), the strict parser
 (`MessagesStreamParser`) and the vendor's error bodies (`describe_error`),
-wired to ``course_http.VendorModel``, which does everything else.
+wired to ``course_vendor.VendorModel``, which does everything else.
 """
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import final
 
-from course_http import HttpTransport, Timeouts, VendorModel, VendorPlay, VendorWire
+from course_http import HttpTransport, Timeouts
 from course_protocol import CourseModelRequest
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._error_body import describe_error
 from course_provider_anthropic._parser import MessagesStreamParser
 from course_provider_anthropic._request import messages_request_body, request_headers
+from course_vendor import VendorModel, VendorPlay, VendorWire
 
 __all__ = ["AnthropicMessagesModel"]
 
@@ -38,7 +39,7 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
     ``course_http`` transport to send through (a ``RecordedTransport`` to
     replay, needing no key), or ``None`` for a ``LiveTransport`` on
     ``config.base_url`` with ``timeouts``, which the model closes in
-    `aclose`. See ``course_http.VendorModel`` for how a call runs, fails and
+    `aclose`. See ``course_vendor.VendorModel`` for how a call runs, fails and
     aborts, and the README for every decision.
 
     Raises ``TypeError`` when ``config`` is not an `AnthropicConfig`, and

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn, final
 
-from course_http import SseEvent, VendorError, VendorErrorCode, event_object, token_count
+from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
@@ -37,6 +37,7 @@ from course_provider_anthropic._reads import (
     text_at,
 )
 from course_provider_anthropic._stop import course_stop_reason
+from course_vendor import event_object, token_count
 
 __all__ = ["MessagesStreamParser"]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Final, NoReturn
 
-from course_http import EventFailures, VendorErrorCode, token_count
+from course_http import VendorErrorCode
 from course_protocol import MAX_TOKEN_COUNT, is_blank
 from course_provider_anthropic import _wire
+from course_vendor import EventFailures, token_count
 
 __all__ = [
     "SHOWN_LENGTH",

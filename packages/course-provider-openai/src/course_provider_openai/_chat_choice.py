@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NoReturn, TypeAlias, final
 
-from course_http import TextPieces, VendorErrorCode
+from course_http import VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseAssistantMessage,
@@ -24,6 +24,7 @@ from course_protocol import (
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._chat_tool_calls import ChatToolCalls
 from course_provider_openai._failures import CHAT_FAILURES
+from course_vendor import TextPieces
 
 __all__ = ["ChatChoice", "ChatFeedResult"]
 

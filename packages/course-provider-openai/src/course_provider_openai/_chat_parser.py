@@ -12,14 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import (
-    SseEvent,
-    StreamParser,
-    VendorError,
-    VendorErrorCode,
-    event_object,
-    usage_counts,
-)
+from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseModelChunk,
     CourseModelResponse,
@@ -29,6 +22,7 @@ from course_protocol import (
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._chat_choice import ChatChoice, ChatFeedResult
 from course_provider_openai._failures import CHAT_FAILURES
+from course_vendor import StreamParser, event_object, usage_counts
 
 __all__ = ["ChatStreamParser"]
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Final, final
 
-from course_http import TextPieces, VendorErrorCode
-from course_http import tool_arguments as parse_arguments
+from course_http import VendorErrorCode
 from course_protocol import CourseToolCall, is_blank
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._failures import CHAT_FAILURES
+from course_vendor import TextPieces
+from course_vendor import tool_arguments as parse_arguments
 
 __all__ = ["ChatToolCalls"]
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
-from course_http import VendorErrorBody, body_object
+from course_http import VendorErrorBody
 from course_provider_openai import _chat_wire as wire
+from course_vendor import body_object
 
 __all__ = ["ErrorDescription", "describe_error", "error_fields", "shown"]
 

@@ -1,7 +1,7 @@
 """How both OpenAI parsers report what is wrong: one `VendorError` shape, messages with paths.
 
 Each API's modules raise through that API's `OpenAIFailures` (`CHAT_FAILURES`,
-`RESPONSES_FAILURES`), a ``course_http.EventFailures``: every error names
+`RESPONSES_FAILURES`), a ``course_vendor.EventFailures``: every error names
 the API in ``vendor`` and the event in ``event_index``, and names a bad value
 by its JSON kind, never by its text.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Final, NoReturn, final
 
-from course_http import EventFailures, VendorErrorCode
+from course_http import VendorErrorCode
 from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._error_body import error_fields, shown
+from course_vendor import EventFailures
 
 __all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures", "described"]
 
@@ -36,7 +37,7 @@ def described(value: object) -> str:
 
 @final
 class OpenAIFailures(EventFailures):
-    """`course_http.EventFailures` for one OpenAI API, with the failures both APIs share."""
+    """`course_vendor.EventFailures` for one OpenAI API, with the failures both APIs share."""
 
     __slots__ = ()
 

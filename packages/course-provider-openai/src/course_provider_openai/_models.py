@@ -1,7 +1,7 @@
 """OpenAIChatModel and OpenAIResponsesModel: both OpenAI streaming APIs behind the port.
 
 Each is its request conversion and its strict parser, wired to
-``course_http.VendorModel``, which does everything else. Both share the
+``course_vendor.VendorModel``, which does everything else. Both share the
 configuration, the key (``OPENAI_API_KEY``), the error bodies and one check
 of what neither API can be sent.
 """
@@ -11,15 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, final
 
-from course_http import (
-    HttpTransport,
-    Timeouts,
-    VendorError,
-    VendorErrorCode,
-    VendorModel,
-    VendorPlay,
-    VendorWire,
-)
+from course_http import HttpTransport, Timeouts, VendorError, VendorErrorCode
 from course_protocol import CourseModelRequest, validate_transcript
 from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._chat_parser import ChatStreamParser
@@ -28,6 +20,7 @@ from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, reque
 from course_provider_openai._error_body import describe_error
 from course_provider_openai._responses_parser import ResponsesStreamParser
 from course_provider_openai._responses_request import responses_request_body
+from course_vendor import VendorModel, VendorPlay, VendorWire
 
 __all__ = ["OpenAIChatModel", "OpenAIResponsesModel"]
 
@@ -116,7 +109,7 @@ class OpenAIChatModel(_OpenAIModel):
     transport to send through (a ``RecordedTransport`` to replay, needing no
     key), or ``None`` for a ``LiveTransport`` on ``config.base_url`` with
     ``timeouts``, which the model closes in `aclose`. See
-    ``course_http.VendorModel`` for how a call runs, fails and aborts.
+    ``course_vendor.VendorModel`` for how a call runs, fails and aborts.
 
     Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`, and
     ``TypeError``/``ValueError`` for a bad key, transport or timeouts.
@@ -140,7 +133,7 @@ class OpenAIResponsesModel(_OpenAIModel):
 
     The same configuration, key and transport as `OpenAIChatModel`; every
     call sends ``store: false``, so a replayed conversation never depends on
-    state kept by the server. See ``course_http.VendorModel`` for how a call
+    state kept by the server. See ``course_vendor.VendorModel`` for how a call
     runs, fails and aborts.
 
     Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`, and

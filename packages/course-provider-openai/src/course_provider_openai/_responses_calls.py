@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from course_http import TextPieces, VendorErrorCode
-from course_http import tool_arguments as parse_arguments
+from course_http import VendorErrorCode
 from course_protocol import CourseModelChunk, CourseToolCall, CourseToolCallChunk
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import CallItem, OutputItems
 from course_provider_openai._responses_reads import text_at
+from course_vendor import TextPieces
+from course_vendor import tool_arguments as parse_arguments
 
 __all__ = ["arguments_delta", "arguments_done", "complete_call"]
 

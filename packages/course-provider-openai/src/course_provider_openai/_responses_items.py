@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol, TypeAlias, TypeVar, final
 
-from course_http import TextPieces, VendorErrorCode
+from course_http import VendorErrorCode
 from course_protocol import CourseToolCall
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
+from course_vendor import TextPieces
 
 __all__ = ["CallItem", "MessageItem", "OutputItem", "OutputItems", "Part", "SkippedItem"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import OneChunkStreamParser, SseEvent, VendorErrorCode, event_object, usage_counts
+from course_http import SseEvent, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
@@ -26,6 +26,7 @@ from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import OutputItems
 from course_provider_openai._responses_reads import object_at
+from course_vendor import OneChunkStreamParser, event_object, usage_counts
 
 __all__ = ["ResponsesStreamParser"]
 

@@ -9,13 +9,8 @@ from typing import Protocol, TypeVar, final
 
 import pytest
 
-from course_http import (
-    CassetteTransport,
-    HttpTransport,
-    RecordingTransport,
-    Timeouts,
-    load_cassette,
-)
+from course_cassettes import CassetteTransport, RecordingTransport, load_cassette
+from course_http import HttpTransport, Timeouts
 from course_pytest._modes import Plan, RecordMode, plan_for
 from course_pytest._options import CassetteOptions
 

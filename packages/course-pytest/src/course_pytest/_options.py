@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import final
 
-from course_http import Chunking, Redaction, ReplayFault, RequestMatching
+from course_cassettes import Redaction, ReplayFault, RequestMatching
+from course_http import Chunking
 
 __all__ = [
     "CASSETTES_FOLDER",

@@ -20,7 +20,6 @@ bodies that are not SSE are served as given.
 import inspect as _inspect
 
 from course_http.loopback._app import LoopbackApp
-from course_http.loopback._cassettes import CassetteResponder, ServedCall
 from course_http.loopback._script import (
     LoopbackEnd,
     LoopbackRequest,
@@ -31,14 +30,12 @@ from course_http.loopback._script import (
 from course_http.loopback._server import LoopbackServer
 
 __all__ = [
-    "CassetteResponder",
     "LoopbackApp",
     "LoopbackEnd",
     "LoopbackRequest",
     "LoopbackResponse",
     "LoopbackServer",
     "Responder",
-    "ServedCall",
     "in_order",
 ]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from returns.result import Failure, Result
 
-from course_http._cassette import Cassette
-from course_http._cassette_json import CASSETTE_VENDOR, cassette_to_json, parse_cassette
+from course_cassettes._cassette import Cassette
+from course_cassettes._cassette_json import CASSETTE_VENDOR, cassette_to_json, parse_cassette
 from course_http._errors import VendorError, VendorErrorCode
 from course_protocol._strict_json import loads_strict_json
 

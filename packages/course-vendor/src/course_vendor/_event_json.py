@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from course_http._errors import VendorErrorCode
-from course_http._event_errors import event_error, invalid_event
 from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
+from course_vendor._event_errors import event_error, invalid_event
 
 __all__ = [
     "body_object",

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from course_http._cassette import RequestMatching
-from course_http._json_paths import REMOVE, JsonPath, parse_json_path, rewrite_at_paths
+from course_cassettes._cassette import RequestMatching
+from course_cassettes._json_paths import REMOVE, JsonPath, parse_json_path, rewrite_at_paths
 from course_http._recorded import RecordedRequest
 from course_protocol import first_json_difference
 
-__all__ = ["RequestMismatchError", "request_difference"]
+__all__ = ["request_difference"]
 
 
 def request_difference(
@@ -96,13 +96,3 @@ def _at(value: object, path: JsonPath) -> object:
 def _removed(value: object) -> object:
     del value
     return REMOVE
-
-
-class RequestMismatchError(Exception):
-    """A replayed call (``call``, 1-based) differs from the recorded ``calls[index]``."""
-
-    def __init__(self, call: int, index: int, difference: str) -> None:
-        super().__init__(f"call {call} differs from the recorded calls[{index}]: {difference}")
-        self.call = call
-        self.index = index
-        self.difference = difference

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Generic, TypeAlias, TypeVar, final
 
-from course_http._api_key import checked_api_key, environment_api_key
 from course_http._closing import ClosedOnExit
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._request import HttpRequest
@@ -29,6 +28,7 @@ from course_http._transport import HttpTransport, LiveTransport
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
 from course_protocol._calls import check_stream_call
 from course_stream import AbortSignal, EventStream, SourcePlay, forward_source, run_producer
+from course_vendor._api_key import checked_api_key, environment_api_key
 
 __all__ = ["VendorModel", "VendorPlay", "VendorWire"]
 

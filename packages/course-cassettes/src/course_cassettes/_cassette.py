@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, final, get_args
 
-from course_http._json_paths import parse_json_path
+from course_cassettes._json_paths import parse_json_path
 from course_http._recorded import RecordedRequest, RecordedResponse
 
 __all__ = [

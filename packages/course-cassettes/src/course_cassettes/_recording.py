@@ -11,12 +11,10 @@ from typing import final
 
 import httpx2
 
-from course_http._cassette import Cassette, CassetteCall, Redaction, RequestMatching
-from course_http._cassette_file import write_cassette
-from course_http._matching import request_difference
-from course_http._playback import playback_of, playback_response
-from course_http._recorded import RecordedRequest, ResponseEnd
-from course_http._redaction import (
+from course_cassettes._cassette import Cassette, CassetteCall, Redaction, RequestMatching
+from course_cassettes._cassette_file import write_cassette
+from course_cassettes._matching import request_difference
+from course_cassettes._redaction import (
     checked_extra_headers,
     merged_redaction,
     redacted_request,
@@ -24,6 +22,8 @@ from course_http._redaction import (
     remasked_request,
     request_secrets,
 )
+from course_http._playback import playback_of, playback_response
+from course_http._recorded import RecordedRequest, ResponseEnd
 from course_http._timeouts import Timeouts
 from course_http._transport import HttpTransport, LiveTransport
 

@@ -12,8 +12,8 @@ from typing import Final
 
 from frozendict import frozendict
 
-from course_http._cassette import Redaction
-from course_http._json_paths import parse_json_path, rewrite_at_paths, rewrite_fields
+from course_cassettes._cassette import Redaction
+from course_cassettes._json_paths import parse_json_path, rewrite_at_paths, rewrite_fields
 from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
 from course_http._secrets import (
     MASKED_QUERY_KEYS,

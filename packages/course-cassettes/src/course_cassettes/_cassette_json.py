@@ -18,7 +18,7 @@ from typing import NoReturn, get_args
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
-from course_http._cassette import (
+from course_cassettes._cassette import (
     CASSETTE_VERSION,
     CASSETTE_VERSION_KEY,
     Cassette,
@@ -27,9 +27,9 @@ from course_http._cassette import (
     Redaction,
     RequestMatching,
 )
+from course_cassettes._redaction import unmasked_query_keys
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
-from course_http._redaction import unmasked_query_keys
 from course_http._secrets import SECRET_HEADERS
 from course_protocol import freeze_json_object, thaw_json
 

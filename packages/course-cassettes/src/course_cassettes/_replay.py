@@ -9,12 +9,18 @@ from typing import final, get_args
 
 import httpx2
 
-from course_http._cassette import Cassette, RequestMatching
-from course_http._faults import AppliedFault, ReplayFault
-from course_http._matching import RequestMismatchError, request_difference
+from course_cassettes._cassette import Cassette, RequestMatching
+from course_cassettes._faults import AppliedFault, ReplayFault
+from course_cassettes._matching import request_difference
+from course_cassettes._redaction import redacted_request, request_secrets
 from course_http._playback import Playback, PlaybackExchange, playback_of
-from course_http._recorded import Chunking, RecordedRequest, RecordingExhaustedError, sent_request
-from course_http._redaction import redacted_request, request_secrets
+from course_http._recorded import (
+    Chunking,
+    RecordedRequest,
+    RecordingExhaustedError,
+    RequestMismatchError,
+    sent_request,
+)
 from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport
 
