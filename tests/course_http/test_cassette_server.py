@@ -10,7 +10,8 @@ import socket
 import httpx2
 import pytest
 
-from course_cassettes import CassetteResponder, Redaction, ServedCall
+from course_cassettes import Redaction
+from course_cassettes.responder import CassetteResponder, ServedCall
 from course_http import REDACTED, RecordedResponse, VendorErrorCode
 from course_http.loopback import LoopbackServer
 from tests.course_http.cassettes import call, cassette

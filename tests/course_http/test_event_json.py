@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from frozendict import frozendict
 
-from course_http import VendorError, VendorErrorCode, _event_json
+from course_http import VendorError, VendorErrorCode
 from course_protocol import JSON_MAX_DEPTH
-from course_vendor import event_object, token_count, tool_arguments
+from course_vendor import _event_json, event_object, token_count, tool_arguments
 
 V = "anthropic-messages"
 

@@ -1,4 +1,19 @@
-"""TODO docstring."""
+"""Record real provider calls once and replay them in tests: cassettes.
+
+- A `Cassette` of `CassetteCall` s (each request as sent, each response as
+  received), versioned (`CASSETTE_VERSION` under `CASSETTE_VERSION_KEY`),
+  read with `load_cassette` (`loads_cassette`, `parse_cassette`) and written
+  with `write_cassette` (`dumps_cassette`, `cassette_to_json`): readable JSON,
+  SSE bodies as lines.
+- `RecordingTransport` records through a live transport, redacted as a
+  `Redaction` says on top of what is always kept out (`KEPT_REQUEST_HEADERS`,
+  `KEPT_RESPONSE_HEADERS` are the headers kept; `MASKED_QUERY_KEYS` the query
+  keys masked); `CassetteTransport` replays, with `RequestMatching`
+  (`MatchOn`) and `ReplayFault` s (`FaultKind`; `AppliedFault` says what was
+  done).
+- `course_cassettes.responder`: the `CassetteResponder` ``course serve`` runs
+  on ``course_http.loopback``, imported apart with the server stack.
+"""
 
 import inspect as _inspect
 
@@ -26,7 +41,6 @@ from course_cassettes._redaction import (
     MASKED_QUERY_KEYS,
 )
 from course_cassettes._replay import CassetteTransport
-from course_cassettes._responder import CassetteResponder, ServedCall
 
 __all__ = [
     "CASSETTE_VERSION",
@@ -37,7 +51,6 @@ __all__ = [
     "AppliedFault",
     "Cassette",
     "CassetteCall",
-    "CassetteResponder",
     "CassetteTransport",
     "FaultKind",
     "MatchOn",
@@ -45,7 +58,6 @@ __all__ = [
     "Redaction",
     "ReplayFault",
     "RequestMatching",
-    "ServedCall",
     "cassette_to_json",
     "dumps_cassette",
     "load_cassette",

@@ -20,7 +20,7 @@ from course_cli._output import one_line, writer_for
 from course_http import Chunking
 
 if TYPE_CHECKING:
-    from course_cassettes import CassetteResponder, ServedCall
+    from course_cassettes.responder import CassetteResponder, ServedCall
 
 __all__ = ["SERVE_EPILOG", "add_serve_arguments", "run_serve"]
 
@@ -110,7 +110,7 @@ def run_serve(
     """
     # The server stack (uvicorn, starlette) loads here, not with the CLI:
     # every other command starts without it.
-    from course_cassettes import CassetteResponder
+    from course_cassettes.responder import CassetteResponder
 
     out = writer_for(sys.stdout)
     err = writer_for(sys.stderr)

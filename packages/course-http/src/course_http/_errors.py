@@ -29,6 +29,9 @@ class VendorErrorCode(StrEnum):
     VENDOR_INVALID_REQUEST = "VENDOR_INVALID_REQUEST"
     """The course request cannot be put in the vendor's terms; nothing was sent."""
 
+    VENDOR_UNKNOWN_WIRE = "VENDOR_UNKNOWN_WIRE"
+    """No installed vendor package registers the wire asked for (a ``course.vendors`` name)."""
+
     HTTP_CONNECT_FAILED = "HTTP_CONNECT_FAILED"
     """No connection: refused, name resolution, TLS, or a proxy failure."""
 

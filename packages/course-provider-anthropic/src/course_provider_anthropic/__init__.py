@@ -19,10 +19,12 @@ from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._error_body import describe_error
 from course_provider_anthropic._model import AnthropicMessagesModel
 from course_provider_anthropic._parser import MessagesStreamParser
+from course_provider_anthropic._plugin import MESSAGES_PLUGIN
 from course_provider_anthropic._request import messages_request_body, request_headers
 from course_provider_anthropic._wire import VENDOR
 
 __all__ = [
+    "MESSAGES_PLUGIN",
     "VENDOR",
     "AnthropicConfig",
     "AnthropicMessagesModel",

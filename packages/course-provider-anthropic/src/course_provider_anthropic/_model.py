@@ -19,9 +19,9 @@ from course_provider_anthropic._parser import MessagesStreamParser
 from course_provider_anthropic._request import messages_request_body, request_headers
 from course_vendor import VendorModel, VendorPlay, VendorWire
 
-__all__ = ["AnthropicMessagesModel"]
+__all__ = ["MESSAGES_WIRE", "AnthropicMessagesModel"]
 
-_MESSAGES = VendorWire(
+MESSAGES_WIRE = VendorWire(
     vendor=_wire.VENDOR,
     key_variable=_wire.API_KEY_VARIABLE,
     path=_wire.MESSAGES_PATH,
@@ -60,7 +60,7 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
             raise TypeError(f"config must be an AnthropicConfig, not {type(config).__name__}")
         super().__init__(
             config,
-            _MESSAGES,
+            MESSAGES_WIRE,
             base_url=config.base_url,
             api_key=api_key,
             transport=transport,

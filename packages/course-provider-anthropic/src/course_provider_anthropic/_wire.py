@@ -11,6 +11,8 @@ VENDOR: Final = "anthropic-messages"
 """The course's name for this wire format (``VendorError.vendor``, ``--wire``)."""
 
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
+BASE_URL_VARIABLE: Final = "ANTHROPIC_BASE_URL"
+"""The variable the official SDK reads its base URL from, spelled as ``DEFAULT_BASE_URL`` is."""
 MESSAGES_PATH: Final = "/v1/messages"
 API_KEY_HEADER: Final = "x-api-key"
 API_KEY_VARIABLE: Final = "ANTHROPIC_API_KEY"

@@ -32,6 +32,7 @@ from course_provider_openai._config import (
 )
 from course_provider_openai._error_body import describe_error
 from course_provider_openai._models import OpenAIChatModel, OpenAIResponsesModel
+from course_provider_openai._plugin import CHAT_PLUGIN, RESPONSES_PLUGIN
 from course_provider_openai._responses_parser import ResponsesStreamParser
 from course_provider_openai._responses_request import responses_request_body
 from course_provider_openai._responses_wire import PATH as RESPONSES_PATH
@@ -40,9 +41,11 @@ from course_provider_openai._responses_wire import VENDOR as RESPONSES_VENDOR
 __all__ = [
     "API_KEY_VARIABLE",
     "CHAT_COMPLETIONS_PATH",
+    "CHAT_PLUGIN",
     "CHAT_VENDOR",
     "DEFAULT_BASE_URL",
     "RESPONSES_PATH",
+    "RESPONSES_PLUGIN",
     "RESPONSES_VENDOR",
     "ChatFeedResult",
     "ChatStreamParser",

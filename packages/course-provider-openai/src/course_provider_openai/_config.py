@@ -14,10 +14,19 @@ from typing import final
 
 from course_protocol import MAX_TOKEN_COUNT, CourseProtocolError, CourseToolSpec, is_blank
 
-__all__ = ["API_KEY_VARIABLE", "DEFAULT_BASE_URL", "OpenAIConfig", "request_headers"]
+__all__ = [
+    "API_KEY_VARIABLE",
+    "BASE_URL_VARIABLE",
+    "DEFAULT_BASE_URL",
+    "OpenAIConfig",
+    "request_headers",
+]
 
 DEFAULT_BASE_URL = "https://api.openai.com"
 """Where OpenAI serves both APIs; the adapter appends ``/v1/...`` itself."""
+
+BASE_URL_VARIABLE = "OPENAI_BASE_URL"
+"""The variable the official SDK reads its base URL from, spelled as ``DEFAULT_BASE_URL`` is."""
 
 API_KEY_VARIABLE = "OPENAI_API_KEY"
 """The environment variable both models read their key from when none is given (as the SDK does)."""

@@ -22,15 +22,15 @@ from course_provider_openai._responses_parser import ResponsesStreamParser
 from course_provider_openai._responses_request import responses_request_body
 from course_vendor import VendorModel, VendorPlay, VendorWire
 
-__all__ = ["OpenAIChatModel", "OpenAIResponsesModel"]
+__all__ = ["CHAT_WIRE", "RESPONSES_WIRE", "OpenAIChatModel", "OpenAIResponsesModel"]
 
-_CHAT = VendorWire(
+CHAT_WIRE = VendorWire(
     vendor=_chat_wire.VENDOR,
     key_variable=API_KEY_VARIABLE,
     path=_chat_wire.PATH,
     describe_error=describe_error,
 )
-_RESPONSES = VendorWire(
+RESPONSES_WIRE = VendorWire(
     vendor=_responses_wire.VENDOR,
     key_variable=API_KEY_VARIABLE,
     path=_responses_wire.PATH,
@@ -117,7 +117,7 @@ class OpenAIChatModel(_OpenAIModel):
 
     __slots__ = ()
 
-    _WIRE = _CHAT
+    _WIRE = CHAT_WIRE
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         check_sendable(request, _chat_wire.VENDOR)
@@ -142,7 +142,7 @@ class OpenAIResponsesModel(_OpenAIModel):
 
     __slots__ = ()
 
-    _WIRE = _RESPONSES
+    _WIRE = RESPONSES_WIRE
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         check_sendable(request, _responses_wire.VENDOR)

@@ -1,4 +1,20 @@
-"""TODO docstring."""
+"""The vendor kit: what every real-provider adapter shares, and the registry of vendors.
+
+- `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
+  builds on (key, transport, event loop, production); a vendor supplies its
+  `VendorWire` (the API's fixed facts), its request body and headers, and its
+  parser (a `VendorPlay`): a `StreamParser` (or `OneChunkStreamParser`)
+  subclass writes only what its events mean and how its stream ends.
+- The reads every parser shares: `event_object`, `token_count`,
+  `usage_counts`, `tool_arguments`, `body_object` (an error body's JSON);
+  `event_error` and `invalid_event`, the one shape of an event's error, and
+  `EventFailures`, which binds them to one vendor; `TextPieces`, a streamed
+  text kept at about its own size.
+- The registry: each vendor package registers a `VendorPlugin` per wire under
+  the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
+  installed wires without importing them, `load_vendor` imports one,
+  `vendor_for_path` finds the wire a recorded request path belongs to.
+"""
 
 import inspect as _inspect
 
@@ -10,25 +26,37 @@ from course_vendor._event_json import (
     tool_arguments,
     usage_counts,
 )
+from course_vendor._registry import (
+    VENDOR_ENTRY_POINT_GROUP,
+    VendorPlugin,
+    load_vendor,
+    vendor_for_path,
+    vendor_names,
+)
 from course_vendor._stream_parser import OneChunkStreamParser, StreamParser
 from course_vendor._text_pieces import TextPieces
 from course_vendor._vendor_model import VendorModel, VendorPlay, VendorWire
 
 __all__ = [
+    "VENDOR_ENTRY_POINT_GROUP",
     "EventFailures",
     "OneChunkStreamParser",
     "StreamParser",
     "TextPieces",
     "VendorModel",
     "VendorPlay",
+    "VendorPlugin",
     "VendorWire",
     "body_object",
     "event_error",
     "event_object",
     "invalid_event",
+    "load_vendor",
     "token_count",
     "tool_arguments",
     "usage_counts",
+    "vendor_for_path",
+    "vendor_names",
 ]
 
 # Exported names carry this public module: tracebacks and reprs never show a private one.

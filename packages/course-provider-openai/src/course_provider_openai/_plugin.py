@@ -1,0 +1,46 @@
+"""The two OpenAI APIs as the vendor registry knows them (``course.vendors`` entry points)."""
+
+from __future__ import annotations
+
+from course_http import HttpTransport
+from course_provider_openai._config import BASE_URL_VARIABLE, DEFAULT_BASE_URL, OpenAIConfig
+from course_provider_openai._models import (
+    CHAT_WIRE,
+    RESPONSES_WIRE,
+    OpenAIChatModel,
+    OpenAIResponsesModel,
+)
+from course_vendor import VendorPlugin
+
+__all__ = ["CHAT_PLUGIN", "RESPONSES_PLUGIN"]
+
+# A recorded body answers whatever was asked: the configuration of a replay
+# model is never sent anywhere nor compared with anything.
+_REPLAYED_MODEL = "recorded"
+
+
+def _chat_model(transport: HttpTransport) -> OpenAIChatModel:
+    return OpenAIChatModel(OpenAIConfig(_REPLAYED_MODEL), transport=transport)
+
+
+def _responses_model(transport: HttpTransport) -> OpenAIResponsesModel:
+    return OpenAIResponsesModel(OpenAIConfig(_REPLAYED_MODEL), transport=transport)
+
+
+CHAT_PLUGIN = VendorPlugin(
+    wire=CHAT_WIRE,
+    base_url=DEFAULT_BASE_URL,
+    base_url_variable=BASE_URL_VARIABLE,
+    named_events=False,
+    replay_model=_chat_model,
+)
+"""The Chat Completions wire for the vendor registry: its events carry no names."""
+
+RESPONSES_PLUGIN = VendorPlugin(
+    wire=RESPONSES_WIRE,
+    base_url=DEFAULT_BASE_URL,
+    base_url_variable=BASE_URL_VARIABLE,
+    named_events=False,
+    replay_model=_responses_model,
+)
+"""The Responses wire for the vendor registry: its parser reads each event's ``type``."""
