@@ -19,7 +19,7 @@ from course_pytest._modes import how_to_record
 from course_pytest._options import options_from_marker
 from tests.course_http.cassettes import REAL_LOOKING_KEY
 from tests.course_http.replays import replay
-from tests.course_http.wires import WIRES
+from tests.course_http.wires import WIRES, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]
@@ -137,3 +137,32 @@ def test_a_missing_cassette_of_a_test_with_faults_says_another_test_must_record_
         assert "shared.json does not exist" in message
         assert "a test with faults never records" in message, message
         assert "pytest --course-record-mode=once tests/t.py::test_x" not in message
+
+
+@every_wire
+async def test_a_cassette_recorded_under_a_base_url_with_a_path_replays_under_it(
+    tmp_path: Path, wire: Wire
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "prefixed.json"
+    options = options_from_marker((), {}, "test_x")
+    async with asyncio.timeout(GUARD_SECONDS), LoopbackServer([wire.served("hi")]) as server:
+        # A compatible vendor's API under a path, as https://api.groq.com/openai is.
+        base_url = f"{server.base_url}/openai"
+        recording = CourseCassette(path, RecordMode.ONCE, options, "record it")
+        model = wire.model(
+            transport=recording.transport(base_url), base_url=base_url, api_key=REAL_LOOKING_KEY
+        )
+        recorded = await replay(model)
+        await recording.close(check_consumed=True)
+        [sent] = server.requests
+    assert sent.path.startswith("/openai/"), sent.path
+    assert [call.request.path for call in load_cassette(path).unwrap().calls] == [sent.path]
+
+    replaying = CourseCassette(path, RecordMode.NONE, options, "record it")
+    assert replaying.plan == "replay"
+    model = wire.model(transport=replaying.transport(base_url), base_url=base_url)
+    replayed = await replay(model)
+    await replaying.close(check_consumed=True)
+
+    assert recorded.error is None, recorded.error
+    assert replayed.signature() == recorded.signature()

@@ -93,7 +93,9 @@ class CourseCassette:
     def transport(self, base_url: str, *, timeouts: Timeouts | None = None) -> HttpTransport:
         """The transport of this test, bound to its cassette (made once, then the same one).
 
-        ``base_url`` is where the real API is, used only when recording.
+        ``base_url`` is where the real API is: calls go there when
+        recording, and a replay is built on it too, so that it sends the
+        very path (any prefix of the base URL's included) that was recorded.
         Fails the test (with how to record it) when the cassette must be
         replayed and does not exist, or cannot be used; raises
         ``ValueError`` when asked again for another ``base_url``.
@@ -160,8 +162,12 @@ class CourseCassette:
                 timeouts=timeouts,
                 replay_first=recorded,
             )
+        # The replay is built on the same base URL as the recording, so it
+        # sends exactly the path a live call would (a base URL may carry a
+        # path prefix: https://api.groq.com/openai).
         return CassetteTransport(
             recorded,
+            base_url=base_url,
             matching=options.matching,
             faults=options.faults,
             chunking=options.chunking,
