@@ -166,3 +166,44 @@ async def test_a_cassette_recorded_under_a_base_url_with_a_path_replays_under_it
 
     assert recorded.error is None, recorded.error
     assert replayed.signature() == recorded.signature()
+
+
+async def test_an_ignore_path_that_points_at_nothing_recorded_fails_the_teardown(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "ignoring.json"
+    async with asyncio.timeout(GUARD_SECONDS), LoopbackServer([ANTHROPIC.served("hi")]) as server:
+        misspelt = options_from_marker((), {"ignore": ["messages[*].contnet"]}, "test_x")
+        recording = CourseCassette(path, RecordMode.ONCE, misspelt, "record it")
+        model = ANTHROPIC.model(
+            transport=recording.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        with pytest.raises(pytest.fail.Exception) as recorded:
+            await recording.close(check_consumed=True)
+    assert path.exists(), "the recording of a passed test is kept all the same"
+
+    for ignore, passed, fails in (
+        (["max_tokens", "messages[*].contnet", "metadata.user_idd"], True, True),
+        (["max_tokens", "messages[*].contnet"], False, False),
+        (["max_tokens", "messages[*].content"], True, False),
+    ):
+        options = options_from_marker((), {"ignore": ignore}, "test_x")
+        replaying = CourseCassette(path, RecordMode.NONE, options, "record it")
+        model = ANTHROPIC.model(transport=replaying.transport(server.base_url))
+        assert (await replay(model, asking("hello"))).error is None
+        if not fails:
+            await replaying.close(check_consumed=True, passed=passed)
+            continue
+        with pytest.raises(pytest.fail.Exception) as replayed:
+            await replaying.close(check_consumed=True, passed=passed)
+
+    assert str(recorded.value) == (
+        "course_cassette(ignore=...): 'messages[*].contnet' point(s) at nothing in any "
+        f"recorded call of {path}, so ignore nothing: is the path misspelt? "
+        "(a mismatch names the path to paste)"
+    )
+    assert not recorded.value.pytrace
+    assert str(replayed.value).startswith(
+        "course_cassette(ignore=...): 'messages[*].contnet', 'metadata.user_idd' point(s) at "
+    )

@@ -10,6 +10,7 @@ from typing import Protocol, TypeVar, final
 import pytest
 
 from course_http import (
+    Cassette,
     CassetteTransport,
     HttpTransport,
     RecordingTransport,
@@ -48,7 +49,9 @@ class CourseCassette:
 
     ``how_to_record`` is what a test whose cassette is missing is told;
     ``how_to_replace`` what it is told when the cassette cannot be used
-    (``how_to_record`` when not given).
+    (``how_to_record`` when not given); ``how_to_extend`` (one line) what
+    ends the ``HTTP_RECORDING_EXHAUSTED`` message of a replay asked for
+    more calls than recorded.
     """
 
     def __init__(
@@ -59,14 +62,16 @@ class CourseCassette:
         how_to_record: str,
         *,
         how_to_replace: str | None = None,
+        how_to_extend: str = "",
     ) -> None:
         self._path = path
         self._mode = mode
         self._options = options
         self._how_to_record = how_to_record
         self._how_to_replace = how_to_record if how_to_replace is None else how_to_replace
+        self._how_to_extend = how_to_extend
         self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
-        self._transport: HttpTransport | None = None
+        self._transport: CassetteTransport | RecordingTransport | None = None
         self._base_url: str | None = None
         self._recording_path = path.with_name(f".{path.name}.recording")
 
@@ -122,7 +127,9 @@ class CourseCassette:
         """
         return model_class(config, transport=self.transport(config.base_url), **options)
 
-    def _open(self, base_url: str, timeouts: Timeouts | None) -> HttpTransport:
+    def _open(
+        self, base_url: str, timeouts: Timeouts | None
+    ) -> CassetteTransport | RecordingTransport:
         options = self._options
         if self._plan == "missing" and options.faults:
             pytest.fail(
@@ -172,6 +179,7 @@ class CourseCassette:
             faults=options.faults,
             chunking=options.chunking,
             timeouts=timeouts,
+            when_exhausted=self._how_to_extend,
         )
 
     async def close(self, *, check_consumed: bool, passed: bool = True) -> None:
@@ -179,8 +187,12 @@ class CourseCassette:
 
         A recording replaces the cassette at `path` only when ``passed`` (the
         test passed); otherwise it is deleted and the cassette is left as it
-        was. With ``check_consumed``, a replay raises ``AssertionError`` when
-        recorded calls were never played.
+        was. With ``check_consumed``, a replay fails the test
+        (``pytest.fail``, a short message naming the first unplayed call)
+        when recorded calls were never played. When ``passed``, the test
+        fails too when an ``ignore`` path of its marker points at nothing in
+        any call of its cassette (replayed or recorded; a cassette of no
+        calls says nothing): a misspelt path ignores nothing.
         """
         transport = self._transport
         if transport is None:
@@ -191,7 +203,26 @@ class CourseCassette:
             if isinstance(transport, RecordingTransport):
                 self._keep_recording(passed)
         if check_consumed and isinstance(transport, CassetteTransport):
-            transport.assert_consumed()
+            try:
+                transport.assert_consumed()
+            except AssertionError as error:
+                # The plugin's own frames would say nothing the message does not.
+                pytest.fail(f"{self._path}: {error}", pytrace=False)
+        if passed:
+            self._check_ignored(transport.cassette)
+
+    def _check_ignored(self, cassette: Cassette) -> None:
+        matching = self._options.matching
+        if matching is None or not cassette.calls:
+            return
+        unmatched = cassette.paths_matching_nothing(matching.ignore)
+        if unmatched:
+            pytest.fail(
+                f"course_cassette(ignore=...): {', '.join(map(repr, unmatched))} "
+                f"point(s) at nothing in any recorded call of {self._path}, so ignore "
+                "nothing: is the path misspelt? (a mismatch names the path to paste)",
+                pytrace=False,
+            )
 
     def _keep_recording(self, passed: bool) -> None:
         # Nothing written (new_episodes that made no new call): the cassette stays.
