@@ -207,3 +207,42 @@ async def test_an_ignore_path_that_points_at_nothing_recorded_fails_the_teardown
     assert str(replayed.value).startswith(
         "course_cassette(ignore=...): 'messages[*].contnet', 'metadata.user_idd' point(s) at "
     )
+
+
+async def test_a_test_that_records_nothing_new_never_keeps_another_ones_failed_recording(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "shared.json"
+    options = options_from_marker(("shared",), {}, "test_x")
+    refused = RecordedResponse(401, JSON, ANTHROPIC.error_body("authentication_error", "bad key"))
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([ANTHROPIC.served("good"), refused]) as server,
+    ):
+        first = CourseCassette(path, RecordMode.ONCE, options, "record it")
+        model = ANTHROPIC.model(
+            transport=first.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        await first.close(check_consumed=True)
+        recorded = path.read_bytes()
+        # Two tests extend the cassette at once (two runs, or two workers): one
+        # records a refused call and fails, the other replays and records nothing.
+        failing = CourseCassette(path, RecordMode.NEW_EPISODES, options, "record it")
+        replaying = CourseCassette(path, RecordMode.NEW_EPISODES, options, "record it")
+        model = ANTHROPIC.model(
+            transport=failing.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        assert (await replay(model, asking("again"))).error is not None
+        model = ANTHROPIC.model(
+            transport=replaying.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        await replaying.close(check_consumed=True, passed=True)
+        await failing.close(check_consumed=True, passed=False)
+        assert len(server.requests) == 2
+
+    assert path.read_bytes() == recorded, "the refused call was never kept"
+    assert sorted(item.name for item in path.parent.iterdir()) == ["shared.json"]
+    assert failing.recording_path != replaying.recording_path

@@ -1,4 +1,4 @@
-"""What the plugin refuses before any test runs: a bad record mode, a marker that says something wrong.
+"""What the plugin refuses before any test runs: a bad record mode, a wrong marker.
 
 Each a real ``pytest`` run of a small project in a subprocess.
 """

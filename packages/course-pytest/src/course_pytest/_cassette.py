@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, final
@@ -20,7 +21,7 @@ from course_http import (
 from course_pytest._modes import Plan, RecordMode, plan_for
 from course_pytest._options import CassetteOptions
 
-__all__ = ["CourseCassette"]
+__all__ = ["CourseCassette", "remove_left_recordings"]
 
 M = TypeVar("M")
 
@@ -42,7 +43,7 @@ class CourseCassette:
     and the file's existence say (`plan`). `model` builds a vendor model
     over it. At teardown the transport is closed; a recording becomes the
     cassette only when the test passed (until then it is written beside it,
-    as ``.<name>.json.recording``), so a failed recording (a wrong key's
+    as ``.<name>.json.<process>-<random>.recording``), so a failed recording (a wrong key's
     401, a bug) never replaces a cassette nor leaves one to replay. When
     the test passed and replayed, every recorded call must have been played
     (``assert_consumed``), unless the test is marked ``course_allow_unplayed``.
@@ -73,7 +74,11 @@ class CourseCassette:
         self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
         self._transport: CassetteTransport | RecordingTransport | None = None
         self._base_url: str | None = None
-        self._recording_path = path.with_name(f".{path.name}.recording")
+        # Unique to this process and test: another one recording the same
+        # cassette (an xdist worker, another run) never writes over it.
+        self._recording_path = path.with_name(
+            f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{_SCRATCH_SUFFIX}"
+        )
 
     @property
     def path(self) -> Path:
@@ -144,8 +149,6 @@ class CourseCassette:
                 f"{self._mode.value!r} replays only.\n{self._how_to_record}",
                 pytrace=False,
             )
-        # A scratch file left by a run that was killed is no recording of this one.
-        self._recording_path.unlink(missing_ok=True)
         if self._plan == "record":
             return RecordingTransport(
                 base_url,
@@ -230,7 +233,31 @@ class CourseCassette:
             os.replace(self._recording_path, self._path)
         self._recording_path.unlink(missing_ok=True)
 
+    @property
+    def recording_path(self) -> Path:
+        """Where a recording is written until it becomes the cassette: unique to this object."""
+        return self._recording_path
+
     def __repr__(self) -> str:
         return (
             f"CourseCassette({str(self._path)!r}, mode={self._mode.value!r}, plan={self._plan!r})"
         )
+
+
+_SCRATCH_SUFFIX = ".recording"
+
+
+def remove_left_recordings(path: Path) -> None:
+    """Remove the scratch recordings of the cassette at ``path`` that killed runs left.
+
+    Only while holding its `CassetteLock`: every process recording it then
+    waits, so every scratch file there is a dead one's.
+    """
+    prefix = f".{path.name}."
+    try:
+        names = [entry.name for entry in os.scandir(path.parent)]
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(_SCRATCH_SUFFIX):
+            path.with_name(name).unlink(missing_ok=True)

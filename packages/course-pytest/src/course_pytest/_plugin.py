@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ import pytest_asyncio
 from returns.result import Failure
 
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
-from course_pytest._cassette import CourseCassette
+from course_pytest._cassette import CourseCassette, remove_left_recordings
+from course_pytest._lock import CassetteLock
 from course_pytest._modes import RecordMode, how_to_extend, how_to_record
 from course_pytest._options import CassetteOptions, cassette_path, options_from_marker
 from course_scripted import ScriptedModel
@@ -128,24 +130,48 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
 
     The cassette is ``cassettes/<test module>/<name>.json`` next to the test
     module; name and options come from ``@pytest.mark.course_cassette``
-    (the test's, classes and parameters included, when unmarked).
+    (the test's, classes and parameters included, when unmarked). In a
+    mode that may record, the test holds its cassette's lock from before
+    it plans to after its recording is kept or dropped: another process
+    using the same cassette waits, then sees what this test left.
     """
     options = _options(request.node)
     path = cassette_path(Path(request.node.path), options.name)
     mode = request.config.stash[_RECORD_MODE]
-    node_id = request.node.nodeid
-    cassette = CourseCassette(
-        path,
-        mode,
-        options,
-        how_to_record(node_id),
-        how_to_replace=how_to_record(node_id, replacing=True),
-        how_to_extend=how_to_extend(node_id),
-    )
+    lock = CassetteLock(path)
+    # Under "none" nothing is written; a test with faults never records, and
+    # with no folder there is no cassette, nor a process recording one.
+    if mode is not RecordMode.NONE and not (options.faults and not path.parent.is_dir()):
+        waiting = f"course: waiting for {path}: another process is using it to record"
+        if await lock.acquire(on_wait=lambda: _tell(request.config, waiting)):
+            remove_left_recordings(path)
     try:
-        yield cassette
+        node_id = request.node.nodeid
+        cassette = CourseCassette(
+            path,
+            mode,
+            options,
+            how_to_record(node_id),
+            how_to_replace=how_to_record(node_id, replacing=True),
+            how_to_extend=how_to_extend(node_id),
+        )
+        try:
+            yield cassette
+        finally:
+            await cassette.close(check_consumed=_check_consumed(request), passed=_passed(request))
     finally:
-        await cassette.close(check_consumed=_check_consumed(request), passed=_passed(request))
+        lock.release()
+
+
+def _tell(config: pytest.Config, line: str) -> None:
+    """``line`` on the terminal now, past the output capture (a wait is otherwise silent)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None:
+        return
+    with capture.global_and_fixture_disabled() if capture is not None else nullcontext():
+        reporter.write_line(line)
+        reporter.flush()
 
 
 @pytest.fixture
