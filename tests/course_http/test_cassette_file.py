@@ -390,19 +390,24 @@ def test_a_path_no_file_can_have_is_an_invalid_recording_or_an_os_error(
     path = os.path.join(tmp_path, name)
 
     failure = load_cassette(path).failure()
-    with pytest.raises(OSError) as caught:
+    with pytest.raises(OSError, match="cannot be written") as caught:
         write_cassette(path, cassette())
 
     assert failure.code is VendorErrorCode.HTTP_RECORDING_INVALID
-    assert failure.message == f"{ascii(path)}: cannot be read: {why}"
-    assert (caught.value.errno, caught.value.strerror) == (errno.EINVAL, f"cannot be written: {why}")
+    assert failure.message == f"{path!a}: cannot be read: {why}"
+    assert (caught.value.errno, caught.value.strerror) == (
+        errno.EINVAL,
+        f"cannot be written: {why}",
+    )
     assert list(tmp_path.iterdir()) == [], "nothing was written"
 
 
 def test_something_that_is_not_a_path_is_an_invalid_recording_or_an_os_error() -> None:
     failure = load_cassette(42).failure()  # type: ignore[arg-type]
-    with pytest.raises(OSError) as caught:
+    with pytest.raises(OSError, match="cannot be written") as caught:
         write_cassette(42, cassette())  # type: ignore[arg-type]
 
-    assert failure.message == "<not a path>: cannot be read: a path is a str or os.PathLike, not int"
+    assert (
+        failure.message == "<not a path>: cannot be read: a path is a str or os.PathLike, not int"
+    )
     assert caught.value.errno == errno.EINVAL
