@@ -130,9 +130,9 @@ async def test_a_process_extending_a_cassette_another_extends_waits_and_keeps_no
     assert cassette.read_bytes() == recorded, "the refused call was never kept"
     assert sorted(path.name for path in cassette.parent.iterdir()) == ["shared.json"]
     assert keys == ["sk-good", REFUSED]
-    assert (
-        f"course: waiting for {cassette}: another process is using it to record" in waited.output
-    ), waited.output
+    assert f"course: waiting for {cassette}: another process holds it" in waited.output, (
+        waited.output
+    )
 
 
 async def _ended(started: list[Started]) -> None:

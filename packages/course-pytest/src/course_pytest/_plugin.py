@@ -142,7 +142,7 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
     # Under "none" nothing is written; a test with faults never records, and
     # with no folder there is no cassette, nor a process recording one.
     if mode is not RecordMode.NONE and not (options.faults and not path.parent.is_dir()):
-        waiting = f"course: waiting for {path}: another process is using it to record"
+        waiting = f"course: waiting for {path}: another process holds it"
         if await lock.acquire(on_wait=lambda: _tell(request.config, waiting)):
             remove_left_recordings(path)
     try:
