@@ -139,30 +139,33 @@ def scrub_shown(text: str, secrets: Iterable[str]) -> str:
     A message quotes the vendor's words cut to a length, and the cut may fall
     inside an echoed key: besides each whole secret, every run of text that
     is the start of one, `SHORTEST_CREDENTIAL` characters or more, is
-    replaced by `REDACTED`.
+    replaced by `REDACTED` (the longest such run, whichever secret it starts).
     """
-    for secret in secrets:
-        if len(secret) >= SHORTEST_CREDENTIAL:
-            text = _without_starts_of(text, secret)
-    return text
-
-
-def _without_starts_of(text: str, secret: str) -> str:
-    head = secret[:SHORTEST_CREDENTIAL]
-    at = text.find(head)
-    if at < 0:
-        return text
+    keys = [secret for secret in secrets if len(secret) >= SHORTEST_CREDENTIAL]
+    text = scrub(text, keys)
     pieces: list[str] = []
     done = 0
-    while at >= 0:
-        end = at + len(head)
-        while end < len(text) and end - at < len(secret) and text[end] == secret[end - at]:
-            end += 1
+    while True:
+        starts = (text.find(key[:SHORTEST_CREDENTIAL], done) for key in keys)
+        at = min((start for start in starts if start >= 0), default=-1)
+        if at < 0:
+            break
+        # Two secrets may share a start (a key and its percent-encoded form):
+        # the run ends where the last of them parts from the text.
+        end = max(at + _shared_length(text, at, key) for key in keys)
         pieces += (text[done:at], REDACTED)
         done = end
-        at = text.find(head, end)
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+def _shared_length(text: str, at: int, key: str) -> int:
+    length = 0
+    for expected, found in zip(key, text[at : at + len(key)], strict=False):
+        if expected != found:
+            break
+        length += 1
+    return length
 
 
 def without_secrets(headers: Mapping[str, str]) -> frozendict[str, str]:
