@@ -64,9 +64,9 @@ async def stream_events(
 
     ``event_index`` of a failure in the body is the number of events already
     yielded. No message holds a header value; the request's credentials (its
-    secret headers' and its ``?key=`` query's, `course_http._secrets.request_secrets`)
-    are scrubbed from whatever the server or the client says, and an
-    exception of the client that shows one is not chained. Raises ``TypeError``
+    secret headers' values, its `MASKED_QUERY_KEYS` query values) are
+    scrubbed from whatever the server or the client says, and an exception
+    of the client that shows one is not chained. Raises ``TypeError``
     when ``transport`` or ``request`` is of the wrong type, or ``describe_error``
     returns something other than a `VendorErrorBody` or ``None``.
     """
