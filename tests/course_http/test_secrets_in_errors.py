@@ -318,6 +318,23 @@ def test_a_foreign_exception_deeper_in_the_chain_that_shows_the_key_is_cut_off()
     assert_shows_no_key(error)
 
 
+def test_the_vendors_own_masked_echo_keeps_its_words_and_a_cut_start_goes_from_the_message() -> (
+    None
+):
+    masked = f"Incorrect API key provided: {KEY[:SHORTEST_CREDENTIAL]}****{KEY[-4:]}"
+    error = VendorError(
+        Code.HTTP_UNAUTHORIZED,
+        f"HTTP 401: {masked[:36]}...",
+        vendor="v",
+        vendor_message=masked,
+    )
+
+    scrub_error(error, (KEY,))
+
+    assert error.vendor_message == masked, "the vendor's words, whole: no key in them"
+    assert error.message == f"HTTP 401: Incorrect API key provided: {REDACTED}..."
+
+
 def test_a_short_key_is_no_credential_to_scrub_from_an_error() -> None:
     error = VendorError(Code.VENDOR_ERROR_EVENT, "max_tokens: x is not a key", vendor="v")
 

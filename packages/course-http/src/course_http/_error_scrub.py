@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from course_http._errors import VendorError
-from course_http._secrets import scrub_shown
+from course_http._secrets import scrub, scrub_shown
 from course_stream import EventStream
 
 __all__ = ["ScrubbedStream", "scrub_error"]
@@ -49,10 +49,11 @@ class ScrubbedStream(EventStream[E, R]):
 def scrub_error(error: VendorError, secrets: Iterable[str]) -> VendorError:
     """``error``, scrubbed in place of every credential in ``secrets``; returns it.
 
-    Its message (and so its ``str`` and ``repr``), ``vendor_type``,
-    ``vendor_code``, ``vendor_message`` and notes lose each credential and
-    any start of one (`course_http._secrets.scrub_shown`: a message cut to
-    length may end inside a key). Errors it was raised from
+    Its ``vendor_type``, ``vendor_code`` and ``vendor_message`` (the
+    vendor's words, whole) lose each credential; its message (and so its
+    ``str`` and ``repr``) and notes also any start of one
+    (`course_http._secrets.scrub_shown`: a message quotes the vendor cut to
+    a length, which may fall inside a key). Errors it was raised from
     (``__cause__``, ``__context__``) are scrubbed the same way when they are
     `VendorError` s; any other that shows a credential is cut off the chain,
     so no traceback prints it. The object stays the same, so an error
@@ -94,7 +95,8 @@ def _scrub_fields(error: VendorError, secrets: tuple[str, ...]) -> None:
 
 
 def _scrubbed(value: str | None, secrets: tuple[str, ...]) -> str | None:
-    return None if value is None else scrub_shown(value, secrets)
+    # Whole: a vendor's own masked echo ("sk-proj-****abcd") keeps its public prefix.
+    return None if value is None else scrub(value, secrets)
 
 
 def _shows_secret(error: BaseException, secrets: tuple[str, ...]) -> bool:
