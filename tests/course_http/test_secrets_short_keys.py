@@ -148,6 +148,8 @@ def test_a_credential_starts_at_the_floor_which_basic_parts_and_cut_pieces_share
     assert secret_values({"x-api-key": floor}) == (floor,)
     assert secret_values({"authorization": f"Bearer {floor}"}) == (f"Bearer {floor}", floor)
     assert request_secrets({}, f"/v1/x?key={floor}") == (floor,)
+    cookie = "session=abc; id=1"
+    assert secret_values({"cookie": cookie}) == (cookie,), "no scheme: one credential"
     assert scrub(f"a {floor} b", [floor]) == f"a {REDACTED} b"
     key = REAL_LOOKING_KEY
     cut = SHORTEST_CREDENTIAL - 1

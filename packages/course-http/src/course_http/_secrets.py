@@ -63,6 +63,10 @@ value: those are masked by name. A piece of a credential's start shorter
 than this is no more than a vendor's public key prefix (``sk-ant-``)."""
 
 
+# An authorization scheme ("Bearer", "Basic", "AWS4-HMAC-SHA256"): an HTTP token without "=".
+_AUTH_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*")
+
+
 def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
     """The credentials held by ``headers``, longest first, to `scrub` from text.
 
@@ -79,7 +83,8 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
             continue
         scheme, space, token = value.partition(" ")
         token = token.strip()
-        if not (space and token):
+        if not (space and token and _AUTH_SCHEME.fullmatch(scheme)):
+            # One credential, whatever its spaces (a cookie: "a=1; b=2").
             found.add(value)
             continue
         if len(token) < SHORTEST_CREDENTIAL:
