@@ -12,6 +12,7 @@ from typing import Self, final
 
 import uvicorn
 
+from course_http._log_masking import mask_query_credentials
 from course_http._recorded import RecordedResponse
 from course_http.loopback._app import LoopbackApp
 from course_http.loopback._script import (
@@ -27,6 +28,11 @@ __all__ = ["LoopbackServer"]
 # What uvicorn logs when an application returns before its response is
 # complete: here that is always on purpose (a fault, a stall ended by stop).
 _DELIBERATE_CLOSE = "ASGI callable returned without completing response."
+
+
+# uvicorn's access log shows each request's target, query included: a key
+# sent there (``?key=``, as clients of some vendors send it) is masked.
+mask_query_credentials("uvicorn.access")
 
 
 class _DeliberateCloses(logging.Filter):
