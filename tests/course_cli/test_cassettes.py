@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from frozendict import frozendict
 
+import course_cli._cli
 from course_http import (
     Cassette,
     CassetteCall,
@@ -112,6 +113,13 @@ def test_replay_does_not_take_the_cassette_wire(course: CourseRunner, tmp_path: 
     assert "invalid choice: 'cassette'" in run.err
 
 
+class ServingIsAFailure:
+    """Stands in for ``run_serve``: a command that should have refused fails the test, not hangs."""
+
+    def __call__(self, *arguments: object) -> int:
+        pytest.fail("course serve started serving instead of refusing its arguments")
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -119,6 +127,9 @@ def test_replay_does_not_take_the_cassette_wire(course: CourseRunner, tmp_path: 
         (("{missing}",), "cannot be read (No such file or directory)"),
         (("{empty}",), "no cassette (a *.json file with a 'course_cassette' key) found"),
         (("{broken}",), "calls: must be a list, not an object"),
+        (("{edited}",), "edited/b.json: not JSON: Expecting value at line 1 column 34"),
+        (("{edited}/b.json",), "edited/b.json: not JSON: Expecting value at line 1 column 34"),
+        (("{undecodable}",), "undecodable/b.json: not valid UTF-8 (invalid UTF-8 at byte 0)"),
         (("{good}", "--port", "70000"), "--port: must be from 0 to 65535, got 70000"),
         (("{good}", "--port", "x"), "--port: expected a port number, got 'x'"),
         (("{good}", "--delay", "-1"), "--delay: must be 0 or more, got -1"),
@@ -127,18 +138,30 @@ def test_replay_does_not_take_the_cassette_wire(course: CourseRunner, tmp_path: 
     ],
 )
 def test_serve_refuses_bad_arguments_in_one_line_before_listening(
-    course: CourseRunner, tmp_path: Path, arguments: tuple[str, ...], message: str
+    course: CourseRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    arguments: tuple[str, ...],
+    message: str,
 ) -> None:
+    monkeypatch.setattr(course_cli._cli, "run_serve", ServingIsAFailure())
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "fixture.json").write_text(ROUNDTRIP.read_text())
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "b.json").write_text('{"course_cassette": 1, "calls": {}}')
     good = tmp_path / "good.json"
     write_cassette(good, Cassette())
+    # A hand-edited cassette beside a good one: neither may be passed over.
+    for name, data in (("edited", b'{"course_cassette": 1, "calls": [}'), ("undecodable", b"\xff")):
+        (tmp_path / name).mkdir()
+        write_cassette(tmp_path / name / "a.json", Cassette())
+        (tmp_path / name / "b.json").write_bytes(data)
     names = {
         "missing": tmp_path / "missing",
         "empty": tmp_path / "empty",
         "broken": tmp_path / "broken",
+        "edited": tmp_path / "edited",
+        "undecodable": tmp_path / "undecodable",
         "good": good,
     }
 
