@@ -25,24 +25,29 @@ from tests.course_http.replays import replay
 from tests.course_http.wires import SSE, WIRES, Wire
 
 
-async def _recorded(wire: Wire, *deltas: str) -> Cassette:
-    """A cassette of one call: the request ``wire``'s model sends, answered with ``deltas``."""
+async def _recorded(wire: Wire, *deltas: str, base_url: str | None = None) -> Cassette:
+    """A cassette of one call: the request ``wire``'s model sends, answered with ``deltas``.
+
+    Recorded under ``base_url``, the vendor's own by default, so it holds the
+    full path the API is called on (``/v1/chat/completions``).
+    """
     answer = RecordedResponse(200, SSE, wire.text_body(*deltas))
-    async with RecordedTransport([answer]) as transport:
+    async with RecordedTransport([answer], base_url=base_url or wire.base_url) as transport:
         await replay(wire.model(transport=transport, tools=()))
     [sent] = transport.requests
     request = RecordedRequest(sent.method, sent.path, sent.body, frozendict())
     return Cassette([CassetteCall(request, answer)])
 
 
+def write_wire_cassette(path: Path, wire: Wire, base_url: str | None = None) -> Path:
+    """Write the cassette of ``wire``'s call under ``base_url`` answering "The sum is 42."."""
+    write_cassette(path, asyncio.run(_recorded(wire, "The sum ", "is 42.", base_url=base_url)))
+    return path
+
+
 def write_wire_cassettes(folder: Path) -> dict[str, Path]:
     """One cassette per vendor wire under ``folder``, each answering "The sum is 42."."""
-    paths = {}
-    for wire in WIRES:
-        path = folder / f"{wire.name}.json"
-        write_cassette(path, asyncio.run(_recorded(wire, "The sum ", "is 42.")))
-        paths[wire.name] = path
-    return paths
+    return {wire.name: write_wire_cassette(folder / f"{wire.name}.json", wire) for wire in WIRES}
 
 
 def test_check_knows_a_cassette_by_its_version_key_and_counts_its_calls(

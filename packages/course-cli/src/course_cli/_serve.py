@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from course_cli._cassettes import cassettes_under
 from course_cli._output import one_line, writer_for
+from course_cli._sdks import sdk_base_urls
 from course_http import Cassette, Chunking
 
 if TYPE_CHECKING:
@@ -28,15 +29,23 @@ SERVE_EPILOG = """\
 example:
   $ course serve tests/cassettes --port 8787
   course serve: http://127.0.0.1:8787 answers 3 calls from 2 cassettes (Ctrl-C or SIGTERM stops it)
+    anthropic: http://127.0.0.1:8787 (ANTHROPIC_BASE_URL)
+    openai: http://127.0.0.1:8787/v1 (OPENAI_BASE_URL)
   POST /v1/messages: test_agent/answers.json calls[0]: 200
   POST /v1/messages: HTTP_REQUEST_MISMATCH: test_agent/answers.json calls[1]: ...
 
-Point a client at the printed base URL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL,
-base_url=...). Each request is answered by the next unplayed call of a
-cassette that recorded the same method and path, when the request matches it
-as a replay would; the recorded status, headers and body are sent byte for
-byte. Any other request is refused with a JSON error naming a course code
-and the problem, with x-should-retry: false (so the SDKs do not retry it):
+Point each SDK at the base URL printed for it, as is (base_url=..., or the
+variable named). There is one line per SDK whose endpoints the cassettes
+record, spelled as that SDK spells a base URL: the OpenAI SDK's ends with
+the /v1 of the recorded /v1/chat/completions (with /openai/v1 for a call
+recorded under such a compatible vendor's base URL). Any other client takes
+the first URL and the recorded paths.
+
+Each request is answered by the next unplayed call of a cassette that
+recorded the same method and path, when the request matches it as a replay
+would; the recorded status, headers and body are sent byte for byte. Any
+other request is refused with a JSON error naming a course code and the
+problem, with x-should-retry: false (so the SDKs do not retry it):
   HTTP_REQUEST_MISMATCH     400: it differs from the next recorded call of
                             its method and path (the first difference); 404:
                             no cassette records its method and path
@@ -137,8 +146,14 @@ def run_serve(
         report=_reporter(out, err),
     )
     server = LoopbackServer(responder, port=port)
+    calls = responder.pending_call_count
+
+    def announce(base_url: str) -> None:
+        out(_banner(base_url, cassettes, calls))
+        _flush()
+
     try:
-        asyncio.run(_serve(server, responder.pending_call_count, len(cassettes), out))
+        asyncio.run(_serve(server, announce))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             err(
@@ -154,20 +169,27 @@ def run_serve(
     return _TERMINATED
 
 
-async def _serve(
-    server: LoopbackServer, calls: int, count: int, out: Callable[[str], None]
-) -> None:
+def _banner(base_url: str, cassettes: list[tuple[str, Cassette]], calls: int) -> str:
+    """What ``course serve`` says once it listens: where, how much, and each SDK's base URL."""
+    count = len(cassettes)
+    lines = [
+        f"course serve: {base_url} answers {calls} call{'s' * (calls != 1)} "
+        f"from {count} cassette{'s' * (count != 1)} (Ctrl-C or SIGTERM stops it)\n"
+    ]
+    paths = (call.request.path for _, cassette in cassettes for call in cassette.calls)
+    for sdk in sdk_base_urls(base_url, paths):
+        lines.append(f"  {sdk.sdk}: {sdk.url} ({sdk.variable})\n")
+    return "".join(lines)
+
+
+async def _serve(server: LoopbackServer, announce: Callable[[str], None]) -> None:
     """Run ``server`` until SIGTERM (then return) or cancellation (Ctrl-C under ``asyncio.run``)."""
     loop = asyncio.get_running_loop()
     terminated = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, terminated.set)
     try:
         async with server:
-            out(
-                f"course serve: {server.base_url} answers {calls} call{'s' * (calls != 1)} "
-                f"from {count} cassette{'s' * (count != 1)} (Ctrl-C or SIGTERM stops it)\n"
-            )
-            _flush()
+            announce(server.base_url)
             await terminated.wait()
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
