@@ -2,7 +2,8 @@
 
 The server is ``course_http.loopback``'s, answering through a
 ``CassetteResponder``: the recorded bytes, with request matching, so an SDK
-pointed at the printed base URL replays recorded traffic with no code change.
+pointed at the base URL printed for it replays recorded traffic with no code
+change.
 """
 
 from __future__ import annotations
