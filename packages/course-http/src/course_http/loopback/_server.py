@@ -12,6 +12,11 @@ from typing import Self, final
 
 import uvicorn
 
+# What uvicorn would import when a server starts, imported with this module
+# instead: a start inside a running event loop then imports nothing.
+from uvicorn.lifespan.off import LifespanOff
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
 from course_http._log_masking import mask_query_credentials
 from course_http._recorded import RecordedResponse
 from course_http.loopback._app import LoopbackApp
@@ -116,7 +121,7 @@ class LoopbackServer:
                 self._app,
                 host="127.0.0.1",
                 port=port,
-                http="h11",
+                http=H11Protocol,
                 ws="none",
                 lifespan="off",
                 interface="asgi3",
@@ -128,7 +133,7 @@ class LoopbackServer:
             )
             config.load()
             server = uvicorn.Server(config)
-            server.lifespan = config.lifespan_class(config)
+            server.lifespan = LifespanOff(config)
             logging.getLogger("uvicorn.error").addFilter(self._filter)
             await server.startup(sockets=[listener])
         except BaseException:
