@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from frozendict import frozendict
 
+import course_cli._cli
 from course_cassettes import Cassette, CassetteCall, cassette_to_json, write_cassette
 from course_http import RecordedRequest, RecordedResponse, RecordedTransport
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
@@ -17,24 +18,29 @@ from tests.course_http.replays import replay
 from tests.course_http.wires import SSE, WIRES, Wire
 
 
-async def _recorded(wire: Wire, *deltas: str) -> Cassette:
-    """A cassette of one call: the request ``wire``'s model sends, answered with ``deltas``."""
+async def _recorded(wire: Wire, *deltas: str, base_url: str | None = None) -> Cassette:
+    """A cassette of one call: the request ``wire``'s model sends, answered with ``deltas``.
+
+    Recorded under ``base_url``, the vendor's own by default, so it holds the
+    full path the API is called on (``/v1/chat/completions``).
+    """
     answer = RecordedResponse(200, SSE, wire.text_body(*deltas))
-    async with RecordedTransport([answer]) as transport:
+    async with RecordedTransport([answer], base_url=base_url or wire.base_url) as transport:
         await replay(wire.model(transport=transport, tools=()))
     [sent] = transport.requests
     request = RecordedRequest(sent.method, sent.path, sent.body, frozendict())
     return Cassette([CassetteCall(request, answer)])
 
 
+def write_wire_cassette(path: Path, wire: Wire, base_url: str | None = None) -> Path:
+    """Write the cassette of ``wire``'s call under ``base_url`` answering "The sum is 42."."""
+    write_cassette(path, asyncio.run(_recorded(wire, "The sum ", "is 42.", base_url=base_url)))
+    return path
+
+
 def write_wire_cassettes(folder: Path) -> dict[str, Path]:
     """One cassette per vendor wire under ``folder``, each answering "The sum is 42."."""
-    paths = {}
-    for wire in WIRES:
-        path = folder / f"{wire.name}.json"
-        write_cassette(path, asyncio.run(_recorded(wire, "The sum ", "is 42.")))
-        paths[wire.name] = path
-    return paths
+    return {wire.name: write_wire_cassette(folder / f"{wire.name}.json", wire) for wire in WIRES}
 
 
 def test_check_knows_a_cassette_by_its_version_key_and_counts_its_calls(
@@ -105,6 +111,13 @@ def test_replay_does_not_take_the_cassette_wire(course: CourseRunner, tmp_path: 
     assert "invalid choice: 'cassette'" in run.err
 
 
+class ServingIsAFailure:
+    """Stands in for ``run_serve``: a command that should have refused fails the test, not hangs."""
+
+    def __call__(self, *arguments: object) -> int:
+        pytest.fail("course serve started serving instead of refusing its arguments")
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -112,6 +125,9 @@ def test_replay_does_not_take_the_cassette_wire(course: CourseRunner, tmp_path: 
         (("{missing}",), "cannot be read (No such file or directory)"),
         (("{empty}",), "no cassette (a *.json file with a 'course_cassette' key) found"),
         (("{broken}",), "calls: must be a list, not an object"),
+        (("{edited}",), "edited/b.json: not JSON: Expecting value at line 1 column 34"),
+        (("{edited}/b.json",), "edited/b.json: not JSON: Expecting value at line 1 column 34"),
+        (("{undecodable}",), "undecodable/b.json: not valid UTF-8 (invalid UTF-8 at byte 0)"),
         (("{good}", "--port", "70000"), "--port: must be from 0 to 65535, got 70000"),
         (("{good}", "--port", "x"), "--port: expected a port number, got 'x'"),
         (("{good}", "--delay", "-1"), "--delay: must be 0 or more, got -1"),
@@ -120,18 +136,30 @@ def test_replay_does_not_take_the_cassette_wire(course: CourseRunner, tmp_path: 
     ],
 )
 def test_serve_refuses_bad_arguments_in_one_line_before_listening(
-    course: CourseRunner, tmp_path: Path, arguments: tuple[str, ...], message: str
+    course: CourseRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    arguments: tuple[str, ...],
+    message: str,
 ) -> None:
+    monkeypatch.setattr(course_cli._cli, "run_serve", ServingIsAFailure())
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "fixture.json").write_text(ROUNDTRIP.read_text())
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "b.json").write_text('{"course_cassette": 1, "calls": {}}')
     good = tmp_path / "good.json"
     write_cassette(good, Cassette())
+    # A hand-edited cassette beside a good one: neither may be passed over.
+    for name, data in (("edited", b'{"course_cassette": 1, "calls": [}'), ("undecodable", b"\xff")):
+        (tmp_path / name).mkdir()
+        write_cassette(tmp_path / name / "a.json", Cassette())
+        (tmp_path / name / "b.json").write_bytes(data)
     names = {
         "missing": tmp_path / "missing",
         "empty": tmp_path / "empty",
         "broken": tmp_path / "broken",
+        "edited": tmp_path / "edited",
+        "undecodable": tmp_path / "undecodable",
         "good": good,
     }
 

@@ -1,20 +1,15 @@
 """``course serve`` as a user runs it: the official SDKs replay cassettes, Ctrl-C stops it.
 
 The server runs as ``python -m course_cli serve`` in a subprocess; the
-``anthropic`` and ``openai`` SDKs (test-only dependencies) are pointed at its
-base URL with no other change and must receive the recorded answers. Every
-wait is bounded; the server is always stopped.
+``anthropic`` and ``openai`` SDKs (test-only dependencies) are pointed at the
+base URL it prints for each, as printed, and must receive the recorded
+answers. Every wait is bounded; the server is always stopped.
 """
 
 from __future__ import annotations
 
 import json
-import select
 import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,39 +18,20 @@ import openai
 
 from course_cassettes import load_cassette
 from course_protocol import thaw_json
-from tests.course_cli.helpers import REPO
-from tests.course_cli.test_cassettes import write_wire_cassettes
-
-SECONDS = 10.0
-"""Far longer than any step takes; only a hang ever reaches it."""
+from tests.course_cli.serving import SECONDS, ServeChild, serving
+from tests.course_cli.test_cassettes import write_wire_cassette, write_wire_cassettes
+from tests.course_http.wires import WIRES
 
 
-def _first_line(stream: Any) -> str:
-    # Only the first line is waited for; the rest is read once the server stopped.
-    ready, _, _ = select.select([stream], [], [], SECONDS)
-    assert ready, "the server printed nothing in time"
-    line: str = stream.readline()
-    return line
-
-
-@contextmanager
-def serving(*arguments: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``course serve ARGUMENTS`` running, with its base URL; killed if it outlives the block."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "course_cli", "serve", *arguments],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        first = _first_line(process.stdout)
-        assert first.startswith("course serve: http://127.0.0.1:"), first
-        yield process, first.split()[2]
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.communicate(timeout=SECONDS)
+def _banner(child: ServeChild, sdks: int) -> dict[str, str]:
+    """The base URL printed for each SDK (the first line and ``sdks`` more), by SDK name."""
+    first = child.line()
+    assert first.startswith("course serve: http://127.0.0.1:"), first
+    urls = {}
+    for _ in range(sdks):
+        name, _, rest = child.line().strip().partition(": ")
+        urls[name] = rest.split()[0]
+    return urls
 
 
 def _body(path: Path) -> dict[str, Any]:
@@ -69,36 +45,35 @@ def test_the_official_sdks_receive_the_recorded_answers_and_ctrl_c_stops_the_ser
     paths = write_wire_cassettes(tmp_path / "cassettes")
     messages, chat, responses = (_body(path) for path in paths.values())
 
-    with (
-        serving(str(tmp_path / "cassettes"), "--chunk", "random", "--delay", "1") as (
-            process,
-            base_url,
-        ),
-        anthropic.Anthropic(
-            base_url=base_url, api_key="sk-ant-test", max_retries=0, timeout=SECONDS
-        ) as claude,
-        openai.OpenAI(
-            base_url=f"{base_url}/v1", api_key="sk-test", max_retries=0, timeout=SECONDS
-        ) as gpt,
-    ):
-        with claude.messages.stream(
-            **{key: value for key, value in messages.items() if key != "stream"}
-        ) as stream:
-            claude_text = "".join(stream.text_stream)
-        try:
-            gpt.chat.completions.create(**{**chat, "model": "another-model"})
-        except openai.BadRequestError as error:
-            refused = error
-        with gpt.chat.completions.create(**chat) as chunks:
-            chat_text = "".join(
-                chunk.choices[0].delta.content or "" for chunk in chunks if chunk.choices
-            )
-        with gpt.responses.create(**responses) as events:
-            responses_text = "".join(
-                event.delta for event in events if event.type == "response.output_text.delta"
-            )
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=SECONDS)
+    with serving(str(tmp_path / "cassettes"), "--chunk", "random", "--delay", "1") as child:
+        urls = _banner(child, 2)
+        root = urls["anthropic"]
+        assert urls == {"anthropic": root, "openai": f"{root}/v1"}, "as each SDK spells it"
+        claude = anthropic.Anthropic(
+            base_url=urls["anthropic"], api_key="sk-ant-test", max_retries=0, timeout=SECONDS
+        )
+        gpt = openai.OpenAI(
+            base_url=urls["openai"], api_key="sk-test", max_retries=0, timeout=SECONDS
+        )
+        with claude, gpt:
+            with claude.messages.stream(
+                **{key: value for key, value in messages.items() if key != "stream"}
+            ) as stream:
+                claude_text = "".join(stream.text_stream)
+            try:
+                gpt.chat.completions.create(**{**chat, "model": "another-model"})
+            except openai.BadRequestError as error:
+                refused = error
+            with gpt.chat.completions.create(**chat) as chunks:
+                chat_text = "".join(
+                    chunk.choices[0].delta.content or "" for chunk in chunks if chunk.choices
+                )
+            with gpt.responses.create(**responses) as events:
+                responses_text = "".join(
+                    event.delta for event in events if event.type == "response.output_text.delta"
+                )
+            child.process.send_signal(signal.SIGINT)
+            out, err = child.finish()
 
     assert [claude_text, chat_text, responses_text] == ["The sum is 42."] * 3
     assert refused.status_code == 400
@@ -110,8 +85,49 @@ def test_the_official_sdks_receive_the_recorded_answers_and_ctrl_c_stops_the_ser
         "openai-chat.json calls[0]",
         "openai-responses.json calls[0]",
     ]
-    assert process.returncode == 130
+    assert child.process.returncode == 130
     *problems, last = err.splitlines()
     assert last == "course serve: interrupted"
     assert [line.split(": ")[1] for line in problems] == ["HTTP_REQUEST_MISMATCH"]
     assert "Traceback" not in err
+
+
+def test_a_call_recorded_under_a_base_url_with_a_path_is_served_under_that_path(
+    tmp_path: Path,
+) -> None:
+    chat = next(wire for wire in WIRES if wire.name == "openai-chat")
+    path = write_wire_cassette(tmp_path / "groq.json", chat, "https://api.groq.com/openai/v1")
+    [recorded] = load_cassette(path).unwrap().calls
+    assert recorded.request.path == "/openai/v1/chat/completions"
+
+    with serving(str(path)) as child:
+        urls = _banner(child, 1)
+        assert list(urls) == ["openai"]
+        assert urls["openai"].endswith("/openai/v1")
+        root = urls["openai"].removesuffix("/openai/v1")
+        right, wrong = (
+            openai.OpenAI(base_url=url, api_key="sk-test", max_retries=0, timeout=SECONDS)
+            for url in (urls["openai"], f"{root}/v1")
+        )
+        with right, wrong:
+            try:
+                wrong.chat.completions.create(**_body(path))
+            except openai.NotFoundError as error:
+                missing = error
+            with right.chat.completions.create(**_body(path)) as chunks:
+                text = "".join(
+                    chunk.choices[0].delta.content or "" for chunk in chunks if chunk.choices
+                )
+        child.process.send_signal(signal.SIGTERM)
+        out, err = child.finish()
+
+    assert text == "The sum is 42."
+    assert json.loads(missing.response.text)["error"] == {
+        "type": "course_cassette_error",
+        "code": "HTTP_REQUEST_MISMATCH",
+        "message": "no cassette records POST /v1/chat/completions (one records "
+        "POST /openai/v1/chat/completions: check the client's base URL)",
+    }
+    assert out.splitlines() == ["POST /openai/v1/chat/completions: groq.json calls[0]: 200"]
+    assert err.splitlines()[-1] == "course serve: terminated"
+    assert child.process.returncode == 143

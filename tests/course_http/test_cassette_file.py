@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import errno
 import gzip
 import json
 import os
@@ -371,3 +372,40 @@ def test_cassette_values_check_their_fields() -> None:
         Redaction(fields="user_id")
     with pytest.raises(ValueError, match="bad bracket"):
         Redaction(paths=["messages[x]"])
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("nul\0.json", "the path holds a NUL character"),
+        ("lone-\ud800.json", "the path cannot be encoded for the file system"),
+    ],
+    ids=["NUL", "lone surrogate"],
+)
+def test_a_path_no_file_can_have_is_an_invalid_recording_or_an_os_error(
+    tmp_path: Path, name: str, why: str
+) -> None:
+    path = os.path.join(tmp_path, name)
+
+    failure = load_cassette(path).failure()
+    with pytest.raises(OSError, match="cannot be written") as caught:
+        write_cassette(path, cassette())
+
+    assert failure.code is VendorErrorCode.HTTP_RECORDING_INVALID
+    assert failure.message == f"{path!a}: cannot be read: {why}"
+    assert (caught.value.errno, caught.value.strerror) == (
+        errno.EINVAL,
+        f"cannot be written: {why}",
+    )
+    assert list(tmp_path.iterdir()) == [], "nothing was written"
+
+
+def test_something_that_is_not_a_path_is_an_invalid_recording_or_an_os_error() -> None:
+    failure = load_cassette(42).failure()  # type: ignore[arg-type]
+    with pytest.raises(OSError, match="cannot be written") as caught:
+        write_cassette(42, cassette())  # type: ignore[arg-type]
+
+    assert (
+        failure.message == "<not a path>: cannot be read: a path is a str or os.PathLike, not int"
+    )
+    assert caught.value.errno == errno.EINVAL

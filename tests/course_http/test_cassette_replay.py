@@ -215,7 +215,52 @@ async def test_more_calls_than_recorded_is_exhaustion_and_fewer_fails_assert_con
 
     assert extra.error is not None
     assert extra.error.code is VendorErrorCode.HTTP_RECORDING_EXHAUSTED
+    assert extra.error.message == "call 3 asked for a response; the recording holds 2"
     assert len(transport.requests) == 3
+
+
+async def test_exhaustion_says_how_to_record_more_calls_when_told() -> None:
+    recorded = await recording(ANTHROPIC, transcript("c"), ANTHROPIC.text_body("1"))
+    hint = "Record the calls past the recorded ones with --course-record-mode=new_episodes"
+
+    async with CassetteTransport(recorded, when_exhausted=hint) as transport:
+        model = ANTHROPIC.model(transport=transport)
+        await replay(model, transcript("c"))
+        extra = await replay(model, transcript("c"))
+
+    assert extra.error is not None
+    assert extra.error.code is VendorErrorCode.HTTP_RECORDING_EXHAUSTED
+    assert extra.error.message == f"call 2 asked for a response; the recording holds 1. {hint}"
+    with pytest.raises(TypeError, match="when_exhausted must be a str"):
+        CassetteTransport(recorded, when_exhausted=None)  # type: ignore[arg-type]
+
+
+def test_paths_matching_nothing_are_those_no_recorded_request_body_has() -> None:
+    answer = RecordedResponse(200, SSE, b"")
+    recorded = cassette(
+        call({"messages": [{"content": "hi"}], "metadata": {"user_id": "u-1"}}, answer),
+        call({"messages": [{"content": "hi"}, {"content": "again", "id": "m-2"}]}, answer),
+    )
+    paths = [
+        "metadata.user_idd",
+        "metadata.user_id",
+        "messages[*].id",
+        "messages[*].contnet",
+        "messages[2]",
+        "[0]",
+    ]
+
+    assert recorded.paths_matching_nothing(paths) == (
+        "metadata.user_idd",
+        "messages[*].contnet",
+        "messages[2]",
+        "[0]",
+    )
+    assert cassette().paths_matching_nothing(["a"]) == ("a",), "no call holds anything"
+    with pytest.raises(ValueError, match="JSON path"):
+        recorded.paths_matching_nothing(["messages[0"])
+    with pytest.raises(ValueError, match="the same thing twice"):
+        recorded.paths_matching_nothing(["a", "a"])
 
 
 @pytest.mark.parametrize("events_before_abort", range(5))

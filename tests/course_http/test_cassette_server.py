@@ -96,8 +96,10 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
         exhausted = await client.post("/v1/messages", json=QUESTION)
         unknown = await client.post(f"/v1/nothing?key={key}", json={})
 
-    assert [changed.status_code, exhausted.status_code, unknown.status_code] == [400, 400, 404]
-    assert all(reply.headers["x-should-retry"] == "false" for reply in (changed, unknown))
+    refused = (changed, broken, exhausted, unknown)
+    assert [reply.status_code for reply in refused] == [400, 400, 400, 404]
+    assert all(reply.headers["x-should-retry"] == "false" for reply in refused)
+    assert all(reply.headers["content-type"] == "application/json" for reply in refused)
     error = json.loads(changed.content)["error"]
     assert error == {
         "type": "course_cassette_error",
@@ -106,9 +108,11 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
     }
     assert "not a JSON object" in json.loads(broken.content)["error"]["message"]
     assert json.loads(exhausted.content)["error"]["code"] == "HTTP_RECORDING_EXHAUSTED"
-    assert json.loads(unknown.content)["error"]["message"] == (
-        "no cassette records POST /v1/nothing?key=[redacted]"
-    )
+    assert json.loads(unknown.content)["error"] == {
+        "type": "course_cassette_error",
+        "message": "no cassette records POST /v1/nothing?key=[redacted]",
+        "code": "HTTP_REQUEST_MISMATCH",
+    }
     assert key not in repr(reports)
     assert [report.code for report in reports] == [
         VendorErrorCode.HTTP_REQUEST_MISMATCH,
@@ -116,8 +120,84 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
         None,
         None,
         VendorErrorCode.HTTP_RECORDING_EXHAUSTED,
-        None,
+        VendorErrorCode.HTTP_REQUEST_MISMATCH,
     ]
+
+
+async def test_a_path_recorded_under_another_prefix_is_named_in_the_404() -> None:
+    reports: list[ServedCall] = []
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(responder(reports)) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        short = await client.post("/messages", json=QUESTION)
+        long = await client.post("/proxy/v1/chat", json={"other": True})
+
+    assert [short.status_code, long.status_code] == [404, 404]
+    assert [json.loads(reply.content)["error"]["message"] for reply in (short, long)] == [
+        "no cassette records POST /messages (one records POST /v1/messages: "
+        "check the client's base URL)",
+        "no cassette records POST /proxy/v1/chat (one records POST /v1/chat: "
+        "check the client's base URL)",
+    ]
+
+
+async def test_a_mismatch_quoting_a_lone_surrogate_is_the_typed_refusal() -> None:
+    # Valid JSON: the escape of half a surrogate pair, which no UTF-8 encoder takes.
+    body = json.dumps({**QUESTION, "model": "\ud83d"}).encode()
+    assert b'"\\ud83d"' in body
+    reports: list[ServedCall] = []
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(responder(reports)) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        refused = await client.post(
+            "/v1/messages", content=body, headers={"content-type": "application/json"}
+        )
+
+    assert (refused.status_code, refused.headers["x-should-retry"]) == (400, "false")
+    assert refused.headers["content-type"] == "application/json"
+    assert json.loads(refused.content)["error"] == {
+        "type": "course_cassette_error",
+        "code": "HTTP_REQUEST_MISMATCH",
+        "message": 'first.json calls[0]: model: recorded "m", sent "\ud83d"',
+    }
+    assert [report.code for report in reports] == [VendorErrorCode.HTTP_REQUEST_MISMATCH]
+
+
+class ReportThatFails:
+    """A ``report`` callback that raises on every call, and counts them."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, served: ServedCall) -> None:
+        self.calls += 1
+        raise BrokenPipeError("the log reader left")
+
+
+async def test_a_responder_that_fails_answers_a_typed_500_never_a_bare_one() -> None:
+    report = ReportThatFails()
+    served = CassetteResponder([("first.json", cassette(call(QUESTION, ANSWER)))], report=report)
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(served) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        matched = await client.post("/v1/messages", json=QUESTION)
+        unknown = await client.post("/v1/nothing", json={})
+
+    for reply in (matched, unknown):
+        assert (reply.status_code, reply.headers["x-should-retry"]) == (500, "false")
+        assert reply.headers["content-type"] == "application/json"
+        assert json.loads(reply.content)["error"] == {
+            "type": "course_cassette_error",
+            "code": "HTTP_SERVER_ERROR",
+            "message": "the cassette responder failed to answer: BrokenPipeError",
+        }
+    assert report.calls == 4, "each failure is reported too, and that report fails again"
 
 
 def _listening_port() -> socket.socket:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from course_http import VendorErrorBody, VendorErrorCode, code_for_status
+from course_http._error_scrub import scrub_error
 from course_http._secrets import scrub, secret_values, without_secrets
 from course_http._status import retry_after_seconds, status_error
 
@@ -85,20 +86,27 @@ def test_retry_after_reads_seconds_milliseconds_and_dates_and_ignores_the_rest(
     assert retry_after_seconds(headers, now=NOW) == seconds
 
 
-def test_an_error_message_says_status_type_and_message_cut_short_and_scrubbed() -> None:
-    long_message = "k3y-" + "m" * 600
+def test_an_error_message_says_status_type_and_message_cut_short_then_scrubbed() -> None:
+    key = "k3y-0123456789"
+    # The key straddles the cut at 500 characters: the message keeps only its start.
+    long_message = "m" * 490 + key + "m" * 100
     error = status_error(
         Code.HTTP_REQUEST_REJECTED,
         vendor="v",
         status=400,
-        described=VendorErrorBody("invalid_request_error", "k3y-code", long_message),
+        described=VendorErrorBody("invalid_request_error", f"{key}-code", long_message),
         retry_after=None,
-        secrets=("k3y",),
     )
-    assert error.vendor_message == "[redacted]-" + "m" * 600
+    assert error.message == ("HTTP 400: invalid_request_error: " + "m" * 490 + key[:10] + "..."), (
+        "as the vendor said it, cut"
+    )
+
+    assert scrub_error(error, (key,)) is error
+    assert error.vendor_message == "m" * 490 + "[redacted]" + "m" * 100
     assert error.vendor_code == "[redacted]-code"
-    assert error.message == "HTTP 400: invalid_request_error: [redacted]-" + "m" * 489 + "..."
-    assert "k3y" not in repr(error)
+    assert error.message == "HTTP 400: invalid_request_error: " + "m" * 490 + "[redacted]..."
+    assert key[:8] not in str(error)
+    assert key not in repr(error)
 
 
 def test_a_vendor_error_body_holds_strings_or_nothing() -> None:
@@ -109,13 +117,14 @@ def test_a_vendor_error_body_holds_strings_or_nothing() -> None:
 
 def test_the_secrets_of_a_request_are_its_auth_values_and_bearer_tokens() -> None:
     headers = {
-        "Authorization": "Bearer tok-123",
-        "x-api-key": "key-456",
+        "Authorization": "Bearer tok-123456",
+        "x-api-key": "key-4567890",
         "x-other": "visible",
         "cookie": "",
     }
-    assert secret_values(headers) == ("Bearer tok-123", "key-456", "tok-123")  # longest first
-    assert scrub("sent tok-123 and key-456", secret_values(headers)) == (
+    # Longest first.
+    assert secret_values(headers) == ("Bearer tok-123456", "key-4567890", "tok-123456")
+    assert scrub("sent tok-123456 and key-4567890", secret_values(headers)) == (
         "sent [redacted] and [redacted]"
     )
     assert without_secrets(headers) == {"x-other": "visible"}

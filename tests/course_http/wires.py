@@ -29,7 +29,10 @@ from course_protocol import (
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
 from course_provider_openai import (
+    CHAT_COMPLETIONS_PATH,
     CHAT_VENDOR,
+    DEFAULT_BASE_URL,
+    RESPONSES_PATH,
     RESPONSES_VENDOR,
     OpenAIChatModel,
     OpenAIConfig,
@@ -68,7 +71,12 @@ async def read_into(
 
 @dataclass(frozen=True)
 class Wire:
-    """One vendor API as the shared tests see it."""
+    """One vendor API as the shared tests see it.
+
+    ``path`` is the endpoint under the base URL, as the vendor's SDK joins it
+    (what a model sends over a transport whose base URL has no path);
+    ``base_url`` is the vendor's own, as its SDK and environment variable spell it.
+    """
 
     name: str
     path: str
@@ -79,6 +87,7 @@ class Wire:
     text_events: Callable[..., list[SseEvent]]
     tool_events: Callable[[], list[SseEvent]]
     error_body: Callable[[str, str], bytes]
+    base_url: str
 
     def model(
         self,
@@ -173,10 +182,11 @@ WIRES = (
         anthropic.text_body,
         _anthropic_tool,
         _anthropic_error,
+        base_url="https://api.anthropic.com",
     ),
     Wire(
         CHAT_VENDOR,
-        "/v1/chat/completions",
+        CHAT_COMPLETIONS_PATH,
         "OPENAI_API_KEY",
         "authorization",
         lambda key: f"Bearer {key}",
@@ -184,10 +194,11 @@ WIRES = (
         openai.chat_text_stream,
         _chat_tool,
         _openai_error,
+        base_url=DEFAULT_BASE_URL,
     ),
     Wire(
         RESPONSES_VENDOR,
-        "/v1/responses",
+        RESPONSES_PATH,
         "OPENAI_API_KEY",
         "authorization",
         lambda key: f"Bearer {key}",
@@ -195,6 +206,7 @@ WIRES = (
         openai.responses_text_stream,
         _responses_tool,
         _openai_error,
+        base_url=DEFAULT_BASE_URL,
     ),
 )
 

@@ -25,7 +25,7 @@ def test_a_config_holds_its_values_with_the_openai_defaults() -> None:
     assert config.max_output_tokens is None
     assert config.system_prompt is None
     assert config.tools == ()
-    assert config.base_url == DEFAULT_BASE_URL == "https://api.openai.com"
+    assert config.base_url == DEFAULT_BASE_URL == "https://api.openai.com/v1"
 
 
 def test_a_config_is_frozen_and_copies_a_list_of_tools_into_a_tuple() -> None:
@@ -42,13 +42,14 @@ def test_a_config_is_frozen_and_copies_a_list_of_tools_into_a_tuple() -> None:
 @pytest.mark.parametrize(
     ("given", "kept"),
     [
-        ("https://api.openai.com/", "https://api.openai.com"),
-        ("https://api.groq.com/openai", "https://api.groq.com/openai"),
-        ("https://openrouter.ai/api/", "https://openrouter.ai/api"),
+        ("https://api.openai.com/v1/", "https://api.openai.com/v1"),
+        ("https://api.openai.com/v1", "https://api.openai.com/v1"),
+        ("https://api.groq.com/openai/v1", "https://api.groq.com/openai/v1"),
+        ("https://openrouter.ai/api/v1/", "https://openrouter.ai/api/v1"),
         ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
     ],
 )
-def test_the_base_url_keeps_its_path_prefix_and_drops_a_trailing_slash(
+def test_the_base_url_is_kept_as_the_sdk_spells_it_without_a_trailing_slash(
     given: str, kept: str
 ) -> None:
     assert OpenAIConfig("m", base_url=given).base_url == kept
@@ -73,8 +74,6 @@ def test_the_base_url_keeps_its_path_prefix_and_drops_a_trailing_slash(
         ({"base_url": "ftp://example.com"}, "base_url"),
         ({"base_url": "https://"}, "base_url"),
         ({"base_url": "api.openai.com"}, "base_url"),
-        ({"base_url": "https://api.openai.com/v1"}, "base_url"),
-        ({"base_url": "https://api.openai.com/v1/"}, "base_url"),
         ({"base_url": "https://api.openai.com/a b"}, "base_url"),
         ({"base_url": "https://api.openai.com?x=1"}, "base_url"),
         ({"base_url": b"https://api.openai.com"}, "base_url"),

@@ -26,8 +26,9 @@ def test_every_public_function_and_class_has_a_docstring() -> None:
 def test_the_vendor_names_and_paths_are_the_documented_ones() -> None:
     assert course_provider_openai.CHAT_VENDOR == "openai-chat"
     assert course_provider_openai.RESPONSES_VENDOR == "openai-responses"
-    assert course_provider_openai.CHAT_COMPLETIONS_PATH == "/v1/chat/completions"
-    assert course_provider_openai.RESPONSES_PATH == "/v1/responses"
+    assert course_provider_openai.CHAT_COMPLETIONS_PATH == "/chat/completions"
+    assert course_provider_openai.RESPONSES_PATH == "/responses"
+    assert course_provider_openai.DEFAULT_BASE_URL == "https://api.openai.com/v1"
 
 
 def test_both_apis_spell_the_error_body_the_same_so_one_reader_serves_both() -> None:

@@ -78,7 +78,24 @@ def write_project(root: Path, files: Mapping[str, str]) -> None:
 
 async def run_pytest(root: Path, *arguments: str, env: Mapping[str, str] | None = None) -> Run:
     """Run ``python -m pytest ARGUMENTS`` in ``root``; bounded by `RUN_SECONDS`."""
-    report = root / "report.xml"
+    return await finish(await start_pytest(root, *arguments, env=env))
+
+
+@dataclass(frozen=True)
+class Started:
+    """A project run under way: its process, and where its JUnit report goes."""
+
+    process: asyncio.subprocess.Process
+    report: Path
+
+
+async def start_pytest(
+    root: Path, *arguments: str, env: Mapping[str, str] | None = None, report: str = "report.xml"
+) -> Started:
+    """Start ``python -m pytest ARGUMENTS`` in ``root``, output piped; `finish` it.
+
+    ``report`` names its JUnit report in ``root`` (runs at once need one each).
+    """
     environment = {
         name: value for name, value in os.environ.items() if name not in _VENDOR_VARIABLES
     }
@@ -90,22 +107,48 @@ async def run_pytest(root: Path, *arguments: str, env: Mapping[str, str] | None 
         "-q",
         "-p",
         "no:cacheprovider",
-        f"--junitxml={report}",
+        f"--junitxml={root / report}",
         *arguments,
         cwd=root,
         env=environment,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
+    return Started(process, root / report)
+
+
+async def read_until(started: Started, text: str) -> str:
+    """The run's output up to the line holding ``text``, or to its end; bounded by `RUN_SECONDS`."""
+    assert started.process.stdout is not None
+    lines: list[str] = []
+    try:
+        async with asyncio.timeout(RUN_SECONDS):
+            while line := (await started.process.stdout.readline()).decode():
+                lines.append(line)
+                if text in line:
+                    break
+    except TimeoutError:
+        await _killed(started.process)
+        raise
+    return "".join(lines)
+
+
+async def finish(started: Started, *, read: str = "") -> Run:
+    """Wait for the run to end (``read``: its output read already); bounded by `RUN_SECONDS`."""
+    process = started.process
     try:
         async with asyncio.timeout(RUN_SECONDS):
             output, _ = await process.communicate()
     except TimeoutError:
-        process.kill()
-        await process.wait()
+        await _killed(process)
         raise
     assert process.returncode is not None
-    return Run(process.returncode, output.decode(), _outcomes(report))
+    return Run(process.returncode, read + output.decode(), _outcomes(started.report))
+
+
+async def _killed(process: asyncio.subprocess.Process) -> None:
+    process.kill()
+    await process.wait()
 
 
 def _outcomes(report: Path) -> dict[str, tuple[Outcome, ...]]:

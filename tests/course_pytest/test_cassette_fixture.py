@@ -20,7 +20,7 @@ from course_pytest._modes import how_to_record
 from course_pytest._options import options_from_marker
 from tests.course_http.cassettes import REAL_LOOKING_KEY
 from tests.course_http.replays import replay
-from tests.course_http.wires import WIRES
+from tests.course_http.wires import WIRES, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]
@@ -138,3 +138,112 @@ def test_a_missing_cassette_of_a_test_with_faults_says_another_test_must_record_
         assert "shared.json does not exist" in message
         assert "a test with faults never records" in message, message
         assert "pytest --course-record-mode=once tests/t.py::test_x" not in message
+
+
+@every_wire
+async def test_a_cassette_recorded_under_a_base_url_with_a_path_replays_under_it(
+    tmp_path: Path, wire: Wire
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "prefixed.json"
+    options = options_from_marker((), {}, "test_x")
+    async with asyncio.timeout(GUARD_SECONDS), LoopbackServer([wire.served("hi")]) as server:
+        # A compatible vendor's API under a path, as https://api.groq.com/openai is.
+        base_url = f"{server.base_url}/openai"
+        recording = CourseCassette(path, RecordMode.ONCE, options, "record it")
+        model = wire.model(
+            transport=recording.transport(base_url), base_url=base_url, api_key=REAL_LOOKING_KEY
+        )
+        recorded = await replay(model)
+        await recording.close(check_consumed=True)
+        [sent] = server.requests
+    assert sent.path.startswith("/openai/"), sent.path
+    assert [call.request.path for call in load_cassette(path).unwrap().calls] == [sent.path]
+
+    replaying = CourseCassette(path, RecordMode.NONE, options, "record it")
+    assert replaying.plan == "replay"
+    model = wire.model(transport=replaying.transport(base_url), base_url=base_url)
+    replayed = await replay(model)
+    await replaying.close(check_consumed=True)
+
+    assert recorded.error is None, recorded.error
+    assert replayed.signature() == recorded.signature()
+
+
+async def test_an_ignore_path_that_points_at_nothing_recorded_fails_the_teardown(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "ignoring.json"
+    async with asyncio.timeout(GUARD_SECONDS), LoopbackServer([ANTHROPIC.served("hi")]) as server:
+        misspelt = options_from_marker((), {"ignore": ["messages[*].contnet"]}, "test_x")
+        recording = CourseCassette(path, RecordMode.ONCE, misspelt, "record it")
+        model = ANTHROPIC.model(
+            transport=recording.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        with pytest.raises(pytest.fail.Exception) as recorded:
+            await recording.close(check_consumed=True)
+    assert path.exists(), "the recording of a passed test is kept all the same"
+
+    for ignore, passed, fails in (
+        (["max_tokens", "messages[*].contnet", "metadata.user_idd"], True, True),
+        (["max_tokens", "messages[*].contnet"], False, False),
+        (["max_tokens", "messages[*].content"], True, False),
+    ):
+        options = options_from_marker((), {"ignore": ignore}, "test_x")
+        replaying = CourseCassette(path, RecordMode.NONE, options, "record it")
+        model = ANTHROPIC.model(transport=replaying.transport(server.base_url))
+        assert (await replay(model, asking("hello"))).error is None
+        if not fails:
+            await replaying.close(check_consumed=True, passed=passed)
+            continue
+        with pytest.raises(pytest.fail.Exception) as replayed:
+            await replaying.close(check_consumed=True, passed=passed)
+
+    assert str(recorded.value) == (
+        "course_cassette(ignore=...): 'messages[*].contnet' point(s) at nothing in any "
+        f"recorded call of {path}, so ignore nothing: is the path misspelt? "
+        "(a mismatch names the path to paste)"
+    )
+    assert not recorded.value.pytrace
+    assert str(replayed.value).startswith(
+        "course_cassette(ignore=...): 'messages[*].contnet', 'metadata.user_idd' point(s) at "
+    )
+
+
+async def test_a_test_that_records_nothing_new_never_keeps_another_ones_failed_recording(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "shared.json"
+    options = options_from_marker(("shared",), {}, "test_x")
+    refused = RecordedResponse(401, JSON, ANTHROPIC.error_body("authentication_error", "bad key"))
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([ANTHROPIC.served("good"), refused]) as server,
+    ):
+        first = CourseCassette(path, RecordMode.ONCE, options, "record it")
+        model = ANTHROPIC.model(
+            transport=first.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        await first.close(check_consumed=True)
+        recorded = path.read_bytes()
+        # Two tests extend the cassette at once (two runs, or two workers): one
+        # records a refused call and fails, the other replays and records nothing.
+        failing = CourseCassette(path, RecordMode.NEW_EPISODES, options, "record it")
+        replaying = CourseCassette(path, RecordMode.NEW_EPISODES, options, "record it")
+        model = ANTHROPIC.model(
+            transport=failing.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        assert (await replay(model, asking("again"))).error is not None
+        model = ANTHROPIC.model(
+            transport=replaying.transport(server.base_url), api_key=REAL_LOOKING_KEY
+        )
+        await replay(model, asking("hello"))
+        await replaying.close(check_consumed=True, passed=True)
+        await failing.close(check_consumed=True, passed=False)
+        assert len(server.requests) == 2
+
+    assert path.read_bytes() == recorded, "the refused call was never kept"
+    assert sorted(item.name for item in path.parent.iterdir()) == ["shared.json"]
+    assert failing.recording_path != replaying.recording_path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -89,16 +90,27 @@ def test_tests_of_one_module_never_share_a_cassette_they_did_not_name() -> None:
         "TestAnthropic::test_sum",
         "TestOpenAI::test_sum",
         "TestOpenAI::TestChat::test_sum[1]",
+        "test_é",
+        "test_ü",
+        "test_e",
+        "test_",
+        "test_é[1]",
+        "test_ü[1]",
+        "TestÉ::test_sum",
+        "TestÜ::test_sum",
     ]
     names = [options_from_marker((), {}, test).name for test in tests]
 
     assert len(set(names)) == len(names), names
     assert names[0] == "test_sum"
-    assert names[5:] == [
+    assert names[5:8] == [
         "TestAnthropic.test_sum",
         "TestOpenAI.test_sum",
         "TestOpenAI.TestChat.test_sum-1",
     ]
+    assert names[10:12] == ["test_e", "test_"], "plain ASCII names are as they always were"
+    assert re.fullmatch(r"test_-[0-9a-f]{8}", names[8]), names[8]
+    assert re.fullmatch(r"test_-[0-9a-f]{8}-1", names[12]), names[12]
     assert names[1].startswith("test_sum-20-22-")
     assert options_from_marker((), {}, "test_sum[20 + 22]").name == names[1], "stable"
 

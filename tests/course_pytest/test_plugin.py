@@ -91,9 +91,11 @@ async def test_missing(course_cassette):
 
 
 @pytest.mark.asyncio
-@pytest.mark.course_cassette("bad name!")
-async def test_bad_marker(course_cassette):
-    pass
+@pytest.mark.course_cassette("answer")
+async def test_more_calls_than_recorded(course_cassette):
+    model = course_cassette.model(AnthropicMessagesModel, CONFIG)
+    await ask(model, "hello")
+    await ask(model, "hello")
 """
 
 DOUBLE_TESTS = """\
@@ -243,16 +245,24 @@ async def test_the_plugin_records_once_replays_offline_extends_and_records_again
     assert replayed.results("test_fault") == ("passed",)
     assert replayed.results("test_fewer_calls_allowed") == ("passed",)
     assert replayed.results("test_fewer_calls_than_recorded") == ("passed", "error")
-    assert "1 recorded call(s) never played, from calls[0]" in replayed.message(
-        "test_fewer_calls_than_recorded"
-    )
+    unplayed = replayed.message("test_fewer_calls_than_recorded")
+    assert (
+        "tests/cassettes/test_agent/answer.json: 1 recorded call(s) never played, from calls[0] "
+        "(POST /v1/messages): the code made fewer calls than recorded"
+    ) in unplayed, unplayed
+    assert "_cassette.py" not in unplayed, "a short message, without the plugin's traceback"
     assert replayed.results("test_missing") == ("failed",)
     missing = replayed.message("test_missing")
     assert "tests/cassettes/test_agent/never-recorded.json does not exist" in missing
     assert "record mode 'none' replays only" in missing
     assert "pytest --course-record-mode=once tests/test_agent.py::test_missing" in missing, missing
-    assert replayed.results("test_bad_marker") == ("error",)
-    assert "must be letters, digits" in replayed.message("test_bad_marker")
+    assert replayed.results("test_more_calls_than_recorded") == ("failed",)
+    assert (
+        "HTTP_RECORDING_EXHAUSTED: call 2 asked for a response; the recording holds 1. "
+        "To record the calls past the recorded ones against the real API (its key in the "
+        "environment): pytest --course-record-mode=new_episodes "
+        "tests/test_agent.py::test_more_calls_than_recorded"
+    ) in replayed.message("test_more_calls_than_recorded")
 
     assert replayed.results("test_changed_question") == ("failed",)
     assert (

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from tests.processes import child_environment
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,8 +163,18 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = work / "site"
     (wheel,) = wheels.glob("*.whl")
     subprocess.run(
-        [_uv(), "pip", "install", "--quiet", "--no-deps", "--target", str(target)]
-        + ["--python", sys.executable, str(wheel)],
+        [
+            _uv(),
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(target),
+            "--python",
+            sys.executable,
+            str(wheel),
+        ],
         check=True,
         timeout=120,
         env=child_environment(),

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, final, get_args
 
-from course_cassettes._json_paths import parse_json_path
+from course_cassettes._json_paths import JsonPath, parse_json_path, rewrite_at_paths
 from course_http._recorded import RecordedRequest, RecordedResponse
 
 __all__ = [
@@ -158,3 +158,30 @@ class Cassette:
         object.__setattr__(self, "calls", tuple(calls))
         object.__setattr__(self, "matching", matching)
         object.__setattr__(self, "redaction", redaction)
+
+    def paths_matching_nothing(self, paths: Sequence[str]) -> tuple[str, ...]:
+        """Those of the JSON ``paths`` that point at nothing in any recorded request body.
+
+        In the order given. An ``ignore`` path that points at nothing leaves
+        nothing out of matching: most likely it is misspelt. Raises
+        ``TypeError`` or ``ValueError`` for ``paths`` that are not non-empty
+        ``str`` paths that parse, each once (as `RequestMatching` does).
+        """
+        unmatched = []
+        for text in _names(paths, "paths", paths=True):
+            path = parse_json_path(text)
+            if not any(_points_at_something(call.request.body, path) for call in self.calls):
+                unmatched.append(text)
+        return tuple(unmatched)
+
+
+def _points_at_something(body: object, path: JsonPath) -> bool:
+    found = False
+
+    def seen(value: object) -> object:
+        nonlocal found
+        found = True
+        return value
+
+    rewrite_at_paths(body, [path], seen)
+    return found

@@ -7,6 +7,7 @@ cassette is always the same bytes, so a re-recording shows only what changed.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
@@ -48,16 +49,39 @@ def load_cassette(path: str | os.PathLike[str]) -> Result[Cassette, VendorError]
     Returns ``Failure`` with ``HTTP_RECORDING_INVALID`` when the file cannot
     be read (the message says why and names the file) or is not a valid
     cassette (see `loads_cassette`; the message names the file, then the
-    problem's path). Never raises.
+    problem's path). A ``path`` no file can have (one holding a NUL
+    character or a lone surrogate, or not a path at all) is a file that
+    cannot be read. Never raises.
     """
-    name = os.fsdecode(path)
+    name, unusable = _file_name(path)
+    if unusable is not None:
+        return _invalid(f"{name}: cannot be read: {unusable}")
     try:
-        data = Path(path).read_bytes()
+        data = Path(name).read_bytes()
     except OSError as error:
         return _invalid(f"{name}: cannot be read: {error.strerror or error}")
     return loads_cassette(data).alt(
         lambda error: VendorError(error.code, f"{name}: {error.message}", vendor=error.vendor)
     )
+
+
+def _file_name(path: str | os.PathLike[str]) -> tuple[str, str | None]:
+    """``path`` as a str to show, and why no file can be there (``None``: it may be)."""
+    # The os functions raise ValueError (not OSError) for these, and a lone
+    # surrogate only when the name is encoded; both entry points say "cannot
+    # be read/written" instead, as for any other path with no file.
+    try:
+        name = os.fsdecode(path)
+    except TypeError:
+        return "<not a path>", f"a path is a str or os.PathLike, not {type(path).__name__}"
+    shown = name if name.isprintable() else ascii(name)
+    if "\0" in name:
+        return shown, "the path holds a NUL character"
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        return shown, "the path cannot be encoded for the file system"
+    return name, None
 
 
 def dumps_cassette(cassette: Cassette) -> str:
@@ -78,9 +102,14 @@ def write_cassette(path: str | os.PathLike[str], cassette: Cassette) -> None:
 
     Creates the missing parent folders. A new file gets the permissions any
     new file gets (``0o666`` less the process's umask); a file rewritten
-    keeps its own. Raises ``OSError`` when the file cannot be written.
+    keeps its own. Raises ``OSError`` when the file cannot be written
+    (``errno.EINVAL`` for a ``path`` no file can have: one holding a NUL
+    character or a lone surrogate, or not a path at all).
     """
-    target = Path(path)
+    name, unusable = _file_name(path)
+    if unusable is not None:
+        raise OSError(errno.EINVAL, f"cannot be written: {unusable}", name)
+    target = Path(name)
     target.parent.mkdir(parents=True, exist_ok=True)
     data = dumps_cassette(cassette).encode("utf-8")
     try:

@@ -19,10 +19,11 @@ from course_http._secrets import (
     MASKED_QUERY_KEYS,
     REDACTED,
     SECRET_HEADERS,
+    SHORTEST_CREDENTIAL,
     masked_path,
-    percent_decoded,
+    query_credentials,
+    request_secrets,
     scrub,
-    secret_values,
 )
 from course_protocol import JsonObject, freeze_json_object
 
@@ -84,8 +85,11 @@ def redacted_request(
     """The request as a cassette holds it: kept headers, masked path and body, no credential.
 
     ``body`` is the JSON object sent (plain or frozen); ``secrets`` are the
-    credentials the request carried (`secret_values` of its headers), scrubbed
-    wherever they appear. Raises ``ValueError`` when ``body`` is not a JSON
+    credentials the request carried (`request_secrets`), scrubbed wherever
+    they appear. Recording and replay both call it, so a replayed request is
+    compared as a recording of it would hold it: a key too short to be told
+    from text (`course_http._secrets.SHORTEST_CREDENTIAL`) is scrubbed in
+    neither. Raises ``ValueError`` when ``body`` is not a JSON
     object within the nesting limit.
     """
     shown = tuple(secrets)
@@ -153,48 +157,22 @@ def redacted_response(
     )
 
 
-# A body may stop inside an echoed key (a dropped connection, an abort): its
-# last bytes are then the start of the key. Fewer than this many are kept, as
-# they are no more than a vendor's public key prefix ("sk-ant-").
-_SHORTEST_SECRET_PIECE = 8
-
-
 def _without_cut_secret(body: bytes, secrets: tuple[str, ...]) -> bytes:
+    # A body may stop inside an echoed key (a dropped connection, an abort):
+    # its last bytes are then the start of the key. A shorter start than a
+    # credential is kept, as it is no more than a vendor's public key prefix.
     for secret in secrets:
         encoded = secret.encode("utf-8", "surrogatepass")
-        for length in range(len(encoded) - 1, _SHORTEST_SECRET_PIECE - 1, -1):
+        for length in range(len(encoded) - 1, SHORTEST_CREDENTIAL - 1, -1):
             if body.endswith(encoded[:length]):
                 return body[:-length] + REDACTED.encode()
     return body
 
 
-def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
-    """The credentials a request carries, longest first, to scrub from all that is recorded.
-
-    Those of its headers (`secret_values`), and the value of each
-    `MASKED_QUERY_KEYS` parameter of ``path``, as written and percent-decoded:
-    a vendor that takes its key in the query may echo it in an error.
-    """
-    found = set(secret_values(headers))
-    _target, _question, query = path.partition("?")
-    for parameter in query.split("&") if query else ():
-        name, equals, value = parameter.partition("=")
-        if equals and value and percent_decoded(name).lower() in MASKED_QUERY_KEYS:
-            found.update({value, percent_decoded(value)})
-    return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
-
-
 def unmasked_query_keys(path: str) -> list[str]:
     """The names, as written, of the `MASKED_QUERY_KEYS` parameters of ``path`` that hold a
     value other than ``[redacted]``: a key a cassette must never hold."""
-    _target, _question, query = path.partition("?")
-    return [
-        name
-        for name, equals, value in (parameter.partition("=") for parameter in query.split("&"))
-        if equals
-        and value not in ("", REDACTED)
-        and percent_decoded(name).lower() in MASKED_QUERY_KEYS
-    ]
+    return [name for name, value in query_credentials(path) if value not in ("", REDACTED)]
 
 
 def masked_body(body: object, redaction: Redaction, secrets: tuple[str, ...]) -> JsonObject:

@@ -36,8 +36,10 @@ class CassetteTransport(HttpTransport):
     unless ``matching`` is given). A request that differs fails its call with
     ``HTTP_REQUEST_MISMATCH``, whose message names the first differing path
     and both values; the recorded call counts as played. A call beyond the
-    last recorded one fails with ``HTTP_RECORDING_EXHAUSTED``; `assert_consumed`
-    fails when calls were left unplayed. Everything above the bytes is the
+    last recorded one fails with ``HTTP_RECORDING_EXHAUSTED``, whose message
+    ends with ``when_exhausted`` when it is given (how to record the calls
+    past the recorded ones); `assert_consumed` fails when calls were left
+    unplayed. Everything above the bytes is the
     live path's (the same client, `stream_events`, parsers), so a recorded
     failure (a status, a body cut short) fails the same way again.
 
@@ -59,6 +61,7 @@ class CassetteTransport(HttpTransport):
         seed: int = 0,
         timeouts: Timeouts | None = None,
         base_url: str = "http://cassette.invalid",
+        when_exhausted: str = "",
     ) -> None:
         if type(cassette) is not Cassette:
             raise TypeError(f"cassette must be a Cassette, not {type(cassette).__name__}")
@@ -68,7 +71,10 @@ class CassetteTransport(HttpTransport):
             raise ValueError(f"chunking must be one of {get_args(Chunking)}")
         if type(seed) is not int:
             raise TypeError("seed must be an int")
+        if type(when_exhausted) is not str:
+            raise TypeError("when_exhausted must be a str")
         self._cassette = cassette
+        self._when_exhausted = when_exhausted
         self._matching = cassette.matching if matching is None else matching
         self._applied = _applied_faults(cassette, faults or {})
         self._chunking: Chunking = chunking
@@ -119,7 +125,7 @@ class CassetteTransport(HttpTransport):
         self._requests.append(sent)
         index = len(self._requests) - 1
         if index >= len(self._cassette.calls):
-            raise RecordingExhaustedError(index + 1)
+            raise RecordingExhaustedError(index + 1, hint=self._when_exhausted)
         recorded = self._cassette.calls[index]
         masked = redacted_request(
             sent.method,

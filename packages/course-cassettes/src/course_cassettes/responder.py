@@ -4,13 +4,16 @@ Each request is answered by the next unplayed call of a cassette that
 recorded the same method and path, if the request matches it as a replay
 would (masked the same way, compared by the cassette's rule); the response
 goes out byte for byte. Anything else is answered with an error the client
-cannot mistake for the vendor's: a 400 (or a 404 for a path no cassette
-knows) whose JSON body names the course code and the difference, marked
-``x-should-retry: false`` so the vendors' SDKs do not retry it.
+cannot mistake for the vendor's, marked ``x-should-retry: false`` so the
+vendors' SDKs do not retry it, whose JSON body names the course code and the
+problem: ``HTTP_REQUEST_MISMATCH`` (a 400, or a 404 for a method and path no
+cassette records), ``HTTP_RECORDING_EXHAUSTED`` (a 400), or
+``HTTP_SERVER_ERROR`` (a 500: the responder itself failed).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -39,7 +42,7 @@ class ServedCall:
     credential). ``cassette`` and ``index`` name the recorded call that answered it
     (``None`` when none did); ``status`` is the status sent; ``code`` and
     ``problem`` say why no recorded call answered (``HTTP_REQUEST_MISMATCH``,
-    ``HTTP_RECORDING_EXHAUSTED``, or ``None`` for a path no cassette records).
+    ``HTTP_RECORDING_EXHAUSTED`` or ``HTTP_SERVER_ERROR``), ``None`` when one did.
     """
 
     method: str
@@ -71,7 +74,10 @@ class CassetteResponder:
     say). Each recorded call is served once; bodies are cut as ``chunking``
     says (``"random"``: seeded by ``seed``) with ``delay`` seconds between
     chunks. ``report``, when given, is called with a `ServedCall` for every
-    request. Raises ``TypeError`` or ``ValueError`` for bad arguments.
+    request. Whatever goes wrong while answering (``report`` raising
+    included) is answered with the same typed JSON error, a 500
+    ``HTTP_SERVER_ERROR`` naming the exception's type, never a bare 500.
+    Raises ``TypeError`` or ``ValueError`` for bad arguments.
     """
 
     def __init__(
@@ -107,6 +113,15 @@ class CassetteResponder:
         secrets = request_secrets(dict(request.headers), request.path)
         # What a report shows, and what routes: the path as a cassette keeps it.
         path = masked_path(scrub(request.path, secrets))
+        try:
+            return self._answer(request, path, secrets)
+        except Exception as error:
+            # A defect (or a report that raises) still reaches the client typed.
+            return self._failed(request.method, path, error)
+
+    def _answer(
+        self, request: LoopbackRequest, path: str, secrets: tuple[str, ...]
+    ) -> LoopbackResponse:
         candidates = [
             tape
             for tape in self._tapes
@@ -137,8 +152,33 @@ class CassetteResponder:
                 f"every recorded {request.method} {path} call has been served",
             )
         return self._refuse(
-            request.method, path, 404, None, f"no cassette records {request.method} {path}"
+            request.method,
+            path,
+            404,
+            VendorErrorCode.HTTP_REQUEST_MISMATCH,
+            f"no cassette records {request.method} {path}{self._nearest(request.method, path)}",
         )
+
+    def _nearest(self, method: str, path: str) -> str:
+        # A client on the wrong base URL sends a recorded path with a prefix
+        # missing or added (the OpenAI SDK's "/v1"): say which one is recorded.
+        for tape in self._tapes:
+            for call in tape.cassette.calls:
+                recorded = call.request.path
+                if call.request.method == method and (
+                    recorded.endswith(path) or path.endswith(recorded)
+                ):
+                    return f" (one records {method} {recorded}: check the client's base URL)"
+        return ""
+
+    def _failed(self, method: str, path: str, error: Exception) -> LoopbackResponse:
+        # Only the type: the message of a foreign exception may quote the request.
+        problem = f"the cassette responder failed to answer: {type(error).__name__}"
+        code = VendorErrorCode.HTTP_SERVER_ERROR
+        # The report may be what failed: the client is answered all the same.
+        with contextlib.suppress(Exception):
+            self._told(ServedCall(method, path, None, None, 500, code, problem))
+        return _refusal(500, code, problem)
 
     def _serve(self, tape: _Tape, method: str, path: str) -> LoopbackResponse:
         index = tape.played
@@ -156,19 +196,26 @@ class CassetteResponder:
         return tuple(offsets)
 
     def _refuse(
-        self, method: str, path: str, status: int, code: VendorErrorCode | None, problem: str
+        self, method: str, path: str, status: int, code: VendorErrorCode, problem: str
     ) -> LoopbackResponse:
         self._told(ServedCall(method, path, None, None, status, code, problem))
-        error = {"type": "course_cassette_error", "message": problem}
-        if code is not None:
-            error["code"] = code.value
-        body = json.dumps({"type": "error", "error": error}, ensure_ascii=False).encode()
-        headers = {"content-type": "application/json", "x-should-retry": "false"}
-        return LoopbackResponse(RecordedResponse(status, headers, body))
+        return _refusal(status, code, problem)
 
     def _told(self, served: ServedCall) -> None:
         if self._report is not None:
             self._report(served)
+
+
+_REFUSAL_HEADERS = {"content-type": "application/json", "x-should-retry": "false"}
+
+
+def _refusal(status: int, code: VendorErrorCode, problem: str) -> LoopbackResponse:
+    """The typed JSON error of a refused request; any ``problem``, lone surrogates too, encodes."""
+    error = {"type": "course_cassette_error", "code": code.value, "message": problem}
+    # ASCII escapes: a problem quoting the request (a "\ud83d" escape in its
+    # JSON) may hold a lone surrogate, which no UTF-8 encoder takes.
+    body = json.dumps({"type": "error", "error": error}, ensure_ascii=True).encode("ascii")
+    return LoopbackResponse(RecordedResponse(status, _REFUSAL_HEADERS, body))
 
 
 def _difference(tape: _Tape, request: LoopbackRequest, secrets: tuple[str, ...]) -> str | None:

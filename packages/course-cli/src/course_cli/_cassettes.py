@@ -70,13 +70,22 @@ def _claims_to_be_a_cassette(data: bytes) -> bool:
         return False
 
 
+def _is_other_json(data: bytes) -> bool:
+    try:
+        return not is_cassette_document(json.loads(data))
+    except (ValueError, RecursionError):
+        return False
+
+
 def cassettes_under(target: str) -> list[tuple[str, Cassette]] | str:
     """The cassettes ``course serve`` answers from, named for its reports; or why there are none.
 
     ``target`` is a cassette file, or a folder whose ``*.json`` files (at any
-    depth, in name order) are read: those without the version key are not
-    cassettes and are passed over; a cassette that cannot be used is an
-    error (the returned ``str``, naming the file and its problem).
+    depth, in name order) are read: JSON documents without the version key
+    are not cassettes and are passed over; a cassette that cannot be used,
+    and a file that is not JSON at all (a cassette broken by hand cannot be
+    told from anything else), is an error (the returned ``str``, naming the
+    file and its problem).
     """
     root = Path(target)
     if not root.is_dir():
@@ -92,7 +101,7 @@ def cassettes_under(target: str) -> list[tuple[str, Cassette]] | str:
         cassette = loaded.value_or(None)
         if isinstance(cassette, Cassette):
             found.append((path.relative_to(root).as_posix(), cassette))
-        elif _claims_to_be_a_cassette(data):
+        elif not _is_other_json(data):
             return f"{path}: {loaded.failure().message}"
     if not found:
         return f"{target}: no cassette (a *.json file with a {CASSETTE_VERSION_KEY!r} key) found"

@@ -181,7 +181,7 @@ def _build_parser() -> _Parser:
         "serve",
         help="answer HTTP clients and SDKs from cassettes on 127.0.0.1",
         description="Run an HTTP server on 127.0.0.1 that answers each request from the "
-        "cassettes, byte for byte, with request matching, until Ctrl-C.",
+        "cassettes, byte for byte, with request matching, until Ctrl-C or SIGTERM.",
         epilog=SERVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -253,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     model call, a demo loop that had to stop), or stdout was closed by its
     reader. 2: bad arguments, reported in one line on stderr, or (``check``)
     a file that could not be read at all, after every file was checked.
-    130: interrupted (Ctrl-C). Expected failures never raise; an unexpected internal error does.
+    130: interrupted (Ctrl-C). 143: ``serve`` stopped by SIGTERM. Expected failures never
+    raise; an unexpected internal error does.
     """
     parser = _build_parser()
     try:

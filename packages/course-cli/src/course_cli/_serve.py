@@ -2,7 +2,8 @@
 
 The server is ``course_http.loopback``'s, answering through a
 ``CassetteResponder``: the recorded bytes, with request matching, so an SDK
-pointed at the printed base URL replays recorded traffic with no code change.
+pointed at the base URL printed for it replays recorded traffic with no code
+change.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -17,33 +19,57 @@ from typing import TYPE_CHECKING
 from course_cassettes import Cassette
 from course_cli._cassettes import cassettes_under
 from course_cli._output import one_line, writer_for
+from course_cli._sdks import sdk_base_urls
 from course_http import Chunking
 
 if TYPE_CHECKING:
-    from course_cassettes.responder import CassetteResponder, ServedCall
+    from course_cassettes.responder import ServedCall
+    from course_http.loopback import LoopbackServer
 
 __all__ = ["SERVE_EPILOG", "add_serve_arguments", "run_serve"]
 
 SERVE_EPILOG = """\
 example:
   $ course serve tests/cassettes --port 8787
-  course serve: http://127.0.0.1:8787 answers 3 calls from 2 cassettes (Ctrl-C stops it)
+  course serve: http://127.0.0.1:8787 answers 3 calls from 2 cassettes (Ctrl-C or SIGTERM stops it)
+    anthropic: http://127.0.0.1:8787 (ANTHROPIC_BASE_URL)
+    openai: http://127.0.0.1:8787/v1 (OPENAI_BASE_URL)
   POST /v1/messages: test_agent/answers.json calls[0]: 200
   POST /v1/messages: HTTP_REQUEST_MISMATCH: test_agent/answers.json calls[1]: ...
 
-Point a client at the printed base URL (ANTHROPIC_BASE_URL, OPENAI_BASE_URL,
-base_url=...). Each request is answered by the next unplayed call of a
-cassette that recorded the same method and path, when the request matches it
-as a replay would; the recorded status, headers and body are sent byte for
-byte. A request that matches nothing gets a 400 (404 for a path no cassette
-records) whose JSON error names the course code and the first difference,
-with x-should-retry: false. Each recorded call is served once: restart the
-server to replay again. One line per request on stdout (problems on stderr).
-Exit status: 130 when stopped with Ctrl-C, 2 for bad arguments, a cassette
-that cannot be used or a port already in use.
+Point each SDK at the base URL printed for it, as is (base_url=..., or the
+variable named). There is one line per SDK whose endpoints the cassettes
+record, spelled as that SDK spells a base URL: the OpenAI SDK's ends with
+the /v1 of the recorded /v1/chat/completions (with /openai/v1 for a call
+recorded under such a compatible vendor's base URL). Any other client takes
+the first URL and the recorded paths.
+
+Each request is answered by the next unplayed call of a cassette that
+recorded the same method and path, when the request matches it as a replay
+would; the recorded status, headers and body are sent byte for byte. Any
+other request is refused with a JSON error naming a course code and the
+problem, with x-should-retry: false (so the SDKs do not retry it):
+  HTTP_REQUEST_MISMATCH     400: it differs from the next recorded call of
+                            its method and path (the first difference); 404:
+                            no cassette records its method and path
+  HTTP_RECORDING_EXHAUSTED  400: every recorded call of its method and path
+                            has been served
+  HTTP_SERVER_ERROR         500: course serve itself failed to answer it
+Each recorded call is served once: restart the server to replay again. One
+line per request on stdout (refusals on stderr, with their code).
+
+Ctrl-C (SIGINT) or SIGTERM (kill PID: what stops a server started in the
+background of a script, where SIGINT is ignored) stops the server: every
+connection is closed, one line goes to stderr, 'course serve: interrupted'
+or 'course serve: terminated'. Exit status: 130 after Ctrl-C, 143 after
+SIGTERM, 2 for bad arguments, a cassette that cannot be used (a file in a
+folder that is not JSON at all counts) or a port already in use.
 """
 
 _CHUNKINGS: dict[str, Chunking] = {"whole": "whole", "bytes": "bytes", "random": "random"}
+
+_TERMINATED = 128 + signal.SIGTERM
+"""The shell's status of a process ended by SIGTERM: ``course serve`` stopped by it exits so."""
 
 
 def _port(text: str) -> int:
@@ -103,14 +129,17 @@ def load_for_serving(target: str) -> list[tuple[str, Cassette]] | str:
 def run_serve(
     cassettes: list[tuple[str, Cassette]], port: int, chunking: str, delay_ms: float
 ) -> int:
-    """Serve ``cassettes`` until interrupted; 2 when the port cannot be bound.
+    """Serve ``cassettes`` until stopped; 143 after SIGTERM, 2 when the port cannot be bound.
 
     Ctrl-C reaches the caller as ``KeyboardInterrupt`` once the server has
-    stopped (every connection closed).
+    stopped (every connection closed); SIGTERM stops it the same way, and
+    ``course serve: terminated`` goes to stderr.
     """
-    # The server stack (uvicorn, starlette) loads here, not with the CLI:
-    # every other command starts without it.
+    # The server stack (uvicorn) loads here, not with the CLI: every other
+    # command starts without it. And before the event loop runs, where an
+    # import would hold up the loop (a slow callback in asyncio debug mode).
     from course_cassettes.responder import CassetteResponder
+    from course_http.loopback import LoopbackServer
 
     out = writer_for(sys.stdout)
     err = writer_for(sys.stderr)
@@ -120,8 +149,15 @@ def run_serve(
         delay=delay_ms / 1000,
         report=_reporter(out, err),
     )
+    server = LoopbackServer(responder, port=port)
+    calls = responder.pending_call_count
+
+    def announce(base_url: str) -> None:
+        out(_banner(base_url, cassettes, calls))
+        _flush()
+
     try:
-        asyncio.run(_serve(responder, port, len(cassettes), out))
+        asyncio.run(_serve(server, announce))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             err(
@@ -132,22 +168,35 @@ def run_serve(
             err(f"course serve: error: cannot listen on 127.0.0.1:{port}: {error.strerror}\n")
         _flush()
         return 2
-    return 0
+    _flush()
+    err("course serve: terminated\n")
+    return _TERMINATED
 
 
-async def _serve(
-    responder: CassetteResponder, port: int, count: int, out: Callable[[str], None]
-) -> None:
-    from course_http.loopback import LoopbackServer
+def _banner(base_url: str, cassettes: list[tuple[str, Cassette]], calls: int) -> str:
+    """What ``course serve`` says once it listens: where, how much, and each SDK's base URL."""
+    count = len(cassettes)
+    lines = [
+        f"course serve: {base_url} answers {calls} call{'s' * (calls != 1)} "
+        f"from {count} cassette{'s' * (count != 1)} (Ctrl-C or SIGTERM stops it)\n"
+    ]
+    paths = (call.request.path for _, cassette in cassettes for call in cassette.calls)
+    for sdk in sdk_base_urls(base_url, paths):
+        lines.append(f"  {sdk.sdk}: {sdk.url} ({sdk.variable})\n")
+    return "".join(lines)
 
-    async with LoopbackServer(responder, port=port) as server:
-        calls = responder.pending_call_count
-        out(
-            f"course serve: {server.base_url} answers {calls} call{'s' * (calls != 1)} "
-            f"from {count} cassette{'s' * (count != 1)} (Ctrl-C stops it)\n"
-        )
-        _flush()
-        await asyncio.Event().wait()
+
+async def _serve(server: LoopbackServer, announce: Callable[[str], None]) -> None:
+    """Run ``server`` until SIGTERM (then return) or cancellation (Ctrl-C under ``asyncio.run``)."""
+    loop = asyncio.get_running_loop()
+    terminated = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, terminated.set)
+    try:
+        async with server:
+            announce(server.base_url)
+            await terminated.wait()
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
 def _reporter(
@@ -155,11 +204,11 @@ def _reporter(
 ) -> Callable[[ServedCall], None]:
     def report(served: ServedCall) -> None:
         where = f"{served.method} {one_line(served.path)}"
-        if served.cassette is not None:
-            out(f"{where}: {one_line(served.cassette)} calls[{served.index}]: {served.status}\n")
+        if served.code is None:
+            answer = f"{one_line(served.cassette or '')} calls[{served.index}]"
+            out(f"{where}: {answer}: {served.status}\n")
         else:
-            code = served.code.value if served.code is not None else "NOT_RECORDED"
-            err(f"{where}: {code}: {one_line(served.problem or '')}\n")
+            err(f"{where}: {served.code.value}: {one_line(served.problem or '')}\n")
         _flush()
 
     return report

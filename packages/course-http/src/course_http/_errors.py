@@ -48,7 +48,7 @@ class VendorErrorCode(StrEnum):
     """The vendor is overloaded or unavailable (HTTP 503 or 529)."""
 
     HTTP_SERVER_ERROR = "HTTP_SERVER_ERROR"
-    """The vendor failed (any other HTTP 5xx)."""
+    """The vendor failed (any other HTTP 5xx); served cassettes: the responder failed to answer."""
 
     HTTP_REQUEST_REJECTED = "HTTP_REQUEST_REJECTED"
     """The vendor rejected the request (any other HTTP 4xx: bad body, unknown model, too large)."""
@@ -63,7 +63,7 @@ class VendorErrorCode(StrEnum):
     """The connection failed or was closed in the middle of the body."""
 
     HTTP_RECORDING_EXHAUSTED = "HTTP_RECORDING_EXHAUSTED"
-    """A recorded transport was called more times than it holds recorded responses."""
+    """A call after every recorded response was used (served cassettes: of its method and path)."""
 
     HTTP_REQUEST_MISMATCH = "HTTP_REQUEST_MISMATCH"
     """A replayed call sent a request that differs from the recorded one (method, path or body)."""

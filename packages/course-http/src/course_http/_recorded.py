@@ -96,10 +96,14 @@ class RecordedRequest:
 
 
 class RecordingExhaustedError(Exception):
-    """A recorded transport was called once more than it holds responses (``call`` is 1-based)."""
+    """A recorded transport was called once more than it holds responses (``call`` is 1-based).
 
-    def __init__(self, call: int) -> None:
-        super().__init__(f"call {call} asked for a response; the recording holds {call - 1}")
+    ``hint``, when given, follows the message: how to record the calls past the last one.
+    """
+
+    def __init__(self, call: int, *, hint: str = "") -> None:
+        message = f"call {call} asked for a response; the recording holds {call - 1}"
+        super().__init__(f"{message}. {hint}" if hint else message)
         self.call = call
 
 

@@ -1,7 +1,11 @@
 """Keeping credentials out of all the transports show: secret headers, query keys, a scrubber.
 
 Pure text: every repr and message of a request masks with these, and so does
-what a cassette records (`course_cassettes._redaction` builds on them).
+what a cassette records (`course_cassettes._redaction` builds on them), what an
+error says (`course_http._error_scrub`) and what is logged
+(`course_http._log_masking`). A credential is what `request_secrets` finds
+in a request, `SHORTEST_CREDENTIAL` characters or more; `scrub` replaces it
+wherever it occurs, `scrub_shown` also where a text cut to length ends in it.
 """
 
 from __future__ import annotations
@@ -18,9 +22,13 @@ __all__ = [
     "MASKED_QUERY_KEYS",
     "REDACTED",
     "SECRET_HEADERS",
+    "SHORTEST_CREDENTIAL",
     "masked_path",
     "percent_decoded",
+    "query_credentials",
+    "request_secrets",
     "scrub",
+    "scrub_shown",
     "secret_values",
     "without_secrets",
 ]
@@ -44,6 +52,20 @@ REDACTED = "[redacted]"
 MASKED_QUERY_KEYS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token"})
 """Query parameters whose values are masked in a recorded path (``?key=...`` keys)."""
 
+SHORTEST_CREDENTIAL: Final = 8
+"""The fewest characters a value must have to be scrubbed from text as a credential.
+
+A shorter one (``api_key="x"``, what a client pointed at a local server is
+given) cannot be told apart from text: scrubbing it would mangle every body
+and message it occurs in (``max_tokens`` would become ``ma[redacted]_tokens``).
+It is still never sent to a cassette, a repr or a log as a header or query
+value: those are masked by name. A piece of a credential's start shorter
+than this is no more than a vendor's public key prefix (``sk-ant-``)."""
+
+
+# An authorization scheme ("Bearer", "Basic", "AWS4-HMAC-SHA256"): an HTTP token without "=".
+_AUTH_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*")
+
 
 def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
     """The credentials held by ``headers``, longest first, to `scrub` from text.
@@ -51,23 +73,47 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
     Each secret header's whole value, and for an ``authorization`` value such
     as ``Bearer sk-...`` also the token after the scheme, since a server may
     echo the token alone. A ``Basic`` token is base64 of ``user:password``:
-    the pair, and each part of 8 characters or more (the key may be either),
-    are credentials in clear.
+    the pair, and each of its parts, are credentials in clear (the key may
+    be either). Only values of `SHORTEST_CREDENTIAL` characters or more
+    count; a value whose token is shorter (``Bearer x``) holds none.
     """
     found: set[str] = set()
     for name, value in headers.items():
         if name.lower() not in SECRET_HEADERS or not value:
             continue
-        found.add(value)
-        _scheme, space, token = value.partition(" ")
-        if space and token.strip():
-            found.add(token.strip())
-            if _scheme.lower() == "basic":
-                found.update(_basic_credentials(token.strip()))
-    return tuple(sorted(found, key=lambda secret: (-len(secret), secret)))
+        scheme, space, token = value.partition(" ")
+        token = token.strip()
+        if not (space and token and _AUTH_SCHEME.fullmatch(scheme)):
+            # One credential, whatever its spaces (a cookie: "a=1; b=2").
+            found.add(value)
+            continue
+        if len(token) < SHORTEST_CREDENTIAL:
+            # The scheme is public: "Bearer x" holds no more secret than "x".
+            continue
+        found.update((value, token))
+        if scheme.lower() == "basic":
+            found.update(_basic_credentials(token))
+    return _credentials(found)
 
 
-_SHORTEST_BASIC_PART = 8
+def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
+    """The credentials a request carries, longest first: all to scrub from what is shown.
+
+    Those of its headers (`secret_values`), and the value of each
+    `MASKED_QUERY_KEYS` parameter of ``path`` (`query_credentials`), as
+    written and percent-decoded: a vendor that takes its key in the query
+    may echo it in an error. Values shorter than `SHORTEST_CREDENTIAL` are
+    left out.
+    """
+    found = set(secret_values(headers))
+    for _name, value in query_credentials(path):
+        found.update({value, percent_decoded(value)})
+    return _credentials(found)
+
+
+def _credentials(found: Iterable[str]) -> tuple[str, ...]:
+    kept = (secret for secret in found if len(secret) >= SHORTEST_CREDENTIAL)
+    return tuple(sorted(kept, key=lambda secret: (-len(secret), secret)))
 
 
 def _basic_credentials(token: str) -> set[str]:
@@ -77,18 +123,54 @@ def _basic_credentials(token: str) -> set[str]:
         return set()
     user, _colon, password = pair.partition(":")
     # The key may be either part (some APIs take it as the user, with a dummy
-    # password such as "X"); a short part is no key, and scrubbing it would
-    # mangle every body it occurs in.
-    parts = (part for part in (user, password) if len(part) >= _SHORTEST_BASIC_PART)
-    return {pair, *parts} if pair else set()
+    # password such as "X"); a short part is dropped with the other short values.
+    return {pair, user, password} if pair else set()
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every occurrence of each secret replaced by `REDACTED`."""
+    """``text`` with every occurrence of each secret replaced by `REDACTED`.
+
+    A secret shorter than `SHORTEST_CREDENTIAL` is no credential and is left alone.
+    """
     for secret in secrets:
-        if secret in text:
+        if len(secret) >= SHORTEST_CREDENTIAL and secret in text:
             text = text.replace(secret, REDACTED)
     return text
+
+
+def scrub_shown(text: str, secrets: Iterable[str]) -> str:
+    """`scrub` for a text shown to a person (an error's message): cut pieces go too.
+
+    A message quotes the vendor's words cut to a length, and the cut may fall
+    inside an echoed key: besides each whole secret, every run of text that
+    is the start of one, `SHORTEST_CREDENTIAL` characters or more, is
+    replaced by `REDACTED` (the longest such run, whichever secret it starts).
+    """
+    keys = [secret for secret in secrets if len(secret) >= SHORTEST_CREDENTIAL]
+    text = scrub(text, keys)
+    pieces: list[str] = []
+    done = 0
+    while True:
+        starts = (text.find(key[:SHORTEST_CREDENTIAL], done) for key in keys)
+        at = min((start for start in starts if start >= 0), default=-1)
+        if at < 0:
+            break
+        # Two secrets may share a start (a key and its percent-encoded form):
+        # the run ends where the last of them parts from the text.
+        end = max(at + _shared_length(text, at, key) for key in keys)
+        pieces += (text[done:at], REDACTED)
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _shared_length(text: str, at: int, key: str) -> int:
+    length = 0
+    for expected, found in zip(key, text[at : at + len(key)], strict=False):
+        if expected != found:
+            break
+        length += 1
+    return length
 
 
 def without_secrets(headers: Mapping[str, str]) -> frozendict[str, str]:
@@ -109,19 +191,38 @@ def percent_decoded(text: str) -> str:
     return _PERCENT_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)), text.replace("+", " "))
 
 
-def masked_path(path: str) -> str:
-    """``path`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``.
+# A query parameter: after a "?" or "&", a name, "=", and a value that runs to
+# the next "&" (or, in a line of a log, to the space after the URL).
+_PARAMETER = re.compile(r"(?<=[?&])([^=&?#\s]+)=([^&#\s]*)")
 
-    A parameter's name is compared as the server reads it: percent-decoded
+
+def query_credentials(text: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` of each `MASKED_QUERY_KEYS` parameter in ``text``, as written.
+
+    ``text`` is a path with its query, a URL, or a line that holds one. A
+    parameter's name is compared as the server reads it: percent-decoded
     (``api%5Fkey`` is ``api_key``), in any case.
     """
-    target, question, query = path.partition("?")
-    if not question:
-        return path
-    parameters = []
-    for parameter in query.split("&"):
-        name, equals, _value = parameter.partition("=")
-        if equals and percent_decoded(name).lower() in MASKED_QUERY_KEYS:
-            parameter = f"{name}={REDACTED}"
-        parameters.append(parameter)
-    return f"{target}?{'&'.join(parameters)}"
+    return [
+        (found.group(1), found.group(2))
+        for found in _PARAMETER.finditer(text)
+        if percent_decoded(found.group(1)).lower() in MASKED_QUERY_KEYS
+    ]
+
+
+def masked_path(text: str) -> str:
+    """``text`` with the value of each `MASKED_QUERY_KEYS` parameter replaced by ``[redacted]``.
+
+    ``text`` is a path with its query, a URL, or a line of a log holding
+    either; parameters are found as `query_credentials` finds them.
+    """
+    if "=" not in text:
+        return text
+    return _PARAMETER.sub(_masked_parameter, text)
+
+
+def _masked_parameter(found: re.Match[str]) -> str:
+    name = found.group(1)
+    if percent_decoded(name).lower() not in MASKED_QUERY_KEYS:
+        return found.group(0)
+    return f"{name}={REDACTED}"

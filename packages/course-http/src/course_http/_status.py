@@ -12,7 +12,6 @@ from email.utils import parsedate_to_datetime
 from typing import final
 
 from course_http._errors import VendorError, VendorErrorCode
-from course_http._secrets import scrub
 
 __all__ = [
     "ErrorBodyReader",
@@ -140,20 +139,21 @@ def status_error(
     status: int,
     described: VendorErrorBody | None,
     retry_after: float | None,
-    secrets: tuple[str, ...],
     problem: str | None = None,
 ) -> VendorError:
-    """The `VendorError` for a response the stream cannot use, secrets scrubbed from it.
+    """The `VendorError` for a response the stream cannot use.
 
     The message says the status, the vendor's error type and message (cut
     at 500 characters), ``problem`` when the status itself is fine (a body
-    that is not an event stream), and never a header value.
+    that is not an event stream), and never a header value. What the vendor
+    says is as it said it: the caller scrubs the request's credentials from
+    it (`course_http._error_scrub.scrub_error`).
     """
     vendor_type = vendor_code = vendor_message = None
     if described is not None:
-        vendor_type = _scrubbed(described.vendor_type, secrets)
-        vendor_code = _scrubbed(described.vendor_code, secrets)
-        vendor_message = _scrubbed(described.vendor_message, secrets)
+        vendor_type = described.vendor_type
+        vendor_code = described.vendor_code
+        vendor_message = described.vendor_message
     parts = [f"HTTP {status}"]
     if problem is not None:
         parts.append(problem)
@@ -176,9 +176,3 @@ def status_error(
         vendor_message=vendor_message,
         retry_after=retry_after,
     )
-
-
-def _scrubbed(value: str | None, secrets: tuple[str, ...]) -> str | None:
-    if value is None:
-        return None
-    return scrub(value, secrets)

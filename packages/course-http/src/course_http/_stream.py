@@ -7,9 +7,10 @@ from collections.abc import AsyncGenerator
 
 import httpx2
 
-from course_http._errors import VendorErrorCode
+from course_http._error_scrub import scrub_error
+from course_http._errors import VendorError, VendorErrorCode
 from course_http._request import HttpRequest
-from course_http._secrets import secret_values
+from course_http._secrets import request_secrets
 from course_http._sse import SseDecoder, SseEvent
 from course_http._status import (
     ErrorBodyReader,
@@ -62,8 +63,10 @@ async def stream_events(
       ``Content-Encoding``) as the transport and the SSE decoder fail.
 
     ``event_index`` of a failure in the body is the number of events already
-    yielded. No message holds a header value; the request's credentials are
-    scrubbed from whatever the server or the client says. Raises ``TypeError``
+    yielded. No message holds a header value; the request's credentials (its
+    secret headers' values, its `MASKED_QUERY_KEYS` query values) are
+    scrubbed from whatever the server or the client says, and an exception
+    of the client that shows one is not chained. Raises ``TypeError``
     when ``transport`` or ``request`` is of the wrong type, or ``describe_error``
     returns something other than a `VendorErrorBody` or ``None``.
     """
@@ -71,13 +74,14 @@ async def stream_events(
         raise TypeError(f"transport must be an HttpTransport, not {type(transport).__name__}")
     if type(request) is not HttpRequest:
         raise TypeError(f"request must be an HttpRequest, not {type(request).__name__}")
-    secrets = secret_values(request.headers)
+    secrets = request_secrets(request.headers, request.path)
     decoder = SseDecoder(vendor=vendor)
     in_body = False
     response: httpx2.Response | None = None
+    failure: VendorError | None = None
     try:
         response = await transport._open(request)
-        await _check_response(response, vendor, describe_error, secrets)
+        await _check_response(response, vendor, describe_error)
         in_body = True
         chunks = response.aiter_bytes()
         try:
@@ -103,24 +107,27 @@ async def stream_events(
             await chunks.aclose()
     except Exception as error:
         translated = translate(
-            error,
-            vendor=vendor,
-            event_index=decoder.event_count if in_body else None,
-            secrets=secrets,
+            error, vendor=vendor, event_index=decoder.event_count if in_body else None
         )
-        if translated is None:
+        if translated is not None:
+            translated.__cause__ = error
+            translated.__suppress_context__ = True
+            failure = translated
+        elif isinstance(error, VendorError):
+            failure = error
+        else:
             raise
-        raise translated from error
     finally:
         if response is not None:
             await response.aclose()
+    if failure is not None:
+        # Raised here, out of the handler, so that what it was raised from is
+        # only what `scrub_error` let it keep.
+        raise scrub_error(failure, secrets)
 
 
 async def _check_response(
-    response: httpx2.Response,
-    vendor: str,
-    describe_error: ErrorBodyReader,
-    secrets: tuple[str, ...],
+    response: httpx2.Response, vendor: str, describe_error: ErrorBodyReader
 ) -> None:
     status = response.status_code
     code = code_for_status(status)
@@ -143,7 +150,6 @@ async def _check_response(
         status=status,
         described=described,
         retry_after=retry_after_seconds(response.headers),
-        secrets=secrets,
         problem=problem,
     )
 

@@ -6,7 +6,6 @@ import httpx2
 
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._recorded import RecordingExhaustedError, RequestMismatchError
-from course_http._secrets import scrub
 
 __all__ = ["translate"]
 
@@ -21,9 +20,7 @@ _TIMEOUT_PHASES: tuple[tuple[type[httpx2.TimeoutException], str], ...] = (
 )
 
 
-def translate(
-    error: BaseException, *, vendor: str, event_index: int | None, secrets: tuple[str, ...]
-) -> VendorError | None:
+def translate(error: BaseException, *, vendor: str, event_index: int | None) -> VendorError | None:
     """The `VendorError` for ``error``, or ``None`` when it is not the HTTP client's to translate.
 
     Timeouts of any phase are ``HTTP_TIMEOUT``; connection failures (refused,
@@ -34,15 +31,16 @@ def translate(
     response too many ``HTTP_RECORDING_EXHAUSTED``; a replayed request that
     differs from the recorded one ``HTTP_REQUEST_MISMATCH``. ``event_index`` is
     the number of events already delivered, or ``None`` before the body.
+    The message quotes the client's own words: the caller scrubs the
+    request's credentials from it (`course_http._error_scrub.scrub_error`).
     """
     if isinstance(error, RecordingExhaustedError):
         return VendorError(VendorErrorCode.HTTP_RECORDING_EXHAUSTED, str(error), vendor=vendor)
     if isinstance(error, RequestMismatchError):
-        message = scrub(str(error), secrets)
-        return VendorError(VendorErrorCode.HTTP_REQUEST_MISMATCH, message, vendor=vendor)
+        return VendorError(VendorErrorCode.HTTP_REQUEST_MISMATCH, str(error), vendor=vendor)
     if not isinstance(error, httpx2.HTTPError):
         return None
-    detail = _detail(error, secrets)
+    detail = _detail(error)
     where = "before the response" if event_index is None else f"after {event_index} events"
     if isinstance(error, httpx2.TimeoutException):
         phase = next(
@@ -62,8 +60,8 @@ def translate(
     return VendorError(code, message, vendor=vendor, event_index=event_index)
 
 
-def _detail(error: BaseException, secrets: tuple[str, ...]) -> str:
-    text = scrub(str(error), secrets) or type(error).__name__
+def _detail(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
     if len(text) > _SHOWN_DETAIL:
         text = text[:_SHOWN_DETAIL] + "..."
     return text

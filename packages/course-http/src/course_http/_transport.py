@@ -8,10 +8,14 @@ from typing import final
 import httpx2
 
 from course_http._closing import ClosedOnExit
+from course_http._log_masking import CLIENT_LOGGERS, mask_query_credentials
 from course_http._request import HttpRequest
 from course_http._timeouts import Timeouts
 
 __all__ = ["HttpTransport", "LiveTransport"]
+
+# The client logs each request's URL: a key sent in the query must not be in it.
+mask_query_credentials(*CLIENT_LOGGERS)
 
 _REQUEST_HEADERS = {"content-type": "application/json", "accept": "text/event-stream"}
 

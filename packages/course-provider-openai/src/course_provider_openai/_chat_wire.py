@@ -9,7 +9,8 @@ send (``{"error": {"message", "type", "param", "code"}}``).
 from typing import Final
 
 VENDOR: Final = "openai-chat"
-PATH: Final = "/v1/chat/completions"
+PATH: Final = "/chat/completions"
+"""The endpoint under the base URL (``https://api.openai.com/v1``), as the official SDK joins it."""
 
 # Request body.
 MODEL_KEY: Final = "model"

@@ -22,8 +22,8 @@ __all__ = [
     "request_headers",
 ]
 
-DEFAULT_BASE_URL = "https://api.openai.com"
-"""Where OpenAI serves both APIs; the adapter appends ``/v1/...`` itself."""
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+"""Where OpenAI serves both APIs, spelled as the official SDK and ``OPENAI_BASE_URL`` spell it."""
 
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
 """The variable the official SDK reads its base URL from, spelled as ``DEFAULT_BASE_URL`` is."""
@@ -31,7 +31,6 @@ BASE_URL_VARIABLE = "OPENAI_BASE_URL"
 API_KEY_VARIABLE = "OPENAI_API_KEY"
 """The environment variable both models read their key from when none is given (as the SDK does)."""
 
-_VERSION_SUFFIX = "/v1"
 _HEADER_UNSAFE = frozenset("\r\n\0")
 
 
@@ -47,11 +46,7 @@ def _check_base_url(value: object) -> str:
         raise _fail("base_url", "must start with https:// or http://")
     if not rest.split("/", 1)[0] or any(ch.isspace() or ch in "?#" for ch in rest):
         raise _fail("base_url", "must name a host, with no whitespace, query or fragment")
-    trimmed = value.rstrip("/")
-    if trimmed.endswith(_VERSION_SUFFIX):
-        # The paths already start with /v1: ".../v1" would call .../v1/v1/responses.
-        raise _fail("base_url", "must not end with /v1: the adapter adds /v1/... itself")
-    return trimmed
+    return value.rstrip("/")
 
 
 def _check_tools(value: object) -> tuple[CourseToolSpec, ...]:
@@ -83,10 +78,13 @@ class OpenAIConfig:
       message (Chat) or as ``instructions`` (Responses);
     - ``tools``: the Tools the model may call, a tuple (a list is copied into
       one) of ``CourseToolSpec`` with distinct names;
-    - ``base_url``: scheme and host (and a path prefix for compatible
-      vendors), without the ``/v1`` the adapter adds; a trailing ``/`` is
-      dropped. ``https://api.groq.com/openai`` and
-      ``https://openrouter.ai/api`` are examples.
+    - ``base_url``: where the API lives, spelled as the official SDK and
+      ``OPENAI_BASE_URL`` spell it, version included: the endpoint paths
+      (``/chat/completions``, ``/responses``) are appended to it, so
+      `DEFAULT_BASE_URL` calls ``https://api.openai.com/v1/chat/completions``.
+      A compatible vendor's works the same way
+      (``https://api.groq.com/openai/v1``, ``https://openrouter.ai/api/v1``);
+      a trailing ``/`` is dropped.
 
     Raises ``CourseProtocolError`` naming the bad field otherwise.
     """

@@ -8,7 +8,8 @@ package only.
 from typing import Final
 
 VENDOR: Final = "openai-responses"
-PATH: Final = "/v1/responses"
+PATH: Final = "/responses"
+"""The endpoint under the base URL (``https://api.openai.com/v1``), as the official SDK joins it."""
 
 # Request body.
 MODEL_KEY: Final = "model"

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, final
 
 import pytest
 
-from course_cassettes import CassetteTransport, RecordingTransport, load_cassette
+from course_cassettes import Cassette, CassetteTransport, RecordingTransport, load_cassette
 from course_http import HttpTransport, Timeouts
 from course_pytest._modes import Plan, RecordMode, plan_for
 from course_pytest._options import CassetteOptions
 
-__all__ = ["CourseCassette"]
+__all__ = ["CourseCassette", "remove_left_recordings"]
 
 M = TypeVar("M")
 
@@ -36,14 +37,16 @@ class CourseCassette:
     and the file's existence say (`plan`). `model` builds a vendor model
     over it. At teardown the transport is closed; a recording becomes the
     cassette only when the test passed (until then it is written beside it,
-    as ``.<name>.json.recording``), so a failed recording (a wrong key's
+    as ``.<name>.json.<process>-<random>.recording``), so a failed recording (a wrong key's
     401, a bug) never replaces a cassette nor leaves one to replay. When
     the test passed and replayed, every recorded call must have been played
     (``assert_consumed``), unless the test is marked ``course_allow_unplayed``.
 
     ``how_to_record`` is what a test whose cassette is missing is told;
     ``how_to_replace`` what it is told when the cassette cannot be used
-    (``how_to_record`` when not given).
+    (``how_to_record`` when not given); ``how_to_extend`` (one line) what
+    ends the ``HTTP_RECORDING_EXHAUSTED`` message of a replay asked for
+    more calls than recorded.
     """
 
     def __init__(
@@ -54,16 +57,22 @@ class CourseCassette:
         how_to_record: str,
         *,
         how_to_replace: str | None = None,
+        how_to_extend: str = "",
     ) -> None:
         self._path = path
         self._mode = mode
         self._options = options
         self._how_to_record = how_to_record
         self._how_to_replace = how_to_record if how_to_replace is None else how_to_replace
+        self._how_to_extend = how_to_extend
         self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
-        self._transport: HttpTransport | None = None
+        self._transport: CassetteTransport | RecordingTransport | None = None
         self._base_url: str | None = None
-        self._recording_path = path.with_name(f".{path.name}.recording")
+        # Unique to this process and test: another one recording the same
+        # cassette (an xdist worker, another run) never writes over it.
+        self._recording_path = path.with_name(
+            f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{_SCRATCH_SUFFIX}"
+        )
 
     @property
     def path(self) -> Path:
@@ -88,7 +97,9 @@ class CourseCassette:
     def transport(self, base_url: str, *, timeouts: Timeouts | None = None) -> HttpTransport:
         """The transport of this test, bound to its cassette (made once, then the same one).
 
-        ``base_url`` is where the real API is, used only when recording.
+        ``base_url`` is where the real API is: calls go there when
+        recording, and a replay is built on it too, so that it sends the
+        very path (any prefix of the base URL's included) that was recorded.
         Fails the test (with how to record it) when the cassette must be
         replayed and does not exist, or cannot be used; raises
         ``ValueError`` when asked again for another ``base_url``.
@@ -115,7 +126,9 @@ class CourseCassette:
         """
         return model_class(config, transport=self.transport(config.base_url), **options)
 
-    def _open(self, base_url: str, timeouts: Timeouts | None) -> HttpTransport:
+    def _open(
+        self, base_url: str, timeouts: Timeouts | None
+    ) -> CassetteTransport | RecordingTransport:
         options = self._options
         if self._plan == "missing" and options.faults:
             pytest.fail(
@@ -130,8 +143,6 @@ class CourseCassette:
                 f"{self._mode.value!r} replays only.\n{self._how_to_record}",
                 pytrace=False,
             )
-        # A scratch file left by a run that was killed is no recording of this one.
-        self._recording_path.unlink(missing_ok=True)
         if self._plan == "record":
             return RecordingTransport(
                 base_url,
@@ -155,12 +166,17 @@ class CourseCassette:
                 timeouts=timeouts,
                 replay_first=recorded,
             )
+        # The replay is built on the same base URL as the recording, so it
+        # sends exactly the path a live call would (a base URL may carry a
+        # path prefix: https://api.groq.com/openai).
         return CassetteTransport(
             recorded,
+            base_url=base_url,
             matching=options.matching,
             faults=options.faults,
             chunking=options.chunking,
             timeouts=timeouts,
+            when_exhausted=self._how_to_extend,
         )
 
     async def close(self, *, check_consumed: bool, passed: bool = True) -> None:
@@ -168,8 +184,12 @@ class CourseCassette:
 
         A recording replaces the cassette at `path` only when ``passed`` (the
         test passed); otherwise it is deleted and the cassette is left as it
-        was. With ``check_consumed``, a replay raises ``AssertionError`` when
-        recorded calls were never played.
+        was. With ``check_consumed``, a replay fails the test
+        (``pytest.fail``, a short message naming the first unplayed call)
+        when recorded calls were never played. When ``passed``, the test
+        fails too when an ``ignore`` path of its marker points at nothing in
+        any call of its cassette (replayed or recorded; a cassette of no
+        calls says nothing): a misspelt path ignores nothing.
         """
         transport = self._transport
         if transport is None:
@@ -180,7 +200,26 @@ class CourseCassette:
             if isinstance(transport, RecordingTransport):
                 self._keep_recording(passed)
         if check_consumed and isinstance(transport, CassetteTransport):
-            transport.assert_consumed()
+            try:
+                transport.assert_consumed()
+            except AssertionError as error:
+                # The plugin's own frames would say nothing the message does not.
+                pytest.fail(f"{self._path}: {error}", pytrace=False)
+        if passed:
+            self._check_ignored(transport.cassette)
+
+    def _check_ignored(self, cassette: Cassette) -> None:
+        matching = self._options.matching
+        if matching is None or not cassette.calls:
+            return
+        unmatched = cassette.paths_matching_nothing(matching.ignore)
+        if unmatched:
+            pytest.fail(
+                f"course_cassette(ignore=...): {', '.join(map(repr, unmatched))} "
+                f"point(s) at nothing in any recorded call of {self._path}, so ignore "
+                "nothing: is the path misspelt? (a mismatch names the path to paste)",
+                pytrace=False,
+            )
 
     def _keep_recording(self, passed: bool) -> None:
         # Nothing written (new_episodes that made no new call): the cassette stays.
@@ -188,7 +227,31 @@ class CourseCassette:
             os.replace(self._recording_path, self._path)
         self._recording_path.unlink(missing_ok=True)
 
+    @property
+    def recording_path(self) -> Path:
+        """Where a recording is written until it becomes the cassette: unique to this object."""
+        return self._recording_path
+
     def __repr__(self) -> str:
         return (
             f"CourseCassette({str(self._path)!r}, mode={self._mode.value!r}, plan={self._plan!r})"
         )
+
+
+_SCRATCH_SUFFIX = ".recording"
+
+
+def remove_left_recordings(path: Path) -> None:
+    """Remove the scratch recordings of the cassette at ``path`` that killed runs left.
+
+    Only while holding its `CassetteLock`: every process recording it then
+    waits, so every scratch file there is a dead one's.
+    """
+    prefix = f".{path.name}."
+    try:
+        names = [entry.name for entry in os.scandir(path.parent)]
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(_SCRATCH_SUFFIX):
+            path.with_name(name).unlink(missing_ok=True)

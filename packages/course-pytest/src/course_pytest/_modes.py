@@ -6,7 +6,7 @@ import shlex
 from enum import StrEnum, unique
 from typing import Literal
 
-__all__ = ["Plan", "RecordMode", "how_to_record", "plan_for"]
+__all__ = ["Plan", "RecordMode", "how_to_extend", "how_to_record", "plan_for"]
 
 
 @unique
@@ -62,4 +62,18 @@ def how_to_record(node_id: str, *, replacing: bool = False) -> str:
     return (
         f"{what} against the real API (its key in the environment):\n"
         f"    pytest --course-record-mode={mode.value} {shlex.quote(node_id)}"
+    )
+
+
+def how_to_extend(node_id: str) -> str:
+    """One line: the command that records the calls of ``node_id`` past the recorded ones.
+
+    For a replay asked for more calls than its cassette holds
+    (``HTTP_RECORDING_EXHAUSTED``): ``new_episodes`` is the mode that adds
+    calls to a cassette that exists (``once`` keeps it as it is).
+    """
+    return (
+        "To record the calls past the recorded ones against the real API (its key in the "
+        f"environment): pytest --course-record-mode={RecordMode.NEW_EPISODES.value} "
+        f"{shlex.quote(node_id)}"
     )

@@ -115,14 +115,22 @@ def derived_name(test_name: str) -> str:
     """The cassette name of a test no marker names: never the same for two tests of a module.
 
     Classes and the test are joined with ``.`` (``TestChat.test_x``); a
-    parameter id is added after ``-`` as it is when it is safe for a file
+    name with characters unsafe in a file name (letters outside ASCII:
+    ``test_é``) has them made safe and is followed by eight hex digits of
+    its hash (``test_-`` and the digits), so ``test_é`` and ``test_ü``
+    differ; a parameter id is added after ``-`` as it is when it is safe for a file
     name (``test_x-1``), or made safe and followed by eight hex digits of its
     hash (``test_x[a b]`` is ``test_x-a-b-`` and the digits), since ``a b``
     and ``a-b`` would read the same. A name longer than 100 characters (a
     long prompt as the id) is cut, and ends with the hash of the whole test name.
     """
     scope, bracket, rest = test_name.partition("[")
-    base = _UNSAFE.sub("-", scope.replace("::", ".")).strip("-.")
+    dotted = scope.replace("::", ".")
+    base = _UNSAFE.sub("-", dotted).strip("-.")
+    if base != dotted:
+        # Letters outside ASCII (test_é, test_ü) all read "-": the hash keeps
+        # such names apart; a plain ASCII name, untouched, stays as it was.
+        base = f"{base}-{_digest(dotted)}" if base else _digest(dotted)
     if not bracket:
         return _shortened(base, test_name)
     parameters = rest[:-1] if rest.endswith("]") else rest

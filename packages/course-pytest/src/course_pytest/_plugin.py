@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,10 @@ import pytest_asyncio
 from returns.result import Failure
 
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
-from course_pytest._cassette import CourseCassette
-from course_pytest._modes import RecordMode, how_to_record
-from course_pytest._options import cassette_path, options_from_marker
+from course_pytest._cassette import CourseCassette, remove_left_recordings
+from course_pytest._lock import CassetteLock
+from course_pytest._modes import RecordMode, how_to_extend, how_to_record
+from course_pytest._options import CassetteOptions, cassette_path, options_from_marker
 from course_scripted import ScriptedModel
 
 __all__ = [
@@ -24,12 +26,14 @@ __all__ = [
     "fixture_provider",
     "pytest_addoption",
     "pytest_configure",
+    "pytest_pycollect_makeitem",
     "pytest_runtest_makereport",
     "scripted_model",
 ]
 
 _MODES = tuple(mode.value for mode in RecordMode)
 _CALL_PASSED = pytest.StashKey[bool]()
+_RECORD_MODE = pytest.StashKey[RecordMode]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -51,7 +55,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the markers."""
+    """Register the markers; read the record mode, a usage error when the ini option is not one."""
     config.addinivalue_line(
         "markers",
         "course_cassette(name=None, *, match=..., ignore=..., redact_fields=..., "
@@ -63,6 +67,22 @@ def pytest_configure(config: pytest.Config) -> None:
         "course_allow_unplayed: do not fail the test when its cassette or doubles keep "
         "calls or responses it never played",
     )
+    config.stash[_RECORD_MODE] = _record_mode(config)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pycollect_makeitem(
+    collector: pytest.Module | pytest.Class, name: str, obj: object
+) -> Generator[None, object, object]:
+    """Check each collected test's ``course_cassette`` marker: a bad one fails the collection."""
+    made = yield
+    for item in made if isinstance(made, list) else [made]:
+        if isinstance(item, pytest.Function) and item.get_closest_marker("course_cassette"):
+            try:
+                _options(item)
+            except (TypeError, ValueError) as error:
+                raise collector.CollectError(f"{item.name}: {error}") from None
+    return made
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -85,11 +105,23 @@ def _check_consumed(request: pytest.FixtureRequest) -> bool:
     return _passed(request) and request.node.get_closest_marker("course_allow_unplayed") is None
 
 
-def _record_mode(config: pytest.Config) -> str:
-    mode = config.getoption("course_record_mode") or config.getini("course_record_mode")
-    if mode not in _MODES:
-        raise pytest.UsageError(f"course_record_mode must be one of {_MODES}, not {mode!r}")
-    return str(mode)
+def _record_mode(config: pytest.Config) -> RecordMode:
+    # Checked even when the flag wins: a bad ini value is wrong for every run.
+    configured = config.getini("course_record_mode")
+    if configured not in _MODES:
+        raise pytest.UsageError(
+            f"the course_record_mode ini option must be one of {', '.join(_MODES)}, "
+            f"not {configured!r}"
+        )
+    return RecordMode(config.getoption("course_record_mode") or configured)
+
+
+def _options(item: pytest.Item) -> CassetteOptions:
+    marker = item.get_closest_marker("course_cassette")
+    args, kwargs = (marker.args, marker.kwargs) if marker is not None else ((), {})
+    # The node id after the file: test classes are part of the test's name.
+    _file, _separator, test_name = item.nodeid.partition("::")
+    return options_from_marker(args, kwargs, test_name or item.name)
 
 
 @pytest_asyncio.fixture
@@ -98,27 +130,48 @@ async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[Cours
 
     The cassette is ``cassettes/<test module>/<name>.json`` next to the test
     module; name and options come from ``@pytest.mark.course_cassette``
-    (the test's, classes and parameters included, when unmarked).
+    (the test's, classes and parameters included, when unmarked). In a
+    mode that may record, the test holds its cassette's lock from before
+    it plans to after its recording is kept or dropped: another process
+    using the same cassette waits, then sees what this test left.
     """
-    marker = request.node.get_closest_marker("course_cassette")
-    args, kwargs = (marker.args, marker.kwargs) if marker is not None else ((), {})
-    # The node id after the file: test classes are part of the test's name.
-    _file, _separator, test_name = request.node.nodeid.partition("::")
-    options = options_from_marker(args, kwargs, test_name or request.node.name)
+    options = _options(request.node)
     path = cassette_path(Path(request.node.path), options.name)
-    mode = RecordMode(_record_mode(request.config))
-    node_id = request.node.nodeid
-    cassette = CourseCassette(
-        path,
-        mode,
-        options,
-        how_to_record(node_id),
-        how_to_replace=how_to_record(node_id, replacing=True),
-    )
+    mode = request.config.stash[_RECORD_MODE]
+    lock = CassetteLock(path)
+    # Under "none" nothing is written; a test with faults never records, and
+    # with no folder there is no cassette, nor a process recording one.
+    if mode is not RecordMode.NONE and not (options.faults and not path.parent.is_dir()):
+        waiting = f"course: waiting for {path}: another process holds it"
+        if await lock.acquire(on_wait=lambda: _tell(request.config, waiting)):
+            remove_left_recordings(path)
     try:
-        yield cassette
+        node_id = request.node.nodeid
+        cassette = CourseCassette(
+            path,
+            mode,
+            options,
+            how_to_record(node_id),
+            how_to_replace=how_to_record(node_id, replacing=True),
+            how_to_extend=how_to_extend(node_id),
+        )
+        try:
+            yield cassette
+        finally:
+            await cassette.close(check_consumed=_check_consumed(request), passed=_passed(request))
     finally:
-        await cassette.close(check_consumed=_check_consumed(request), passed=_passed(request))
+        lock.release()
+
+
+def _tell(config: pytest.Config, line: str) -> None:
+    """``line`` on the terminal now, past the output capture (a wait is otherwise silent)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None:
+        return
+    with capture.global_and_fixture_disabled() if capture is not None else nullcontext():
+        reporter.write_line(line)
+        reporter.flush()
 
 
 @pytest.fixture

@@ -18,8 +18,10 @@ from functools import partial
 from typing import Generic, TypeAlias, TypeVar, final
 
 from course_http._closing import ClosedOnExit
+from course_http._error_scrub import ScrubbedStream
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._request import HttpRequest
+from course_http._secrets import request_secrets
 from course_http._sse import SseEvent
 from course_http._status import ErrorBodyReader
 from course_http._stream import stream_events
@@ -182,8 +184,11 @@ class VendorModel(ClosedOnExit, Generic[C]):
           ``VENDOR_MISSING_API_KEY``, nothing sent;
         - fails with the transport's `VendorError` (an ``HTTP_*`` code, with
           the vendor's error type, code and message) before the stream, or
-          with the parser's during it; chunks delivered before a failure
-          stay delivered;
+          with the parser's during it (a vendor's ``error`` event:
+          ``VENDOR_ERROR_EVENT``); chunks delivered before a failure stay
+          delivered. Whatever fails the stream, the call's credentials are
+          scrubbed from the error (its message, ``str``, ``repr`` and
+          ``vendor_*`` fields) before it is raised;
         - finishes with the parser's `CourseModelResponse` once the vendor's
           terminal event came and the body ended.
 
@@ -193,11 +198,18 @@ class VendorModel(ClosedOnExit, Generic[C]):
         """
         check_stream_call(type(self).__name__, request, signal)
         self._bind_loop()
-        stream: _Stream = EventStream()
         try:
             outgoing: HttpRequest | VendorError = self._outgoing(request)
         except VendorError as error:
             outgoing = error
+        # Whatever fails the call (the status, the vendor's error event, the
+        # client) may echo the key: the stream scrubs every failure, once.
+        secrets = (
+            ()
+            if isinstance(outgoing, VendorError)
+            else request_secrets(outgoing.headers, outgoing.path)
+        )
+        stream: _Stream = ScrubbedStream(secrets)
         run_producer(stream, signal, partial(self._produce, stream, signal, request.id, outgoing))
         return stream
 

@@ -12,6 +12,12 @@ from typing import Self, final
 
 import uvicorn
 
+# What uvicorn would import when a server starts, imported with this module
+# instead: a start inside a running event loop then imports nothing.
+from uvicorn.lifespan.off import LifespanOff
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from course_http._log_masking import mask_query_credentials
 from course_http._recorded import RecordedResponse
 from course_http.loopback._app import LoopbackApp
 from course_http.loopback._script import (
@@ -27,6 +33,11 @@ __all__ = ["LoopbackServer"]
 # What uvicorn logs when an application returns before its response is
 # complete: here that is always on purpose (a fault, a stall ended by stop).
 _DELIBERATE_CLOSE = "ASGI callable returned without completing response."
+
+
+# uvicorn's access log shows each request's target, query included: a key
+# sent there (``?key=``, as clients of some vendors send it) is masked.
+mask_query_credentials("uvicorn.access")
 
 
 class _DeliberateCloses(logging.Filter):
@@ -110,7 +121,7 @@ class LoopbackServer:
                 self._app,
                 host="127.0.0.1",
                 port=port,
-                http="h11",
+                http=H11Protocol,
                 ws="none",
                 lifespan="off",
                 interface="asgi3",
@@ -122,7 +133,7 @@ class LoopbackServer:
             )
             config.load()
             server = uvicorn.Server(config)
-            server.lifespan = config.lifespan_class(config)
+            server.lifespan = LifespanOff(config)
             logging.getLogger("uvicorn.error").addFilter(self._filter)
             await server.startup(sockets=[listener])
         except BaseException:
