@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import typing
 from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
@@ -30,14 +29,15 @@ REPO = Path(__file__).resolve().parents[2]
 API_REFERENCE_MARK = "<!-- api-reference:"
 
 NOT_CODES = {
-    "course_protocol._response.CourseStopReason": "a protocol value, not a failure",
-    "course_conformance._invariants.Scenario": "how the kit drives a model, not a failure",
-    "course_http.loopback._script.LoopbackEnd": "how a scripted loopback answer ends",
-    "course_pytest._modes.RecordMode": "a command-line option's values",
+    "course_protocol.CourseStopReason": "a protocol value, not a failure",
+    "course_conformance.Scenario": "how the kit drives a model, not a failure",
+    "course_http.LoopbackEnd": "how a scripted loopback answer ends",
+    "course_pytest.RecordMode": "a command-line option's values",
 }
-"""Every StrEnum that is not a set of codes a package fails or reports with, and why."""
+"""Every StrEnum that is not a set of codes a package fails or reports with, and why
+(by package and class name: exported classes carry their package's module)."""
 
-ISSUE_CODES = {"course_protocol._transcript.TranscriptIssueCode"}
+ISSUE_CODES = {"course_protocol.TranscriptIssueCode"}
 """Code sets of reported problems that are not exceptions (``validate_transcript``'s issues)."""
 
 
@@ -61,27 +61,34 @@ def _modules(name: str) -> list[ModuleType]:
 
 def _defined(name: str, kind: type) -> list[type]:
     """The classes of ``kind`` that the modules of package ``name`` define, once each."""
-    seen: dict[str, type] = {}
+    seen: dict[int, type] = {}
     for module in _modules(name):
         for value in vars(module).values():
             if (
                 isinstance(value, type)
                 and issubclass(value, kind)
-                and value.__module__ == module.__name__
+                and value.__module__.partition(".")[0] == name
             ):
-                seen[f"{value.__module__}.{value.__qualname__}"] = value
+                seen[id(value)] = value
     return list(seen.values())
 
 
 def _error_code_sets(name: str) -> list[type[StrEnum]]:
-    raised = set()
-    for error in _defined(name, CourseError):
-        code = typing.get_type_hints(error).get("code")
-        if isinstance(code, type) and issubclass(code, StrEnum):
-            raised.add(code)
+    enums = _defined(name, StrEnum)
+    by_name = {enum.__name__: enum for enum in enums}
+    # The annotation is read as written (``code: ScriptedModelErrorCode``), not
+    # evaluated: an exported class's __module__ is its package, not its source.
+    annotations = [
+        vars(error).get("__annotations__", {}).get("code") for error in _defined(name, CourseError)
+    ]
+    raised = {
+        by_name[annotation] if type(annotation) is str else annotation
+        for annotation in annotations
+        if annotation in by_name or annotation in enums
+    }
     sets = []
-    for enum in _defined(name, StrEnum):
-        qualified = f"{enum.__module__}.{enum.__qualname__}"
+    for enum in enums:
+        qualified = f"{name}.{enum.__qualname__}"
         if qualified in NOT_CODES:
             assert enum not in raised, f"{qualified} is the code of an error"
             continue
