@@ -27,7 +27,8 @@
 - `event_object`, `token_count`, `usage_counts`, `tool_arguments`: the
   vendor-neutral reads every vendor parser shares; `event_error` and
   `invalid_event`, the one shape of an event's error, and `EventFailures`,
-  which binds it to one vendor; `body_object`, the reads' decoding for an
+  which binds it to one vendor; `ToolCallIds`, which refuses a Tool-call id
+  given twice in one response; `body_object`, the reads' decoding for an
   error body's reader.
 - `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
   what a masked value becomes.
@@ -82,6 +83,7 @@ from course_http._stream import ERROR_BODY_LIMIT, stream_events
 from course_http._stream_parser import OneChunkStreamParser, StreamParser
 from course_http._text_pieces import TextPieces
 from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
+from course_http._tool_call_ids import ToolCallIds
 from course_http._transport import HttpTransport, LiveTransport
 from course_http._vendor_model import VendorModel, VendorPlay, VendorWire
 
@@ -122,6 +124,7 @@ __all__ = [
     "StreamParser",
     "TextPieces",
     "Timeouts",
+    "ToolCallIds",
     "VendorError",
     "VendorErrorBody",
     "VendorErrorCode",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final, final
 
-from course_http import TextPieces, VendorErrorCode
+from course_http import TextPieces, ToolCallIds, VendorErrorCode
 from course_http import tool_arguments as parse_arguments
 from course_protocol import CourseToolCall, is_blank
 from course_provider_openai import _chat_wire as wire
@@ -45,10 +45,11 @@ class _Call:
 class ChatToolCalls:
     """The calls started so far, in the order they started, with their argument fragments."""
 
-    __slots__ = ("_calls",)
+    __slots__ = ("_calls", "_ids")
 
     def __init__(self) -> None:
         self._calls: dict[int, _Call] = {}
+        self._ids = ToolCallIds(_VENDOR)
 
     def add(self, fragments: object, index: int) -> None:
         """Take one ``delta.tool_calls`` array of event ``index``.
@@ -135,6 +136,7 @@ class ChatToolCalls:
             _invalid(
                 index, f"{path}.{wire.FUNCTION_KEY}.{wire.NAME_KEY}", "a non-blank string", name
             )
+        self._ids.claim(call_id, index, f"{path}.{wire.ID_KEY}")
         call = _Call(call_id, name)
         self._calls[key] = call
         return call
