@@ -388,8 +388,10 @@ def test_stream_without_a_running_loop_raises_a_clear_runtime_error() -> None:
 # -- construction: schema version 1 and a dense finite snapshot ---------------
 
 
-@pytest.mark.parametrize("version", [0, 2, True, 1.0, "1", None, -1], ids=lambda value: repr(value))
-def test_only_schema_version_integer_one_is_accepted(version: object) -> None:
+@pytest.mark.parametrize(
+    "version", [0, 2, True, 1.5, 2.0, "1", None, -1], ids=lambda value: repr(value)
+)
+def test_only_schema_version_one_is_accepted(version: object) -> None:
     error = invalid_fixture({"schemaVersion": version, "responses": []})
 
     assert error.path == "schemaVersion"
@@ -637,7 +639,7 @@ async def test_camel_or_snake_usage_becomes_one_frozen_usage_object(
         ({"inputTokens": 1, "output_tokens": False}, "usage.output_tokens"),
         ({"inputTokens": -1, "outputTokens": 2}, "usage.inputTokens"),
         ({"inputTokens": 2**53, "outputTokens": 2}, "usage.inputTokens"),
-        ({"inputTokens": 1.0, "outputTokens": 2}, "usage.inputTokens"),
+        ({"inputTokens": 1.5, "outputTokens": 2}, "usage.inputTokens"),
         ({"inputTokens": "1", "outputTokens": 2}, "usage.inputTokens"),
         ({"inputTokens": None, "outputTokens": 2}, "usage.inputTokens"),
         ({"outputTokens": 2}, "usage.input_tokens"),
@@ -654,7 +656,7 @@ async def test_camel_or_snake_usage_becomes_one_frozen_usage_object(
         "bool-output",
         "negative",
         "beyond-safe-integer",
-        "float",
+        "fraction",
         "string",
         "null-count",
         "missing-input",

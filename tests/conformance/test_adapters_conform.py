@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from course_conformance import Scenario, assert_conforms
+from course_conformance import Scenario, assert_conforms, check_scenario
 from course_protocol import (
     CourseAssistantMessage,
     CourseModel,
@@ -43,7 +43,7 @@ from course_scripted import (
     reply_text,
     reply_tool_call,
 )
-from course_stream import AbortSignal
+from course_stream import AbortError, AbortSignal
 from tests.course_provider_fixture.records import (
     ROUNDTRIP_FIXTURE,
     end,
@@ -160,6 +160,47 @@ async def test_scripted_model_abort_interrupts_a_step_that_would_never_finish() 
     assert report.result_for(Scenario.ABORT_AFTER_FIRST_CHUNK).chunks == (
         CourseTextDeltaChunk(request_id=REQUEST.id, delta="Thinking"),
     )
+
+
+SLOW_CLEANUP_TURNS = 500
+
+
+def slow_cleanup_factory(cleaned: list[int]) -> ScriptedResponseFactory:
+    """A text delta, then a Tool step whose ``finally`` takes 500 loop turns to clean up."""
+
+    async def turn(
+        request: CourseModelRequest, signal: AbortSignal
+    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
+        yield CourseTextDeltaChunk(request_id=request.id, delta="Calling add")
+        try:
+            await asyncio.Event().wait()
+            yield CourseToolCallChunk(
+                request_id=request.id,
+                tool_call=CourseToolCall("call-1", "add", freeze_json_object({}).unwrap()),
+            )
+        finally:
+            for _ in range(SLOW_CLEANUP_TURNS):
+                await asyncio.sleep(0)
+            cleaned.append(SLOW_CLEANUP_TURNS)
+
+    return turn
+
+
+async def test_a_slow_cleanup_after_the_abort_finishes_within_the_kits_bound() -> None:
+    # The stream settles at once; the step's cleanup then runs on in the
+    # producer task, for more loop turns than the kit allows the stream to settle.
+    cleaned: list[int] = []
+
+    result = await check_scenario(
+        lambda: ScriptedModel([slow_cleanup_factory(cleaned)]),
+        REQUEST,
+        Scenario.ABORT_AFTER_FIRST_CHUNK,
+    )
+
+    assert result.abort_landed
+    assert isinstance(result.error, AbortError)
+    assert result.chunks == (CourseTextDeltaChunk(request_id=REQUEST.id, delta="Calling add"),)
+    assert cleaned == [SLOW_CLEANUP_TURNS], "the kit judged after the cleanup had finished"
 
 
 async def test_scripted_failure_reaches_iteration_and_result_as_one_object() -> None:

@@ -99,7 +99,7 @@ def test_check_wire_cassette_insists_that_every_file_is_one(
     assert run.out.splitlines() == [
         f"{ROUNDTRIP}: HTTP_RECORDING_INVALID: course_cassette: is missing",
         f'{broken}: HTTP_RECORDING_INVALID: not strict JSON: duplicate object key "calls"',
-        f"{tmp_path / 'nope'}: FILE_UNREADABLE: no such file",
+        f"{tmp_path / 'nope'}: HTTP_RECORDING_INVALID: cannot be read: No such file or directory",
         "checked 4 files, 1 response: 3 problems in 3 files (1 file could not be read)",
     ]
 

@@ -178,3 +178,55 @@ def test_checking_many_files_reports_each_bad_one_once(
     assert run.out.splitlines()[-1] == (
         f"checked 300 files, {257 * 2 + 43} responses: 43 problems in 43 files"
     )
+
+
+def _spelled(version: str, input_tokens: str, output_tokens: str) -> bytes:
+    return (
+        f'{{"schemaVersion": {version}, "responses": [{{"records": ['
+        '{"type": "response_start", "responseId": "r-1", "role": "assistant"}, '
+        '{"type": "text_delta", "text": "ok"}, '
+        '{"type": "response_end", "responseId": "r-1", "stopReason": "stop", '
+        f'"usage": {{"input_tokens": {input_tokens}, "outputTokens": {output_tokens}}}}}]}}]}}'
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("version", "input_tokens", "output_tokens"),
+    [("1.0", "12.0", "8"), ("1E0", "1E1", "-0.0"), ("100e-2", "100e-2", "9007199254740991.0")],
+    ids=["point-zero", "exponents", "hundredths-and-largest"],
+)
+def test_check_reads_integral_numbers_as_the_integers_they_equal(
+    course: CourseRunner, tmp_path: Path, version: str, input_tokens: str, output_tokens: str
+) -> None:
+    path = tmp_path / "integral.json"
+    path.write_bytes(_spelled(version, input_tokens, output_tokens))
+
+    run = course("check", path)
+
+    assert (run.status, run.err) == (0, "")
+    assert run.out == "checked 1 file, 1 response: clean\n"
+
+
+@pytest.mark.parametrize(
+    ("version", "input_tokens", "code", "where"),
+    [
+        ("1.5", "1", "PROVIDER_INVALID_FIXTURE", "schemaVersion"),
+        ("true", "1", "PROVIDER_INVALID_FIXTURE", "schemaVersion"),
+        ("1.0", "12.5", "PROVIDER_INVALID_EVENT", "usage.input_tokens"),
+        ("1.0", "true", "PROVIDER_INVALID_EVENT", "usage.input_tokens"),
+        ("1.0", "9007199254740992.0", "PROVIDER_INVALID_EVENT", "usage.input_tokens"),
+    ],
+    ids=["version-fraction", "version-bool", "count-fraction", "count-bool", "count-past-2-53"],
+)
+def test_check_still_refuses_numbers_the_reference_refuses(
+    course: CourseRunner, tmp_path: Path, version: str, input_tokens: str, code: str, where: str
+) -> None:
+    path = tmp_path / "refused.json"
+    path.write_bytes(_spelled(version, input_tokens, "8"))
+
+    run = course("check", path)
+
+    assert run.status == 1
+    [problem] = _problems(run.out)
+    assert problem["code"] == code
+    assert where in problem["message"]  # type: ignore[operator]

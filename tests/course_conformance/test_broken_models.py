@@ -314,6 +314,33 @@ class ModelThatLeavesATaskBehind(WellBehavedModel):
 _keep_waits: set[asyncio.Task[bool]] = set()
 
 
+class ModelWhoseTaskStartsAnotherWhileFinishing(WellBehavedModel):
+    """Leaves a task behind that takes loop turns, then hands over to a second one that does too."""
+
+    turns = 300
+
+    def __init__(self, finished: list[str]) -> None:
+        self.finished = finished
+
+    async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
+        _keep_cleanups.add(asyncio.get_running_loop().create_task(self.first()))
+        await super().produce(stream, request)
+
+    async def first(self) -> None:
+        for _ in range(self.turns):
+            await asyncio.sleep(0)
+        _keep_cleanups.add(asyncio.get_running_loop().create_task(self.second()))
+        self.finished.append("first")
+
+    async def second(self) -> None:
+        for _ in range(self.turns):
+            await asyncio.sleep(0)
+        self.finished.append("second")
+
+
+_keep_cleanups: set[asyncio.Task[None]] = set()
+
+
 class ModelThatDropsAFailedFuture(WellBehavedModel):
     async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
         future = asyncio.get_running_loop().create_future()
@@ -517,17 +544,45 @@ async def test_a_json_value_shared_by_two_keys_is_not_mistaken_for_a_cycle() -> 
     assert len(result.chunks) == 1
 
 
-async def test_a_task_left_running_breaks_no_pending_tasks() -> None:
+async def test_a_task_that_never_finishes_breaks_no_pending_tasks_once_the_bound_passed() -> None:
     release = asyncio.Event()
 
     error = await violation(lambda: ModelThatLeavesATaskBehind(release))
 
     assert error.invariant is Invariant.NO_PENDING_TASKS
+    assert error.detail.endswith("still pending 2 s after the stream settled")
     assert isinstance(error.value, tuple)
     assert [type(task) for task in error.value] == [asyncio.Task]
+    assert not any(task.done() for task in error.value), "the kit never cancels them"
     release.set()
     await asyncio.gather(*_keep_waits)
     _keep_waits.clear()
+
+
+async def test_the_cleanup_bound_is_the_callers_to_choose() -> None:
+    release = asyncio.Event()
+
+    error = await violation(lambda: ModelThatLeavesATaskBehind(release), cleanup_timeout=0.05)
+
+    assert error.invariant is Invariant.NO_PENDING_TASKS
+    assert error.detail.endswith("still pending 0.05 s after the stream settled")
+    release.set()
+    await asyncio.gather(*_keep_waits)
+    _keep_waits.clear()
+
+
+@pytest.mark.parametrize("scenario", [Scenario.COMPLETE, Scenario.ABORT_AFTER_FIRST_CHUNK])
+async def test_tasks_that_take_loop_turns_to_finish_are_waited_for_even_when_they_hand_over(
+    scenario: Scenario,
+) -> None:
+    finished: list[str] = []
+
+    await check_scenario(
+        lambda: ModelWhoseTaskStartsAnotherWhileFinishing(finished), REQUEST, scenario
+    )
+
+    assert finished == ["first", "second"], "judged only after both had finished"
+    _keep_cleanups.clear()
 
 
 async def test_an_exception_never_retrieved_breaks_no_asyncio_errors() -> None:

@@ -87,6 +87,10 @@ async def test_report_values_are_frozen() -> None:
         ({"settle_timeout": 0}, ValueError, "settle_timeout must be finite"),
         ({"settle_timeout": float("inf")}, ValueError, "settle_timeout must be finite"),
         ({"settle_timeout": "1"}, TypeError, "settle_timeout must be a number"),
+        ({"cleanup_timeout": 0}, ValueError, "cleanup_timeout must be finite"),
+        ({"cleanup_timeout": -1.0}, ValueError, "cleanup_timeout must be finite"),
+        ({"cleanup_timeout": float("nan")}, ValueError, "cleanup_timeout must be finite"),
+        ({"cleanup_timeout": True}, TypeError, "cleanup_timeout must be a number"),
     ],
 )
 async def test_bad_options_are_rejected_before_any_model_is_built(

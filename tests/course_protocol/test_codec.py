@@ -182,7 +182,7 @@ def test_an_unknown_field_is_rejected_at_its_own_path() -> None:
         ({"stopReason": "tool_call"}, "$.stopReason", "must be 'stop' or 'toolCall'"),
         ({"stopReason": None}, "$.stopReason", "must be 'stop' or 'toolCall'"),
         ({"usage": {"inputTokens": True, "outputTokens": 1}}, "$.usage.inputTokens", "bool"),
-        ({"usage": {"inputTokens": 1, "outputTokens": 1.0}}, "$.usage.outputTokens", "float"),
+        ({"usage": {"inputTokens": 1, "outputTokens": 1.5}}, "$.usage.outputTokens", "fraction"),
         ({"usage": {"inputTokens": -1, "outputTokens": 1}}, "$.usage.inputTokens", "between"),
         ({"usage": [1, 1]}, "$.usage", "must be a JSON object, not tuple"),
         ({"requestId": " "}, "$.requestId", "empty"),

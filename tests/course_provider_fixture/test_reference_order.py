@@ -319,8 +319,8 @@ RULES: list[tuple[str, list[object], Code, int, str]] = [
         ".usage.output_tokens",
     ),
     (
-        "10: an integral float count",
-        [start(), end(usage={"inputTokens": 1.0, "outputTokens": 1})],
+        "10: a count with a fraction",
+        [start(), end(usage={"inputTokens": 1.5, "outputTokens": 1})],
         Code.PROVIDER_INVALID_EVENT,
         1,
         ".usage.inputTokens",

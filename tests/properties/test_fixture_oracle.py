@@ -5,7 +5,8 @@ FixtureProviderAdapter from every kind of record source. What comes out must
 equal what the plan says: one text chunk per delta in order (their text
 concatenated is the message's text), Tool-call ids, names and arguments as
 given, ``message-<responseId>``, the wire stop reason normalized, and usage
-normalized from whichever aliases were used. Then one defect is planted in a
+normalized from whichever aliases were used, a count spelled as the float it
+equals (``12.0``) coming out as that ``int``. Then one defect is planted in a
 valid response and the model predicts the code, the record index and the
 chunks delivered before the failure.
 """
@@ -92,6 +93,7 @@ def expected_response(plan: ResponsePlan, request_id: str) -> dict[str, Any]:
         "text": "".join(item.delta for item in plan.items if isinstance(item, TextItem)),
         "stop_reason": "toolCall" if plan.calls_tools else "stop",
         "usage": (plan.input_tokens, plan.output_tokens),
+        "usage_types": (int, int),
     }
 
 
@@ -119,6 +121,7 @@ def observed_response(response: CourseModelResponse) -> dict[str, Any]:
         "text": text_from_assistant(response.message),
         "stop_reason": str(response.stop_reason),
         "usage": (response.usage.input_tokens, response.usage.output_tokens),
+        "usage_types": (type(response.usage.input_tokens), type(response.usage.output_tokens)),
     }
 
 
@@ -211,6 +214,11 @@ def plant(plan: ResponsePlan, defect: str, where: int) -> Defect:
         usage = records[-1]["usage"]
         usage["inputTokens"] = usage["input_tokens"] = None
         return Defect(records, Code.PROVIDER_INVALID_EVENT, end, items)
+    if defect == "a count with a fraction":
+        usage = records[-1]["usage"]
+        key = "input_tokens" if plan.snake_input else "inputTokens"
+        usage[key] = plan.input_tokens + 0.5 if plan.input_tokens < 2**52 else 0.5
+        return Defect(records, Code.PROVIDER_INVALID_EVENT, end, items)
     if defect == "text before the start":
         return Defect(
             [{"type": "text_delta", "text": "early"}, *records], Code.PROVIDER_MISSING_START, 0, 0
@@ -243,6 +251,7 @@ DEFECTS = (
     "end names another response",
     "stop reason contradicts the Tool calls",
     "both aliases of one count",
+    "a count with a fraction",
     "text before the start",
     "second start",
     "unknown record type",

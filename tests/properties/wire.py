@@ -71,6 +71,9 @@ class ResponsePlan:
     snake_input: bool
     snake_output: bool
     unknown: dict[int, dict[str, Any]] = field(default_factory=dict)
+    float_input: bool = False
+    """Spell the input count as the float it equals (``12.0``): still that integer."""
+    float_output: bool = False
 
     @property
     def calls_tools(self) -> bool:
@@ -93,9 +96,14 @@ class ResponsePlan:
                         "arguments": item.arguments,
                     }
                 )
+        # Every count up to 2**53 - 1 is exactly a float, so float(count) == count.
         usage = {
-            "input_tokens" if self.snake_input else "inputTokens": self.input_tokens,
-            "output_tokens" if self.snake_output else "outputTokens": self.output_tokens,
+            "input_tokens" if self.snake_input else "inputTokens": (
+                float(self.input_tokens) if self.float_input else self.input_tokens
+            ),
+            "output_tokens" if self.snake_output else "outputTokens": (
+                float(self.output_tokens) if self.float_output else self.output_tokens
+            ),
         }
         usage.update(self.unknown.get(-1, {}))
         records.append(
@@ -128,7 +136,7 @@ def _items(draw: st.DrawFn) -> tuple[TextItem | ToolItem, ...]:
 
 @st.composite
 def response_plans(draw: st.DrawFn) -> ResponsePlan:
-    """Any well-formed response: text and Tool calls in any order, either usage spelling."""
+    """Any well-formed response: text and Tool calls in any order, any usage spelling."""
     items = draw(_items())
     unknown = draw(
         st.dictionaries(
@@ -145,4 +153,6 @@ def response_plans(draw: st.DrawFn) -> ResponsePlan:
         snake_input=draw(st.booleans()),
         snake_output=draw(st.booleans()),
         unknown=unknown,
+        float_input=draw(st.booleans()),
+        float_output=draw(st.booleans()),
     )

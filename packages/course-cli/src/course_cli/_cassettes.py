@@ -8,59 +8,17 @@ cassette whatever ``--wire`` says by default, and ``--wire cassette`` insists.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
-from course_cassettes import CASSETTE_VERSION_KEY, Cassette, loads_cassette, parse_cassette
-from course_cli._problems import Problem
-from course_http import VendorError
+from course_cassettes import CASSETTE_VERSION_KEY, Cassette, loads_cassette
 
 CASSETTE_WIRE = "cassette"
 """The ``--wire`` of ``course check`` for files that must all be cassettes."""
-
-_CALL_PATH = re.compile(r"calls\[(\d+)\]")
 
 
 def is_cassette_document(document: object) -> bool:
     """Whether a parsed JSON document claims to be a cassette (holds the version key)."""
     return type(document) is dict and CASSETTE_VERSION_KEY in document
-
-
-def cassette_problem(path: str, error: VendorError) -> Problem:
-    """The problem line of a cassette that cannot be used; its call is read from the path."""
-    found = _CALL_PATH.match(error.message)
-    call = int(found.group(1)) if found else None
-    return Problem(path, call, None, error.code.value, error.message)
-
-
-def check_cassette_document(path: str, document: object) -> tuple[int, Problem | None]:
-    """How many calls the cassette ``document`` of ``path`` holds, and its first problem."""
-    parsed = parse_cassette(document)
-    cassette = parsed.value_or(None)
-    if isinstance(cassette, Cassette):
-        return len(cassette.calls), None
-    return 0, cassette_problem(path, parsed.failure())
-
-
-def check_cassette_file(path: str) -> tuple[int, Problem | None]:
-    """How many calls the cassette file at ``path`` holds, and its first problem (strict JSON)."""
-    loaded = loads_cassette(Path(path).read_bytes())
-    cassette = loaded.value_or(None)
-    if isinstance(cassette, Cassette):
-        return len(cassette.calls), None
-    return 0, cassette_problem(path, loaded.failure())
-
-
-def claims_to_be_a_cassette_file(path: str) -> bool:
-    """Whether the file at ``path`` parses (leniently) into a document with the version key.
-
-    For a file strict JSON refuses (duplicate keys, ``NaN``): it is still
-    a cassette to report on, not a fixture.
-    """
-    try:
-        return _claims_to_be_a_cassette(Path(path).read_bytes())
-    except OSError:
-        return False
 
 
 def _claims_to_be_a_cassette(data: bytes) -> bool:

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from returns.result import Failure, Success
 
-from course_cli._cassettes import (
-    check_cassette_document,
+from course_cli._cassette_check import (
     check_cassette_file,
     claims_to_be_a_cassette_file,
-    is_cassette_document,
+    unreadable_cassette_problem,
 )
+from course_cli._cassettes import is_cassette_document
 from course_cli._files import UNREADABLE_CODE, unreadable_reason
 from course_cli._problems import Problem, problem_from_error
 from course_protocol import CourseModelRequest
@@ -66,9 +66,9 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     gives one ``FILE_UNREADABLE`` problem and counts as unreadable. A file
     that cannot be loaded or constructed (not strict JSON, not a schema-1
     fixture) gives one problem and no responses. A file whose top-level object
-    holds the cassette version key is checked as a cassette (even when it is
-    not strict JSON): its first problem, if any, is one line, and its calls
-    count as responses. Otherwise each of
+    holds the cassette version key (or, when it is not JSON at all, whose
+    text still holds it as a key) is checked as a cassette, with
+    ``check_cassette_file``: its calls count as responses. Otherwise each of
     its responses is played to its terminal result with a fresh request id
     ``check-<i+1>``; a failed response gives one problem and the next
     response is still played, since the adapter takes each response from
@@ -85,15 +85,12 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
             unreadable += 1
             continue
         document = load_fixture(path)
-        if is_cassette_document(document.value_or(None)):
-            calls, problem = check_cassette_document(path, document.unwrap())
+        if is_cassette_document(document.value_or(None)) or (
+            isinstance(document, Failure) and claims_to_be_a_cassette_file(path)
+        ):
+            calls, found = await check_cassette_file(path)
             responses += calls
-            problems.extend(() if problem is None else (problem,))
-            continue
-        if isinstance(document, Failure) and claims_to_be_a_cassette_file(path):
-            calls, problem = check_cassette_file(path)
-            responses += calls
-            problems.extend(() if problem is None else (problem,))
+            problems.extend(found)
             continue
         match document.bind(FixtureProviderAdapter.from_fixture):
             case Failure(error):
@@ -115,25 +112,25 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     )
 
 
-def check_cassettes(paths: Sequence[str]) -> CheckReport:
+async def check_cassettes(paths: Sequence[str]) -> CheckReport:
     """``course check --wire cassette``: every file must be a valid cassette.
 
-    A cassette is checked whole (strict JSON, format, version, every call,
-    no secret header); its first problem is one line. A path that cannot be
-    read at all is one ``FILE_UNREADABLE`` problem. Calls count as responses.
+    Each file is checked with ``check_cassette_file`` (the format, then
+    every recorded stream replayed). A path that cannot be read at all is
+    one ``HTTP_RECORDING_INVALID`` problem (``cannot be read: ...``) and
+    counts as unreadable. Calls count as responses.
     """
     problems: list[Problem] = []
     calls = 0
     unreadable = 0
     for path in paths:
-        reason = unreadable_reason(path)
-        if reason is not None:
-            problems.append(unreadable_problem(path, reason))
+        if unreadable_reason(path) is not None:
+            problems.append(unreadable_cassette_problem(path))
             unreadable += 1
             continue
-        count, problem = check_cassette_file(path)
+        count, found = await check_cassette_file(path)
         calls += count
-        problems.extend(() if problem is None else (problem,))
+        problems.extend(found)
     return CheckReport(
         files=len(paths), responses=calls, problems=tuple(problems), unreadable=unreadable
     )

@@ -69,17 +69,24 @@ Every response of every file is played offline, in order, to the end: a bad
 file does not stop the others, and a bad response does not stop the later
 responses of its file. A file that cannot be loaded at all (not strict JSON,
 wrong schemaVersion, malformed response list) is one problem. Exit status 0
-only when every file is clean, 1 when any problem was found.
+only when every file is clean, 1 when any problem was found, 2 when a file
+could not be read at all.
 
 With --wire VENDOR, each FILE is one recorded HTTP body played as one call
 through that vendor's model (see 'course replay --help'); a file whose call
 fails is one problem line, FILE: CODE: MESSAGE.
 
 A cassette (a JSON file whose top-level object holds "course_cassette", its
-format version) is checked as a cassette: strict JSON, the documented format,
-every call, no secret header; its first problem is one line,
+format version, or a file that is not JSON but still holds that key) is
+checked as a cassette: strict JSON, the documented format, every call, no
+secret header; its first such problem is one line,
   FILE: response C: HTTP_RECORDING_INVALID: calls[C]...: MESSAGE
-(C is the call). --wire cassette says that every FILE must be one.
+(C is the call). Then every recorded stream (a 2xx text/event-stream answer
+on /v1/messages, /v1/chat/completions or /v1/responses) is replayed through
+its vendor's parser; a replay that fails is one line with its code,
+  FILE: response C: VENDOR_MISSING_TERMINAL: calls[C].response.body: ...
+--wire cassette says that every FILE must be one (a file that cannot be read
+is then HTTP_RECORDING_INVALID too, and exit status 2).
 """
 
 _DEMO_EPILOG = """\
@@ -330,7 +337,7 @@ def _replay(path: str, request_prefix: str, wire: str) -> int:
 def _check(paths: Sequence[str], wire: str) -> int:
     recording = RECORDING_WIRES.get(wire)
     if wire == CASSETTE_WIRE:
-        report = check_cassettes(paths)
+        report = asyncio.run(check_cassettes(paths))
     elif recording is None:
         report = asyncio.run(check_files(paths))
     else:

@@ -16,18 +16,13 @@ from pathlib import Path
 
 from course_cli._check import CheckReport, unreadable_problem
 from course_cli._files import unreadable_reason
-from course_cli._output import json_line
+from course_cli._playing import play_response
 from course_cli._problems import Problem
 from course_cli._wires import RecordingWire
-from course_http import RecordedResponse, RecordedTransport, VendorError
-from course_protocol import CourseModelRequest, CourseUserMessage, to_json
-from course_stream import AbortController
+from course_http import RecordedResponse
 
 DATA_ONLY_SUFFIX = ".jsonl"
 NOT_A_STREAM_SUFFIX = ".json"
-
-# A vendor model refuses an empty transcript; a recorded body answers any question.
-_QUESTION = CourseUserMessage("replay-user-1", "(the recorded answer is replayed)")
 
 
 def unplayable_reason(path: str, wire: RecordingWire) -> str | None:
@@ -65,21 +60,10 @@ async def play_recording(
     ``None`` when the call ended with a response.
     """
     served = RecordedResponse(200, {"content-type": "text/event-stream"}, recorded_body(path))
-    async with RecordedTransport([served]) as transport:
-        model = wire.model(transport)
-        stream = model.stream(
-            CourseModelRequest(request_id, (_QUESTION,)), AbortController().signal
-        )
-        try:
-            async for chunk in stream:
-                if write is not None:
-                    write(json_line(to_json(chunk)) + "\n")
-            response = await stream.result
-        except VendorError as error:
-            return Problem(path, None, None, error.code.value, error.message)
-    if write is not None:
-        write(json_line(to_json(response)) + "\n")
-    return None
+    error = await play_response(served, wire, request_id, write)
+    if error is None:
+        return None
+    return Problem(path, None, None, error.code.value, error.message)
 
 
 async def replay_recording(

@@ -4,7 +4,8 @@
 played by ``FixtureProviderAdapter``). The vendor wires take their names from
 the adapters' own constants (the wire contract keeps them out of this
 package) and play one recorded HTTP body through the vendor's model over a
-``RecordedTransport``.
+``RecordedTransport``; their paths (the adapters' constants too) say which
+wire a cassette's recorded call was made on.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_http import HttpTransport
+from course_provider_anthropic import MESSAGES_PATH, AnthropicConfig, AnthropicMessagesModel
 from course_provider_anthropic import VENDOR as ANTHROPIC_MESSAGES
-from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
 from course_provider_openai import (
+    CHAT_COMPLETIONS_PATH,
     CHAT_VENDOR,
+    RESPONSES_PATH,
     RESPONSES_VENDOR,
     OpenAIChatModel,
     OpenAIConfig,
@@ -39,12 +42,14 @@ class RecordingWire:
 
     ``model`` builds the vendor's model over a transport; ``named_events``
     says that every event of the API carries its ``event:`` name, which a
-    data-only (``.jsonl``) recording has lost.
+    data-only (``.jsonl``) recording has lost; ``path`` is the endpoint the
+    model posts to (``/v1/messages``).
     """
 
     name: str
     model: Callable[[HttpTransport], VendorModel[Any]]
     named_events: bool
+    path: str
 
 
 def _anthropic(transport: HttpTransport) -> VendorModel[Any]:
@@ -62,12 +67,20 @@ def _responses(transport: HttpTransport) -> VendorModel[Any]:
 RECORDING_WIRES: dict[str, RecordingWire] = {
     wire.name: wire
     for wire in (
-        RecordingWire(ANTHROPIC_MESSAGES, _anthropic, named_events=True),
-        RecordingWire(CHAT_VENDOR, _chat, named_events=False),
-        RecordingWire(RESPONSES_VENDOR, _responses, named_events=False),
+        RecordingWire(ANTHROPIC_MESSAGES, _anthropic, named_events=True, path=MESSAGES_PATH),
+        RecordingWire(CHAT_VENDOR, _chat, named_events=False, path=CHAT_COMPLETIONS_PATH),
+        RecordingWire(RESPONSES_VENDOR, _responses, named_events=False, path=RESPONSES_PATH),
     )
 }
 """Every vendor wire by its ``--wire`` name."""
+
+_WIRES_BY_PATH = {wire.path: wire for wire in RECORDING_WIRES.values()}
+
+
+def wire_for_path(path: str) -> RecordingWire | None:
+    """The wire whose model posts to ``path`` (its query left out), or ``None`` for another path."""
+    return _WIRES_BY_PATH.get(path.partition("?")[0])
+
 
 WIRE_NAMES = (FIXTURE_WIRE, *RECORDING_WIRES)
 """The ``--wire`` choices of ``course replay`` and ``course check``; the first is the default."""

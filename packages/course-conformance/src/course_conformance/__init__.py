@@ -12,6 +12,7 @@ from course_conformance._errors import ConformanceError
 from course_conformance._invariants import Invariant, Scenario
 from course_conformance._kit import (
     ALL_SCENARIOS,
+    DEFAULT_CLEANUP_TIMEOUT,
     DEFAULT_SETTLE_TIMEOUT,
     DEFAULT_SETTLE_TURNS,
     ConformanceReport,
@@ -23,6 +24,7 @@ from course_conformance._network import NetworkAccessError, blocked_network
 
 __all__ = [
     "ALL_SCENARIOS",
+    "DEFAULT_CLEANUP_TIMEOUT",
     "DEFAULT_SETTLE_TIMEOUT",
     "DEFAULT_SETTLE_TURNS",
     "ConformanceError",

@@ -39,6 +39,7 @@ class Observation:
     turns_to_settle_after_abort: int | None = None
     guard_expired: bool = False
     new_tasks_pending: list[asyncio.Task[Any]] = field(default_factory=list)
+    cleanup_timeout: float = 0.0
     asyncio_reports: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -49,8 +50,12 @@ async def observe(
     *,
     settle_turns: int,
     settle_timeout: float,
+    cleanup_timeout: float,
 ) -> Observation:
     """Run ``scenario`` on ``make_model()`` and return what happened.
+
+    Once the stream settled, the tasks the call started get up to
+    ``cleanup_timeout`` seconds to finish (see `_let_new_tasks_finish`).
 
     Raises ``ConformanceError`` itself only when there is nothing left to
     observe: ``make_model`` or ``stream`` raised, or ``stream`` returned
@@ -59,7 +64,9 @@ async def observe(
     """
     loop = asyncio.get_running_loop()
     reason = AbortError(f"aborted by the conformance kit ({scenario})")
-    seen = Observation(scenario=scenario, request=request, reason=reason)
+    seen = Observation(
+        scenario=scenario, request=request, reason=reason, cleanup_timeout=cleanup_timeout
+    )
     previous_handler = loop.get_exception_handler()
     loop.set_exception_handler(lambda _loop, context: seen.asyncio_reports.append(context))
     tasks_before = asyncio.all_tasks()
@@ -74,7 +81,7 @@ async def observe(
                 if attempts:
                     raise network_error(seen) from error
                 raise
-        await _let_new_tasks_finish(seen, tasks_before, settle_turns)
+        await _let_new_tasks_finish(seen, tasks_before, cleanup_timeout)
         # A failed future nobody retrieved is reported only when it is
         # collected; collect now so the report lands inside this scenario.
         gc.collect()
@@ -186,17 +193,30 @@ async def _turns_until_done(stream: EventStream[Any, Any], limit: int) -> int | 
 
 
 async def _let_new_tasks_finish(
-    seen: Observation, tasks_before: set[asyncio.Task[Any]], settle_turns: int
+    seen: Observation, tasks_before: set[asyncio.Task[Any]], cleanup_timeout: float
 ) -> None:
+    """Wait until every task the call started is done, or ``cleanup_timeout`` seconds passed.
+
+    A stream must settle at once, but the work behind it may rightly go on
+    a little: a producer cancelled by the abort runs its step's ``finally``,
+    an ``aclose`` awaits a source's cleanup. The wait yields to the loop
+    (``asyncio.wait``) and ends the moment the last task is done, so a model
+    that leaves nothing behind costs nothing; tasks started meanwhile are
+    waited for too. The bound is wall-clock and generous because only a
+    task that never finishes should reach it: cleanup that just takes loop
+    turns ends in milliseconds even on a loaded machine.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + cleanup_timeout
     current = asyncio.current_task()
-    pending: list[asyncio.Task[Any]] = []
-    for _ in range(settle_turns + 1):
+    while True:
         pending = [
             task
             for task in asyncio.all_tasks()
             if task is not current and task not in tasks_before and not task.done()
         ]
-        if not pending:
+        remaining = deadline - loop.time()
+        if not pending or remaining <= 0:
             break
-        await asyncio.sleep(0)
+        await asyncio.wait(pending, timeout=remaining)
     seen.new_tasks_pending = pending

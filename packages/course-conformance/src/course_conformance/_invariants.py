@@ -37,7 +37,7 @@ class Invariant(StrEnum):
     """Chunks and responses are exact, frozen protocol values, immutable all the way down."""
 
     NO_PENDING_TASKS = "no-pending-tasks"
-    """Once the stream settled, every task the model started finishes."""
+    """Once the stream settled, every task the model started finishes within the cleanup bound."""
 
     NO_ASYNCIO_ERRORS = "no-asyncio-errors"
     """asyncio reports nothing: no exception never retrieved, no task destroyed while pending."""

@@ -49,7 +49,7 @@ def judge(seen: Observation) -> None:
         fail(
             Invariant.NO_PENDING_TASKS,
             f"{len(seen.new_tasks_pending)} task(s) started during the call are still pending "
-            "after the stream settled",
+            f"{seen.cleanup_timeout:g} s after the stream settled",
             tuple(seen.new_tasks_pending),
         )
     _judge_asyncio_reports(seen, fail)

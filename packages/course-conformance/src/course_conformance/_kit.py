@@ -16,10 +16,19 @@ ALL_SCENARIOS: tuple[Scenario, ...] = tuple(Scenario)
 """Every scenario, in the order ``assert_conforms`` runs them by default."""
 
 DEFAULT_SETTLE_TURNS = 100
-"""Loop turns a stream may take to settle after an abort, and new tasks to finish."""
+"""Loop turns a stream may take to settle after an abort."""
 
 DEFAULT_SETTLE_TIMEOUT = 30.0
 """Seconds before a stream that never settles is reported: a guard against hangs only."""
+
+DEFAULT_CLEANUP_TIMEOUT = 2.0
+"""Seconds the tasks a call started may take to finish after its stream settled.
+
+Generous on purpose: cleanup that only takes loop turns (a cancelled step's
+``finally``, an ``aclose``) ends within milliseconds even on a loaded
+machine, and the kit stops waiting the moment the last task is done, so
+only a task that never finishes waits this long (and breaks ``NO_PENDING_TASKS``).
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,20 +70,31 @@ async def check_scenario(
     *,
     settle_turns: int = DEFAULT_SETTLE_TURNS,
     settle_timeout: float = DEFAULT_SETTLE_TIMEOUT,
+    cleanup_timeout: float = DEFAULT_CLEANUP_TIMEOUT,
 ) -> ScenarioResult:
     """Run one scenario on ``make_model()`` with ``request`` and judge it.
 
     Sockets and name resolution raise while the model is built and
-    streamed. Returns what the stream produced when every invariant holds;
-    raises ``ConformanceError`` naming the first broken invariant and the
-    offending value otherwise. Raises ``TypeError`` or ``ValueError`` for
-    bad arguments, and ``RuntimeError`` when no event loop is running.
+    streamed. After an abort the stream must settle within
+    ``settle_turns`` loop turns; once it settled, the tasks the call started
+    get up to ``cleanup_timeout`` seconds to finish (the kit yields to the
+    loop meanwhile and goes on as soon as they are done); ``settle_timeout``
+    seconds end a stream that never settles. Returns what the stream
+    produced when every invariant holds; raises ``ConformanceError`` naming
+    the first broken invariant and the offending value otherwise. Raises
+    ``TypeError`` or ``ValueError`` for bad arguments, and ``RuntimeError``
+    when no event loop is running.
     """
-    _check_arguments(make_model, request, settle_turns, settle_timeout)
+    _check_arguments(make_model, request, settle_turns, settle_timeout, cleanup_timeout)
     if type(scenario) is not Scenario:
         raise TypeError(f"scenario must be a Scenario, not {type(scenario).__qualname__}")
     seen = await observe(
-        make_model, request, scenario, settle_turns=settle_turns, settle_timeout=settle_timeout
+        make_model,
+        request,
+        scenario,
+        settle_turns=settle_turns,
+        settle_timeout=settle_timeout,
+        cleanup_timeout=cleanup_timeout,
     )
     judge(seen)
     outcome = seen.results[0]
@@ -94,6 +114,7 @@ async def assert_conforms(
     scenarios: Iterable[Scenario] = ALL_SCENARIOS,
     settle_turns: int = DEFAULT_SETTLE_TURNS,
     settle_timeout: float = DEFAULT_SETTLE_TIMEOUT,
+    cleanup_timeout: float = DEFAULT_CLEANUP_TIMEOUT,
 ) -> ConformanceReport:
     """Check every port invariant for ``request`` in each scenario, one fresh model each.
 
@@ -103,9 +124,10 @@ async def assert_conforms(
     exception handler and counts its tasks). Returns a
     report of what each scenario produced; raises ``ConformanceError`` at
     the first broken invariant, ``TypeError``/``ValueError`` for bad
-    arguments (an empty or repeated scenario list included).
+    arguments (an empty or repeated scenario list included). The bounds
+    are `check_scenario`'s.
     """
-    _check_arguments(make_model, request, settle_turns, settle_timeout)
+    _check_arguments(make_model, request, settle_turns, settle_timeout, cleanup_timeout)
     chosen = tuple(scenarios)
     if not chosen:
         raise ValueError("scenarios must name at least one Scenario")
@@ -118,7 +140,12 @@ async def assert_conforms(
         raise ValueError("scenarios must not repeat a Scenario")
     results = [
         await check_scenario(
-            make_model, request, scenario, settle_turns=settle_turns, settle_timeout=settle_timeout
+            make_model,
+            request,
+            scenario,
+            settle_turns=settle_turns,
+            settle_timeout=settle_timeout,
+            cleanup_timeout=cleanup_timeout,
         )
         for scenario in chosen
     ]
@@ -126,7 +153,11 @@ async def assert_conforms(
 
 
 def _check_arguments(
-    make_model: object, request: object, settle_turns: object, settle_timeout: object
+    make_model: object,
+    request: object,
+    settle_turns: object,
+    settle_timeout: object,
+    cleanup_timeout: object,
 ) -> None:
     if not callable(make_model):
         raise TypeError(f"make_model must be callable, not {type(make_model).__qualname__}")
@@ -136,7 +167,12 @@ def _check_arguments(
         raise TypeError(f"settle_turns must be an int, not {type(settle_turns).__qualname__}")
     if settle_turns < 1:
         raise ValueError(f"settle_turns must be >= 1, not {settle_turns!r}")
-    if not isinstance(settle_timeout, int | float) or isinstance(settle_timeout, bool):
-        raise TypeError(f"settle_timeout must be a number, not {type(settle_timeout).__qualname__}")
-    if not math.isfinite(settle_timeout) or settle_timeout <= 0:
-        raise ValueError(f"settle_timeout must be finite seconds > 0, not {settle_timeout!r}")
+    _check_seconds("settle_timeout", settle_timeout)
+    _check_seconds("cleanup_timeout", cleanup_timeout)
+
+
+def _check_seconds(name: str, seconds: object) -> None:
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+        raise TypeError(f"{name} must be a number, not {type(seconds).__qualname__}")
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"{name} must be finite seconds > 0, not {seconds!r}")

@@ -1,39 +1,22 @@
-"""The HTTP side of real providers behind the course port.
+"""The network edge of real providers behind the course port.
 
 - `HttpRequest`, `HttpTransport` and its two implementations, `LiveTransport`
   (the network) and `RecordedTransport` (`RecordedResponse` bodies served
   in-process, no socket; `RecordedRequest` is what it saw sent), with their
-  `Timeouts`; `stream_events` sends a request and yields its `SseEvent` s,
-  translating every failure into a `VendorError`; a vendor adapter reads its
-  error bodies with an `ErrorBodyReader` into a `VendorErrorBody`.
+  `Timeouts` (`REPLAY_TIMEOUTS` for replays); `stream_events` sends a request
+  and yields its `SseEvent` s, translating every failure into a
+  `VendorError`; a vendor adapter reads its error bodies with an
+  `ErrorBodyReader` into a `VendorErrorBody` (`code_for_status` maps a status).
 - `VendorError` and its `VendorErrorCode` set of stable codes: how every real
   provider adapter fails, before the stream (HTTP) and inside it (vendor events).
-- `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
-  shares (key, transport, event loop, production); a vendor supplies its
-  `VendorWire`, its request body and headers, and its parser (a `VendorPlay`):
-  a `StreamParser` (or `OneChunkStreamParser`) subclass writes only what its
-  events mean and how its stream ends.
-- Cassettes, for users' own tests: a `Cassette` of `CassetteCall` s (each
-  request as sent, each response as received), recorded by
-  `RecordingTransport` (redacted as a `Redaction` says, on top of what is
-  always kept out), replayed by `CassetteTransport` with `RequestMatching`
-  and `ReplayFault` s; files read with `load_cassette` (`loads_cassette`,
-  `parse_cassette`) and written with `write_cassette` (`dumps_cassette`,
-  `cassette_to_json`).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
-- `TextPieces`: a streamed text (or Tool-argument text) kept piece by piece
-  at about its own size, joined once, or compared with the vendor's whole
-  text in place.
-- `event_object`, `token_count`, `usage_counts`, `tool_arguments`: the
-  vendor-neutral reads every vendor parser shares; `event_error` and
-  `invalid_event`, the one shape of an event's error, and `EventFailures`,
-  which binds it to one vendor; `body_object`, the reads' decoding for an
-  error body's reader.
 - `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
   what a masked value becomes.
 
 This is the only course package that imports an HTTP client. The loopback
 test server is `course_http.loopback` (the ``serve`` extra), imported apart.
+What every vendor adapter shares is ``course_vendor``; cassettes are
+``course_cassettes``.
 """
 
 import inspect as _inspect

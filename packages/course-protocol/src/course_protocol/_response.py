@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeAlias, final
+from typing import NoReturn, TypeAlias, final
 
 from course_protocol._checks import check_id, check_text, fail, slot_setter
 from course_protocol._messages import CourseAssistantMessage, CourseToolCall
 from course_protocol._untrusted import (
     BLANK_CHARACTERS,
     MAX_TOKEN_COUNT,
-    is_token_count,
+    integral_number,
+    token_count_of,
     type_name,
 )
 
@@ -73,12 +75,23 @@ CourseModelChunk: TypeAlias = CourseTextDeltaChunk | CourseToolCallChunk
 """One streamed chunk of a model response."""
 
 
-def _check_count(value: object, path: str) -> None:
-    if is_token_count(value):
-        return
-    if type(value) is not int:
-        fail(path, f"must be an int, not {type_name(value)}")
+def _checked_count(value: object, path: str) -> int:
+    count = token_count_of(value)
+    if count is None:
+        _refuse_count(value, path)
+    return count
+
+
+def _refuse_count(value: object, path: str) -> NoReturn:
+    if integral_number(value) is None:
+        fail(path, f"must be an int or an integral float, not {_kind(value)}")
     fail(path, f"must be between 0 and 2**53 - 1 (MAX_TOKEN_COUNT = {MAX_TOKEN_COUNT})")
+
+
+def _kind(value: object) -> str:
+    if type(value) is float:
+        return "a float with a fraction" if math.isfinite(value) else "a non-finite float"
+    return type_name(value)
 
 
 @final
@@ -86,18 +99,22 @@ def _check_count(value: object, path: str) -> None:
 class CourseModelUsage:
     """Token counts of one response.
 
-    Raises ``CourseProtocolError`` unless each count is an ``int`` (``bool``
-    is not) between 0 and 2**53 - 1.
+    Each count is an integer between 0 and 2**53 - 1: an ``int`` (``bool``
+    is not), or a ``float`` with no fraction, kept as the ``int`` it equals
+    (``12.0`` is 12, ``-0.0`` is 0), since the reference course checks
+    counts with ``Number.isSafeInteger`` and a JSON ``12.0`` passes there.
+    Raises ``CourseProtocolError`` for anything else (``12.5``, ``NaN``, a
+    subclass of ``int`` or ``float``, a count out of range).
     """
 
     input_tokens: int
     output_tokens: int
 
     def __init__(self, input_tokens: int, output_tokens: int) -> None:
-        _check_count(input_tokens, "input_tokens")
-        _check_count(output_tokens, "output_tokens")
-        _set_input_tokens(self, input_tokens)
-        _set_output_tokens(self, output_tokens)
+        checked_input = _checked_count(input_tokens, "input_tokens")
+        checked_output = _checked_count(output_tokens, "output_tokens")
+        _set_input_tokens(self, checked_input)
+        _set_output_tokens(self, checked_output)
 
 
 _set_input_tokens = slot_setter(CourseModelUsage, "input_tokens")

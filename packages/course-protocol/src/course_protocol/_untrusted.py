@@ -10,21 +10,23 @@ kit), so each rule has exactly one definition:
 - whether a type defines a special method, looked up as the interpreter
   does, without ``__getattr__`` or ``__getattribute__``;
 - the blank-string rule (ECMAScript's ``trim()``, the reference course's);
-- the token-count limit.
+- what counts as an integral number (the reference's ``Number.isInteger``:
+  ``12.0`` and ``1E1`` are integers), and the token-count limit.
 """
 
 from __future__ import annotations
 
-from typing import Final, TypeGuard, cast
+from typing import Final, cast
 
 __all__ = [
     "BLANK_CHARACTERS",
     "MAX_TOKEN_COUNT",
     "describe",
+    "integral_number",
     "is_blank",
-    "is_token_count",
     "sequence_snapshot",
     "special_method",
+    "token_count_of",
     "type_name",
 ]
 
@@ -63,9 +65,32 @@ def is_blank(text: str) -> bool:
     return not text.lstrip(BLANK_CHARACTERS)
 
 
-def is_token_count(value: object) -> TypeGuard[int]:
-    """Whether ``value`` is a usage count: an exact ``int`` (not ``bool``) from 0 to 2**53 - 1."""
-    return type(value) is int and 0 <= value <= MAX_TOKEN_COUNT
+def integral_number(value: object) -> int | None:
+    """The ``int`` that ``value`` equals when it is an integral JSON number, else None.
+
+    The reference course reads a JSON number as a number and asks
+    ``Number.isInteger``: ``12``, ``12.0``, ``1E1`` (10) and ``100e-2`` (1)
+    are integers there, and ``-0.0`` is 0. So here an exact ``int`` is
+    itself and an exact ``float`` with no fractional part is the ``int`` it
+    equals. ``bool`` is not a number (``True`` is not 1), nor is any
+    subclass of ``int`` or ``float`` (its methods are foreign code);
+    ``12.5``, ``NaN`` and the infinities are not integral. Range limits are
+    the caller's.
+    """
+    kind = type(value)
+    if kind is int:
+        return cast(int, value)
+    if kind is float and float.is_integer(cast(float, value)):
+        return int(cast(float, value))
+    return None
+
+
+def token_count_of(value: object) -> int | None:
+    """The usage count ``value`` is: an `integral_number` from 0 to 2**53 - 1, else None."""
+    count = integral_number(value)
+    if count is None or not 0 <= count <= MAX_TOKEN_COUNT:
+        return None
+    return count
 
 
 def sequence_snapshot(value: object) -> tuple[object, ...] | None:

@@ -7,7 +7,8 @@
 - `MessagesStreamParser`: the vendor's streamed events, read strictly as untrusted
   input, into course chunks and one terminal response.
 - `describe_error`: the vendor's JSON error body, read into a ``course_http.VendorErrorBody``.
-- `VENDOR`: this wire format's name, ``"anthropic-messages"``.
+- `VENDOR`: this wire format's name, ``"anthropic-messages"``; `MESSAGES_PATH`, the
+  endpoint it posts to, ``"/v1/messages"``.
 
 Every failure is a `course_http.VendorError` with a `course_http.VendorErrorCode`.
 This package imports no network module: the transport lives in ``course_http``.
@@ -21,9 +22,10 @@ from course_provider_anthropic._model import AnthropicMessagesModel
 from course_provider_anthropic._parser import MessagesStreamParser
 from course_provider_anthropic._plugin import MESSAGES_PLUGIN
 from course_provider_anthropic._request import messages_request_body, request_headers
-from course_provider_anthropic._wire import VENDOR
+from course_provider_anthropic._wire import MESSAGES_PATH, VENDOR
 
 __all__ = [
+    "MESSAGES_PATH",
     "MESSAGES_PLUGIN",
     "VENDOR",
     "AnthropicConfig",

@@ -24,14 +24,12 @@ from course_protocol import (
 from course_provider_anthropic import _wire
 from course_provider_anthropic._blocks import OpenBlock, open_block, refuse_delta
 from course_provider_anthropic._reads import (
-    SHOWN_LENGTH,
     block_index,
-    fail_invalid,
     fail_order,
     object_at,
     shown,
 )
-from course_vendor import OneChunkStreamParser, tool_arguments
+from course_vendor import OneChunkStreamParser, ToolCallIds, tool_arguments
 
 __all__ = ["ContentBlockParser"]
 
@@ -64,7 +62,7 @@ class ContentBlockParser(OneChunkStreamParser):
         # One slot per block started, at its index; None for a block that
         # gives the message nothing (thinking, empty text) or has not stopped.
         self._content: list[CourseAssistantContent | None] = []
-        self._call_ids: set[str] = set()
+        self._call_ids = ToolCallIds(_V)
         self._content_closed = False
 
     def _require_start(self, kind: str, index: int) -> None:
@@ -91,10 +89,7 @@ class ContentBlockParser(OneChunkStreamParser):
             fail_order(f"{kind}: block {shown(position)} {problem}", index)
         block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
         if block.kind == _wire.TOOL_USE:
-            if block.tool_id in self._call_ids:
-                repeated = block.tool_id[:SHOWN_LENGTH]
-                fail_invalid(f"{_wire.TOOL_USE} id {repeated!r} was already used", index)
-            self._call_ids.add(block.tool_id)
+            self._call_ids.claim(block.tool_id, index, f"{_wire.CONTENT_BLOCK}.{_wire.ID}")
         self._open[position] = block
         self._content.append(None)
         if block.parts:

@@ -78,8 +78,9 @@ class FixtureProviderAdapter(QueuedDouble[QueuedResponse]):
     ) -> Result[FixtureProviderAdapter, FixtureProviderError]:
         """An adapter for ``fixture``, or ``Failure`` with ``PROVIDER_INVALID_FIXTURE``.
 
-        ``fixture`` must be an object whose ``schemaVersion`` is the int ``1``
-        (not ``True``) and whose ``responses`` is an array of objects, each
+        ``fixture`` must be an object whose ``schemaVersion`` is the number
+        ``1`` (the int, or a float equal to it such as ``1.0``; not ``True``)
+        and whose ``responses`` is an array of objects, each
         with ``records``: an array (snapshotted deeply, now) or an async
         iterable (its ``__aiter__`` is looked up now and called when the
         response is played). Unknown keys are ignored. The failure names the

@@ -15,7 +15,12 @@ from typing import cast
 from returns.result import Failure, Result, Success
 
 from course_protocol import JSON_MAX_DEPTH, JsonError, freeze_json
-from course_protocol._untrusted import sequence_snapshot, special_method, type_name
+from course_protocol._untrusted import (
+    integral_number,
+    sequence_snapshot,
+    special_method,
+    type_name,
+)
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
@@ -166,8 +171,9 @@ def parse_fixture(
 ) -> Result[FixtureSnapshot, FixtureProviderError]:
     """Validate and snapshot an untrusted schema-1 fixture.
 
-    ``fixture`` must be an object whose ``schemaVersion`` is the int ``1``
-    (not ``True``) and whose ``responses`` is an array of objects, each with
+    ``fixture`` must be an object whose ``schemaVersion`` is the number
+    ``1`` (the int, or a float equal to it such as ``1.0``; not ``True``),
+    as the reference reads it, and whose ``responses`` is an array of objects, each with
     ``records``: an array (snapshotted deeply, now) or an async iterable
     (its ``__aiter__`` is looked up now and called when the response is
     played). Unknown keys are ignored; so is a response's recorded
@@ -181,11 +187,12 @@ def parse_fixture(
     try:
         fields = _own_fields(fixture, "fixture")
         version = fields.get(_wire.SCHEMA_VERSION_KEY, _MISSING)
-        if type(version) is not int or version != _wire.SUPPORTED_SCHEMA_VERSION:
-            # str() refuses ints past 4,300 digits; any int that is not 1 is
-            # shown by value only while it is short.
-            short = type(version) is int and -(10**9) < version < 10**9
-            shown = str(version) if short else _type_name(version)
+        number = integral_number(version)
+        if number != _wire.SUPPORTED_SCHEMA_VERSION:
+            # str() refuses ints past 4,300 digits; any integer that is not 1
+            # is shown by value only while it is short.
+            short = number is not None and -(10**9) < number < 10**9
+            shown = str(number) if short else _type_name(version)
             raise _InvalidFixtureError(
                 _wire.SCHEMA_VERSION_KEY,
                 f"must be {_wire.SUPPORTED_SCHEMA_VERSION}, got {shown}",

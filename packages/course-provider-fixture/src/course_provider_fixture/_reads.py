@@ -14,7 +14,7 @@ from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
 from course_protocol import CourseModelUsage, CourseStopReason, freeze_json, is_blank
-from course_protocol._untrusted import describe, is_token_count
+from course_protocol._untrusted import describe, token_count_of
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
@@ -90,14 +90,15 @@ def _count(
         )
     key = camel if camel in usage else snake
     value = usage.get(key, MISSING)
-    if not is_token_count(value):
+    count = token_count_of(value)
+    if count is None:
         raise_error(
             _Code.PROVIDER_INVALID_EVENT,
             f"{path}.{key}",
             f"must be an integer from 0 to 2**53 - 1, got {described(value)}",
             index,
         )
-    return value
+    return count
 
 
 def usage_from(value: object, path: str, index: int | None) -> CourseModelUsage:
@@ -136,7 +137,9 @@ def parse_wire_usage(
 
     Accepts ``inputTokens`` or ``input_tokens`` and ``outputTokens`` or
     ``output_tokens`` (one alias per count; the two counts may use different
-    spellings), each an int (not bool) from 0 to 2**53 - 1. Returns
+    spellings), each an integer from 0 to 2**53 - 1: an int (not bool), or
+    a float with no fraction, which counts as the int it equals (``12.0``
+    is 12, as the reference's ``Number.isSafeInteger`` reads it). Returns
     ``Failure`` with ``PROVIDER_INVALID_EVENT`` when ``value`` is not a JSON
     object, a count is missing or out of range, or both aliases of one count
     are present, even when one of them is None. Never raises.

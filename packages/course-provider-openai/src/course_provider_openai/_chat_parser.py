@@ -72,7 +72,8 @@ class ChatStreamParser(StreamParser):
         frame or a chunk with an ``error`` object; ``VENDOR_UNKNOWN_EVENT``
         for any other event name; ``VENDOR_INVALID_EVENT`` for data that is
         not a chunk of the expected shape (or whose ``id`` differs from the
-        first chunk's); ``VENDOR_UNSUPPORTED_CONTENT`` for more than one
+        first chunk's) and for a Tool call whose id an earlier call of the
+        response has; ``VENDOR_UNSUPPORTED_CONTENT`` for more than one
         choice or a choice ``index`` other than 0, or a Tool call that is not
         a function; ``VENDOR_EVENT_ORDER`` for anything after ``[DONE]``, a
         fragment for a Tool call that never started, a second id or name

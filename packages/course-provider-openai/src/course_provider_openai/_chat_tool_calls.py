@@ -13,7 +13,7 @@ from course_http import VendorErrorCode
 from course_protocol import CourseToolCall, is_blank
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._failures import CHAT_FAILURES
-from course_vendor import TextPieces
+from course_vendor import TextPieces, ToolCallIds
 from course_vendor import tool_arguments as parse_arguments
 
 __all__ = ["ChatToolCalls"]
@@ -46,10 +46,11 @@ class _Call:
 class ChatToolCalls:
     """The calls started so far, in the order they started, with their argument fragments."""
 
-    __slots__ = ("_calls",)
+    __slots__ = ("_calls", "_ids")
 
     def __init__(self) -> None:
         self._calls: dict[int, _Call] = {}
+        self._ids = ToolCallIds(_VENDOR)
 
     def add(self, fragments: object, index: int) -> None:
         """Take one ``delta.tool_calls`` array of event ``index``.
@@ -136,6 +137,7 @@ class ChatToolCalls:
             _invalid(
                 index, f"{path}.{wire.FUNCTION_KEY}.{wire.NAME_KEY}", "a non-blank string", name
             )
+        self._ids.claim(call_id, index, f"{path}.{wire.ID_KEY}")
         call = _Call(call_id, name)
         self._calls[key] = call
         return call

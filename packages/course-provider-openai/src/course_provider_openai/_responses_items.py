@@ -15,7 +15,7 @@ from course_http import VendorErrorCode
 from course_protocol import CourseToolCall
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
-from course_vendor import TextPieces
+from course_vendor import TextPieces, ToolCallIds
 
 __all__ = ["CallItem", "MessageItem", "OutputItem", "OutputItems", "Part", "SkippedItem"]
 
@@ -137,18 +137,20 @@ class OutputItems:
     """The items of one response in ``output_index`` order, and the lookups events need.
 
     ``request_id`` is the request the chunks are for; ``calls`` counts the
-    function calls completed (and yielded as chunks) so far. Each lookup
+    function calls completed (and yielded as chunks) so far; ``call_ids``
+    are the ``call_id`` s the function calls took. Each lookup
     raises `VendorError`: ``VENDOR_INVALID_EVENT`` when an index is not an
     integer or an id does not match, ``VENDOR_EVENT_ORDER`` when the item or
     part named was never added, is already done, or is of another kind.
     """
 
-    __slots__ = ("_list", "calls", "request_id")
+    __slots__ = ("_list", "call_ids", "calls", "request_id")
 
     def __init__(self, request_id: str) -> None:
         self.request_id = request_id
         self._list: list[OutputItem] = []
         self.calls = 0
+        self.call_ids = ToolCallIds(wire.VENDOR)
 
     def __len__(self) -> int:
         return len(self._list)

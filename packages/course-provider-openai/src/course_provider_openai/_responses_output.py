@@ -45,7 +45,8 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
     Raises ``VENDOR_EVENT_ORDER`` for an item out of order,
     ``VENDOR_UNSUPPORTED_CONTENT`` for a server-side Tool item,
     ``VENDOR_UNKNOWN_EVENT`` for another item type, ``VENDOR_INVALID_EVENT``
-    for a field of the wrong type.
+    for a field of the wrong type or a function call whose ``call_id`` an
+    earlier call of the response has.
     """
     position = data.get(wire.OUTPUT_INDEX_KEY)
     if position != len(items) or type(position) is not int:
@@ -69,6 +70,7 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
     elif kind == wire.FUNCTION_CALL_TYPE:
         call_id = name_at(item, wire.CALL_ID_KEY, wire.ITEM_KEY, index)
         state = CallItem(item_id, call_id, name_at(item, wire.NAME_KEY, wire.ITEM_KEY, index))
+        items.call_ids.claim(call_id, index, f"{wire.ITEM_KEY}.{wire.CALL_ID_KEY}")
         arguments = item.get(wire.ARGUMENTS_KEY, "")
         if type(arguments) is not str:
             _invalid(index, f"{wire.ITEM_KEY}.{wire.ARGUMENTS_KEY}", "a string", arguments)

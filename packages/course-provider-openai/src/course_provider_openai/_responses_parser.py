@@ -77,7 +77,8 @@ class ResponsesStreamParser(OneChunkStreamParser):
         Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for data that is not
         an event of the expected shape (an ``event:`` name other than its
         ``type``, ids that do not match, a ``.done`` text that differs from
-        its deltas); ``VENDOR_UNKNOWN_EVENT`` for an event, item or part
+        its deltas, a function call whose ``call_id`` an earlier call of the
+        response has); ``VENDOR_UNKNOWN_EVENT`` for an event, item or part
         type the adapter does not know; ``VENDOR_EVENT_ORDER`` for a
         ``sequence_number`` that is not the previous one plus one, anything
         before ``response.created`` (but ``error``) or after the terminal,

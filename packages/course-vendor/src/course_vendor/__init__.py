@@ -9,7 +9,8 @@
   `usage_counts`, `tool_arguments`, `body_object` (an error body's JSON);
   `event_error` and `invalid_event`, the one shape of an event's error, and
   `EventFailures`, which binds them to one vendor; `TextPieces`, a streamed
-  text kept at about its own size.
+  text kept at about its own size; `ToolCallIds`, which refuses a Tool-call
+  id given twice in one response.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
   the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
   installed wires without importing them, `load_vendor` imports one,
@@ -35,6 +36,7 @@ from course_vendor._registry import (
 )
 from course_vendor._stream_parser import OneChunkStreamParser, StreamParser
 from course_vendor._text_pieces import TextPieces
+from course_vendor._tool_call_ids import ToolCallIds
 from course_vendor._vendor_model import VendorModel, VendorPlay, VendorWire
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "OneChunkStreamParser",
     "StreamParser",
     "TextPieces",
+    "ToolCallIds",
     "VendorModel",
     "VendorPlay",
     "VendorPlugin",

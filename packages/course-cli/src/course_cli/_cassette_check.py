@@ -1,0 +1,134 @@
+"""``course check`` of a cassette: the file, its format, then every recorded stream replayed.
+
+Every problem is said in the cassette's terms, with ``course_http``'s codes:
+a file that cannot be read or is not a valid cassette is
+``HTTP_RECORDING_INVALID``; a recorded stream that the vendor's strict
+parser refuses is the `VendorError` a replay of that call fails with.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from course_cassettes import (
+    CASSETTE_VERSION_KEY,
+    Cassette,
+    CassetteCall,
+    load_cassette,
+    loads_cassette,
+)
+from course_cli._cassettes import is_cassette_document
+from course_cli._playing import play_response
+from course_cli._problems import Problem
+from course_cli._wires import RecordingWire, wire_for_path
+from course_http import RecordedResponse, VendorError, VendorErrorCode
+
+__all__ = [
+    "check_cassette_file",
+    "claims_to_be_a_cassette_file",
+    "unreadable_cassette_problem",
+]
+
+_CALL_PATH = re.compile(r"calls\[(\d+)\]")
+_VERSION_KEY = re.compile(rb'"' + re.escape(CASSETTE_VERSION_KEY.encode()) + rb'"\s*:')
+_EVENT_STREAM = "text/event-stream"
+# A replay of a call recorded as cut short fails the way it was recorded; only
+# a failure before the cut (the parser refusing a recorded event) is a problem.
+_RECORDED_ENDS = frozenset({VendorErrorCode.HTTP_STREAM_INTERRUPTED, VendorErrorCode.HTTP_TIMEOUT})
+
+
+def claims_to_be_a_cassette_file(path: str) -> bool:
+    """Whether the file at ``path``, which strict JSON refused, is still a cassette to report on.
+
+    It is when it parses (leniently: duplicate keys, ``NaN``) into an object
+    with the version key, or, when it is not JSON at all (cut short, a
+    stray character), when its text still holds the version key as a key:
+    a cassette broken by hand is a broken cassette, not a broken fixture.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return False
+    try:
+        return is_cassette_document(json.loads(data))
+    except (ValueError, RecursionError):
+        return _VERSION_KEY.search(data) is not None
+
+
+def unreadable_cassette_problem(path: str) -> Problem:
+    """The problem of a path that must be a cassette and cannot be read at all."""
+    message = load_cassette(path).failure().message
+    return Problem(
+        path,
+        None,
+        None,
+        VendorErrorCode.HTTP_RECORDING_INVALID.value,
+        message.removeprefix(f"{os.fsdecode(path)}: "),
+    )
+
+
+async def check_cassette_file(path: str) -> tuple[int, list[Problem]]:
+    """How many calls the cassette file at ``path`` holds, and its problems in call order.
+
+    A file that is not a valid cassette (strict JSON, the format, no secret
+    header) is one problem, its first, and no calls. Otherwise each call
+    whose response is a 2xx ``text/event-stream`` on a vendor's path is
+    replayed through that vendor's model, and a replay that fails is one
+    problem naming the call. Other responses (an error status, a JSON body,
+    a path no vendor posts to) are what was recorded, not played.
+    """
+    cassette = _cassette_in(path)
+    if isinstance(cassette, Problem):
+        return 0, [cassette]
+    problems: list[Problem] = []
+    for index, call in enumerate(cassette.calls):
+        wire = _streamed_wire(call)
+        if wire is not None:
+            problem = await _replay_problem(path, index, call.response, wire)
+            if problem is not None:
+                problems.append(problem)
+    return len(cassette.calls), problems
+
+
+def _cassette_in(path: str) -> Cassette | Problem:
+    """The cassette the readable file at ``path`` holds, or its first problem (strict JSON)."""
+    loaded = loads_cassette(Path(path).read_bytes())
+    cassette = loaded.value_or(None)
+    if isinstance(cassette, Cassette):
+        return cassette
+    error: VendorError = loaded.failure()
+    found = _CALL_PATH.match(error.message)
+    call = int(found.group(1)) if found else None
+    return Problem(path, call, None, error.code.value, error.message)
+
+
+def _streamed_wire(call: CassetteCall) -> RecordingWire | None:
+    response = call.response
+    if not 200 <= response.status < 300:
+        return None
+    media_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != _EVENT_STREAM:
+        return None
+    return wire_for_path(call.request.path)
+
+
+async def _replay_problem(
+    path: str, index: int, recorded: RecordedResponse, wire: RecordingWire
+) -> Problem | None:
+    served = recorded
+    if recorded.end == "stalled":
+        # The same bytes, then the end a replay reaches after its read timeout, at once.
+        served = RecordedResponse(recorded.status, recorded.headers, recorded.body, "interrupted")
+    error = await play_response(served, wire, f"check-{index + 1}", None)
+    if error is None or (recorded.end != "complete" and error.code in _RECORDED_ENDS):
+        return None
+    return Problem(
+        path,
+        index,
+        None,
+        error.code.value,
+        f"calls[{index}].response.body: replayed on {wire.name}: {error.message}",
+    )
