@@ -25,7 +25,7 @@ from course_cassettes import (
     load_cassette,
     write_cassette,
 )
-from course_cli._wires import wire_for_path
+from course_cli._wires import vendor_wire_for_path
 from course_http import (
     RecordedRequest,
     RecordedResponse,
@@ -299,9 +299,9 @@ def test_broken_streams_and_an_unreadable_file_give_status_2_after_every_file_wa
 def test_the_path_check_knows_a_wire_by_is_the_path_its_model_posts_to(wire: Wire) -> None:
     path = sent_request(wire).path
 
-    found = wire_for_path(path)
+    found = vendor_wire_for_path(path)
 
     assert found is not None
-    assert (found.name, found.path) == (wire.name, path)
-    assert wire_for_path(path + "?stream=true") is found
-    assert wire_for_path(path + "/") is None
+    assert (found.name, found.default_request_path) == (wire.name, path)
+    assert vendor_wire_for_path(path + "?stream=true") is found
+    assert vendor_wire_for_path(path + "/") is None

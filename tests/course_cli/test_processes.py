@@ -87,3 +87,84 @@ def test_importing_the_cli_leaves_the_server_stack_unloaded() -> None:
     )
 
     assert completed.stdout == "[]\n"
+
+
+# What a command that plays no vendor must leave unloaded: every vendor
+# package, the kit, the cassettes, the HTTP stack and the server stack.
+HEAVY_MODULES = (
+    "httpx2",
+    "httpcore2",
+    "course_http",
+    "course_vendor",
+    "course_cassettes",
+    "course_provider_anthropic",
+    "course_provider_openai",
+    "uvicorn",
+    "starlette",
+)
+_PROBE = """\
+import contextlib, io, sys
+import course_cli
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        status = course_cli.main(sys.argv[1:])
+    except SystemExit as stop:
+        status = stop.code
+loaded = sorted(name for name in sys.modules if name.split(".")[0] in {heavy})
+print(status, loaded)
+"""
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--help"],
+        ["demo"],
+        ["demo", "--model", "scripted"],
+        ["check", str(ROUNDTRIP)],
+        ["replay", str(ROUNDTRIP)],
+        ["check", "--help"],
+    ],
+    ids=" ".join,
+)
+def test_a_command_that_plays_no_vendor_imports_no_vendor_and_no_http_stack(
+    arguments: list[str],
+) -> None:
+    probe = _PROBE.format(heavy=set(HEAVY_MODULES))
+    completed = subprocess.run(
+        [sys.executable, "-c", probe, *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert completed.stdout.splitlines()[-1] == "0 []"
+
+
+def test_a_vendor_wire_loads_its_package_only_when_used(tmp_path: Path) -> None:
+    body = tmp_path / "empty.sse"
+    body.write_bytes(b"")
+    probe = _PROBE.format(heavy=set(HEAVY_MODULES))
+    completed = subprocess.run(
+        [sys.executable, "-c", probe, "check", "--wire", "openai-chat", str(body)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    status, loaded = completed.stdout.splitlines()[-1].split(" ", 1)
+    assert status == "1"  # an empty body has no terminal event
+    assert "course_provider_openai" in loaded
+    assert "course_provider_anthropic" not in loaded
+    assert "uvicorn" not in loaded
+
+
+def test_the_cli_spells_the_kit_s_entry_point_group_and_the_cassette_key_as_they_do() -> None:
+    from course_cassettes import CASSETTE_VERSION_KEY
+    from course_cli import _cassettes, _wires
+    from course_vendor import VENDOR_ENTRY_POINT_GROUP
+
+    assert _wires.VENDOR_ENTRY_POINT_GROUP == VENDOR_ENTRY_POINT_GROUP
+    assert _cassettes.CASSETTE_VERSION_KEY == CASSETTE_VERSION_KEY

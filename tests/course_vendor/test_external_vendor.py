@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.processes import child_environment
+from tests.children import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 WIRE = "lines-demo"
@@ -127,6 +127,7 @@ class LinesModel(VendorModel[None]):
 
 PLUGIN = VendorPlugin(
     wire=WIRE,
+    sdk="lines-sdk",
     base_url="https://lines.invalid",
     base_url_variable="LINES_BASE_URL",
     named_events=False,
@@ -158,7 +159,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [_uv(), "build", "--wheel", "--quiet", "--out-dir", str(wheels), str(source)],
         check=True,
         timeout=120,
-        env=child_environment(),
+        env=child_env(),
     )
     target = work / "site"
     (wheel,) = wheels.glob("*.whl")
@@ -177,13 +178,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ],
         check=True,
         timeout=120,
-        env=child_environment(),
+        env=child_env(),
     )
     return target
 
 
 def _course(site: Path, *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    environment = child_environment()
+    environment = child_env()
     environment["PYTHONPATH"] = os.pathsep.join([str(site), environment.get("PYTHONPATH", "")])
     return subprocess.run(
         [sys.executable, "-m", "course_cli", *arguments],

@@ -8,54 +8,32 @@ parser refuses is the `VendorError` a replay of that call fails with.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 
 from course_cassettes import (
-    CASSETTE_VERSION_KEY,
     Cassette,
     CassetteCall,
     load_cassette,
     loads_cassette,
 )
-from course_cli._cassettes import is_cassette_document
 from course_cli._playing import play_response
 from course_cli._problems import Problem
-from course_cli._wires import RecordingWire, wire_for_path
+from course_cli._wires import vendor_wire_for_path
 from course_http import RecordedResponse, VendorError, VendorErrorCode
+from course_vendor import VendorPlugin
 
 __all__ = [
     "check_cassette_file",
-    "claims_to_be_a_cassette_file",
     "unreadable_cassette_problem",
 ]
 
 _CALL_PATH = re.compile(r"calls\[(\d+)\]")
-_VERSION_KEY = re.compile(rb'"' + re.escape(CASSETTE_VERSION_KEY.encode()) + rb'"\s*:')
 _EVENT_STREAM = "text/event-stream"
 # A replay of a call recorded as cut short fails the way it was recorded; only
 # a failure before the cut (the parser refusing a recorded event) is a problem.
 _RECORDED_ENDS = frozenset({VendorErrorCode.HTTP_STREAM_INTERRUPTED, VendorErrorCode.HTTP_TIMEOUT})
-
-
-def claims_to_be_a_cassette_file(path: str) -> bool:
-    """Whether the file at ``path``, which strict JSON refused, is still a cassette to report on.
-
-    It is when it parses (leniently: duplicate keys, ``NaN``) into an object
-    with the version key, or, when it is not JSON at all (cut short, a
-    stray character), when its text still holds the version key as a key:
-    a cassette broken by hand is a broken cassette, not a broken fixture.
-    """
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return False
-    try:
-        return is_cassette_document(json.loads(data))
-    except (ValueError, RecursionError):
-        return _VERSION_KEY.search(data) is not None
 
 
 def unreadable_cassette_problem(path: str) -> Problem:
@@ -105,18 +83,18 @@ def _cassette_in(path: str) -> Cassette | Problem:
     return Problem(path, call, None, error.code.value, error.message)
 
 
-def _streamed_wire(call: CassetteCall) -> RecordingWire | None:
+def _streamed_wire(call: CassetteCall) -> VendorPlugin | None:
     response = call.response
     if not 200 <= response.status < 300:
         return None
     media_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media_type != _EVENT_STREAM:
         return None
-    return wire_for_path(call.request.path)
+    return vendor_wire_for_path(call.request.path)
 
 
 async def _replay_problem(
-    path: str, index: int, recorded: RecordedResponse, wire: RecordingWire
+    path: str, index: int, recorded: RecordedResponse, wire: VendorPlugin
 ) -> Problem | None:
     served = recorded
     if recorded.end == "stalled":

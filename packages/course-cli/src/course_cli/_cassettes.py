@@ -8,12 +8,21 @@ cassette whatever ``--wire`` says by default, and ``--wire cassette`` insists.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Final
 
-from course_cassettes import CASSETTE_VERSION_KEY, Cassette, loads_cassette
+if TYPE_CHECKING:
+    from course_cassettes import Cassette
 
 CASSETTE_WIRE = "cassette"
 """The ``--wire`` of ``course check`` for files that must all be cassettes."""
+
+CASSETTE_VERSION_KEY: Final = "course_cassette"
+"""``course_cassettes.CASSETTE_VERSION_KEY``, spelled here so that telling a fixture from a
+cassette imports no cassette package (and so no HTTP stack); a test keeps the two equal."""
+
+_VERSION_KEY = re.compile(rb'"' + re.escape(CASSETTE_VERSION_KEY.encode()) + rb'"\s*:')
 
 
 def is_cassette_document(document: object) -> bool:
@@ -26,6 +35,24 @@ def _claims_to_be_a_cassette(data: bytes) -> bool:
         return is_cassette_document(json.loads(data))
     except (ValueError, RecursionError):
         return False
+
+
+def claims_to_be_a_cassette_file(path: str) -> bool:
+    """Whether the file at ``path``, which strict JSON refused, is still a cassette to report on.
+
+    It is when it parses (leniently: duplicate keys, ``NaN``) into an object
+    with the version key, or, when it is not JSON at all (cut short, a
+    stray character), when its text still holds the version key as a key:
+    a cassette broken by hand is a broken cassette, not a broken fixture.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return False
+    try:
+        return is_cassette_document(json.loads(data))
+    except (ValueError, RecursionError):
+        return _VERSION_KEY.search(data) is not None
 
 
 def _is_other_json(data: bytes) -> bool:
@@ -45,6 +72,8 @@ def cassettes_under(target: str) -> list[tuple[str, Cassette]] | str:
     told from anything else), is an error (the returned ``str``, naming the
     file and its problem).
     """
+    from course_cassettes import Cassette, loads_cassette
+
     root = Path(target)
     if not root.is_dir():
         loaded = loads_cassette(root.read_bytes())

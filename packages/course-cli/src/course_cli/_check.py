@@ -7,12 +7,7 @@ from dataclasses import dataclass
 
 from returns.result import Failure, Success
 
-from course_cli._cassette_check import (
-    check_cassette_file,
-    claims_to_be_a_cassette_file,
-    unreadable_cassette_problem,
-)
-from course_cli._cassettes import is_cassette_document
+from course_cli._cassettes import claims_to_be_a_cassette_file, is_cassette_document
 from course_cli._files import UNREADABLE_CODE, unreadable_reason
 from course_cli._problems import Problem, problem_from_error
 from course_protocol import CourseModelRequest
@@ -88,6 +83,9 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
         if is_cassette_document(document.value_or(None)) or (
             isinstance(document, Failure) and claims_to_be_a_cassette_file(path)
         ):
+            # Only a cassette needs the cassette and HTTP stack: a fixture check imports neither.
+            from course_cli._cassette_check import check_cassette_file
+
             calls, found = await check_cassette_file(path)
             responses += calls
             problems.extend(found)
@@ -120,6 +118,8 @@ async def check_cassettes(paths: Sequence[str]) -> CheckReport:
     one ``HTTP_RECORDING_INVALID`` problem (``cannot be read: ...``) and
     counts as unreadable. Calls count as responses.
     """
+    from course_cli._cassette_check import check_cassette_file, unreadable_cassette_problem
+
     problems: list[Problem] = []
     calls = 0
     unreadable = 0

@@ -15,10 +15,9 @@ from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
 from course_cli._files import unreadable_reason
 from course_cli._models import MODEL_NAMES, build_demo_model, fixture_demo_model
 from course_cli._output import format_problem, one_line, trace_line, writer_for
-from course_cli._recordings import check_recordings, replay_recording, unplayable_reason
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
 from course_cli._serve import SERVE_EPILOG, add_serve_arguments, load_for_serving, run_serve
-from course_cli._wires import FIXTURE_WIRE, RECORDING_WIRES, WIRE_NAMES
+from course_cli._wires import FIXTURE_WIRE, load_wire, wire_names
 from course_provider_fixture import FixtureProviderError
 
 _MAIN_EPILOG = """\
@@ -160,7 +159,7 @@ def _build_parser() -> _Parser:
     replay.add_argument(
         "fixture", metavar="FILE", help="a schema-1 fixture file, or a recorded body with --wire"
     )
-    _add_wire_option(replay)
+    _add_wire_option(replay, wire_names())
     replay.add_argument(
         "--request-id",
         metavar="PREFIX",
@@ -182,7 +181,7 @@ def _build_parser() -> _Parser:
     check.add_argument(
         "fixtures", metavar="FILE", nargs="+", help="fixture files, or recorded bodies with --wire"
     )
-    _add_wire_option(check, (*WIRE_NAMES, CASSETTE_WIRE))
+    _add_wire_option(check, (*wire_names(), CASSETTE_WIRE))
 
     serve = commands.add_parser(
         "serve",
@@ -226,7 +225,7 @@ def _build_parser() -> _Parser:
     return parser
 
 
-def _add_wire_option(command: argparse.ArgumentParser, choices: Sequence[str] = WIRE_NAMES) -> None:
+def _add_wire_option(command: argparse.ArgumentParser, choices: Sequence[str]) -> None:
     command.add_argument(
         "--wire",
         choices=choices,
@@ -237,9 +236,11 @@ def _add_wire_option(command: argparse.ArgumentParser, choices: Sequence[str] = 
 
 
 def _require_playable(parser: argparse.ArgumentParser, wire: str, paths: Sequence[str]) -> None:
-    recording = RECORDING_WIRES.get(wire)
-    if recording is None:
+    if wire in (FIXTURE_WIRE, CASSETTE_WIRE):
         return
+    from course_cli._recordings import unplayable_reason
+
+    recording = load_wire(wire)
     for path in paths:
         reason = unplayable_reason(path, recording)
         if reason is not None:
@@ -322,11 +323,13 @@ def _detach_stdout() -> None:
 
 def _replay(path: str, request_prefix: str, wire: str) -> int:
     write = writer_for(sys.stdout)
-    recording = RECORDING_WIRES.get(wire)
-    if recording is None:
+    if wire == FIXTURE_WIRE:
         problem = asyncio.run(replay_file(path, request_prefix, write))
     else:
-        problem = asyncio.run(replay_recording(path, recording, request_prefix, write))
+        # A vendor wire's package, and the HTTP stack under it, load only now.
+        from course_cli._recordings import replay_recording
+
+        problem = asyncio.run(replay_recording(path, load_wire(wire), request_prefix, write))
     if problem is None:
         return 0
     sys.stdout.flush()
@@ -335,13 +338,14 @@ def _replay(path: str, request_prefix: str, wire: str) -> int:
 
 
 def _check(paths: Sequence[str], wire: str) -> int:
-    recording = RECORDING_WIRES.get(wire)
     if wire == CASSETTE_WIRE:
         report = asyncio.run(check_cassettes(paths))
-    elif recording is None:
+    elif wire == FIXTURE_WIRE:
         report = asyncio.run(check_files(paths))
     else:
-        report = asyncio.run(check_recordings(paths, recording))
+        from course_cli._recordings import check_recordings
+
+        report = asyncio.run(check_recordings(paths, load_wire(wire)))
     write = writer_for(sys.stdout)
     for problem in report.problems:
         write(format_problem(problem) + "\n")

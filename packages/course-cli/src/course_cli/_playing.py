@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from course_cli._output import json_line
-from course_cli._wires import RecordingWire
 from course_http import RecordedResponse, RecordedTransport, VendorError
 from course_protocol import CourseModelRequest, CourseUserMessage, to_json
 from course_stream import AbortController
+from course_vendor import VendorPlugin
 
 __all__ = ["play_response"]
 
@@ -23,7 +23,7 @@ _QUESTION = CourseUserMessage("replay-user-1", "(the recorded answer is replayed
 
 async def play_response(
     served: RecordedResponse,
-    wire: RecordingWire,
+    wire: VendorPlugin,
     request_id: str,
     write: Callable[[str], object] | None,
 ) -> VendorError | None:
@@ -34,7 +34,7 @@ async def play_response(
     ended with a response.
     """
     async with RecordedTransport([served]) as transport:
-        model = wire.model(transport)
+        model = wire.replay_model(transport)
         stream = model.stream(
             CourseModelRequest(request_id, (_QUESTION,)), AbortController().signal
         )

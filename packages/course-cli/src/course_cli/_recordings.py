@@ -18,14 +18,14 @@ from course_cli._check import CheckReport, unreadable_problem
 from course_cli._files import unreadable_reason
 from course_cli._playing import play_response
 from course_cli._problems import Problem
-from course_cli._wires import RecordingWire
 from course_http import RecordedResponse
+from course_vendor import VendorPlugin
 
 DATA_ONLY_SUFFIX = ".jsonl"
 NOT_A_STREAM_SUFFIX = ".json"
 
 
-def unplayable_reason(path: str, wire: RecordingWire) -> str | None:
+def unplayable_reason(path: str, wire: VendorPlugin) -> str | None:
     """Why ``path`` cannot be played on ``wire``, judged by its name; ``None`` when it can."""
     suffix = Path(path).suffix
     if suffix == NOT_A_STREAM_SUFFIX:
@@ -51,7 +51,7 @@ def recorded_body(path: str) -> bytes:
 
 
 async def play_recording(
-    path: str, wire: RecordingWire, request_id: str, write: Callable[[str], object] | None
+    path: str, wire: VendorPlugin, request_id: str, write: Callable[[str], object] | None
 ) -> Problem | None:
     """Play the body recorded at ``path`` through ``wire``'s model as one call.
 
@@ -67,13 +67,13 @@ async def play_recording(
 
 
 async def replay_recording(
-    path: str, wire: RecordingWire, request_prefix: str, write: Callable[[str], object]
+    path: str, wire: VendorPlugin, request_prefix: str, write: Callable[[str], object]
 ) -> Problem | None:
     """``course replay --wire``: the one call of ``path`` as JSON Lines, request ``PREFIX-1``."""
     return await play_recording(path, wire, f"{request_prefix}-1", write)
 
 
-async def check_recordings(paths: Sequence[str], wire: RecordingWire) -> CheckReport:
+async def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckReport:
     """``course check --wire``: play every file to its end, one problem per failed file.
 
     A path that cannot be read at all, or holds no event stream for ``wire``

@@ -16,14 +16,14 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from course_cassettes import Cassette
 from course_cli._cassettes import cassettes_under
 from course_cli._output import one_line, writer_for
 from course_cli._sdks import sdk_base_urls
-from course_http import Chunking
 
 if TYPE_CHECKING:
+    from course_cassettes import Cassette
     from course_cassettes.responder import ServedCall
+    from course_http import Chunking
     from course_http.loopback import LoopbackServer
 
 __all__ = ["SERVE_EPILOG", "add_serve_arguments", "run_serve"]

@@ -21,6 +21,7 @@ def _replay_model(transport: HttpTransport) -> AnthropicMessagesModel:
 
 MESSAGES_PLUGIN = VendorPlugin(
     wire=MESSAGES_WIRE,
+    sdk="anthropic",
     base_url=_wire.DEFAULT_BASE_URL,
     base_url_variable=_wire.BASE_URL_VARIABLE,
     named_events=True,

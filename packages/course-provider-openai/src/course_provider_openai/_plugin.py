@@ -29,6 +29,7 @@ def _responses_model(transport: HttpTransport) -> OpenAIResponsesModel:
 
 CHAT_PLUGIN = VendorPlugin(
     wire=CHAT_WIRE,
+    sdk="openai",
     base_url=DEFAULT_BASE_URL,
     base_url_variable=BASE_URL_VARIABLE,
     named_events=False,
@@ -38,6 +39,7 @@ CHAT_PLUGIN = VendorPlugin(
 
 RESPONSES_PLUGIN = VendorPlugin(
     wire=RESPONSES_WIRE,
+    sdk="openai",
     base_url=DEFAULT_BASE_URL,
     base_url_variable=BASE_URL_VARIABLE,
     named_events=False,

@@ -42,15 +42,17 @@ class VendorPlugin:
 
     ``wire`` holds the fixed facts a `VendorModel` uses (its name, the key's
     environment variable, the request path under the base URL, the error-body
-    reader); ``base_url`` is the default base URL, spelled as the vendor's
-    official SDK and its environment variable spell it; ``base_url_variable``
-    names that variable. ``named_events`` says that every event of the API
+    reader); ``sdk`` is the distribution name of the vendor's official SDK
+    (``anthropic``); ``base_url`` is the default base URL, spelled as that SDK
+    and its environment variable spell it; ``base_url_variable`` names that
+    variable. ``named_events`` says that every event of the API
     carries an ``event:`` name, which a data-only recording has lost.
     ``replay_model`` builds the wire's model over a transport, for playing a
     recorded body, whose answer does not depend on the configuration.
     """
 
     wire: VendorWire
+    sdk: str
     base_url: str
     base_url_variable: str
     named_events: bool
