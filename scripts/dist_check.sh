@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Each adapter installs alone. Builds every workspace package (wheel and
-# sdist) into a temporary directory, then, for course-http and each adapter
-# in turn (course-scripted, course-provider-fixture, course-provider-anthropic,
-# course-provider-openai), installs only that package from the built wheels
-# into a fresh virtualenv (its declared dependencies come along, nothing
-# else), runs its README's first python example (and a round trip where
-# there is one), and proves the other adapters, the CLI and the conformance
-# kit (and, for course-http without its serve extra, uvicorn) are not installed.
+# Each package installs alone. Builds every workspace package (wheel and
+# sdist) into a temporary directory, then installs one package at a time
+# from the built wheels into a fresh virtualenv (its declared dependencies
+# come along, nothing else), runs its README's first python example (and a
+# round trip where there is one), and proves that what it does not declare
+# is absent: the CLI, the conformance kit, pytest, and every vendor wire but
+# its own. The vendor packages are not listed here: they are the workspace
+# packages that register wires under the vendor registry's entry-point group
+# (course.vendors), each installed alone in turn.
 # Last, course-pytest with one adapter (course-provider-anthropic) in a
 # separate project: the README's example test records against a stand-in
 # API (the standard library's HTTP server), then replays with no API at all.
@@ -18,13 +19,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$UV" build --all-packages --out-dir "$work/dist" --quiet
-for package in course-stream course-protocol course-scripted course-provider-fixture course-cli course-conformance course-http course-provider-anthropic course-provider-openai course-pytest; do
+for pyproject in packages/*/pyproject.toml; do
+    package=$(basename "$(dirname "$pyproject")")
     module=${package//-/_}
     for artifact in "$work/dist/$module"-*.whl "$work/dist/$module"-*.tar.gz; do
         [[ -f $artifact ]] || { echo "dist-check: $package did not build $artifact" >&2; exit 1; }
     done
 done
 python=$("$UV" run --frozen --no-sync python -c 'import sys; print(sys.executable)')
+# The vendor packages: every distribution registering a wire in the synced workspace.
+mapfile -t vendors < <("$python" -c '
+from importlib.metadata import entry_points
+print("\n".join(sorted({point.dist.name for point in entry_points(group="course.vendors")})))
+')
+[[ ${#vendors[@]} -ge 1 ]] || { echo "dist-check: no vendor package registers a wire" >&2; exit 1; }
 
 # Usage: install_alone PACKAGE[+PACKAGE] ABSENT_MODULE... ; leaves the venv in $venv.
 install_alone() {
@@ -34,14 +42,20 @@ install_alone() {
     "$UV" venv --quiet --python "$python" "$venv"
     # shellcheck disable=SC2086 # PACKAGE+PACKAGE is split on purpose
     "$UV" pip install --quiet --python "$venv/bin/python" --find-links "$work/dist" ${package//+/ }
-    "$venv/bin/python" - "$@" <<'PY'
+    "$venv/bin/python" - "$package" "$@" <<'PY'
 import importlib.metadata
 import importlib.util
 import sys
 
-for module in sys.argv[1:]:
+asked = set(sys.argv[1].split("+"))
+for module in sys.argv[2:]:
     if importlib.util.find_spec(module) is not None:
         sys.exit(f"dist-check: {module} is installed but nothing asked for it")
+# A vendor installed alone brings its own wires and no other vendor's.
+wires = importlib.metadata.entry_points(group="course.vendors")
+strangers = sorted({point.dist.name for point in wires} - asked)
+if strangers:
+    sys.exit(f"dist-check: {', '.join(strangers)} installed, but nothing asked for it")
 for distribution in importlib.metadata.distributions():
     name = distribution.metadata["Name"]
     if name.startswith("course-"):
@@ -61,7 +75,7 @@ run_readme_example() {
     "$venv/bin/python" "$root/scripts/run_snippets.py" --first "$root/packages/$1/README.md" >/dev/null
 }
 
-install_alone course-scripted course_provider_fixture course_provider_anthropic course_provider_openai course_http course_cli course_conformance pytest
+install_alone course-scripted course_provider_fixture course_http course_cli course_conformance pytest
 "$venv/bin/python" - <<'PY'
 import asyncio
 
@@ -95,7 +109,7 @@ PY
 run_readme_example course-scripted
 echo "dist-check: course-scripted installs and runs alone"
 
-install_alone course-provider-fixture course_scripted course_provider_anthropic course_provider_openai course_http course_cli course_conformance pytest
+install_alone course-provider-fixture course_scripted course_http course_cli course_conformance pytest
 "$venv/bin/python" - "$root/fixtures/provider-tool-roundtrip.json" <<'PY'
 import asyncio
 import sys
@@ -124,15 +138,20 @@ PY
 run_readme_example course-provider-fixture
 echo "dist-check: course-provider-fixture installs and runs alone"
 
-install_alone course-provider-anthropic course_provider_fixture course_scripted course_provider_openai course_cli course_conformance pytest
-run_readme_example course-provider-anthropic
-echo "dist-check: course-provider-anthropic installs and runs alone"
+for vendor in "${vendors[@]}"; do
+    install_alone "$vendor" course_scripted course_provider_fixture course_cli course_conformance pytest
+    run_readme_example "$vendor"
+    echo "dist-check: $vendor installs and runs alone"
+done
 
-install_alone course-provider-openai course_scripted course_provider_fixture course_provider_anthropic course_cli course_conformance pytest
-run_readme_example course-provider-openai
-echo "dist-check: course-provider-openai installs and runs alone"
+install_alone course-vendor course_cassettes course_scripted course_provider_fixture course_cli course_conformance pytest uvicorn
+run_readme_example course-vendor
+echo "dist-check: course-vendor installs and runs alone"
 
-install_alone course-http course_scripted course_provider_fixture course_provider_anthropic course_provider_openai course_cli course_conformance pytest uvicorn
+install_alone course-cassettes course_vendor course_scripted course_provider_fixture course_cli course_conformance pytest uvicorn
+echo "dist-check: course-cassettes installs and runs alone"
+
+install_alone course-http course_vendor course_cassettes course_scripted course_provider_fixture course_cli course_conformance pytest uvicorn
 "$venv/bin/python" - <<'PY'
 import asyncio
 
@@ -152,7 +171,7 @@ PY
 run_readme_example course-http
 echo "dist-check: course-http installs and runs alone"
 
-install_alone course-pytest+course-provider-anthropic course_provider_openai course_cli course_conformance uvicorn hypothesis
+install_alone course-pytest+course-provider-anthropic course_cli course_conformance uvicorn hypothesis
 run_readme_example course-pytest
 project="$work/pytest-project"
 mkdir -p "$project/tests"
