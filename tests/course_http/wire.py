@@ -1,0 +1,101 @@
+"""What a shared vendor test needs of one vendor API: `Wire`.
+
+A `Wire` holds what a test needs to drive one vendor's model without knowing
+its vocabulary: how to build the model, a text answer and a Tool-call answer
+as SSE bytes (our own bodies, built from the vendor test folders' event
+builders), the vendor's error body, and where its key goes. Each vendor's
+test folder makes its own in its ``harness.py``; `tests.course_http.wires`
+collects them through the vendor registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from course_http import HttpTransport, RecordedResponse, RecordedTransport, SseEvent, Timeouts
+from course_protocol import (
+    CourseModelChunk,
+    CourseModelRequest,
+    CourseModelResponse,
+    CourseToolSpec,
+    CourseUserMessage,
+)
+from course_stream import EventStream
+from course_vendor import VendorModel
+
+KEY = "sk-wire-test-0123456789SECRET"
+SSE = {"content-type": "text/event-stream"}
+JSON = {"content-type": "application/json"}
+REQUEST = CourseModelRequest("request-1", (CourseUserMessage("u-1", "What is 20 + 22?"),))
+TOOLS = (CourseToolSpec("add", "Add two integers.", {"type": "object"}),)
+
+AnyModel = VendorModel[Any]
+
+
+def sse_bytes(events: Sequence[SseEvent]) -> bytes:
+    """``events`` framed as a vendor sends them: an ``event:`` line unless unnamed, LF ends."""
+    frames = []
+    for event in events:
+        head = "" if event.event == "message" else f"event: {event.event}\n"
+        frames.append(f"{head}data: {event.data}\n\n")
+    return "".join(frames).encode()
+
+
+async def read_into(
+    stream: EventStream[CourseModelChunk, CourseModelResponse], chunks: list[CourseModelChunk]
+) -> None:
+    """Iterate ``stream`` to its end, appending every chunk to ``chunks`` as it arrives."""
+    async for chunk in stream:
+        chunks.append(chunk)
+
+
+@dataclass(frozen=True)
+class Wire:
+    """One vendor API as the shared tests see it.
+
+    ``path`` is the endpoint under the base URL, as the vendor's SDK joins it
+    (what a model sends over a transport whose base URL has no path);
+    ``base_url`` is the vendor's own, as its SDK and environment variable spell it.
+    """
+
+    name: str
+    path: str
+    key_variable: str
+    key_header: str
+    key_value: Callable[[str], str]
+    build: Callable[..., AnyModel]
+    text_events: Callable[..., list[SseEvent]]
+    tool_events: Callable[[], list[SseEvent]]
+    error_body: Callable[[str, str], bytes]
+    base_url: str
+
+    def model(
+        self,
+        *,
+        transport: HttpTransport | None = None,
+        api_key: str | None = None,
+        timeouts: Timeouts | None = None,
+        base_url: str | None = None,
+        tools: tuple[CourseToolSpec, ...] = TOOLS,
+    ) -> AnyModel:
+        """This vendor's model with ``tools`` configured, on ``base_url`` or the vendor's own."""
+        config = {"tools": tools} if base_url is None else {"tools": tools, "base_url": base_url}
+        return self.build(config, api_key=api_key, transport=transport, timeouts=timeouts)
+
+    def text_body(self, *deltas: str) -> bytes:
+        """A whole text answer streamed in ``deltas``, as SSE bytes."""
+        return sse_bytes(self.text_events(*deltas))
+
+    def tool_body(self) -> bytes:
+        """A whole answer that calls ``add`` with ``{"left": 20, "right": 22}``, as SSE bytes."""
+        return sse_bytes(self.tool_events())
+
+    def recorded(self, *bodies: bytes, **options: Any) -> RecordedTransport:
+        """A recorded transport serving each body as a 200 event stream, in order."""
+        return RecordedTransport([RecordedResponse(200, SSE, body) for body in bodies], **options)
+
+    def served(self, *deltas: str) -> RecordedResponse:
+        """A text answer as a recorded 200 event stream, to serve from a loopback server."""
+        return RecordedResponse(200, SSE, self.text_body(*deltas))

@@ -1,0 +1,41 @@
+"""The Anthropic Messages wire for the shared vendor tests (found through the vendor registry)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_http import SseEvent
+from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
+from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
+from tests.course_http.wire import AnyModel, Wire
+from tests.course_provider_anthropic import bodies as anthropic
+
+
+def _anthropic(config: dict[str, Any], **options: Any) -> AnyModel:
+    return AnthropicMessagesModel(AnthropicConfig("claude-test", 64, **config), **options)
+
+
+def _anthropic_tool() -> list[SseEvent]:
+    return anthropic.tool_body('{"left": 2', '0, "right": 22}', call_id="toolu_01add")
+
+
+def _anthropic_error(kind: str, message: str) -> bytes:
+    return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
+
+
+WIRES = {
+    ANTHROPIC_VENDOR: Wire(
+        ANTHROPIC_VENDOR,
+        "/v1/messages",
+        "ANTHROPIC_API_KEY",
+        "x-api-key",
+        lambda key: key,
+        _anthropic,
+        anthropic.text_body,
+        _anthropic_tool,
+        _anthropic_error,
+        base_url="https://api.anthropic.com",
+    ),
+}
+"""Every wire of this package's, by its registered name."""

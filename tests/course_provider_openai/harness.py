@@ -1,0 +1,91 @@
+"""The OpenAI Chat Completions and Responses wires for the shared vendor tests (found through
+the vendor registry)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from course_http import SseEvent
+from course_provider_openai import (
+    CHAT_COMPLETIONS_PATH,
+    CHAT_VENDOR,
+    DEFAULT_BASE_URL,
+    RESPONSES_PATH,
+    RESPONSES_VENDOR,
+    OpenAIChatModel,
+    OpenAIConfig,
+    OpenAIResponsesModel,
+)
+from tests.course_http.wire import AnyModel, Wire
+from tests.course_provider_openai import bodies as openai
+
+
+def _openai(model: type[OpenAIChatModel] | type[OpenAIResponsesModel]) -> Callable[..., AnyModel]:
+    def build(config: dict[str, Any], **options: Any) -> AnyModel:
+        return model(OpenAIConfig("gpt-test", **config), **options)
+
+    return build
+
+
+def _chat_tool() -> list[SseEvent]:
+    return openai.chat_events(
+        openai.chunk({"role": "assistant", "content": None}),
+        openai.tool_start(0, "call_add_1", "add"),
+        openai.tool_arguments(0, '{"left": 2'),
+        openai.tool_arguments(0, '0, "right": 22}'),
+        openai.finish("tool_calls"),
+        openai.usage(),
+        openai.DONE,
+    )
+
+
+def _responses_tool() -> list[SseEvent]:
+    arguments = '{"left": 20, "right": 22}'
+    added = openai.function_call("fc_1", "call_add_1", "add")
+    done = openai.function_call("fc_1", "call_add_1", "add", arguments) | {"status": "completed"}
+    where = {"item_id": "fc_1", "output_index": 0}
+    return openai.responses_events(
+        openai.created(),
+        {"type": "response.output_item.added", "output_index": 0, "item": added},
+        {"type": "response.function_call_arguments.delta", **where, "delta": '{"left": 2'},
+        {"type": "response.function_call_arguments.delta", **where, "delta": '0, "right": 22}'},
+        {"type": "response.function_call_arguments.done", **where, "arguments": arguments},
+        {"type": "response.output_item.done", "output_index": 0, "item": done},
+        openai.completed([done]),
+    )
+
+
+def _openai_error(kind: str, message: str) -> bytes:
+    error = {"message": message, "type": kind, "param": None, "code": f"{kind}_code"}
+    return json.dumps({"error": error}).encode()
+
+
+WIRES = {
+    CHAT_VENDOR: Wire(
+        CHAT_VENDOR,
+        CHAT_COMPLETIONS_PATH,
+        "OPENAI_API_KEY",
+        "authorization",
+        lambda key: f"Bearer {key}",
+        _openai(OpenAIChatModel),
+        openai.chat_text_stream,
+        _chat_tool,
+        _openai_error,
+        base_url=DEFAULT_BASE_URL,
+    ),
+    RESPONSES_VENDOR: Wire(
+        RESPONSES_VENDOR,
+        RESPONSES_PATH,
+        "OPENAI_API_KEY",
+        "authorization",
+        lambda key: f"Bearer {key}",
+        _openai(OpenAIResponsesModel),
+        openai.responses_text_stream,
+        _responses_tool,
+        _openai_error,
+        base_url=DEFAULT_BASE_URL,
+    ),
+}
+"""Every wire of this package's, by its registered name."""
