@@ -302,6 +302,7 @@ def test_the_path_check_knows_a_wire_by_is_the_path_its_model_posts_to(wire: Wir
     found = vendor_wire_for_path(path)
 
     assert found is not None
-    assert (found.name, found.default_request_path) == (wire.name, path)
+    assert found.name == wire.name
+    assert path.endswith(found.wire.path)
     assert vendor_wire_for_path(path + "?stream=true") is found
     assert vendor_wire_for_path(path + "/") is None

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from course_cli._cassettes import cassettes_under
 from course_cli._output import one_line, writer_for
-from course_cli._sdks import sdk_base_urls
+from course_cli._sdks import SdkBaseUrl, sdk_base_urls
 
 if TYPE_CHECKING:
     from course_cassettes import Cassette
@@ -151,9 +151,13 @@ def run_serve(
     )
     server = LoopbackServer(responder, port=port)
     calls = responder.pending_call_count
+    # Which SDKs the cassettes serve is known before the port is: finding
+    # them loads the vendors' plug-ins, which happens here, not in the loop.
+    recorded = (call.request.path for _, cassette in cassettes for call in cassette.calls)
+    sdks = sdk_base_urls("", recorded)
 
     def announce(base_url: str) -> None:
-        out(_banner(base_url, cassettes, calls))
+        out(_banner(base_url, cassettes, calls, sdks))
         _flush()
 
     try:
@@ -173,16 +177,20 @@ def run_serve(
     return _TERMINATED
 
 
-def _banner(base_url: str, cassettes: list[tuple[str, Cassette]], calls: int) -> str:
-    """What ``course serve`` says once it listens: where, how much, and each SDK's base URL."""
+def _banner(
+    base_url: str, cassettes: list[tuple[str, Cassette]], calls: int, sdks: list[SdkBaseUrl]
+) -> str:
+    """What ``course serve`` says once it listens: where, how much, and each SDK's base URL.
+
+    ``sdks`` holds each SDK's base URL under the server's root (its path alone).
+    """
     count = len(cassettes)
     lines = [
         f"course serve: {base_url} answers {calls} call{'s' * (calls != 1)} "
         f"from {count} cassette{'s' * (count != 1)} (Ctrl-C or SIGTERM stops it)\n"
     ]
-    paths = (call.request.path for _, cassette in cassettes for call in cassette.calls)
-    for sdk in sdk_base_urls(base_url, paths):
-        lines.append(f"  {sdk.sdk}: {sdk.url} ({sdk.variable})\n")
+    for sdk in sdks:
+        lines.append(f"  {sdk.sdk}: {base_url}{sdk.url} ({sdk.variable})\n")
     return "".join(lines)
 
 
