@@ -13,9 +13,9 @@ from frozendict import frozendict
 import course_cli._cli
 from course_cassettes import Cassette, CassetteCall, cassette_to_json, write_cassette
 from course_http import RecordedRequest, RecordedResponse, RecordedTransport
+from tests.course_cassettes.replays import replay
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
-from tests.course_http.replays import replay
-from tests.course_http.wires import SSE, WIRES, Wire
+from tests.course_vendor.wires import SSE, WIRES, Wire
 
 
 async def _recorded(wire: Wire, *deltas: str, base_url: str | None = None) -> Cassette:

@@ -34,10 +34,10 @@ from course_http import (
     SseEvent,
     VendorError,
 )
+from tests.course_cassettes.replays import replay
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
-from tests.course_http.replays import replay
-from tests.course_http.wires import JSON, SSE, WIRES, Wire, sse_bytes
 from tests.course_provider_openai import bodies as openai
+from tests.course_vendor.wires import JSON, SSE, WIRES, Wire, sse_bytes
 
 every_wire = pytest.mark.parametrize("wire", WIRES, ids=[wire.name for wire in WIRES])
 

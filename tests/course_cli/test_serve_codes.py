@@ -8,8 +8,8 @@ from course_cassettes.responder import CassetteResponder, ServedCall
 from course_cli._serve import SERVE_EPILOG
 from course_http import RecordedResponse, VendorErrorCode
 from course_http.loopback import LoopbackRequest
+from tests.course_cassettes.cassettes import call, cassette
 from tests.course_cli.helpers import REPO
-from tests.course_http.cassettes import call, cassette
 
 QUESTION = {"model": "m"}
 JSON = (("content-type", "application/json"),)

@@ -20,7 +20,7 @@ from course_cassettes import load_cassette
 from course_protocol import thaw_json
 from tests.course_cli.serving import SECONDS, ServeChild, serving
 from tests.course_cli.test_cassettes import write_wire_cassette, write_wire_cassettes
-from tests.course_http.wires import WIRES
+from tests.course_vendor.wires import WIRES
 
 
 def _banner(child: ServeChild, sdks: int) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """``course replay|check --wire VENDOR``: recorded vendor bodies through the vendor's model.
 
-The bodies are our own (``tests.course_http.wires``); the shared recordings
+The bodies are our own (``tests.course_vendor.wires``); the shared recordings
 are checked at the end when ``../shared`` is present. Each file is one call
 over an in-process recorded transport, printed in the same course JSON Lines
 as a fixture's calls.
@@ -15,7 +15,7 @@ import pytest
 
 from course_protocol import parse_chunk, parse_response
 from tests.course_cli.helpers import REPO, ROUNDTRIP, CourseRunner
-from tests.course_http.wires import WIRES, Wire, every_wire
+from tests.course_vendor.wires import WIRES, Wire, every_wire
 
 SHARED = REPO / ".." / "shared" / "provider-transcripts"
 

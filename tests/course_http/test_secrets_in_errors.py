@@ -37,8 +37,8 @@ from course_provider_openai._error_body import _SHOWN_CHARACTERS as OPENAI_CUT
 from course_stream import AbortController
 from tests.course_http.helpers import RigKind, collect, read_error
 from tests.course_http.helpers import request as vendor_request
-from tests.course_http.wires import KEY, REQUEST, SSE, AnyModel, Wire, every_wire, read_into
 from tests.course_provider_openai import bodies as openai
+from tests.course_vendor.wires import KEY, REQUEST, SSE, AnyModel, Wire, every_wire, read_into
 from tests.streams import GUARD_SECONDS
 
 Code = VendorErrorCode

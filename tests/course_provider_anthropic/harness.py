@@ -8,8 +8,8 @@ from typing import Any
 from course_http import SseEvent
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
-from tests.course_http.wire import AnyModel, Wire
 from tests.course_provider_anthropic import bodies as anthropic
+from tests.course_vendor.wire import AnyModel, Wire
 
 
 def _anthropic(config: dict[str, Any], **options: Any) -> AnyModel:

@@ -48,9 +48,9 @@ from course_provider_anthropic import (
     describe_error,
     messages_request_body,
 )
-from tests.course_http.replays import replay_every_cut
-from tests.course_http.wires import REQUEST
+from tests.course_cassettes.replays import replay_every_cut
 from tests.course_provider_anthropic.bodies import REQUEST_ID
+from tests.course_vendor.wires import REQUEST
 
 RECORDINGS = (
     Path(__file__).resolve().parents[2]

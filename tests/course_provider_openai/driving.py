@@ -2,7 +2,7 @@
 
 Framing is not done here: the parser tests build `SseEvent`s directly, and
 bodies that come as bytes go through the real path (course_http's decoder,
-a `RecordedTransport` and the model; see ``tests.course_http.replays``).
+a `RecordedTransport` and the model; see ``tests.course_cassettes.replays``).
 """
 
 from __future__ import annotations

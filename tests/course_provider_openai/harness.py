@@ -18,8 +18,8 @@ from course_provider_openai import (
     OpenAIConfig,
     OpenAIResponsesModel,
 )
-from tests.course_http.wire import AnyModel, Wire
 from tests.course_provider_openai import bodies as openai
+from tests.course_vendor.wire import AnyModel, Wire
 
 
 def _openai(model: type[OpenAIChatModel] | type[OpenAIResponsesModel]) -> Callable[..., AnyModel]:

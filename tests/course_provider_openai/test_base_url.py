@@ -31,8 +31,8 @@ from course_provider_openai import (
     RESPONSES_PATH,
     OpenAIConfig,
 )
-from tests.course_http.replays import replay
-from tests.course_http.wires import KEY, WIRES, Wire
+from tests.course_cassettes.replays import replay
+from tests.course_vendor.wires import KEY, WIRES, Wire
 from tests.streams import GUARD_SECONDS
 
 OPENAI_WIRES = [wire for wire in WIRES if wire.base_url == DEFAULT_BASE_URL]

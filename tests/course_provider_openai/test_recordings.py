@@ -49,8 +49,8 @@ from course_provider_openai import (
     OpenAIResponsesModel,
     describe_error,
 )
-from tests.course_http.replays import data_only_body, replay_every_cut
-from tests.course_http.wires import REQUEST
+from tests.course_cassettes.replays import data_only_body, replay_every_cut
+from tests.course_vendor.wires import REQUEST
 
 TRANSCRIPTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "provider-transcripts"
 Code = VendorErrorCode

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from course_http import RecordedResponse
 from course_http.loopback import LoopbackRequest
-from tests.course_http.wires import WIRES
+from tests.course_vendor.wires import WIRES
 
 # The workspace's other pytest plugins (hypothesis, anyio) are not the
 # plugin's dependencies, and would double each run's start-up time.

@@ -18,9 +18,9 @@ from course_protocol import CourseModelRequest, CourseUserMessage
 from course_pytest import CourseCassette, RecordMode
 from course_pytest._modes import how_to_record
 from course_pytest._options import options_from_marker
-from tests.course_http.cassettes import REAL_LOOKING_KEY
-from tests.course_http.replays import replay
-from tests.course_http.wires import WIRES, Wire, every_wire
+from tests.course_cassettes.cassettes import REAL_LOOKING_KEY
+from tests.course_cassettes.replays import replay
+from tests.course_vendor.wires import WIRES, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from course_http import RecordedResponse
 from course_http.loopback import LoopbackRequest, LoopbackServer
-from tests.course_http.wires import sse_bytes
 from tests.course_provider_anthropic import bodies
+from tests.course_vendor.wires import sse_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 GUIDE = REPO / "docs" / "testing-against-a-real-provider.md"

@@ -26,7 +26,7 @@ from course_http import (
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelChunk, CourseTextDeltaChunk
 from course_stream import AbortController
-from tests.course_http.wires import (
+from tests.course_vendor.wires import (
     JSON,
     KEY,
     REQUEST,

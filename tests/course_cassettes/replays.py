@@ -22,7 +22,7 @@ from course_http import (
 )
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
 from course_stream import AbortController
-from tests.course_http.wires import REQUEST, SSE, AnyModel
+from tests.course_vendor.wires import REQUEST, SSE, AnyModel
 from tests.streams import GUARD_SECONDS
 
 BYTEWISE_LIMIT = 8 * 1024

@@ -38,7 +38,7 @@ from course_protocol import (
     thaw_json,
 )
 from course_stream import AbortController, AbortError
-from tests.course_http.wires import KEY, REQUEST, AnyModel, Wire, every_wire
+from tests.course_vendor.wires import KEY, REQUEST, AnyModel, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 Code = VendorErrorCode

@@ -4,7 +4,7 @@ A `Wire` holds what a test needs to drive one vendor's model without knowing
 its vocabulary: how to build the model, a text answer and a Tool-call answer
 as SSE bytes (our own bodies, built from the vendor test folders' event
 builders), the vendor's error body, and where its key goes. Each vendor's
-test folder makes its own in its ``harness.py``; `tests.course_http.wires`
+test folder makes its own in its ``harness.py``; `tests.course_vendor.wires`
 collects them through the vendor registry.
 """
 

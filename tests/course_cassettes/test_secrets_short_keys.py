@@ -29,8 +29,8 @@ from course_http._secrets import (
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelRequest, CourseModelResponse, CourseUserMessage
 from course_stream import AbortController
-from tests.course_http.cassettes import REAL_LOOKING_KEY, recorded_through_loopback
-from tests.course_http.wires import AnyModel, Wire, every_wire, read_into
+from tests.course_cassettes.cassettes import REAL_LOOKING_KEY, recorded_through_loopback
+from tests.course_vendor.wires import AnyModel, Wire, every_wire, read_into
 from tests.streams import GUARD_SECONDS
 
 SHORT_KEYS = ["x", "sk", "1234567"]

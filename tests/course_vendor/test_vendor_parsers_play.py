@@ -17,8 +17,8 @@ from course_protocol import CourseModelChunk, CourseTextDeltaChunk, CourseToolCa
 from course_provider_anthropic import MessagesStreamParser
 from course_provider_openai import ChatStreamParser, ResponsesStreamParser
 from course_vendor import VendorPlay
-from tests.course_http.wires import WIRES, Wire
 from tests.course_provider_openai import bodies as openai
+from tests.course_vendor.wires import WIRES, Wire
 
 Parser = MessagesStreamParser | ChatStreamParser | ResponsesStreamParser
 PARSERS: dict[str, Callable[[str], Parser]] = {

@@ -14,7 +14,7 @@ from course_cassettes import Redaction
 from course_cassettes.responder import CassetteResponder, ServedCall
 from course_http import REDACTED, RecordedResponse, VendorErrorCode
 from course_http.loopback import LoopbackServer
-from tests.course_http.cassettes import call, cassette
+from tests.course_cassettes.cassettes import call, cassette
 from tests.course_http.helpers import FRAMES, SSE
 from tests.streams import GUARD_SECONDS
 

@@ -30,10 +30,10 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_stream import AbortController, EventStream
-from tests.course_http.cassettes import call, cassette
+from tests.course_cassettes.cassettes import call, cassette
+from tests.course_cassettes.replays import replay
 from tests.course_http.helpers import SSE, read_error, sse_body
-from tests.course_http.replays import replay
-from tests.course_http.wires import WIRES, Wire, every_wire
+from tests.course_vendor.wires import WIRES, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]

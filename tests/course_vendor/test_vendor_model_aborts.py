@@ -18,7 +18,7 @@ from course_http import RecordedResponse, SseEvent
 from course_http.loopback import LoopbackEnd, LoopbackResponse, LoopbackServer
 from course_protocol import CourseModelChunk, CourseModelResponse, CourseTextDeltaChunk
 from course_stream import AbortController, AbortError, EventStream
-from tests.course_http.wires import (
+from tests.course_vendor.wires import (
     KEY,
     REQUEST,
     SSE,

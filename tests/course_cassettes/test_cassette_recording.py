@@ -40,10 +40,10 @@ from course_protocol import (
     CourseUserMessage,
     thaw_json,
 )
-from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
+from tests.course_cassettes.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
+from tests.course_cassettes.replays import Replayed, replay
 from tests.course_http.helpers import SSE, read_error, sse_body
-from tests.course_http.replays import Replayed, replay
-from tests.course_http.wires import WIRES, Wire, every_wire
+from tests.course_vendor.wires import WIRES, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 JSON = {"content-type": "application/json"}

@@ -33,7 +33,7 @@ from course_cassettes import (
 )
 from course_cassettes._cassette_json import body_lines
 from course_http import RecordedRequest, RecordedResponse, VendorErrorCode
-from tests.course_http.cassettes import call, cassette
+from tests.course_cassettes.cassettes import call, cassette
 
 SSE = {"content-type": "text/event-stream"}
 TRANSCRIPTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "provider-transcripts"

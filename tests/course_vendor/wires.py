@@ -18,7 +18,7 @@ import pytest
 
 from course_http import HttpTransport, Timeouts
 from course_vendor import VENDOR_ENTRY_POINT_GROUP
-from tests.course_http.wire import (
+from tests.course_vendor.wire import (
     JSON,
     KEY,
     REQUEST,

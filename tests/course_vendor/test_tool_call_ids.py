@@ -27,9 +27,9 @@ from course_protocol import (
 from course_provider_anthropic import MessagesStreamParser
 from course_provider_openai import ChatStreamParser, ResponsesStreamParser
 from course_stream import AbortController
-from tests.course_http.wires import REQUEST, WIRES, Wire, read_into, sse_bytes
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_provider_openai import bodies as openai
+from tests.course_vendor.wires import REQUEST, WIRES, Wire, read_into, sse_bytes
 
 Parser = MessagesStreamParser | ChatStreamParser | ResponsesStreamParser
 TwoCalls = Callable[[str, str], tuple[list[SseEvent], int]]

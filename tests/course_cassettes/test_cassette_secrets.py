@@ -30,7 +30,7 @@ from course_http import (
 )
 from course_http._secrets import secret_values
 from course_http.loopback import LoopbackServer
-from tests.course_http.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
+from tests.course_cassettes.cassettes import REAL_LOOKING_KEY, document, recorded_through_loopback
 from tests.course_http.helpers import SSE, read_error
 from tests.streams import GUARD_SECONDS
 

@@ -13,7 +13,7 @@ import pytest
 
 from course_conformance import Scenario, assert_conforms
 from course_http import Chunking, RecordedResponse, RecordedTransport, VendorError, VendorErrorCode
-from tests.course_http.wires import JSON, REQUEST, AnyModel, Wire, every_wire
+from tests.course_vendor.wires import JSON, REQUEST, AnyModel, Wire, every_wire
 
 
 def replaying(wire: Wire, response: RecordedResponse, chunking: Chunking) -> AnyModel:

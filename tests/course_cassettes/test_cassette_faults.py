@@ -17,11 +17,11 @@ from course_cassettes import AppliedFault, CassetteTransport, ReplayFault, Reque
 from course_cassettes._faults import event_end_offsets
 from course_http import LiveTransport, RecordedResponse, Timeouts, VendorErrorCode
 from course_http.loopback import LoopbackResponse, LoopbackServer
-from tests.course_http.cassettes import call, cassette
+from tests.course_cassettes.cassettes import call, cassette
+from tests.course_cassettes.replays import Replayed, replay
+from tests.course_cassettes.test_cassette_recording import outcome
 from tests.course_http.helpers import FRAMES, SSE
-from tests.course_http.replays import Replayed, replay
-from tests.course_http.test_cassette_recording import outcome
-from tests.course_http.wires import REQUEST, WIRES
+from tests.course_vendor.wires import REQUEST, WIRES
 from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]
