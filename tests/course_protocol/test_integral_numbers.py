@@ -22,7 +22,7 @@ from course_protocol import (
     JsonErrorCode,
     parse_usage,
 )
-from course_protocol._untrusted import integral_number, token_count_of
+from course_protocol.untrusted import integral_number, token_count_of
 
 
 class FloatThatLies(float):

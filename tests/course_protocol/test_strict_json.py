@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from returns.result import Failure, Success
 
-from course_protocol._strict_json import loads_strict_json
+from course_protocol.strict_json import loads_strict_json
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from course_protocol import (
     CourseStopReason,
     CourseTextDeltaChunk,
 )
-from course_protocol._untrusted import special_method
+from course_protocol.untrusted import special_method
 from course_provider_fixture import (
     FixtureProviderAdapter,
     FixtureProviderError,

@@ -18,11 +18,20 @@ PACKAGES = [
     "course_provider_fixture",
     "course_conformance",
     "course_http",
+    "course_vendor",
+    "course_cassettes",
     "course_provider_anthropic",
     "course_provider_openai",
     "course_cli",
 ]
-NOT_COURSE_ERRORS = {("course_stream", "EventStreamStateError"), ("course_stream", "AbortError")}
+# The two signals a replaying transport raises inside httpx2 are never a user's to catch:
+# stream_events turns each into a VendorError with its code (documented on both).
+NOT_COURSE_ERRORS = {
+    ("course_stream", "EventStreamStateError"),
+    ("course_stream", "AbortError"),
+    ("course_http", "RecordingExhaustedError"),
+    ("course_http", "RequestMismatchError"),
+}
 
 
 def _exported_errors() -> list[tuple[str, type[BaseException]]]:

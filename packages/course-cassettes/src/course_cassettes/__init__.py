@@ -7,8 +7,8 @@
   SSE bodies as lines.
 - `RecordingTransport` records through a live transport, redacted as a
   `Redaction` says on top of what is always kept out (`KEPT_REQUEST_HEADERS`,
-  `KEPT_RESPONSE_HEADERS` are the headers kept; `MASKED_QUERY_KEYS` the query
-  keys masked); `CassetteTransport` replays, with `RequestMatching`
+  `KEPT_RESPONSE_HEADERS` are the headers kept; ``course_http.MASKED_QUERY_KEYS``
+  the query keys masked); `CassetteTransport` replays, with `RequestMatching`
   (`MatchOn`) and `ReplayFault` s (`FaultKind`; `AppliedFault` says what was
   done).
 - `course_cassettes.responder`: the `CassetteResponder` ``course serve`` runs
@@ -38,7 +38,6 @@ from course_cassettes._recording import RecordingTransport
 from course_cassettes._redaction import (
     KEPT_REQUEST_HEADERS,
     KEPT_RESPONSE_HEADERS,
-    MASKED_QUERY_KEYS,
 )
 from course_cassettes._replay import CassetteTransport
 
@@ -47,7 +46,6 @@ __all__ = [
     "CASSETTE_VERSION_KEY",
     "KEPT_REQUEST_HEADERS",
     "KEPT_RESPONSE_HEADERS",
-    "MASKED_QUERY_KEYS",
     "AppliedFault",
     "Cassette",
     "CassetteCall",

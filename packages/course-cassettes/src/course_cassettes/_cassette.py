@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, final, get_args
 
 from course_cassettes._json_paths import JsonPath, parse_json_path, rewrite_at_paths
-from course_http._recorded import RecordedRequest, RecordedResponse
+from course_http import RecordedRequest, RecordedResponse
 
 __all__ = [
     "CASSETTE_VERSION",

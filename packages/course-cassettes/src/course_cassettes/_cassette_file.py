@@ -18,8 +18,8 @@ from returns.result import Failure, Result
 
 from course_cassettes._cassette import Cassette
 from course_cassettes._cassette_json import CASSETTE_VENDOR, cassette_to_json, parse_cassette
-from course_http._errors import VendorError, VendorErrorCode
-from course_protocol._strict_json import loads_strict_json
+from course_http import VendorError, VendorErrorCode
+from course_protocol.strict_json import loads_strict_json
 
 __all__ = ["dumps_cassette", "load_cassette", "loads_cassette", "write_cassette"]
 

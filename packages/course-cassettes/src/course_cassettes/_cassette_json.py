@@ -28,9 +28,14 @@ from course_cassettes._cassette import (
     RequestMatching,
 )
 from course_cassettes._redaction import unmasked_query_keys
-from course_http._errors import VendorError, VendorErrorCode
-from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
-from course_http._secrets import SECRET_HEADERS
+from course_http import (
+    SECRET_HEADERS,
+    RecordedRequest,
+    RecordedResponse,
+    ResponseEnd,
+    VendorError,
+    VendorErrorCode,
+)
 from course_protocol import freeze_json_object, thaw_json
 
 __all__ = ["CASSETTE_VENDOR", "body_lines", "cassette_to_json", "parse_cassette"]

@@ -16,9 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, final
 
-from course_http._errors import VendorError
-from course_http._recorded import RecordedResponse, ResponseEnd
-from course_http._sse import SseDecoder
+from course_http import RecordedResponse, ResponseEnd, SseDecoder, VendorError
 
 __all__ = ["AppliedFault", "FaultKind", "ReplayFault", "event_end_offsets"]
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from course_cassettes._cassette import RequestMatching
 from course_cassettes._json_paths import REMOVE, JsonPath, parse_json_path, rewrite_at_paths
-from course_http._recorded import RecordedRequest
+from course_http import RecordedRequest
 from course_protocol import first_json_difference
 
 __all__ = ["request_difference"]

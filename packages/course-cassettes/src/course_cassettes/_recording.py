@@ -22,10 +22,15 @@ from course_cassettes._redaction import (
     remasked_request,
     request_secrets,
 )
-from course_http._playback import playback_of, playback_response
-from course_http._recorded import RecordedRequest, ResponseEnd
-from course_http._timeouts import Timeouts
-from course_http._transport import HttpTransport, LiveTransport
+from course_http import (
+    HttpTransport,
+    LiveTransport,
+    RecordedRequest,
+    ResponseEnd,
+    Timeouts,
+    playback_of,
+    playback_response,
+)
 
 __all__ = ["RecordingTransport"]
 

@@ -14,12 +14,13 @@ from frozendict import frozendict
 
 from course_cassettes._cassette import Redaction
 from course_cassettes._json_paths import parse_json_path, rewrite_at_paths, rewrite_fields
-from course_http._recorded import RecordedRequest, RecordedResponse, ResponseEnd
-from course_http._secrets import (
-    MASKED_QUERY_KEYS,
+from course_http import (
     REDACTED,
     SECRET_HEADERS,
     SHORTEST_CREDENTIAL,
+    RecordedRequest,
+    RecordedResponse,
+    ResponseEnd,
     masked_path,
     query_credentials,
     request_secrets,
@@ -30,7 +31,6 @@ from course_protocol import JsonObject, freeze_json_object
 __all__ = [
     "KEPT_REQUEST_HEADERS",
     "KEPT_RESPONSE_HEADERS",
-    "MASKED_QUERY_KEYS",
     "checked_extra_headers",
     "merged_redaction",
     "redacted_request",

@@ -13,16 +13,19 @@ from course_cassettes._cassette import Cassette, RequestMatching
 from course_cassettes._faults import AppliedFault, ReplayFault
 from course_cassettes._matching import request_difference
 from course_cassettes._redaction import redacted_request, request_secrets
-from course_http._playback import Playback, PlaybackExchange, playback_of
-from course_http._recorded import (
+from course_http import (
+    REPLAY_TIMEOUTS,
     Chunking,
+    HttpTransport,
+    Playback,
+    PlaybackExchange,
     RecordedRequest,
     RecordingExhaustedError,
     RequestMismatchError,
+    Timeouts,
+    playback_of,
     sent_request,
 )
-from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
-from course_http._transport import HttpTransport
 
 __all__ = ["CassetteTransport"]
 

@@ -24,11 +24,8 @@ from typing import Literal, final, get_args
 from course_cassettes._cassette import Cassette, CassetteCall
 from course_cassettes._matching import request_difference
 from course_cassettes._redaction import redacted_request, request_secrets
-from course_http._errors import VendorErrorCode
-from course_http._playback import cut_body
-from course_http._recorded import Chunking, RecordedResponse
-from course_http._secrets import masked_path, scrub
-from course_http.loopback._script import LoopbackRequest, LoopbackResponse
+from course_http import Chunking, RecordedResponse, VendorErrorCode, cut_body, masked_path, scrub
+from course_http.loopback import LoopbackRequest, LoopbackResponse
 
 __all__ = ["CassetteResponder", "ServedCall"]
 

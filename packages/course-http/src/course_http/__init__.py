@@ -11,7 +11,16 @@
   provider adapter fails, before the stream (HTTP) and inside it (vendor events).
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
 - `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
-  what a masked value becomes.
+  what a masked value becomes; `request_secrets` the credentials a request
+  carries (`SHORTEST_CREDENTIAL` characters or more), `scrub` removes them
+  from a text, `masked_path` and `query_credentials` mask the
+  `MASKED_QUERY_KEYS` of a path; `ScrubbedStream` fails with scrubbed errors.
+- For transports built on this one (the cassettes): `Playback` and
+  `PlaybackExchange` (how a recorded response is played, `playback_of`,
+  `playback_response`, `cut_body`), `sent_request` (a request as a replaying
+  transport lists it), and the two signals a replaying transport raises,
+  `RecordingExhaustedError` and `RequestMismatchError`, which `stream_events`
+  turns into `VendorError` s; `ClosedOnExit`, the ``async with`` base.
 
 This is the only course package that imports an HTTP client. The loopback
 test server is `course_http.loopback` (the ``serve`` extra), imported apart.
@@ -21,16 +30,37 @@ What every vendor adapter shares is ``course_vendor``; cassettes are
 
 import inspect as _inspect
 
+from course_http._closing import ClosedOnExit
+from course_http._error_scrub import ScrubbedStream
 from course_http._errors import VendorError, VendorErrorCode
+from course_http._playback import (
+    Playback,
+    PlaybackExchange,
+    cut_body,
+    playback_of,
+    playback_response,
+)
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
     RecordedResponse,
     RecordedTransport,
+    RecordingExhaustedError,
+    RequestMismatchError,
     ResponseEnd,
+    sent_request,
 )
 from course_http._request import HttpRequest
-from course_http._secrets import REDACTED, SECRET_HEADERS
+from course_http._secrets import (
+    MASKED_QUERY_KEYS,
+    REDACTED,
+    SECRET_HEADERS,
+    SHORTEST_CREDENTIAL,
+    masked_path,
+    query_credentials,
+    request_secrets,
+    scrub,
+)
 from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
@@ -40,18 +70,26 @@ from course_http._transport import HttpTransport, LiveTransport
 __all__ = [
     "DEFAULT_MAX_FRAME_LENGTH",
     "ERROR_BODY_LIMIT",
+    "MASKED_QUERY_KEYS",
     "REDACTED",
     "REPLAY_TIMEOUTS",
     "SECRET_HEADERS",
+    "SHORTEST_CREDENTIAL",
     "Chunking",
+    "ClosedOnExit",
     "ErrorBodyReader",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
+    "Playback",
+    "PlaybackExchange",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",
+    "RecordingExhaustedError",
+    "RequestMismatchError",
     "ResponseEnd",
+    "ScrubbedStream",
     "SseDecoder",
     "SseEvent",
     "Timeouts",
@@ -59,6 +97,14 @@ __all__ = [
     "VendorErrorBody",
     "VendorErrorCode",
     "code_for_status",
+    "cut_body",
+    "masked_path",
+    "playback_of",
+    "playback_response",
+    "query_credentials",
+    "request_secrets",
+    "scrub",
+    "sent_request",
     "stream_events",
 ]
 

@@ -8,6 +8,7 @@ with the path of the bad value.
 
 import inspect as _inspect
 
+from course_protocol._checks import check_id
 from course_protocol._decode import (
     parse_chunk,
     parse_content_block,
@@ -58,7 +59,7 @@ from course_protocol._response import (
 )
 from course_protocol._tools import CourseToolSpec
 from course_protocol._transcript import TranscriptIssue, TranscriptIssueCode, validate_transcript
-from course_protocol._untrusted import MAX_TOKEN_COUNT, is_blank
+from course_protocol.untrusted import MAX_TOKEN_COUNT, is_blank
 
 __all__ = [
     "JSON_MAX_DEPTH",
@@ -91,6 +92,7 @@ __all__ = [
     "JsonValue",
     "TranscriptIssue",
     "TranscriptIssueCode",
+    "check_id",
     "first_json_difference",
     "freeze_json",
     "freeze_json_object",

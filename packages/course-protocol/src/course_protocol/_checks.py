@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, cast
 
 from course_protocol._errors import CourseProtocolError
-from course_protocol._untrusted import is_blank, sequence_snapshot, type_name
+from course_protocol.untrusted import is_blank, sequence_snapshot, type_name
 
 
 def fail(path: str, message: str) -> NoReturn:

@@ -30,7 +30,7 @@ from course_protocol._response import (
     CourseTextDeltaChunk,
     CourseToolCallChunk,
 )
-from course_protocol._untrusted import type_name
+from course_protocol.untrusted import type_name
 
 T = TypeVar("T")
 

@@ -21,7 +21,7 @@ from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
 from course_protocol._errors import CourseProtocolError, JsonError, JsonErrorCode
-from course_protocol._untrusted import type_name
+from course_protocol.untrusted import type_name
 
 JsonValue: TypeAlias = Union[  # a recursive alias: ``|`` cannot join the string forward refs
     bool, int, float, str, tuple["JsonValue", ...], "frozendict[str, JsonValue]", None

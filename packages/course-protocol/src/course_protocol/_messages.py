@@ -8,7 +8,7 @@ from typing import TypeAlias, final
 
 from course_protocol._checks import check_id, check_text, fail, slot_setter, snapshot_sequence
 from course_protocol._json import JsonObject, freeze_json_object_or_raise
-from course_protocol._untrusted import type_name
+from course_protocol.untrusted import type_name
 
 
 @final

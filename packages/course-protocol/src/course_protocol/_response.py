@@ -9,7 +9,7 @@ from typing import NoReturn, TypeAlias, final
 
 from course_protocol._checks import check_id, check_text, fail, slot_setter
 from course_protocol._messages import CourseAssistantMessage, CourseToolCall
-from course_protocol._untrusted import (
+from course_protocol.untrusted import (
     BLANK_CHARACTERS,
     MAX_TOKEN_COUNT,
     integral_number,

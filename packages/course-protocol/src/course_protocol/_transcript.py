@@ -14,7 +14,7 @@ from course_protocol._messages import (
     CourseToolResultMessage,
     CourseUserMessage,
 )
-from course_protocol._untrusted import is_blank, sequence_snapshot, type_name
+from course_protocol.untrusted import is_blank, sequence_snapshot, type_name
 
 
 class TranscriptIssueCode(StrEnum):

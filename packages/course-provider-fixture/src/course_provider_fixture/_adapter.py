@@ -13,8 +13,8 @@ from course_protocol import (
     first_json_difference,
     to_json,
 )
-from course_protocol._calls import CallQueue, QueuedDouble, check_stream_call
-from course_protocol._untrusted import type_name
+from course_protocol.calls import CallQueue, QueuedDouble, check_stream_call
+from course_protocol.untrusted import type_name
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import QueuedResponse, parse_fixture
 from course_provider_fixture._parser import ResponseParser

@@ -15,7 +15,7 @@ from typing import cast
 from returns.result import Failure, Result, Success
 
 from course_protocol import JSON_MAX_DEPTH, JsonError, freeze_json
-from course_protocol._untrusted import (
+from course_protocol.untrusted import (
     integral_number,
     sequence_snapshot,
     special_method,

@@ -6,7 +6,7 @@ import os
 
 from returns.result import Failure, Result
 
-from course_protocol._strict_json import loads_strict_json
+from course_protocol.strict_json import loads_strict_json
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
 

@@ -14,7 +14,7 @@ from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
 from course_protocol import CourseModelUsage, CourseStopReason, freeze_json, is_blank
-from course_protocol._untrusted import describe, token_count_of
+from course_protocol.untrusted import describe, token_count_of
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import cast
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
-from course_protocol._calls import CallQueue, QueuedDouble, check_stream_call
-from course_protocol._untrusted import sequence_snapshot, type_name
+from course_protocol.calls import CallQueue, QueuedDouble, check_stream_call
+from course_protocol.untrusted import sequence_snapshot, type_name
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
 from course_scripted._producer import ScriptedResponseFactory, play_factory
 from course_stream import AbortSignal, EventStream, run_producer

@@ -15,7 +15,7 @@ from course_protocol import (
     CourseToolCallChunk,
     terminal_semantics_error,
 )
-from course_protocol._untrusted import special_method
+from course_protocol.untrusted import special_method
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
 from course_stream import AbortSignal, EventStream, forward_source
 

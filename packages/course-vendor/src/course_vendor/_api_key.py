@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Final
 
-from course_http._errors import VendorError, VendorErrorCode
+from course_http import VendorError, VendorErrorCode
 
 __all__ = ["KEY_CHARACTERS", "checked_api_key", "environment_api_key"]
 

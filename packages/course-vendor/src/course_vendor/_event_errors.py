@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from course_http._errors import VendorError, VendorErrorCode
+from course_http import VendorError, VendorErrorCode
 
 __all__ = ["EventFailures", "event_error", "invalid_event"]
 

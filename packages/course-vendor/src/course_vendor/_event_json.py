@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from course_http._errors import VendorErrorCode
+from course_http import VendorErrorCode
 from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
 from course_vendor._event_errors import event_error, invalid_event
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from course_http._sse import SseEvent
-from course_protocol import CourseModelChunk, CourseModelResponse
-from course_protocol._checks import check_id
+from course_http import SseEvent
+from course_protocol import CourseModelChunk, CourseModelResponse, check_id
 
 __all__ = ["OneChunkStreamParser", "StreamParser"]
 

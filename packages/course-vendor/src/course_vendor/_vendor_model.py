@@ -17,18 +17,22 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Generic, TypeAlias, TypeVar, final
 
-from course_http._closing import ClosedOnExit
-from course_http._error_scrub import ScrubbedStream
-from course_http._errors import VendorError, VendorErrorCode
-from course_http._request import HttpRequest
-from course_http._secrets import request_secrets
-from course_http._sse import SseEvent
-from course_http._status import ErrorBodyReader
-from course_http._stream import stream_events
-from course_http._timeouts import Timeouts
-from course_http._transport import HttpTransport, LiveTransport
+from course_http import (
+    ClosedOnExit,
+    ErrorBodyReader,
+    HttpRequest,
+    HttpTransport,
+    LiveTransport,
+    ScrubbedStream,
+    SseEvent,
+    Timeouts,
+    VendorError,
+    VendorErrorCode,
+    request_secrets,
+    stream_events,
+)
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
-from course_protocol._calls import check_stream_call
+from course_protocol.calls import check_stream_call
 from course_stream import AbortSignal, EventStream, SourcePlay, forward_source, run_producer
 from course_vendor._api_key import checked_api_key, environment_api_key
 

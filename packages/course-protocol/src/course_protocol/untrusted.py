@@ -12,6 +12,8 @@ kit), so each rule has exactly one definition:
 - the blank-string rule (ECMAScript's ``trim()``, the reference course's);
 - what counts as an integral number (the reference's ``Number.isInteger``:
   ``12.0`` and ``1E1`` are integers), and the token-count limit.
+
+A public module: the other course packages import it as ``course_protocol.untrusted``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 workspace makes first; `CallQueue` is the finite FIFO queue, the captured
 requests and the counts that both test doubles (``ScriptedModel``,
 ``FixtureProviderAdapter``) keep, so the two behave the same way.
+
+A public module: the doubles import it as ``course_protocol.calls``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Generic, TypeVar
 
 from course_protocol._messages import CourseModelRequest
 from course_protocol._transcript import validate_transcript
-from course_protocol._untrusted import type_name
+from course_protocol.untrusted import type_name
 from course_stream import AbortSignal
 
 __all__ = ["CallQueue", "QueuedDouble", "check_stream_call", "invalid_transcript_message"]

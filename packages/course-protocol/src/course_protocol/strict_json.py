@@ -4,6 +4,9 @@
 duplicate object keys (the last silently wins), numbers that overflow a
 float to ``inf``. A fixture or a cassette holding any of these is a mistake
 to report, never a value to guess at.
+
+A public module: the fixture adapter and the cassettes import it as
+``course_protocol.strict_json``.
 """
 
 from __future__ import annotations
