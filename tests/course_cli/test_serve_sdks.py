@@ -9,6 +9,7 @@ wait is bounded; the server is always stopped.
 from __future__ import annotations
 
 import json
+import os
 import select
 import signal
 import subprocess
@@ -20,9 +21,11 @@ from typing import Any
 
 import anthropic
 import openai
+import pytest
 
 from course_http import load_cassette
 from course_protocol import thaw_json
+from tests.children import ASYNCIO_DEBUG, child_env
 from tests.course_cli.helpers import REPO
 from tests.course_cli.test_cassettes import write_wire_cassettes
 
@@ -44,6 +47,7 @@ def serving(*arguments: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     process = subprocess.Popen(
         [sys.executable, "-m", "course_cli", "serve", *arguments],
         cwd=REPO,
+        env=child_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -115,3 +119,22 @@ def test_the_official_sdks_receive_the_recorded_answers_and_ctrl_c_stops_the_ser
     assert last == "course serve: interrupted"
     assert [line.split(": ")[1] for line in problems] == ["HTTP_REQUEST_MISMATCH"]
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/environ").is_file(), reason="reads the server's environment in /proc"
+)
+def test_the_server_runs_without_asyncio_debug_mode_though_the_suite_has_it(
+    tmp_path: Path,
+) -> None:
+    # Debug mode would write "Executing <Task ...> took 0.13 seconds" into the
+    # standard error the other tests compare line by line.
+    write_wire_cassettes(tmp_path)
+
+    with serving(str(tmp_path)) as (process, _):
+        environ = Path(f"/proc/{process.pid}/environ").read_bytes()
+
+    names = {entry.partition(b"=")[0].decode() for entry in environ.split(b"\0") if entry}
+    assert os.environ[ASYNCIO_DEBUG] == "1"
+    assert ASYNCIO_DEBUG not in names
+    assert "PATH" in names
