@@ -103,6 +103,36 @@ def test_an_unraisable_exception_fails_the_test_without_pytests_own_plugin(
     )
 
 
+def test_a_test_id_holding_an_address_stops_the_run_at_collection(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _prepare(pytester, monkeypatch)
+    pytester.makepyfile(
+        """
+        import pytest
+
+        def helper():
+            pass
+
+        @pytest.mark.parametrize("value", [helper], ids=str)
+        def test_named_by_an_address(value):
+            pass
+
+        @pytest.mark.parametrize("value", [helper], ids=["helper"])
+        def test_named_by_a_name(value):
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess("--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.re_match_lines(
+        [
+            r"ERROR: 1 test id\(s\) hold an object's address",
+            r"  \S+::test_named_by_an_address\[<function helper at 0x[0-9a-f]+>\]$",
+        ]
+    )
+
+
 async def test_the_loop_runs_in_debug_mode() -> None:
     assert asyncio.get_running_loop().get_debug()
 
