@@ -28,9 +28,10 @@ from course_protocol import thaw_json
 from tests.children import ASYNCIO_DEBUG, child_env
 from tests.course_cli.helpers import REPO
 from tests.course_cli.test_cassettes import write_wire_cassettes
+from tests.streams import GUARD_SECONDS
 
-SECONDS = 10.0
-"""Far longer than any step takes; only a hang ever reaches it."""
+SECONDS = GUARD_SECONDS
+"""Far longer than any step takes, start-up included; only a hang ever reaches it."""
 
 
 def _first_line(stream: Any) -> str:
