@@ -5,6 +5,8 @@
 #   make test                 everything CI runs: lint, types, contracts,
 #                             deps-check, dist-check, then pytest (on every core)
 #   make checkpoint FILE=...  exactly one focused test file, in one process
+#   make run ARGS='...'       any command in the synced .venv: make run ARGS='course demo'
+#   make wheels               every package's wheel into dist/
 #   make lint                 ruff (lint + format check), mypy, lint-imports
 #   make deps-check           each member imports only what it declares (deptry)
 #   make dist-check           wheels build; each adapter installs and runs alone
@@ -27,7 +29,7 @@ RUN := $(UV) run --frozen --no-sync
 # One line per check: its label and "ok", or its whole output when it fails.
 STEP := scripts/step.sh
 
-.PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check api-reference
+.PHONY: help sync sync-bench demo run wheels test checkpoint lint pytest bench bench-smoke deps-check dist-check api-reference
 
 help:
 	@sed -n '/^#/!q;p' Makefile | sed 's/^# \{0,1\}//'
@@ -43,6 +45,13 @@ sync-bench: $(UV)
 
 demo: sync
 	$(RUN) course demo
+
+run: sync
+	@if [ -z "$(ARGS)" ]; then echo "usage: make run ARGS='course demo'" >&2; exit 2; fi
+	$(RUN) $(ARGS)
+
+wheels: sync
+	$(UV) build --all-packages --wheel --out-dir dist
 
 lint: sync
 	@$(STEP) "ruff: lint rules" $(RUN) ruff check .
