@@ -3,8 +3,10 @@
 #
 #   make demo                 the main job: a Tool round trip through the port
 #   make test                 everything CI runs: lint, types, contracts,
-#                             deps-check, dist-check, then pytest
-#   make checkpoint FILE=...  exactly one focused test file
+#                             deps-check, dist-check, then pytest (on every core)
+#   make checkpoint FILE=...  exactly one focused test file, in one process
+#   make run ARGS='...'       any command in the synced .venv: make run ARGS='course demo'
+#   make wheels               every package's wheel into dist/
 #   make lint                 ruff (lint + format check), mypy, lint-imports
 #   make deps-check           each member imports only what it declares (deptry)
 #   make dist-check           wheels build; each adapter installs and runs alone
@@ -27,7 +29,7 @@ RUN := $(UV) run --frozen --no-sync
 # One line per check: its label and "ok", or its whole output when it fails.
 STEP := scripts/step.sh
 
-.PHONY: help sync sync-bench demo test checkpoint lint pytest bench bench-smoke deps-check dist-check api-reference
+.PHONY: help sync sync-bench demo run wheels test checkpoint lint pytest bench bench-smoke deps-check dist-check api-reference
 
 help:
 	@sed -n '/^#/!q;p' Makefile | sed 's/^# \{0,1\}//'
@@ -44,15 +46,28 @@ sync-bench: $(UV)
 demo: sync
 	$(RUN) course demo
 
+run: sync
+	@if [ -z "$(ARGS)" ]; then echo "usage: make run ARGS='course demo'" >&2; exit 2; fi
+	$(RUN) $(ARGS)
+
+wheels: sync
+	$(UV) build --all-packages --wheel --out-dir dist
+
 lint: sync
 	@$(STEP) "ruff: lint rules" $(RUN) ruff check .
 	@$(STEP) "ruff: formatting" $(RUN) ruff format --check .
 	@$(STEP) "mypy: strict types, returns plugin" $(RUN) mypy
 	@$(STEP) "lint-imports: layers, no network, wire vocabularies" $(RUN) lint-imports
 
+# -n auto: one pytest-xdist worker per CPU (two on the project's 2-vCPU
+# machines). Tests are independent (tmp_path, port 0, the environment of
+# tests/children.py for every child process); --dist loadfile keeps each
+# file on one worker, so a module-scoped fixture (the benchmark smoke run,
+# a minute of CPU) runs once, not once per worker. (loadgroup would group
+# finer, but pytest 9.2 silently ignores its xdist_group marks.)
 pytest: sync
-	@echo "pytest: every test (warnings are errors, asyncio debug on)"
-	@$(RUN) pytest -q
+	@echo "pytest: every test, one worker per CPU (warnings are errors, asyncio debug on)"
+	@$(RUN) pytest -q -n auto --dist loadfile
 
 test: lint deps-check dist-check pytest
 

@@ -1,5 +1,6 @@
 """Suite-wide guards: every test runs with asyncio debug on, and fails if it
-leaves a task pending, an exception never retrieved, or an unraisable error.
+leaves a task pending, an exception never retrieved, or an unraisable error;
+a test id that names an object's address stops the run at collection.
 
 New tests get these checks for free; nothing needs to opt in. This file also
 registers the Hypothesis profiles (``HYPOTHESIS_PROFILE`` picks one):
@@ -14,6 +15,7 @@ import asyncio
 import gc
 import logging
 import os
+import re
 import sys
 from collections.abc import AsyncIterator, Iterator
 
@@ -47,6 +49,26 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# `repr` of a function or of most objects: "<function main at 0x7f2ced8d4400>".
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Stop the run when a test id holds an object's address.
+
+    pytest-xdist workers each collect the suite and must agree on every id;
+    an address differs from one process to the next. Raises
+    ``pytest.UsageError`` naming the first such ids.
+    """
+    unstable = [item.nodeid for item in items if _ADDRESS.search(item.nodeid)]
+    if unstable:
+        shown = "\n  ".join(unstable[:5])
+        raise pytest.UsageError(
+            f"{len(unstable)} test id(s) hold an object's address, which differs between"
+            f" processes; give parametrize ids= names:\n  {shown}"
+        )
+
 
 # Settling a stream may take a few loop turns (a producer task finishing
 # after it resolved the result); a task still pending after this many turns

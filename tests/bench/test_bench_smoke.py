@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from returns.result import Success
 
-from benchmarks._children import ROOT, child_environment
+from benchmarks._children import PYCACHE, ROOT
 from benchmarks._timing import AsyncRun, Spread, measure_async_side_by_side, per_round_ratios
 from benchmarks._vendor_bodies import APIS, SHAPES, VendorBody, body_frames, vendor_body
 from benchmarks._vendor_ours import prepare_decoder_framing, prepare_floor, prepare_ours
@@ -27,6 +27,7 @@ from benchmarks.report import TABLE_HEADER, Row, render_markdown
 from benchmarks.vendor_peers import VENDOR_PEERS
 from benchmarks.vendors import DECODER_FRAMING, FLOOR, HTTPX_FRAMING, OUR_MODELS
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
+from tests.children import child_env
 
 GROUPS = {"streaming", "vendors", "load", "scaling", "import", "check"}
 OUR_STREAMING_ROWS = {
@@ -58,7 +59,7 @@ class SmokeRun:
         self.completed = subprocess.run(
             [sys.executable, "-m", "benchmarks.run", "--smoke", "--out", str(out)],
             cwd=ROOT,
-            env=child_environment(),
+            env=child_env({"PYTHONPYCACHEPREFIX": str(PYCACHE)}),
             capture_output=True,
             text=True,
             timeout=300,

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from tests.children import child_env
 from tests.course_cli.helpers import REPO
 
 SECONDS = 10.0
@@ -26,11 +27,6 @@ SERVE = (sys.executable, "-m", "course_cli", "serve")
 
 SIGINT_IGNORED = ("bash", "-c", 'trap "" INT; exec "$0" "$@"', *SERVE)
 """``course serve`` with SIGINT ignored, as ``(course serve DIR &)`` in a script starts it."""
-
-
-def child_environment() -> dict[str, str]:
-    """This process's environment without asyncio debug: a child runs as users run it."""
-    return {name: value for name, value in os.environ.items() if name != "PYTHONASYNCIODEBUG"}
 
 
 @dataclass
@@ -69,7 +65,7 @@ def serving(*arguments: str, command: Sequence[str] = SERVE) -> Iterator[ServeCh
     process = subprocess.Popen(
         [*command, *arguments],
         cwd=REPO,
-        env=child_environment(),
+        env=child_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

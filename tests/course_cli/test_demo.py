@@ -33,6 +33,7 @@ from course_scripted import (
 )
 from course_stream import AbortSignal
 from tests.course_cli.helpers import ROUNDTRIP, TRACE, CourseRunner
+from tests.streams import GUARD_SECONDS
 
 USAGE = CourseModelUsage(input_tokens=1, output_tokens=1)
 
@@ -65,7 +66,9 @@ def test_the_packaged_demo_fixture_is_the_checked_in_fixture_byte_for_byte() -> 
 async def _trace(model: CourseModel, *, max_turns: int = 8) -> tuple[str, BaseException | None]:
     lines: list[str] = []
     try:
-        await asyncio.wait_for(run_demo(model, lines.append, max_turns=max_turns), timeout=10)
+        await asyncio.wait_for(
+            run_demo(model, lines.append, max_turns=max_turns), timeout=GUARD_SECONDS
+        )
     except DemoStoppedError as error:
         return "".join(lines), error
     return "".join(lines), None
@@ -269,10 +272,10 @@ async def test_cancelling_the_demo_aborts_the_pending_model_call() -> None:
     model = ScriptedModel([factory])
     lines: list[str] = []
     demo = asyncio.ensure_future(run_demo(model, lines.append))
-    await asyncio.wait_for(factory.started.wait(), timeout=10)
+    await asyncio.wait_for(factory.started.wait(), timeout=GUARD_SECONDS)
     demo.cancel()
     with pytest.raises(asyncio.CancelledError):
-        await asyncio.wait_for(demo, timeout=10)
+        await asyncio.wait_for(demo, timeout=GUARD_SECONDS)
     for _ in range(10):
         if factory.closed:
             break

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.children import child_env
 from tests.course_cli.helpers import GOLDEN, REPO, ROUNDTRIP, TRACE
 
 _TIMEOUT = 60
@@ -19,6 +20,7 @@ def test_python_dash_m_runs_the_demo_without_warnings() -> None:
         [sys.executable, "-W", "error", "-m", "course_cli", "demo"],
         capture_output=True,
         cwd=REPO,
+        env=child_env(),
         timeout=_TIMEOUT,
         check=False,
     )
@@ -38,6 +40,7 @@ def test_the_course_entry_point_replays_byte_for_byte_like_the_golden_file(
         [str(course), "replay", str(ROUNDTRIP)],
         capture_output=True,
         cwd=tmp_path,
+        env=child_env(),
         timeout=_TIMEOUT,
         check=False,
     )
@@ -61,7 +64,7 @@ def _check_in_a_locale(
         cwd=REPO,
         timeout=_TIMEOUT,
         check=False,
-        env={**os.environ, "PYTHONIOENCODING": f"{encoding}:strict"},
+        env=child_env({"PYTHONIOENCODING": f"{encoding}:strict"}),
     )
 
 
@@ -83,7 +86,12 @@ def test_importing_the_cli_leaves_the_server_stack_unloaded() -> None:
     # Only `course serve` needs uvicorn and starlette; every other command starts without them.
     probe = "import sys, course_cli; print(sorted({'uvicorn', 'starlette'} & set(sys.modules)))"
     completed = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+        [sys.executable, "-c", probe],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
 
     assert completed.stdout == "[]\n"

@@ -9,15 +9,18 @@ answers. Every wait is bounded; the server is always stopped.
 from __future__ import annotations
 
 import json
+import os
 import signal
 from pathlib import Path
 from typing import Any
 
 import anthropic
 import openai
+import pytest
 
 from course_cassettes import load_cassette
 from course_protocol import thaw_json
+from tests.children import ASYNCIO_DEBUG
 from tests.course_cli.serving import SECONDS, ServeChild, serving
 from tests.course_cli.test_cassettes import write_wire_cassette, write_wire_cassettes
 from tests.course_vendor.wires import WIRES
@@ -131,3 +134,24 @@ def test_a_call_recorded_under_a_base_url_with_a_path_is_served_under_that_path(
     assert out.splitlines() == ["POST /openai/v1/chat/completions: groq.json calls[0]: 200"]
     assert err.splitlines()[-1] == "course serve: terminated"
     assert child.process.returncode == 143
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/environ").is_file(), reason="reads the server's environment in /proc"
+)
+def test_the_server_runs_without_asyncio_debug_mode_though_the_suite_has_it(
+    tmp_path: Path,
+) -> None:
+    # Debug mode would write "Executing <Task ...> took 0.13 seconds" into the
+    # standard error the other tests compare line by line.
+    write_wire_cassettes(tmp_path)
+
+    with serving(str(tmp_path)) as child:
+        environ = Path(f"/proc/{child.process.pid}/environ").read_bytes()
+        child.process.send_signal(signal.SIGTERM)
+        child.finish()
+
+    names = {entry.partition(b"=")[0].decode() for entry in environ.split(b"\0") if entry}
+    assert os.environ[ASYNCIO_DEBUG] == "1"
+    assert ASYNCIO_DEBUG not in names
+    assert "PATH" in names

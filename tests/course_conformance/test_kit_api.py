@@ -27,6 +27,7 @@ from course_conformance import (
 )
 from course_protocol import CourseModelUsage
 from course_scripted import ScriptedModel, reply_text
+from tests.children import child_env
 from tests.requests import request
 
 REQUEST = request("request-kit-001", "Hello.", message_id="message-user-001")
@@ -216,7 +217,12 @@ assert "pytest" not in sys.modules, "the kit imported pytest"
 print(len(report.results), report.result_for(Scenario.COMPLETE).response.request_id)
 """
     completed = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, check=False, timeout=60
+        [sys.executable, "-c", program],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
 
     assert completed.returncode == 0, completed.stderr

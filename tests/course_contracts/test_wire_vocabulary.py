@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from course_contracts.wire_vocabulary import (
     module_source_path,
     wire_literals_in,
 )
+from tests.children import child_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WIRE_NAMES = ["response_start", "tool_call", "response_end", "input_tokens", "schemaVersion"]
@@ -217,7 +217,7 @@ def test_lint_imports_with_the_repository_contract_type_fails_on_a_planted_name(
         ),
         encoding="utf-8",
     )
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env = child_env({"PYTHONPATH": str(tmp_path)})
     lint_imports = Path(sys.executable).with_name("lint-imports")
 
     completed = subprocess.run(
@@ -345,7 +345,7 @@ def test_the_repository_contracts_fail_on_an_anthropic_wire_name_planted_in_a_co
     _copy_of_course_stream_with(
         tmp_path, 'KIND = "content_block_delta"\nDELTA = "text_delta"\nTEXT = "text"\n'
     )
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env = child_env({"PYTHONPATH": str(tmp_path)})
     lint_imports = Path(sys.executable).with_name("lint-imports")
 
     completed = subprocess.run(

@@ -13,6 +13,7 @@ import pytest
 import course_http
 import course_http.loopback
 from course_http import VendorErrorCode
+from tests.children import child_env
 
 README = Path(__file__).resolve().parents[2] / "packages" / "course-http" / "README.md"
 
@@ -39,7 +40,12 @@ def test_importing_course_http_pulls_in_neither_the_server_nor_uvicorn() -> None
         "('uvicorn', 'h11', 'course_conformance') or m == 'course_http.loopback'))"
     )
     completed = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", code],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
     assert completed.stdout.strip() == "[]"
 

@@ -10,7 +10,6 @@ JUnit XML report.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from course_http import RecordedResponse
 from course_http.loopback import LoopbackRequest
+from tests.children import child_env
 from tests.course_vendor.wires import WIRES
 
 # The workspace's other pytest plugins (hypothesis, anyio) are not the
@@ -36,9 +36,6 @@ RUN_SECONDS = 60.0
 
 ANTHROPIC = WIRES[0]
 SSE = {"content-type": "text/event-stream"}
-
-# Never set for a project: the parent's keys and base URLs must not leak in.
-_VENDOR_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "PYTEST_ADDOPTS")
 
 
 @dataclass(frozen=True)
@@ -96,10 +93,6 @@ async def start_pytest(
 
     ``report`` names its JUnit report in ``root`` (runs at once need one each).
     """
-    environment = {
-        name: value for name, value in os.environ.items() if name not in _VENDOR_VARIABLES
-    }
-    environment.update(env or {})
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -110,7 +103,7 @@ async def start_pytest(
         f"--junitxml={root / report}",
         *arguments,
         cwd=root,
-        env=environment,
+        env=child_env(env),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )

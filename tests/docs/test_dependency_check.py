@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.children import child_env
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -14,6 +16,7 @@ def deptry(member: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "deptry", "src"],
         cwd=member,
+        env=child_env(),
         capture_output=True,
         text=True,
         check=False,

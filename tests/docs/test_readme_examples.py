@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.children import child_env
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RUNNER = REPO_ROOT / "scripts" / "run_snippets.py"
 PACKAGE_READMES = sorted(REPO_ROOT.glob("packages/*/README.md"))
@@ -19,6 +21,7 @@ def _run(*arguments: str | Path, cwd: Path = REPO_ROOT) -> subprocess.CompletedP
     return subprocess.run(
         [sys.executable, str(RUNNER), *map(str, arguments)],
         cwd=cwd,
+        env=child_env(),
         capture_output=True,
         text=True,
         check=False,

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from course_http import RecordedResponse
 from course_http.loopback import LoopbackRequest, LoopbackServer
+from tests.children import child_env
 from tests.course_provider_anthropic import bodies
 from tests.course_vendor.wires import sse_bytes
 
@@ -122,11 +123,7 @@ async def test_every_file_and_command_of_the_guide_works_in_a_fresh_project(
     tmp_path: Path,
 ) -> None:
     blocks = guide_blocks()
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if not name.startswith(("ANTHROPIC_", "OPENAI_")) and name != "PYTEST_ADDOPTS"
-    }
+    env = child_env()
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     shell = Shell(tmp_path, env)
     async with LoopbackServer(vendor) as server:

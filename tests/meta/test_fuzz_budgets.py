@@ -9,6 +9,7 @@ from pathlib import Path
 
 from hypothesis import settings
 
+from tests.children import child_env
 from tests.conftest import DEFAULT_EXAMPLES, FUZZ_EXAMPLES
 
 MAKEFILE = Path(__file__).resolve().parents[2] / "Makefile"
@@ -39,7 +40,12 @@ def test_the_loaded_profile_is_the_one_hypothesis_profile_names() -> None:
 def test_make_help_states_both_budgets_and_make_fuzz_selects_the_fuzz_profile() -> None:
     text = MAKEFILE.read_text()
     shown = subprocess.run(
-        ["make", "-s", "help"], cwd=MAKEFILE.parent, capture_output=True, text=True, check=True
+        ["make", "-s", "help"],
+        cwd=MAKEFILE.parent,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert "make fuzz" in shown
     assert f"{FUZZ_EXAMPLES:,} random examples" in shown

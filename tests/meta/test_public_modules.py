@@ -38,8 +38,12 @@ def test_the_public_modules_are_found() -> None:
     assert len(_exported_definitions()) > 100
 
 
+# Ids by name: a function's repr holds its address, which differs between the
+# processes of a pytest-xdist run, and every worker must collect the same ids.
 @pytest.mark.parametrize(
-    ("module_name", "name", "value"), _exported_definitions(), ids=lambda item: str(item)
+    ("module_name", "name", "value"),
+    _exported_definitions(),
+    ids=[f"{module_name}.{name}" for module_name, name, _ in _exported_definitions()],
 )
 def test_an_exported_name_carries_its_public_module(
     module_name: str, name: str, value: object

@@ -7,11 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.children import use_child_env
+
 pytest_plugins = ["pytester"]
 
 
-def test_a_task_left_pending_fails_the_test(pytester: pytest.Pytester) -> None:
-    _prepare(pytester)
+def test_a_task_left_pending_fails_the_test(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _prepare(pytester, monkeypatch)
     pytester.makepyfile(
         """
         import asyncio
@@ -25,8 +29,10 @@ def test_a_task_left_pending_fails_the_test(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*test left 1 task(s) pending*"])
 
 
-def test_an_exception_never_retrieved_fails_the_test(pytester: pytest.Pytester) -> None:
-    _prepare(pytester)
+def test_an_exception_never_retrieved_fails_the_test(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _prepare(pytester, monkeypatch)
     pytester.makepyfile(
         """
         import asyncio
@@ -43,9 +49,9 @@ def test_an_exception_never_retrieved_fails_the_test(pytester: pytest.Pytester) 
 
 
 def test_an_unraisable_exception_fails_the_test_without_pytests_own_plugin(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _prepare(pytester)
+    _prepare(pytester, monkeypatch)
     pytester.makepyfile(
         """
         import gc
@@ -97,12 +103,47 @@ def test_an_unraisable_exception_fails_the_test_without_pytests_own_plugin(
     )
 
 
+def test_a_test_id_holding_an_address_stops_the_run_at_collection(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _prepare(pytester, monkeypatch)
+    pytester.makepyfile(
+        """
+        import pytest
+
+        def helper():
+            pass
+
+        @pytest.mark.parametrize("value", [helper], ids=str)
+        def test_named_by_an_address(value):
+            pass
+
+        @pytest.mark.parametrize("value", [helper], ids=["helper"])
+        def test_named_by_a_name(value):
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess("--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.re_match_lines(
+        [
+            r"ERROR: 1 test id\(s\) hold an object's address",
+            r"  \S+::test_named_by_an_address\[<function helper at 0x[0-9a-f]+>\]$",
+        ]
+    )
+
+
 async def test_the_loop_runs_in_debug_mode() -> None:
     assert asyncio.get_running_loop().get_debug()
 
 
-def _prepare(pytester: pytest.Pytester) -> None:
-    """Give the inner run this suite's conftest and asyncio settings."""
+def _prepare(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the inner run this suite's conftest and asyncio settings, in debug mode.
+
+    These inner runs are about the guards, which need debug mode; nothing of
+    this run (its pytest-xdist worker, its options) reaches them.
+    """
+    use_child_env(monkeypatch, asyncio_debug=True)
     pytester.makeconftest((Path(__file__).parent.parent / "conftest.py").read_text())
     pytester.makeini(
         """
