@@ -77,7 +77,8 @@ def complete_call(
             f"{wire.ARGUMENTS_KEY} is not the concatenation of the argument deltas",
         )
     item.fragments = TextPieces()
-    item.arguments_print = (len(arguments), hash(arguments))
+    # Kept whole: the item's done repeats it, and strict means compared exactly.
+    item.arguments = arguments
     where = f"{wire.OUTPUT_KEY}[{position}].{wire.ARGUMENTS_KEY}"
     call = CourseToolCall(
         item.call_id,

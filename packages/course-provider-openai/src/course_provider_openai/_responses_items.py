@@ -79,20 +79,20 @@ class CallItem:
     Tool result echoes, which becomes the course Tool-call id.
     """
 
-    __slots__ = ("arguments_print", "call", "call_id", "fragments", "id", "name", "open")
+    __slots__ = ("arguments", "call", "call_id", "fragments", "id", "name", "open")
 
     def __init__(self, item_id: str, call_id: str, name: str) -> None:
         self.id = item_id
         self.call_id = call_id
         self.name = name
         self.fragments = TextPieces()
-        self.arguments_print: tuple[int, int] | None = None
-        """The whole argument text's length and ``hash``, once ``.done`` said it is complete.
+        self.arguments: str | None = None
+        """The whole argument text, once ``.done`` said it is complete.
 
-        The item's own ``done`` repeats the text; it is compared with these
-        rather than with a kept copy, so a long Tool call's text is not held
-        twice next to its parsed arguments (str hashes are keyed per process:
-        two different texts of one length agree with odds of about 2**-64).
+        The item's own ``done`` repeats the text; it is compared with this
+        one exactly (a length and a hash would pass a different text, however
+        rarely), at the cost of holding a long call's text beside its
+        parsed arguments until the response ends.
         """
         self.call: CourseToolCall | None = None
         self.open = True

@@ -125,7 +125,7 @@ def item_done(items: OutputItems, data: dict[str, Any], index: int) -> CourseMod
         if item.call is None:
             return complete_call(items, item, done.get(wire.ARGUMENTS_KEY), position, index)
         repeated = done.get(wire.ARGUMENTS_KEY)
-        if type(repeated) is not str or (len(repeated), hash(repeated)) != item.arguments_print:
+        if type(repeated) is not str or repeated != item.arguments:
             _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ARGUMENTS_KEY} changed at the end")
     return None
 
