@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable
+from functools import partial
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
-from course_stream import AbortSignal, EventStream, run_producer
+from course_stream import AbortSignal, EventStream, forward_source, run_producer
 from examples.jsonl_provider._errors import JsonlProviderError, JsonlProviderErrorCode
 from examples.jsonl_provider._parse import TurnParser, parse_line
 
@@ -15,13 +16,39 @@ Transport = Callable[[CourseModelRequest], AsyncIterable[object]]
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
 
+class _TurnPlay:
+    """What one turn's lines mean, as ``course_stream.forward_source`` plays them."""
+
+    def __init__(self, request_id: str) -> None:
+        self._parser = TurnParser(request_id)
+
+    def item(self, raw: object, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        chunk = self._parser.feed(parse_line(raw, index), index)
+        if chunk is not None:
+            push(chunk)
+
+    def end(self, count: int) -> CourseModelResponse:
+        return self._parser.end(count)
+
+    def source_failed(self, error: BaseException, index: int) -> BaseException:
+        # Translate foreign failures once, here, at the edge.
+        failure = JsonlProviderError(
+            JsonlProviderErrorCode.JSONL_TRANSPORT_FAILED,
+            f"reading line {index} failed: {type(error).__name__}",
+            line=index,
+        )
+        failure.__cause__ = error
+        return failure
+
+
 class JsonlProviderAdapter:
     """A ``CourseModel`` over a JSON-lines ``transport``.
 
     ``stream(request, signal)`` opens one turn and returns its stream at
-    once; production runs as one task through ``run_producer``, so an abort
-    interrupts whichever read is pending and fails the stream with
-    ``signal.reason``. Every other failure is a ``JsonlProviderError``.
+    once; production is ``course_stream.forward_source`` run as one task by
+    ``run_producer``, so an abort interrupts whichever read is pending, fails
+    the stream with ``signal.reason`` and closes the transport's lines.
+    Every other failure is a ``JsonlProviderError``.
     """
 
     def __init__(self, transport: Transport) -> None:
@@ -30,36 +57,7 @@ class JsonlProviderAdapter:
     def stream(self, request: CourseModelRequest, signal: AbortSignal) -> _Stream:
         """Start one turn for ``request``; see the class docstring for how it settles."""
         stream: _Stream = EventStream()
-
-        async def produce() -> None:
-            await self._play(request, stream)
-
-        run_producer(stream, signal, produce)
-        return stream
-
-    async def _play(self, request: CourseModelRequest, stream: _Stream) -> None:
-        parser = TurnParser(request.id)
         lines = aiter(self._transport(request))
-        index = 0
-        try:
-            while True:
-                try:
-                    raw = await anext(lines)
-                except StopAsyncIteration:
-                    break
-                except Exception as error:
-                    # Translate foreign failures once, here, at the edge.
-                    raise JsonlProviderError(
-                        JsonlProviderErrorCode.JSONL_TRANSPORT_FAILED,
-                        f"reading line {index} failed: {type(error).__name__}",
-                        line=index,
-                    ) from error
-                chunk = parser.feed(parse_line(raw, index), index)
-                if chunk is not None:
-                    stream.push(chunk)
-                index += 1
-            stream.finish(parser.end(index))
-        finally:
-            aclose = getattr(lines, "aclose", None)
-            if aclose is not None:
-                await aclose()
+        play = _TurnPlay(request.id)
+        run_producer(stream, signal, partial(forward_source, stream, signal, lines, play))
+        return stream
