@@ -10,14 +10,17 @@ Tool call whose JSON arguments arrive in ``n`` fragments.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
+
+from course_vendor import vendor_names
 
 __all__ = [
     "APIS",
     "SHAPES",
     "TOOL_NAME",
+    "UNMEASURED",
     "Api",
     "Shape",
     "VendorBody",
@@ -25,9 +28,9 @@ __all__ = [
     "vendor_body",
 ]
 
-Api = Literal["anthropic-messages", "openai-chat", "openai-responses"]
+Api = str
+"""A vendor wire's name, as the vendor registry (``course_vendor``) knows it."""
 Shape = Literal["text", "tool"]
-APIS: tuple[Api, ...] = get_args(Api)
 SHAPES: tuple[Shape, ...] = get_args(Shape)
 
 TOOL_NAME = "write_note"
@@ -306,13 +309,22 @@ def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
     never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3.
     """
     pieces = _Pieces(n, shape)
-    events = {
-        "anthropic-messages": _anthropic,
-        "openai-chat": _chat,
-        "openai-responses": _named_responses,
-    }
-    for name, data in events[api](pieces, shape):
+    for name, data in _BUILDERS[api](pieces, shape):
         yield f"event: {name}\ndata: {data}\n\n" if name else f"data: {data}\n\n"
+
+
+_BUILDERS: dict[Api, Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]] = {
+    "anthropic-messages": _anthropic,
+    "openai-chat": _chat,
+    "openai-responses": _named_responses,
+}
+"""How each wire's bodies are built, from the event shapes of its recorded transcripts."""
+
+APIS: tuple[Api, ...] = tuple(name for name in vendor_names() if name in _BUILDERS)
+"""The registered vendor wires the vendors group measures, in name order."""
+
+UNMEASURED: tuple[Api, ...] = tuple(name for name in vendor_names() if name not in _BUILDERS)
+"""Registered vendor wires with no body builder here: reported as rows that could not run."""
 
 
 def vendor_body(api: Api, shape: Shape, n: int) -> VendorBody:

@@ -32,10 +32,8 @@ from course_protocol import (
     CourseUserMessage,
     thaw_json,
 )
-from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
-from course_provider_openai import OpenAIChatModel, OpenAIConfig, OpenAIResponsesModel
 from course_stream import AbortController
-from course_vendor import VendorModel
+from course_vendor import VendorModel, load_vendor
 
 __all__ = [
     "bench_request",
@@ -135,17 +133,9 @@ def _no_error_body(_body: bytes) -> None:
     return None
 
 
-def our_model(
-    api: Api, transport: HttpTransport, *, api_key: str | None = None
-) -> VendorModel[Any]:
-    """Our model for ``api`` over ``transport`` (a recorded transport needs no ``api_key``)."""
-    if api == "anthropic-messages":
-        config = AnthropicConfig(model="claude-sonnet-4-20250514", max_tokens=1024)
-        return AnthropicMessagesModel(config, api_key=api_key, transport=transport)
-    model_class = OpenAIChatModel if api == "openai-chat" else OpenAIResponsesModel
-    return model_class(
-        OpenAIConfig(model="gpt-4o-2024-08-06"), api_key=api_key, transport=transport
-    )
+def our_model(api: Api, transport: HttpTransport) -> VendorModel[Any]:
+    """Our model for the registered wire ``api`` over ``transport``, as the registry builds it."""
+    return load_vendor(api).replay_model(transport)
 
 
 def response_result(response: CourseModelResponse, body: VendorBody) -> object:

@@ -76,7 +76,7 @@ async def _call(api: Api, body: bytes) -> int:
     10^5 deltas would put a repr of its whole text into the measured peak.
     """
     transport = _ChunkedTransport(body)
-    model = our_model(api, transport, api_key="bench-key-not-secret")
+    model = our_model(api, transport)
     stream = model.stream(bench_request(), AbortController().signal)
     async for _chunk in stream:
         pass

@@ -15,7 +15,7 @@ from __future__ import annotations
 from benchmarks._children import child_figures
 from benchmarks._serve_row import serve_rows
 from benchmarks._timing import Spread
-from benchmarks._vendor_bodies import APIS, SHAPES, Api, Shape
+from benchmarks._vendor_bodies import APIS, SHAPES, UNMEASURED, Api, Shape
 from benchmarks._vendor_measure import (
     DECODER_FRAMING,
     FLOOR,
@@ -191,7 +191,10 @@ def _memory_row(api: Api, shape: Shape, sizes: tuple[int, ...]) -> Row:
 
 def run_vendors(budget: VendorsBudget) -> list[Row]:
     """Measure every API and shape, then the memory children; return the group's rows."""
-    rows: list[Row] = []
+    rows: list[Row] = [
+        Row.unavailable(GROUP, f"{api}: ours", "the floor", "no body builder for this wire")
+        for api in UNMEASURED
+    ]
     for api in APIS:
         for shape in SHAPES:
             rows.extend(_rows_for(api, shape, measure(api, shape, budget), budget))
