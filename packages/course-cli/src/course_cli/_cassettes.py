@@ -12,6 +12,14 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+__all__ = [
+    "CASSETTE_VERSION_KEY",
+    "CASSETTE_WIRE",
+    "cassettes_under",
+    "claims_to_be_a_cassette_file",
+    "is_cassette_document",
+]
+
 if TYPE_CHECKING:
     from course_cassettes import Cassette
 

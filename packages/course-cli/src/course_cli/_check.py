@@ -14,6 +14,8 @@ from course_protocol import CourseModelRequest
 from course_provider_fixture import FixtureProviderAdapter, FixtureProviderError, load_fixture
 from course_stream import AbortController
 
+__all__ = ["CheckReport", "check_cassettes", "check_files", "unreadable_problem"]
+
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:

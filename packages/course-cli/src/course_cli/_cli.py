@@ -20,6 +20,8 @@ from course_cli._serve import SERVE_EPILOG, add_serve_arguments, load_for_servin
 from course_cli._wires import FIXTURE_WIRE, load_wire, wire_names
 from course_provider_fixture import FixtureProviderError
 
+__all__ = ["main"]
+
 _MAIN_EPILOG = """\
 examples:
   course demo                      a Tool round trip through the CourseModel port

@@ -25,6 +25,15 @@ from course_protocol import (
 )
 from course_stream import AbortController, AbortSignal
 
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "USER_MESSAGE",
+    "DemoStopCode",
+    "DemoStoppedError",
+    "Write",
+    "run_demo",
+]
+
 DEFAULT_MAX_TURNS = 8
 """How many model calls the demo allows before it gives up on a model that keeps asking."""
 

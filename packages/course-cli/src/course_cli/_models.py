@@ -10,6 +10,8 @@ from course_cli._scripts import demo_script
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from course_scripted import ScriptedModel
 
+__all__ = ["DEMO_FIXTURE", "MODEL_NAMES", "DemoModel", "build_demo_model", "fixture_demo_model"]
+
 MODEL_NAMES = ("fixture", "scripted")
 """The ``--model`` choices of ``course demo``; the first is the default."""
 

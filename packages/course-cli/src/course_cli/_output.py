@@ -13,6 +13,16 @@ from typing import TextIO
 
 from course_cli._problems import Problem
 
+__all__ = [
+    "compact_json",
+    "format_problem",
+    "json_line",
+    "one_line",
+    "quoted",
+    "trace_line",
+    "writer_for",
+]
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 

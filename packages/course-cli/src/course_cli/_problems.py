@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from course_provider_fixture import FixtureProviderError
 
+__all__ = ["Problem", "problem_from_error"]
+
 _RESPONSE_PATH = re.compile(r"responses\[(\d+)\]")
 
 

@@ -21,6 +21,16 @@ from course_cli._problems import Problem
 from course_http import RecordedResponse
 from course_vendor import VendorPlugin
 
+__all__ = [
+    "DATA_ONLY_SUFFIX",
+    "NOT_A_STREAM_SUFFIX",
+    "check_recordings",
+    "play_recording",
+    "recorded_body",
+    "replay_recording",
+    "unplayable_reason",
+]
+
 DATA_ONLY_SUFFIX = ".jsonl"
 NOT_A_STREAM_SUFFIX = ".json"
 

@@ -12,6 +12,8 @@ from course_protocol import CourseModelRequest, to_json
 from course_provider_fixture import FixtureProviderAdapter, FixtureProviderError, load_fixture
 from course_stream import AbortController
 
+__all__ = ["DEFAULT_REQUEST_PREFIX", "replay_file"]
+
 DEFAULT_REQUEST_PREFIX = "replay"
 """The request-id prefix without ``--request-id``: the calls are ``replay-1``, ``replay-2``..."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from course_protocol import CourseModelUsage
 from course_scripted import ScriptedResponseFactory, reply_text, reply_tool_call
 
+__all__ = ["demo_script"]
+
 
 def demo_script() -> tuple[ScriptedResponseFactory, ...]:
     """Fresh factories for the demo's two model calls, in order.

@@ -9,6 +9,8 @@ from typing import TypeGuard
 from course_cli._output import compact_json
 from course_protocol import CourseToolCall
 
+__all__ = ["ADD", "ToolOutcome", "run_tool"]
+
 ADD = "add"
 _PARAMETERS = ("left", "right")
 

@@ -14,6 +14,8 @@ from course_conformance._network import blocked_network
 from course_protocol import CourseModel, CourseModelRequest
 from course_stream import AbortController, AbortError, EventStream
 
+__all__ = ["Observation", "Settled", "network_error", "observe"]
+
 
 @dataclass(frozen=True, slots=True)
 class Settled:

@@ -5,6 +5,8 @@ import reprlib
 from course_conformance._invariants import Invariant, Scenario
 from course_protocol import CourseError
 
+__all__ = ["ConformanceError"]
+
 _REPR = reprlib.Repr()
 _REPR.maxstring = 200
 _REPR.maxother = 200

@@ -16,6 +16,8 @@ from course_protocol import (
     frozen_json_error,
 )
 
+__all__ = ["Problem", "chunk_problem", "response_problem"]
+
 Problem = tuple[str, object]
 """A one-line explanation and the offending value."""
 

@@ -1,8 +1,11 @@
 """The names of what the kit checks, and of the situations it checks them in."""
 
-from enum import StrEnum
+from enum import StrEnum, unique
+
+__all__ = ["Invariant", "Scenario"]
 
 
+@unique
 class Invariant(StrEnum):
     """One promise of the ``CourseModel`` port; a broken one names itself."""
 
@@ -43,6 +46,7 @@ class Invariant(StrEnum):
     """asyncio reports nothing: no exception never retrieved, no task destroyed while pending."""
 
 
+@unique
 class Scenario(StrEnum):
     """One way the kit drives a fresh model through a single call."""
 

@@ -11,6 +11,8 @@ from course_conformance._invariants import Invariant, Scenario
 from course_protocol import CourseModelResponse, terminal_semantics_error
 from course_stream import EventStreamStateError
 
+__all__ = ["judge"]
+
 _ABORT_SCENARIOS = frozenset(
     {Scenario.PRE_ABORTED, Scenario.ABORT_BEFORE_FIRST_CHUNK, Scenario.ABORT_AFTER_FIRST_CHUNK}
 )

@@ -12,6 +12,17 @@ from course_conformance._invariants import Scenario
 from course_conformance._judge import judge
 from course_protocol import CourseModel, CourseModelChunk, CourseModelRequest, CourseModelResponse
 
+__all__ = [
+    "ALL_SCENARIOS",
+    "DEFAULT_CLEANUP_TIMEOUT",
+    "DEFAULT_SETTLE_TIMEOUT",
+    "DEFAULT_SETTLE_TURNS",
+    "ConformanceReport",
+    "ScenarioResult",
+    "assert_conforms",
+    "check_scenario",
+]
+
 ALL_SCENARIOS: tuple[Scenario, ...] = tuple(Scenario)
 """Every scenario, in the order ``assert_conforms`` runs them by default."""
 

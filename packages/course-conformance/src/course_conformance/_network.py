@@ -18,6 +18,8 @@ from typing import Any
 from course_conformance._invariants import Invariant
 from course_protocol import CourseError
 
+__all__ = ["NetworkAccessError", "blocked_network"]
+
 # Every way a socket reaches another host: name resolution, connecting,
 # binding a listener, and datagrams sent without a connection.
 _BLOCKED_EVENTS = frozenset(

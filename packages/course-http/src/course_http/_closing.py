@@ -6,6 +6,8 @@ from abc import ABC, abstractmethod
 from types import TracebackType
 from typing import Self
 
+__all__ = ["ClosedOnExit"]
+
 
 class ClosedOnExit(ABC):
     """An object whose ``async with`` block ends with `aclose`, however the block ends."""

@@ -11,6 +11,8 @@ from enum import StrEnum, unique
 
 from course_protocol import CourseError
 
+__all__ = ["VendorError", "VendorErrorCode"]
+
 
 @unique
 class VendorErrorCode(StrEnum):

@@ -8,6 +8,8 @@ from typing import Any, NoReturn, cast
 from course_protocol._errors import CourseProtocolError
 from course_protocol.untrusted import is_blank, sequence_snapshot, type_name
 
+__all__ = ["check_id", "check_text", "fail", "slot_setter", "snapshot_sequence"]
+
 
 def fail(path: str, message: str) -> NoReturn:
     """Raise the protocol's one construction error."""

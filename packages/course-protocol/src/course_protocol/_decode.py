@@ -40,6 +40,16 @@ from course_protocol._response import (
 )
 from course_protocol.untrusted import type_name
 
+__all__ = [
+    "T",
+    "parse_chunk",
+    "parse_content_block",
+    "parse_message",
+    "parse_request",
+    "parse_response",
+    "parse_usage",
+]
+
 T = TypeVar("T")
 
 

@@ -32,6 +32,8 @@ from course_protocol._response import (
 )
 from course_protocol.untrusted import type_name
 
+__all__ = ["CourseValue", "T", "to_json"]
+
 T = TypeVar("T")
 
 CourseValue = (

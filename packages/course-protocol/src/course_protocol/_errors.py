@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from enum import StrEnum, unique
 
+__all__ = [
+    "CourseError",
+    "CourseProtocolError",
+    "CourseProtocolErrorCode",
+    "JsonError",
+    "JsonErrorCode",
+]
+
 
 class CourseError(Exception):
     """The base of every error a course package raises on purpose.

@@ -23,6 +23,20 @@ from returns.result import Failure, Result, Success
 from course_protocol._errors import CourseProtocolError, JsonError, JsonErrorCode
 from course_protocol.untrusted import type_name
 
+__all__ = [
+    "JSON_MAX_DEPTH",
+    "JSON_MAX_SHARED_VISITS",
+    "JsonObject",
+    "JsonValue",
+    "freeze_json",
+    "freeze_json_object",
+    "freeze_json_object_or_raise",
+    "frozen_json_error",
+    "is_frozen_json_object",
+    "key_segment",
+    "thaw_json",
+]
+
 JsonValue: TypeAlias = Union[  # a recursive alias: ``|`` cannot join the string forward refs
     bool, int, float, str, tuple["JsonValue", ...], "frozendict[str, JsonValue]", None
 ]

@@ -10,6 +10,19 @@ from course_protocol._checks import check_id, check_text, fail, slot_setter, sna
 from course_protocol._json import JsonObject, freeze_json_object_or_raise
 from course_protocol.untrusted import type_name
 
+__all__ = [
+    "CourseAssistantContent",
+    "CourseAssistantMessage",
+    "CourseMessage",
+    "CourseModelRequest",
+    "CourseTextBlock",
+    "CourseToolCall",
+    "CourseToolResultMessage",
+    "CourseUserMessage",
+    "is_message_type",
+    "text_from_assistant",
+]
+
 
 @final
 @dataclass(frozen=True, slots=True, init=False)

@@ -8,6 +8,8 @@ from course_protocol._messages import CourseModelRequest
 from course_protocol._response import CourseModelChunk, CourseModelResponse
 from course_stream import AbortSignal, EventStream
 
+__all__ = ["CourseModel"]
+
 
 class CourseModel(Protocol):
     """A language model behind the course boundary.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import StrEnum, unique
 from typing import NoReturn, TypeAlias, final
 
 from course_protocol._checks import check_id, check_text, fail, slot_setter
@@ -16,6 +16,16 @@ from course_protocol.untrusted import (
     token_count_of,
     type_name,
 )
+
+__all__ = [
+    "CourseModelChunk",
+    "CourseModelResponse",
+    "CourseModelUsage",
+    "CourseStopReason",
+    "CourseTextDeltaChunk",
+    "CourseToolCallChunk",
+    "terminal_semantics_error",
+]
 
 
 @final
@@ -121,6 +131,7 @@ _set_input_tokens = slot_setter(CourseModelUsage, "input_tokens")
 _set_output_tokens = slot_setter(CourseModelUsage, "output_tokens")
 
 
+@unique
 class CourseStopReason(StrEnum):
     """Why the assistant stopped."""
 

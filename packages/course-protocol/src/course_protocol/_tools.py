@@ -9,6 +9,8 @@ from typing import final
 from course_protocol._checks import check_id, check_text, slot_setter
 from course_protocol._json import JsonObject, freeze_json_object_or_raise
 
+__all__ = ["CourseToolSpec"]
+
 
 @final
 @dataclass(frozen=True, slots=True, init=False)

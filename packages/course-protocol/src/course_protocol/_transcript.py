@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import StrEnum, unique
 from typing import cast
 
 from course_protocol._json import is_frozen_json_object
@@ -16,7 +16,10 @@ from course_protocol._messages import (
 )
 from course_protocol.untrusted import is_blank, sequence_snapshot, type_name
 
+__all__ = ["TranscriptIssue", "TranscriptIssueCode", "validate_transcript"]
 
+
+@unique
 class TranscriptIssueCode(StrEnum):
     """What is wrong with a transcript; each code says exactly one thing."""
 

@@ -21,6 +21,8 @@ from course_provider_fixture._parser import ResponseParser
 from course_provider_fixture._sources import play_records, play_source
 from course_stream import AbortSignal, EventStream, run_producer
 
+__all__ = ["FixtureProviderAdapter"]
+
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
 

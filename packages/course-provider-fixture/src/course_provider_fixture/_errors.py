@@ -6,6 +6,8 @@ from enum import StrEnum, unique
 
 from course_protocol import CourseError
 
+__all__ = ["FixtureProviderError", "FixtureProviderErrorCode"]
+
 
 @unique
 class FixtureProviderErrorCode(StrEnum):

@@ -24,6 +24,14 @@ from course_protocol.untrusted import (
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
+__all__ = [
+    "FixtureSnapshot",
+    "QueuedResponse",
+    "is_flat_record",
+    "parse_fixture",
+    "snapshot_record",
+]
+
 _MISSING = object()
 
 

@@ -9,6 +9,8 @@ from returns.result import Failure, Result
 from course_protocol.strict_json import loads_strict_json
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
+__all__ = ["load_fixture"]
+
 
 def _invalid_error(name: str, reason: str) -> FixtureProviderError:
     return FixtureProviderError(

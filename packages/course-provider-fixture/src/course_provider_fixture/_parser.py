@@ -44,6 +44,8 @@ from course_provider_fixture._reads import (
     usage_from,
 )
 
+__all__ = ["ResponseParser", "freeze_record", "parse_records"]
+
 _Code = FixtureProviderErrorCode
 
 

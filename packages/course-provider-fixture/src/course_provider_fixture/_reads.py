@@ -18,6 +18,21 @@ from course_protocol.untrusted import describe, token_count_of
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
+__all__ = [
+    "FORMAT_HINT",
+    "KNOWN_TYPES",
+    "MISSING",
+    "described",
+    "is_object",
+    "non_blank_text",
+    "parse_wire_stop_reason",
+    "parse_wire_usage",
+    "raise_error",
+    "shown",
+    "stop_reason_from",
+    "usage_from",
+]
+
 _Code = FixtureProviderErrorCode
 
 MISSING = object()

@@ -30,6 +30,8 @@ from course_protocol import (
 from course_provider_fixture import _wire
 from course_stream import AbortSignal, EventStream, run_producer
 
+__all__ = ["FixtureRecorder"]
+
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 _Record = dict[str, object]
 

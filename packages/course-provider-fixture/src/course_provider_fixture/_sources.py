@@ -18,6 +18,8 @@ from course_provider_fixture._errors import FixtureProviderError, FixtureProvide
 from course_provider_fixture._parser import ResponseParser, freeze_record
 from course_stream import AbortSignal, EventStream, forward_source
 
+__all__ = ["RECORDS_PER_TURN", "SourceRecords", "play_records", "play_source"]
+
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 
 

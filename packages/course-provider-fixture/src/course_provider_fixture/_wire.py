@@ -7,6 +7,36 @@ shows up as a string literal anywhere else in the course packages.
 
 from typing import Final
 
+__all__ = [
+    "ARGUMENTS_KEY",
+    "ASSISTANT_MESSAGE_ID_PREFIX",
+    "ASSISTANT_ROLE",
+    "ERROR_CODE_KEY",
+    "ERROR_MESSAGE_KEY",
+    "INPUT_TOKENS_ALIASES",
+    "OUTPUT_TOKENS_ALIASES",
+    "RECORDS_KEY",
+    "REQUEST_KEY",
+    "RESPONSES_KEY",
+    "RESPONSE_END",
+    "RESPONSE_ID_KEY",
+    "RESPONSE_START",
+    "ROLE_KEY",
+    "SCHEMA_VERSION_KEY",
+    "STOP_REASON_KEY",
+    "SUPPORTED_SCHEMA_VERSION",
+    "TEXT_DELTA",
+    "TEXT_KEY",
+    "TOOL_CALL",
+    "TOOL_CALL_ID_KEY",
+    "TOOL_NAME_KEY",
+    "TRANSPORT_ERROR",
+    "TYPE_KEY",
+    "USAGE_KEY",
+    "WIRE_STOP",
+    "WIRE_TOOL_CALL_STOP",
+]
+
 SCHEMA_VERSION_KEY: Final = "schemaVersion"
 SUPPORTED_SCHEMA_VERSION: Final = 1
 RESPONSES_KEY: Final = "responses"

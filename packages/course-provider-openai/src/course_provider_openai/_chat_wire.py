@@ -8,6 +8,51 @@ send (``{"error": {"message", "type", "param", "code"}}``).
 
 from typing import Final
 
+__all__ = [
+    "ARGUMENTS_KEY",
+    "ASSISTANT_ROLE",
+    "CHOICES_KEY",
+    "COMPLETION_TOKENS_KEY",
+    "CONTENT_KEY",
+    "DELTA_KEY",
+    "DESCRIPTION_KEY",
+    "DONE_DATA",
+    "ERROR_CODE_KEY",
+    "ERROR_EVENT",
+    "ERROR_KEY",
+    "ERROR_MESSAGE_KEY",
+    "ERROR_TYPE_KEY",
+    "FINISH_REASON_KEY",
+    "FINISH_STOP",
+    "FINISH_TOOL_CALLS",
+    "FUNCTION_KEY",
+    "FUNCTION_TYPE",
+    "ID_KEY",
+    "INCLUDE_USAGE_KEY",
+    "INDEX_KEY",
+    "MAX_COMPLETION_TOKENS_KEY",
+    "MESSAGES_KEY",
+    "MODEL_KEY",
+    "NAME_KEY",
+    "PARAMETERS_KEY",
+    "PATH",
+    "PROMPT_TOKENS_KEY",
+    "REFUSAL_KEY",
+    "ROLE_KEY",
+    "STREAM_KEY",
+    "STREAM_OPTIONS_KEY",
+    "SYSTEM_ROLE",
+    "TOOLS_KEY",
+    "TOOL_CALLS_KEY",
+    "TOOL_CALL_ID_KEY",
+    "TOOL_ROLE",
+    "TYPE_KEY",
+    "UNNAMED_EVENT",
+    "USAGE_KEY",
+    "USER_ROLE",
+    "VENDOR",
+]
+
 VENDOR: Final = "openai-chat"
 PATH: Final = "/chat/completions"
 """The endpoint under the base URL (``https://api.openai.com/v1``), as the official SDK joins it."""

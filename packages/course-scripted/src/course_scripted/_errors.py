@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import StrEnum, unique
 
 from course_protocol import CourseError
 
 __all__ = ["ScriptedModelError", "ScriptedModelErrorCode"]
 
 
+@unique
 class ScriptedModelErrorCode(StrEnum):
     """Why a scripted call failed. Each code means exactly one thing."""
 

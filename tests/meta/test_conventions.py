@@ -1,0 +1,52 @@
+"""Conventions every package module keeps: a table of contents, and unique codes."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULES = sorted(
+    path
+    for path in ROOT.glob("packages/*/src/**/*.py")
+    if path.name not in ("__init__.py", "__main__.py")
+)
+ENUM_BASES = {"Enum", "StrEnum", "IntEnum"}
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def test_the_package_modules_are_found() -> None:
+    assert len(MODULES) > 100
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_every_module_lists_what_it_offers_in_all(path: Path) -> None:
+    assigned = {
+        target.id
+        for node in _tree(path).body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    assert "__all__" in assigned
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_every_enum_of_codes_is_unique(path: Path) -> None:
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.ClassDef) and any(
+            isinstance(base, ast.Name) and base.id in ENUM_BASES for base in node.bases
+        ):
+            decorators = {
+                decorator.id for decorator in node.decorator_list if isinstance(decorator, ast.Name)
+            }
+            assert "unique" in decorators, f"{node.name} has no @unique"
