@@ -67,7 +67,7 @@ lint: sync
 # finer, but pytest 9.2 silently ignores its xdist_group marks.)
 pytest: sync
 	@echo "pytest: every test, one worker per CPU (warnings are errors, asyncio debug on)"
-	@$(RUN) pytest -q -n auto --dist loadfile
+	@UV=$(UV) $(RUN) pytest -q -n auto --dist loadfile
 
 test: lint deps-check dist-check pytest
 

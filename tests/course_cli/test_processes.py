@@ -145,6 +145,7 @@ def test_a_command_that_plays_no_vendor_imports_no_vendor_and_no_http_stack(
         text=True,
         check=True,
         timeout=120,
+        env=child_env(),
     )
 
     assert completed.stdout.splitlines()[-1] == "0 []"
@@ -160,6 +161,7 @@ def test_a_vendor_wire_loads_its_package_only_when_used(tmp_path: Path) -> None:
         text=True,
         check=True,
         timeout=120,
+        env=child_env(),
     )
 
     status, loaded = completed.stdout.splitlines()[-1].split(" ", 1)

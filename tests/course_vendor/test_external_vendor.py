@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tests.children import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +140,8 @@ BODY = b'data: {"text": "Hello"}\n\ndata: {"text": ", world"}\n\ndata: {"end": "
 
 
 def _uv() -> str:
-    found = shutil.which("uv") or str(ROOT / ".tools" / "bin" / "uv")
+    # make passes its own uv as UV (.tools/bin/uv on a fresh machine, or the one on PATH).
+    found = os.environ.get("UV") or shutil.which("uv") or str(ROOT / ".tools" / "bin" / "uv")
     if not Path(found).is_file():
         pytest.fail("uv is neither on PATH nor in .tools/bin: run the suite through make")
     return found
