@@ -23,7 +23,12 @@ UV_VERSION := 0.13.9
 UV := $(or $(shell command -v uv 2>/dev/null),$(CURDIR)/.tools/bin/uv)
 export UV_PYTHON_DOWNLOADS := never
 export PYTHONASYNCIODEBUG := 1
-export PYTHONDONTWRITEBYTECODE := 1
+# Bytecode goes to one git-ignored folder, never into the source tree, and is
+# kept: without it every interpreter (two pytest workers, a hundred child
+# processes) compiled every module it imported, the SDKs and hypothesis
+# included, and pytest rewrote every test module again (half of collection).
+unexport PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX := $(CURDIR)/.pycache
 
 RUN := $(UV) run --frozen --no-sync
 # One line per check: its label and "ok", or its whole output when it fails.

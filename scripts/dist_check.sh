@@ -14,6 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
+# The throw-away venvs below run each import once: no bytecode cache for them.
+unset PYTHONPYCACHEPREFIX
+export PYTHONDONTWRITEBYTECODE=1
 root=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
