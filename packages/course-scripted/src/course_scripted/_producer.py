@@ -17,7 +17,13 @@ from course_protocol import (
 )
 from course_protocol._untrusted import special_method
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
-from course_stream import AbortSignal, EventStream, forward_source
+from course_stream import (
+    AbortSignal,
+    EventStream,
+    aclose_quietly,
+    claim_iterator_once,
+    forward_source,
+)
 
 __all__ = ["ScriptedResponseFactory", "play_factory"]
 
@@ -68,12 +74,15 @@ async def play_factory(
             f"{type(returned).__qualname__}, not an async iterator "
             "(write it as an async generator that yields chunks, then the response)",
         )
-    source = cast("AsyncIterator[object]", returned)
     script = _ScriptPlay(request.id)
+    # The claim is on what the factory returned, not on a wrapper made for it.
+    if not claim_iterator_once(returned):
+        raise script.reused()
+    source = cast("AsyncIterator[object]", returned)
     # `async for` reaches an async generator's __anext__ through its C slot;
     # any other iterator is stepped through its bound __anext__, looked up once.
     items = source if type(source) is AsyncGeneratorType else _Steps(source, request.id)
-    await forward_source(stream, signal, items, script, reused=script.reused)
+    await forward_source(stream, signal, items, script)
 
 
 class _ScriptPlay:
@@ -159,9 +168,10 @@ class _Steps:
     would raise from ``async for`` or ``await``.
     """
 
-    __slots__ = ("_next", "_request_id")
+    __slots__ = ("_next", "_request_id", "_source")
 
     def __init__(self, source: AsyncIterator[object], request_id: str) -> None:
+        self._source = source
         self._next = source.__anext__
         self._request_id = request_id
 
@@ -177,6 +187,10 @@ class _Steps:
                 f"returned {type(step).__qualname__} from __anext__, not an awaitable",
             )
         return step
+
+    async def aclose(self) -> None:
+        """Close the factory's own iterator (its own ``aclose``, if it has one)."""
+        await aclose_quietly(self._source)
 
 
 def _mismatch(what: str, found: str, expected: str) -> ScriptedModelError:
