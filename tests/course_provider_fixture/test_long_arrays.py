@@ -7,11 +7,16 @@ from typing import Any
 import pytest
 
 from course_protocol import CourseTextDeltaChunk
-from course_provider_fixture import FixtureProviderAdapter
+from course_provider_fixture import (
+    FixtureProviderAdapter,
+    FixtureProviderError,
+    FixtureProviderErrorCode,
+)
 from course_provider_fixture._sources import RECORDS_PER_TURN
 from course_stream import AbortController
-from tests.course_provider_fixture.records import end, fixture, start, text
+from tests.course_provider_fixture.records import Record, end, fixture, start, text
 from tests.requests import request
+from tests.streams import settle
 
 REQUEST = request("request-long", message_id="m-1")
 DELTAS = 3 * RECORDS_PER_TURN + 5
@@ -62,3 +67,28 @@ async def test_an_abort_between_two_batches_fails_the_stream_with_the_reason() -
     with pytest.raises(RuntimeError) as from_result:
         await stream.result
     assert from_result.value is reason
+
+
+@pytest.mark.parametrize(
+    "bad_at",
+    [1, 2, RECORDS_PER_TURN - 1, RECORDS_PER_TURN, RECORDS_PER_TURN + 1, 2 * RECORDS_PER_TURN + 7],
+)
+async def test_a_bad_record_mid_batch_comes_after_every_chunk_before_it_in_its_batch(
+    bad_at: int,
+) -> None:
+    # A batch's chunks reach the stream together; a record that fails the
+    # batch must not take the chunks before it down with it.
+    records: list[Record] = [start("response-long"), *(text(f"{n} ") for n in range(DELTAS))]
+    records[bad_at] = text(5)
+    records.append(end("response-long", usage={"inputTokens": 1, "outputTokens": DELTAS}))
+    stream = FixtureProviderAdapter(fixture(records)).stream(REQUEST, AbortController().signal)
+
+    settled = await settle(stream)
+
+    assert [chunk.delta for chunk in settled.events] == [  # type: ignore[union-attr]
+        f"{n} " for n in range(bad_at - 1)
+    ]
+    failure = settled.failure
+    assert isinstance(failure, FixtureProviderError)
+    assert failure.code is FixtureProviderErrorCode.PROVIDER_INVALID_EVENT
+    assert failure.record_index == bad_at

@@ -63,7 +63,7 @@ async def test_after_raising_the_failure_once_the_iteration_is_exhausted() -> No
 
 
 @pytest.mark.parametrize("settle", ["finish", "fail"])
-@pytest.mark.parametrize("call", ["push", "finish", "fail"])
+@pytest.mark.parametrize("call", ["push", "push_many", "finish", "fail"])
 def test_every_producer_call_after_the_terminal_raises_already_terminal(
     settle: str, call: str
 ) -> None:
@@ -74,6 +74,7 @@ def test_every_producer_call_after_the_terminal_raises_already_terminal(
         stream.fail(ProducerError())
     calls: dict[str, Callable[[], None]] = {
         "push": lambda: stream.push("late"),
+        "push_many": lambda: stream.push_many(["late", "later"]),
         "finish": lambda: stream.finish(2),
         "fail": lambda: stream.fail(ProducerError()),
     }

@@ -1,4 +1,4 @@
-"""EventStream under arbitrary interleavings of pushes, reads, cancellations and closes."""
+"""EventStream under arbitrary interleavings of pushes, batches, reads, cancellations and closes."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ class StreamBrokeError(Exception):
 steps = st.lists(
     st.one_of(
         st.tuples(st.just("push"), st.just(0)),
+        st.tuples(st.just("push_many"), st.integers(0, 3)),
         st.tuples(st.just("read"), st.just(0)),
         st.tuples(st.just("cancel"), st.integers(0, 7)),
         st.tuples(st.just("turn"), st.just(0)),
@@ -48,6 +49,10 @@ def run(steps: list[Step], *, fail: bool) -> tuple[list[int], list[int], int]:
             if action == "push":
                 pushed.append(len(pushed))
                 stream.push(pushed[-1])
+            elif action == "push_many":
+                batch = list(range(len(pushed), len(pushed) + argument))
+                pushed.extend(batch)
+                stream.push_many(batch)
             elif action == "read":
                 reads.append(asyncio.ensure_future(anext(events)))
             elif action == "cancel" and reads:

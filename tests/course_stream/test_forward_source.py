@@ -301,43 +301,41 @@ class AbortingWords(Words):
                 self.pushes_after_abort.append(None)
 
 
+@pytest.mark.parametrize("runner", ["run_producer", "forward_source alone"])
 @pytest.mark.parametrize("read", ["parked", "not yet reading"])
 async def test_an_abort_from_the_plays_own_item_publishes_nothing_it_pushed_afterwards(
-    read: str,
+    read: str, runner: str
 ) -> None:
-    # A read parked on the stream takes the push that serves it; without one,
-    # the play appends to the buffer directly. Either way the abort wins.
+    # Whether a read is parked or not, and whether run_producer's listener or
+    # the loop's own one settles the stream in the abort() call, the settled
+    # stream refuses every push after the abort: the abort wins.
     controller = AbortController()
     reason = AbortError("from the play")
     play = AbortingWords(controller, reason)
     source = Source("a", "abort here", "never read")
     stream: EventStream[str, int] = EventStream()
     iterator = aiter(stream)
+
+    async def produce() -> None:
+        await forward_source(stream, controller.signal, source, _typed(play))
+
     async with asyncio.timeout(GUARD_SECONDS):
-        task = run_producer(
-            stream,
-            controller.signal,
-            lambda: forward_source(stream, controller.signal, source, _typed(play)),
-        )
-        if read == "parked":
-            assert await anext(iterator) == "A"
-            assert await anext(iterator) == "BEFORE"
+        if runner == "run_producer":
+            task = run_producer(stream, controller.signal, produce)
         else:
+            task = asyncio.ensure_future(produce())
+        if read == "not yet reading":
             await asyncio.wait({task})
-            assert await anext(iterator) == "A"
-            assert await anext(iterator) == "BEFORE"
+        assert await anext(iterator) == "A"
+        assert await anext(iterator) == "BEFORE"
         with pytest.raises(AbortError) as caught:
             await anext(iterator)
         await asyncio.wait({task})
     assert caught.value is reason
     assert source.items == ["never read"]
     assert source.closed == 1
-    if read == "parked":
-        # The push that served the parked read came before the abort; the
-        # ones after it are refused by the settled stream.
-        assert [type(error) for error in play.pushes_after_abort] == [EventStreamStateError] * 2
-    else:
-        assert play.pushes_after_abort == [None, None]
+    assert [type(error) for error in play.pushes_after_abort] == [EventStreamStateError] * 2
+    assert all("already terminal" in str(error) for error in play.pushes_after_abort)
 
 
 async def test_a_read_parked_while_the_source_steps_is_woken_by_the_next_push() -> None:
@@ -372,3 +370,61 @@ async def test_a_read_parked_while_the_source_steps_is_woken_by_the_next_push() 
         with pytest.raises(StopAsyncIteration):
             await anext(iterator)
     assert await stream.result == 3
+
+
+class RecordingWords(Words):
+    """Words whose ``push`` outcomes are kept: None for a push the stream took, else its error."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pushes: list[EventStreamStateError | None] = []
+
+    def item(self, item: str, index: int, push: Callable[[str], None]) -> None:
+        try:
+            super().item(item, index, push)
+        except EventStreamStateError as error:
+            self.pushes.append(error)
+            raise
+        self.pushes.append(None)
+
+
+@pytest.mark.parametrize("settled_with", ["finish", "fail"])
+async def test_an_item_made_after_someone_else_settled_the_stream_is_refused_not_delivered(
+    settled_with: str,
+) -> None:
+    # Every push goes through the stream's own checks: the loop has no way to
+    # put an event into a stream that is already settled, whoever settled it.
+    waiting = asyncio.Event()
+    settled = asyncio.Event()
+
+    async def source() -> AsyncIterator[str]:
+        yield "a"
+        waiting.set()
+        await settled.wait()
+        yield "b"
+
+    stream: EventStream[str, int] = EventStream()
+    play = RecordingWords()
+    failure = ItemRefusedError("settled by the consumer")
+    task = run_producer(
+        stream,
+        AbortController().signal,
+        lambda: forward_source(stream, AbortController().signal, source(), _typed(play)),
+    )
+    async with asyncio.timeout(GUARD_SECONDS):
+        await waiting.wait()
+        if settled_with == "finish":
+            stream.finish(-1)
+        else:
+            stream.fail(failure)
+        settled.set()
+        await asyncio.wait({task})
+        outcome = await settle(stream)
+
+    assert outcome.events == ["A"]
+    assert play.pushes[0] is None
+    assert [type(error) for error in play.pushes[1:]] == [EventStreamStateError]
+    if settled_with == "finish":
+        assert outcome.result == -1
+    else:
+        assert outcome.iteration_error is failure

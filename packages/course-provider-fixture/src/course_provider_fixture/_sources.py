@@ -39,22 +39,30 @@ async def play_records(
     no foreign code runs (the records are frozen snapshots, and a push only
     schedules the woken read), so nothing can abort the signal there and the
     signal needs no check: the producer task only runs while it has not aborted.
+    For the same reason a batch's chunks reach the stream together, in one
+    ``push_many`` before the yield (or before the failure of the record that
+    stopped it): nobody could have read them any earlier.
     """
-    push = stream.push
     feed = parser.feed
     count = len(records)
+    chunks: list[CourseModelChunk] = []
+    add = chunks.append
     try:
         for start in range(0, count, RECORDS_PER_TURN):
             if start:
+                stream.push_many(chunks)
+                chunks.clear()
                 await asyncio.sleep(0)
             for index in range(start, min(start + RECORDS_PER_TURN, count)):
                 chunk = feed(records[index], index)
                 if chunk is not None:
-                    push(chunk)
+                    add(chunk)
         response = parser.end(count)
     except FixtureProviderError as error:
+        stream.push_many(chunks)
         stream.fail(error)
         return
+    stream.push_many(chunks)
     stream.finish(response)
 
 

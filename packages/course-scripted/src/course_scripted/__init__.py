@@ -8,7 +8,7 @@ queue fails closed with ``SCRIPT_EXHAUSTED``: no default answer, ever.
 import inspect as _inspect
 
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
-from course_scripted._factories import reply_error, reply_text, reply_tool_call
+from course_scripted._factories import reply_chunks, reply_error, reply_text, reply_tool_call
 from course_scripted._model import ScriptedModel
 from course_scripted._producer import ScriptedResponseFactory
 
@@ -17,6 +17,7 @@ __all__ = [
     "ScriptedModelError",
     "ScriptedModelErrorCode",
     "ScriptedResponseFactory",
+    "reply_chunks",
     "reply_error",
     "reply_text",
     "reply_tool_call",

@@ -1,8 +1,9 @@
-"""One-line response factories for the common turns: text, one Tool call, an error."""
+"""One-line response factories for the common turns: text, a Tool call, given chunks, an error."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
 from course_protocol import (
     CourseAssistantMessage,
@@ -16,10 +17,12 @@ from course_protocol import (
     CourseToolCall,
     CourseToolCallChunk,
 )
+from course_protocol._untrusted import sequence_snapshot, type_name
 from course_scripted._producer import ScriptedResponseFactory
+from course_scripted._turn import PrebuiltTurn, TurnItem
 from course_stream import AbortSignal
 
-__all__ = ["reply_error", "reply_text", "reply_tool_call"]
+__all__ = ["reply_chunks", "reply_error", "reply_text", "reply_tool_call"]
 
 
 def reply_text(
@@ -32,7 +35,7 @@ def reply_text(
     ``text`` as its only block, and ``usage`` as given. The message is built
     now, so a bad value raises here (``CourseProtocolError``, ``TypeError``
     for a ``usage`` that is not a ``CourseModelUsage``), not mid-test.
-    Each call of the factory returns a fresh generator.
+    Each call of the factory returns a fresh async iterator.
     """
     _check_usage(usage)
     message = CourseAssistantMessage(id=message_id, content=(CourseTextBlock(text=text),))
@@ -80,17 +83,52 @@ def _one_chunk_turn(
     """A factory that streams ``chunk(request.id)``, then the response it describes."""
     _check_response(response_id, message, stop_reason, usage)
 
-    async def turn(
-        request: CourseModelRequest, signal: AbortSignal
-    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
-        yield chunk(request.id)
-        yield CourseModelResponse(
+    def turn(request: CourseModelRequest, signal: AbortSignal) -> PrebuiltTurn:
+        response = CourseModelResponse(
             id=response_id,
             request_id=request.id,
             message=message,
             stop_reason=stop_reason,
             usage=usage,
         )
+        return PrebuiltTurn((chunk(request.id), response))
+
+    return turn
+
+
+def reply_chunks(
+    chunks: Sequence[CourseModelChunk], response: CourseModelResponse
+) -> ScriptedResponseFactory:
+    """A factory for a turn whose chunks exist up front: ``chunks`` in order, then ``response``.
+
+    Every call plays the same objects, as an async generator yielding them
+    would, and is checked as one: each chunk and the response must carry
+    the active request's id (``SCRIPT_REQUEST_MISMATCH`` otherwise, after
+    the chunks before it were delivered), and the response must agree with
+    its stop reason (``SCRIPT_INVALID_RESPONSE``). The producer hands the
+    chunks to the stream in one call (``EventStream.push_many``) instead of
+    one per chunk. ``chunks`` is snapshotted now; raises ``TypeError`` here
+    when it is not a list or tuple, when one of its elements is not exactly
+    a ``CourseTextDeltaChunk`` or ``CourseToolCallChunk`` (the message names
+    it, as ``chunks[2]``), or when ``response`` is not exactly a
+    ``CourseModelResponse``.
+    """
+    items = sequence_snapshot(chunks)
+    if items is None:
+        raise TypeError(f"chunks: expected a list or tuple of chunks, got {type_name(chunks)}")
+    for index, item in enumerate(items):
+        kind = type(item)
+        if kind is not CourseTextDeltaChunk and kind is not CourseToolCallChunk:
+            raise TypeError(
+                f"chunks[{index}]: expected a CourseTextDeltaChunk or CourseToolCallChunk, "
+                f"got {type_name(item)}"
+            )
+    if type(response) is not CourseModelResponse:
+        raise TypeError(f"response: expected a CourseModelResponse, got {type_name(response)}")
+    turn_items = cast("tuple[TurnItem, ...]", (*items, response))
+
+    def turn(request: CourseModelRequest, signal: AbortSignal) -> PrebuiltTurn:
+        return PrebuiltTurn(turn_items)
 
     return turn
 

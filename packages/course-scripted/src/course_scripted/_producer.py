@@ -17,7 +17,14 @@ from course_protocol import (
 )
 from course_protocol.untrusted import special_method
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
-from course_stream import AbortSignal, EventStream, forward_source
+from course_scripted._turn import PrebuiltTurn, turn_batch
+from course_stream import (
+    AbortSignal,
+    EventStream,
+    aclose_quietly,
+    claim_iterator_once,
+    forward_source,
+)
 
 __all__ = ["ScriptedResponseFactory", "play_factory"]
 
@@ -68,12 +75,23 @@ async def play_factory(
             f"{type(returned).__qualname__}, not an async iterator "
             "(write it as an async generator that yields chunks, then the response)",
         )
-    source = cast("AsyncIterator[object]", returned)
     script = _ScriptPlay(request.id)
+    # The claim is on what the factory returned, not on a wrapper made for it.
+    if not claim_iterator_once(returned):
+        raise script.reused()
+    kind = type(returned)
+    if kind is PrebuiltTurn:
+        # Items that exist before the turn plays: one batch, one push_many,
+        # every item checked all the same.
+        batch = _ScriptBatchPlay(request.id, stream)
+        turn = cast(PrebuiltTurn, returned)
+        await forward_source(stream, signal, turn_batch(turn), batch)
+        return
+    source = cast("AsyncIterator[object]", returned)
     # `async for` reaches an async generator's __anext__ through its C slot;
     # any other iterator is stepped through its bound __anext__, looked up once.
-    items = source if type(source) is AsyncGeneratorType else _Steps(source, request.id)
-    await forward_source(stream, signal, items, script, reused=script.reused)
+    items = source if kind is AsyncGeneratorType else _Steps(source, request.id)
+    await forward_source(stream, signal, items, script)
 
 
 class _ScriptPlay:
@@ -102,6 +120,11 @@ class _ScriptPlay:
         ):
             push(item)
             return
+        self._judge(item, index)
+
+    def _judge(self, item: Any, index: int) -> None:
+        """Accept the response, or raise for an item that is not a chunk of the open request."""
+        kind = type(item)
         if self._response is not None:
             raise ScriptedModelError(
                 _INVALID,
@@ -151,6 +174,64 @@ class _ScriptPlay:
         )
 
 
+class _ScriptBatchPlay(_ScriptPlay):
+    """The same contract for a `PrebuiltTurn`, whose rest arrives as one item, a tuple.
+
+    Every item of the batch gets the checks a streamed one gets, in the same
+    order and with the same index in its errors; the chunks that pass before
+    the first one that does not are published with one ``push_many``, then
+    that one's error is raised, as when they stream one by one.
+    """
+
+    __slots__ = ("_count", "_stream")
+
+    def __init__(
+        self, request_id: str, stream: EventStream[CourseModelChunk, CourseModelResponse]
+    ) -> None:
+        super().__init__(request_id)
+        self._stream = stream
+        self._count = 0
+
+    def item(self, item: Any, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        batch = cast("tuple[Any, ...]", item)
+        count = self._count = len(batch)
+        passed = _chunks_for(batch, self._open_id)
+        if passed:
+            self._stream.push_many(batch if passed == count else batch[:passed])
+        # At most two rounds: the response is accepted, anything after it raises.
+        for position in range(passed, count):
+            self._judge(batch[position], position)
+
+    def end(self, count: int) -> CourseModelResponse:
+        return super().end(self._count)
+
+
+def _chunks_for(items: tuple[Any, ...], open_id: str | None) -> int:
+    """How many items, from the first, are exact chunk types carrying ``open_id``."""
+    text, tool = CourseTextDeltaChunk, CourseToolCallChunk
+    # `_ScriptPlay.item`'s test, item after item. The usual batch is chunks
+    # and the response last: the loop over the chunks then runs to its end,
+    # with no counter, and only the last item is left to test.
+    for item in items[:-1]:
+        kind = type(item)
+        if (kind is text or kind is tool) and item.request_id == open_id:
+            continue
+        break
+    else:
+        if not items:
+            return 0
+        last = items[-1]
+        kind = type(last)
+        passed = (kind is text or kind is tool) and last.request_id == open_id
+        return len(items) if passed else len(items) - 1
+    # It stopped at the first occurrence of that object (had it come earlier,
+    # it would have failed there), so the object's identity gives the position.
+    for position, other in enumerate(items):
+        if other is item:
+            return position
+    raise AssertionError("unreachable: the item that failed is one of the items")
+
+
 class _Steps:
     """An async iterator that only has ``__anext__``, made usable by ``async for``.
 
@@ -159,9 +240,10 @@ class _Steps:
     would raise from ``async for`` or ``await``.
     """
 
-    __slots__ = ("_next", "_request_id")
+    __slots__ = ("_next", "_request_id", "_source")
 
     def __init__(self, source: AsyncIterator[object], request_id: str) -> None:
+        self._source = source
         self._next = source.__anext__
         self._request_id = request_id
 
@@ -177,6 +259,10 @@ class _Steps:
                 f"returned {type(step).__qualname__} from __anext__, not an awaitable",
             )
         return step
+
+    async def aclose(self) -> None:
+        """Close the factory's own iterator (its own ``aclose``, if it has one)."""
+        await aclose_quietly(self._source)
 
 
 def _mismatch(what: str, found: str, expected: str) -> ScriptedModelError:

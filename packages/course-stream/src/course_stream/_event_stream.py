@@ -10,7 +10,7 @@ import contextlib
 import enum
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Generator
+from collections.abc import Awaitable, Generator, Iterable
 from typing import Any, Final, Generic, NoReturn, TypeVar
 
 from course_stream._errors import EventStreamStateError
@@ -49,7 +49,8 @@ _CLOSED: Final = _Wake.CLOSED
 class EventStream(Generic[E, R]):
     """A single-consumer async queue of events of type ``E`` and one terminal result ``R``.
 
-    Producer side: `push`, then exactly one of `finish` or `fail`. Consumer side:
+    Producer side: `push` (or `push_many` for several events at once), then
+    exactly one of `finish` or `fail`. Consumer side:
     ``async for event in stream`` and ``await stream.result``.
 
     The stream needs no event loop until somebody waits on it: it can be created,
@@ -131,6 +132,32 @@ class EventStream(Generic[E, R]):
         if self._state is not _OPEN:
             raise self._terminal_error("push")
         self._buffer.append(event)
+        if self._waiters:
+            self._serve_waiters()
+
+    def push_many(self, events: Iterable[E]) -> None:
+        """Append every event of ``events``, in order, as that many `push` calls would.
+
+        One call for a batch known up front: parked reads are woken in the
+        order they were issued, the first one with the first event, as many as
+        there are events. ``events`` may be any iterable (a generator too); it
+        is read completely before anything is appended (a tuple is taken as
+        it is, anything else copied into one), so either every event is
+        published or none is: if reading it raises, that exception propagates
+        and nothing was appended. An empty iterable appends nothing and wakes
+        nobody. O(len(events)).
+
+        Raises `EventStreamStateError` ("already terminal") after `finish` or
+        `fail`, before ``events`` is read, and also, appending nothing, when
+        reading ``events`` settled the stream.
+        """
+        if self._state is not _OPEN:
+            raise self._terminal_error("push_many")
+        batch = tuple(events)
+        # Reading a foreign iterable may have run anything, settling included.
+        if self._state is not _OPEN:
+            raise self._terminal_error("push_many")
+        self._buffer.extend(batch)
         if self._waiters:
             self._serve_waiters()
 

@@ -10,7 +10,6 @@ fills in, and everything else lives here, once.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import AsyncIterator, Callable
 from functools import partial
 from typing import Protocol, TypeVar
@@ -42,7 +41,10 @@ class SourcePlay(Protocol[T_contra, E_co, R_co]):
     def item(self, item: T_contra, index: int, push: Callable[[E_co], None]) -> None:
         """Handle item ``index`` (zero-based): ``push`` the events it makes (any number).
 
-        ``push`` is valid during this call only (keep no reference to it).
+        ``push`` is the stream's own `EventStream.push`; a play that has
+        several events at once may hand them to the stream's
+        `EventStream.push_many` instead, in one call. Once the signal has
+        aborted, the stream is settled and both raise `EventStreamStateError`.
         Raises the adapter's own error to fail the stream with it; ``item``
         never settles the stream itself.
         """
@@ -79,20 +81,22 @@ async def forward_source(
     - ``reused`` given: the iterator is claimed with `claim_iterator_once`; one
       that already fed another call fails the stream with ``reused()`` and is
       left alone (it belongs to the call that claimed it first).
-    - Each item goes to ``play.item`` with a ``push`` for the stream, so one
-      item may make any number of events. The signal is checked before each
-      item is handed over and after the play returns, so nothing read, and
-      nothing pushed, after an abort is published. ``signal`` is the one
-      `run_producer` was given.
+    - Each item goes to ``play.item`` with the stream's ``push``, so one item
+      may make any number of events. The signal is checked before each item
+      is handed over and after the play returns, so nothing is read after an
+      abort; nothing is published after it either, since the abort settles
+      the stream. ``signal`` is the one `run_producer` was given.
     - The source ends: ``play.end(count)`` settles the stream with its result.
     - ``play.item`` or ``play.end`` raises: the stream fails with that exception.
     - The source raises (a step, ``StopIteration`` leaking, a spontaneous
       `asyncio.CancelledError`): the stream fails with
       ``play.source_failed(error, index)``; ``KeyboardInterrupt`` and
       ``SystemExit`` fail it as they are and propagate.
-    - The signal aborts: the stream fails with ``signal.reason`` (`run_producer`
-      has already done so, in the ``abort()`` call); nothing the source does
-      afterwards changes that.
+    - The signal aborts: the stream fails with ``signal.reason`` at once, in
+      the ``abort()`` call (`run_producer` does the same; events pushed before
+      the abort are still delivered first, as for any `EventStream.fail`), and
+      a push after it raises `EventStreamStateError` in the play; nothing the
+      source or the play does afterwards changes that.
 
     Whenever play stops before the source is exhausted, the stream is settled
     first and the source closed second (`aclose_quietly`: its errors are
@@ -106,19 +110,13 @@ async def forward_source(
         return
     # Read per item instead of `signal.aborted`: the listener fills it the moment
     # the signal aborts, even when the source's own step aborts it and returns.
-    # It holds how many events were buffered then (see `_drop_pushed_after`).
-    buffer = stream._buffer
-    aborted: list[int] = [len(buffer)] if signal.aborted else []
-    mark_aborted = partial(_mark_abort, aborted, buffer)
-    signal.add_listener(mark_aborted)
+    aborted: list[bool] = []
+    if signal.aborted:
+        _abort(aborted, stream, signal)
+    on_abort = partial(_abort, aborted, stream, signal)
+    signal.add_listener(on_abort)
     handle = play.item
     push = stream.push
-    # The play gets the buffer's own append while no read is parked: a push
-    # then only appends, and nothing can park a read or settle the stream
-    # while `item` runs, the signal's abort aside, which the test after the
-    # call undoes. One Python call less per event than `push`.
-    append = buffer.append
-    waiters = stream._waiters
     index = 0
     verdict: _Verdict | None = None
     try:
@@ -128,14 +126,11 @@ async def forward_source(
             if aborted:
                 break
             try:
-                handle(item, index, push if waiters else append)
+                handle(item, index, push)
             except BaseException as error:
                 verdict = _Verdict(error)
-                if aborted:
-                    _drop_pushed_after(buffer, aborted[0])
                 break
             if aborted:
-                _drop_pushed_after(buffer, aborted[0])
                 break
             index += 1
             # Not kept while the source makes the next item: an item (a
@@ -148,9 +143,7 @@ async def forward_source(
                     return
     except BaseException as error:
         cancelled = isinstance(error, asyncio.CancelledError) and _being_cancelled()
-        if aborted:
-            _settle_failed(stream, signal.abort_reason())
-        elif not cancelled:
+        if not aborted and not cancelled:
             propagate = isinstance(error, _MUST_PROPAGATE)
             _settle_failed(stream, error if propagate else play.source_failed(error, index))
         await aclose_quietly(source, interrupt=cancelled or bool(aborted))
@@ -158,26 +151,20 @@ async def forward_source(
             raise
         return
     finally:
-        signal.remove_listener(mark_aborted)
-    if aborted:
-        _settle_failed(stream, signal.abort_reason())
-    elif verdict is not None:
+        signal.remove_listener(on_abort)
+    if not aborted and verdict is not None:
         _settle_failed(stream, verdict.error)
     await aclose_quietly(source, interrupt=bool(aborted))
     if verdict is not None and isinstance(verdict.error, _MUST_PROPAGATE):
         raise verdict.error
 
 
-def _mark_abort(aborted: list[int], buffer: deque[E]) -> None:
-    aborted.append(len(buffer))
-
-
-def _drop_pushed_after(buffer: deque[E], buffered_at_abort: int) -> None:
-    # The play's own `item` aborted the signal, then pushed more: no consumer
-    # ran in between (the call is synchronous), so those events are the last
-    # ones in the buffer, and an abort publishes nothing pushed after it.
-    while len(buffer) > buffered_at_abort:
-        buffer.pop()
+def _abort(aborted: list[bool], stream: EventStream[E, R], signal: AbortSignal) -> None:
+    # Settling here, in the abort() call, is what keeps anything pushed after
+    # the abort unpublished: the stream refuses it (run_producer's own listener,
+    # registered first, has usually done so already).
+    aborted.append(True)
+    _settle_failed(stream, signal.abort_reason())
 
 
 def _finish(stream: EventStream[E, R], play: SourcePlay[T, E, R], count: int) -> _Verdict | None:
