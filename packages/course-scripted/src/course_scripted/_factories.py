@@ -17,7 +17,7 @@ from course_protocol import (
     CourseToolCall,
     CourseToolCallChunk,
 )
-from course_protocol._untrusted import sequence_snapshot, type_name
+from course_protocol.untrusted import sequence_snapshot, type_name
 from course_scripted._producer import ScriptedResponseFactory
 from course_scripted._turn import PrebuiltTurn, TurnItem
 from course_stream import AbortSignal
