@@ -140,7 +140,7 @@ def our_model(
 ) -> VendorModel[Any]:
     """Our model for ``api`` over ``transport`` (a recorded transport needs no ``api_key``)."""
     if api == "anthropic-messages":
-        config = AnthropicConfig(model="claude-sonnet-4-20250514", max_tokens=1024)
+        config = AnthropicConfig(model="claude-sonnet-4-20250514", max_output_tokens=1024)
         return AnthropicMessagesModel(config, api_key=api_key, transport=transport)
     model_class = OpenAIChatModel if api == "openai-chat" else OpenAIResponsesModel
     return model_class(

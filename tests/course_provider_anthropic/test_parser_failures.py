@@ -547,6 +547,7 @@ def test_every_stream_code_has_a_case() -> None:
     before_the_stream = {
         C.VENDOR_MISSING_API_KEY,
         C.VENDOR_INVALID_REQUEST,
+        C.VENDOR_UNKNOWN_WIRE,
         *(code for code in C if code.value.startswith("HTTP_")),
     }
 

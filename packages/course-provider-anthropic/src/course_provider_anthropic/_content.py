@@ -29,9 +29,8 @@ from course_provider_anthropic._reads import (
     fail_invalid,
     fail_order,
     object_at,
-    shown,
 )
-from course_vendor import OneChunkStreamParser, tool_arguments
+from course_vendor import OneChunkStreamParser, described, tool_arguments
 
 __all__ = ["ContentBlockParser"]
 
@@ -75,7 +74,7 @@ class ContentBlockParser(OneChunkStreamParser):
         self._require_start(kind, index)
         if position < len(self._content):
             fail_order(f"{kind} for block {position}, which already stopped", index)
-        fail_order(f"{kind} for block {shown(position)}, which never started", index)
+        fail_order(f"{kind} for block {described(position)}, which never started", index)
 
     def _block_start(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         kind = _wire.CONTENT_BLOCK_START
@@ -88,8 +87,8 @@ class ContentBlockParser(OneChunkStreamParser):
             problem = (
                 "starts again" if position < expected else f"skips ahead (expected {expected})"
             )
-            fail_order(f"{kind}: block {shown(position)} {problem}", index)
-        block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
+            fail_order(f"{kind}: block {described(position)} {problem}", index)
+        block = open_block(object_at(data, _wire.CONTENT_BLOCK, index), index)
         if block.kind == _wire.TOOL_USE:
             if block.tool_id in self._call_ids:
                 repeated = block.tool_id[:SHOWN_LENGTH]
@@ -124,7 +123,7 @@ class ContentBlockParser(OneChunkStreamParser):
         block = self._open.get(position)
         if block is None:
             self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
-        refuse_delta(block, object_at(data, _wire.DELTA, _wire.DELTA, index), index)
+        refuse_delta(block, object_at(data, _wire.DELTA, index), index)
 
     def _block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         position = block_index(data, index)
