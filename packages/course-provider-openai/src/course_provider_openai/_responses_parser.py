@@ -19,7 +19,6 @@ from course_protocol import (
     CourseModelChunk,
     CourseModelResponse,
     CourseStopReason,
-    is_blank,
 )
 from course_provider_openai import _responses_calls, _responses_output, _responses_parts
 from course_provider_openai import _responses_wire as wire
@@ -37,6 +36,7 @@ _STARTED_STATUSES: Final = (wire.STATUS_IN_PROGRESS, wire.STATUS_QUEUED)
 
 _fail = RESPONSES_FAILURES.fail
 _object_at = RESPONSES_FAILURES.object_at
+_text_at = RESPONSES_FAILURES.text_at
 _invalid = RESPONSES_FAILURES.invalid
 
 
@@ -140,9 +140,9 @@ class ResponsesStreamParser(OneChunkStreamParser):
         if self._response_id is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.RESPONSE_CREATED}")
         response = _object_at(data, wire.RESPONSE_KEY, index)
-        response_id = response.get(wire.ID_KEY)
-        if type(response_id) is not str or is_blank(response_id):
-            _invalid(index, f"{wire.RESPONSE_KEY}.{wire.ID_KEY}", "a non-blank string", response_id)
+        response_id = _text_at(
+            response, wire.ID_KEY, index, parent=wire.RESPONSE_KEY, non_blank=True
+        )
         status = response.get(wire.STATUS_KEY)
         # A background response starts "queued" and streams like any other.
         if status not in _STARTED_STATUSES or type(status) is not str:

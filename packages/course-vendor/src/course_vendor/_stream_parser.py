@@ -35,8 +35,6 @@ __all__ = ["FeedResult", "OneChunkStreamParser", "StreamParser"]
 FeedResult: TypeAlias = CourseModelChunk | tuple[CourseModelChunk, ...] | None
 """What `StreamParser.feed` returns for one event: nothing, its chunk, or its chunks in order."""
 
-_Push = Callable[[CourseModelChunk], None]
-
 
 class StreamParser(ABC):
     """One streamed response of one vendor API, read one `SseEvent` at a time: a `VendorPlay`.
@@ -64,7 +62,7 @@ class StreamParser(ABC):
         return self._response is not None
 
     @final
-    def item(self, event: SseEvent, index: int, push: _Push) -> None:
+    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         """Advance by event number ``index`` and ``push`` each chunk it makes, in order.
 
         Raises `VendorError` with the vendor's codes for an event that is
@@ -117,7 +115,7 @@ class StreamParser(ABC):
         return error
 
     @abstractmethod
-    def _read(self, event: SseEvent, index: int, push: _Push) -> None:
+    def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         """Read event number ``index``: ``push`` its chunks; set ``_response`` at the terminal.
 
         Raises `VendorError` with the vendor's codes for an event that is
