@@ -17,7 +17,7 @@ from course_protocol import (
 )
 from course_provider_anthropic import AnthropicConfig, messages_request_body
 
-CONFIG = AnthropicConfig(model="claude-test", max_tokens=256)
+CONFIG = AnthropicConfig(model="claude-test", max_output_tokens=256)
 ADD = CourseToolCall("toolu_01A", "add", {"left": 20, "right": 22})
 MUL = CourseToolCall("toolu_01B", "mul", {"factors": [2, 21], "exact": True, "note": None})
 
@@ -114,7 +114,9 @@ def test_a_failed_tool_sends_is_error_true_and_a_successful_one_sends_no_is_erro
 
 
 def test_system_prompt() -> None:
-    config = AnthropicConfig(model="claude-test", max_tokens=256, system="Answer in numbers.")
+    config = AnthropicConfig(
+        model="claude-test", max_output_tokens=256, system_prompt="Answer in numbers."
+    )
 
     assert body_of(user("Hi"), config=config) == {
         "model": "claude-test",
@@ -133,7 +135,7 @@ def test_tools_from_the_configured_specs() -> None:
     }
     config = AnthropicConfig(
         model="claude-test",
-        max_tokens=256,
+        max_output_tokens=256,
         tools=(CourseToolSpec("add", "Adds two numbers.", schema), CourseToolSpec("now", "", {})),
     )
 
@@ -150,8 +152,8 @@ def test_tools_from_the_configured_specs() -> None:
 def test_a_whole_tool_round_trip_serializes_to_plain_json() -> None:
     config = AnthropicConfig(
         model="claude-test",
-        max_tokens=256,
-        system="Use the tools.",
+        max_output_tokens=256,
+        system_prompt="Use the tools.",
         tools=(CourseToolSpec("add", "Adds.", {"type": "object"}),),
     )
     body = body_of(

@@ -23,10 +23,11 @@ from course_protocol import (
     thaw_json,
     validate_transcript,
 )
-from course_provider_anthropic import AnthropicConfig, messages_request_body
+from course_provider_anthropic import VENDOR, AnthropicConfig, messages_request_body
+from course_vendor import check_sendable
 from tests.course_protocol.strategies import ids, json_objects, requests, texts
 
-CONFIG = AnthropicConfig(model="claude-test", max_tokens=64)
+CONFIG = AnthropicConfig(model="claude-test", max_output_tokens=64)
 # Blank as the course protocol means it (ECMAScript white space), not str.strip's
 # wider set: U+001F is text to the converter, and must be here too.
 user_texts = texts.filter(lambda value: not is_blank(value))
@@ -154,7 +155,9 @@ def test_every_loop_transcript_converts_into_alternating_paired_turns(
 
 
 def converted(request: CourseModelRequest) -> dict[str, Any] | VendorError:
+    """What a model call makes of ``request``: the kit's check, then the conversion."""
     try:
+        check_sendable(request, VENDOR)
         return messages_request_body(request, CONFIG)
     except VendorError as error:
         return error

@@ -14,9 +14,10 @@ from course_protocol import (
     CourseToolResultMessage,
     CourseUserMessage,
 )
-from course_provider_anthropic import AnthropicConfig, messages_request_body
+from course_provider_anthropic import VENDOR, AnthropicConfig, messages_request_body
+from course_vendor import check_sendable
 
-CONFIG = AnthropicConfig(model="claude-test", max_tokens=256)
+CONFIG = AnthropicConfig(model="claude-test", max_output_tokens=256)
 CALL_A = CourseToolCall("toolu_A", "add", {"x": 1})
 CALL_B = CourseToolCall("toolu_B", "add", {"x": 2})
 USER = CourseUserMessage("u-1", "Compute.")
@@ -28,8 +29,15 @@ SAYS = CourseAssistantMessage("a-2", [CourseTextBlock("Done.")])
 
 
 def refusal(*messages: CourseMessage) -> VendorError:
+    """What a model call refuses ``messages`` with: the kit's check, then the conversion."""
+    request = CourseModelRequest("request-1", messages)
+
+    def call() -> None:
+        check_sendable(request, VENDOR)
+        messages_request_body(request, CONFIG)
+
     with pytest.raises(VendorError) as caught:
-        messages_request_body(CourseModelRequest("request-1", messages), CONFIG)
+        call()
     return caught.value
 
 

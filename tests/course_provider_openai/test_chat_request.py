@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from course_protocol import (
     CourseAssistantMessage,
     CourseMessage,
@@ -16,6 +18,7 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_provider_openai import OpenAIConfig, chat_request_body
+from course_vendor import VendorConfigError
 from tests.course_provider_openai.plain import assert_plain_json
 
 CONFIG = OpenAIConfig("gpt-own")
@@ -23,7 +26,7 @@ STREAMING = {"stream": True, "stream_options": {"include_usage": True}}
 
 
 def body_for(*messages: CourseMessage, config: OpenAIConfig = CONFIG) -> dict[str, Any]:
-    return chat_request_body(config, CourseModelRequest("request-1", messages))
+    return chat_request_body(CourseModelRequest("request-1", messages), config)
 
 
 def test_a_user_message_alone_streams_with_usage() -> None:
@@ -46,10 +49,14 @@ def test_the_system_prompt_is_the_first_message() -> None:
     ]
 
 
-def test_an_empty_system_prompt_is_still_sent_and_none_is_not() -> None:
-    empty = body_for(CourseUserMessage("u1", "Hi"), config=OpenAIConfig("m", system_prompt=""))
+def test_a_blank_system_prompt_is_refused_and_none_is_not_sent() -> None:
+    with pytest.raises(
+        VendorConfigError, match=r"^VENDOR_INVALID_CONFIG: OpenAIConfig\.system_prompt must be"
+    ):
+        OpenAIConfig("m", system_prompt="")
+    prompt = body_for(CourseUserMessage("u1", "Hi"), config=OpenAIConfig("m", system_prompt=" x"))
 
-    assert empty["messages"][0] == {"role": "system", "content": ""}
+    assert prompt["messages"][0] == {"role": "system", "content": " x"}
     assert body_for(CourseUserMessage("u1", "Hi"))["messages"][0]["role"] == "user"
 
 
@@ -186,7 +193,7 @@ def test_a_whole_tool_round_trip_converts_to_the_golden_body() -> None:
 
 def test_each_call_returns_a_fresh_body_the_caller_may_change() -> None:
     request = CourseModelRequest("request-1", (CourseUserMessage("u1", "Hi"),))
-    first = chat_request_body(CONFIG, request)
+    first = chat_request_body(request, CONFIG)
     first["messages"].append({"role": "user", "content": "changed"})  # type: ignore[attr-defined]
 
-    assert chat_request_body(CONFIG, request)["messages"] == [{"role": "user", "content": "Hi"}]
+    assert chat_request_body(request, CONFIG)["messages"] == [{"role": "user", "content": "Hi"}]

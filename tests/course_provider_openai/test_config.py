@@ -10,8 +10,9 @@ import pytest
 from frozendict import frozendict
 
 from course_http import VendorErrorBody
-from course_protocol import CourseProtocolError, CourseToolSpec, thaw_json
+from course_protocol import CourseToolSpec, thaw_json
 from course_provider_openai import DEFAULT_BASE_URL, OpenAIConfig, describe_error, request_headers
+from course_vendor import VendorConfigError, VendorConfigErrorCode
 from tests.nesting import nested_dicts
 
 ADD = CourseToolSpec("add", "Add two integers.", {"type": "object"})
@@ -67,6 +68,8 @@ def test_the_base_url_is_kept_as_the_sdk_spells_it_without_a_trailing_slash(
         ({"max_output_tokens": 1.5}, "max_output_tokens"),
         ({"max_output_tokens": 2**53}, "max_output_tokens"),
         ({"system_prompt": 3}, "system_prompt"),
+        ({"system_prompt": ""}, "system_prompt"),
+        ({"system_prompt": " \n"}, "system_prompt"),
         ({"tools": ADD}, "tools"),
         ({"tools": "add"}, "tools"),
         ({"tools": (ADD, {"name": "mul"})}, "tools[1]"),
@@ -77,13 +80,16 @@ def test_the_base_url_is_kept_as_the_sdk_spells_it_without_a_trailing_slash(
         ({"base_url": "https://api.openai.com/a b"}, "base_url"),
         ({"base_url": "https://api.openai.com?x=1"}, "base_url"),
         ({"base_url": b"https://api.openai.com"}, "base_url"),
+        ({"timeouts": 30}, "timeouts"),
     ],
 )
 def test_a_bad_field_is_refused_naming_it(fields: dict[str, Any], path: str) -> None:
     arguments: dict[str, Any] = {"model": "gpt-own", **fields}
-    with pytest.raises(CourseProtocolError) as caught:
+    with pytest.raises(VendorConfigError) as caught:
         OpenAIConfig(**arguments)
-    assert caught.value.path == path
+    assert caught.value.code is VendorConfigErrorCode.VENDOR_INVALID_CONFIG
+    assert caught.value.path == f"OpenAIConfig.{path}"
+    assert caught.value.message.startswith(f"OpenAIConfig.{path} ")
 
 
 def test_request_headers_authenticate_with_a_bearer_token() -> None:
@@ -91,11 +97,23 @@ def test_request_headers_authenticate_with_a_bearer_token() -> None:
 
 
 @pytest.mark.parametrize(
-    "key", ["", "   ", None, 42, f"{KEY}\r\nx-injected: 1", f"{KEY}\n", f"{KEY}\0"]
+    "key",
+    [
+        "",
+        "   ",
+        None,
+        42,
+        f"{KEY}\r\nx-injected: 1",
+        f"{KEY}\n",
+        f"{KEY}\0",
+        f"{KEY} tail",
+        f"{KEY}\u00e9",
+    ],
 )
 def test_request_headers_refuse_an_unusable_key_without_showing_it(key: Any) -> None:
-    with pytest.raises(CourseProtocolError) as caught:
+    with pytest.raises(VendorConfigError) as caught:
         request_headers(key)
+    assert caught.value.code is VendorConfigErrorCode.VENDOR_INVALID_API_KEY
     assert caught.value.path == "api_key"
     assert KEY not in str(caught.value)
     assert KEY not in repr(caught.value)

@@ -13,6 +13,7 @@ from course_protocol import (
     CourseModelRequest,
     CourseToolCall,
     CourseToolSpec,
+    is_blank,
     thaw_json,
     validate_transcript,
 )
@@ -25,7 +26,7 @@ configs = st.builds(
     OpenAIConfig,
     model=strategies.ids,
     max_output_tokens=st.none() | st.integers(min_value=1, max_value=2**53 - 1),
-    system_prompt=st.none() | strategies.texts,
+    system_prompt=st.none() | strategies.texts.filter(lambda text: not is_blank(text)),
     tools=st.lists(
         st.builds(CourseToolSpec, strategies.ids, strategies.texts, strategies.json_objects),
         max_size=3,
@@ -64,7 +65,7 @@ def test_the_generated_transcripts_reach_parallel_calls_and_error_results() -> N
 def test_every_valid_transcript_converts_to_chat_with_each_result_after_its_call(
     config: OpenAIConfig, messages: tuple[CourseMessage, ...]
 ) -> None:
-    body = chat_request_body(config, CourseModelRequest("request-1", messages))
+    body = chat_request_body(CourseModelRequest("request-1", messages), config)
 
     assert_plain_json(body)
     converted: list[dict[str, Any]] = body["messages"]  # type: ignore[assignment]
@@ -87,7 +88,7 @@ def test_every_valid_transcript_converts_to_chat_with_each_result_after_its_call
 def test_every_valid_transcript_converts_to_responses_with_each_output_after_its_call(
     config: OpenAIConfig, messages: tuple[CourseMessage, ...]
 ) -> None:
-    body = responses_request_body(config, CourseModelRequest("request-1", messages))
+    body = responses_request_body(CourseModelRequest("request-1", messages), config)
 
     assert_plain_json(body)
     assert body["store"] is False
@@ -106,5 +107,5 @@ def test_every_valid_transcript_converts_to_responses_with_each_output_after_its
 def test_any_request_converts_without_error_whatever_its_pairing(
     config: OpenAIConfig, request: CourseModelRequest
 ) -> None:
-    assert_plain_json(chat_request_body(config, request))
-    assert_plain_json(responses_request_body(config, request))
+    assert_plain_json(chat_request_body(request, config))
+    assert_plain_json(responses_request_body(request, config))

@@ -22,7 +22,7 @@ CONFIG = OpenAIConfig("gpt-own")
 
 
 def body_for(*messages: CourseMessage, config: OpenAIConfig = CONFIG) -> dict[str, Any]:
-    return responses_request_body(config, CourseModelRequest("request-1", messages))
+    return responses_request_body(CourseModelRequest("request-1", messages), config)
 
 
 def assistant_text(text: str) -> dict[str, Any]:
@@ -151,7 +151,7 @@ def test_a_whole_tool_round_trip_converts_to_the_golden_body() -> None:
 
 def test_each_call_returns_a_fresh_body_the_caller_may_change() -> None:
     request = CourseModelRequest("request-1", (CourseUserMessage("u1", "Hi"),))
-    first = responses_request_body(CONFIG, request)
+    first = responses_request_body(request, CONFIG)
     first["input"].clear()  # type: ignore[attr-defined]
 
-    assert len(responses_request_body(CONFIG, request)["input"]) == 1  # type: ignore[arg-type]
+    assert len(responses_request_body(request, CONFIG)["input"]) == 1  # type: ignore[arg-type]

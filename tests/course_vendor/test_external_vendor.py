@@ -42,7 +42,9 @@ MODULE = '''\
 
 from collections.abc import Callable, Mapping
 
-from course_http import HttpTransport, SseEvent, VendorErrorBody, VendorErrorCode
+from dataclasses import dataclass
+
+from course_http import HttpTransport, SseEvent, VendorError, VendorErrorBody, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
@@ -56,10 +58,12 @@ from course_protocol import (
 from course_vendor import (
     EventFailures,
     StreamParser,
+    VendorConfig,
     VendorModel,
     VendorPlay,
     VendorPlugin,
     VendorWire,
+    event_error,
     event_object,
 )
 
@@ -77,44 +81,46 @@ WIRE = VendorWire(
 
 
 class LinesParser(StreamParser):
-    __slots__ = ("_end", "_text")
+    __slots__ = ("_text",)
 
     def __init__(self, request_id: str) -> None:
         super().__init__(request_id)
         self._text: list[str] = []
-        self._end: str | None = None
 
-    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+    def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         data = event_object(event.data, vendor=NAME, index=index)
-        if self._end is not None:
+        if self._response is not None:
             FAILURES.fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, "an event after the end")
         if type(data.get("end")) is str:
-            self._end = data["end"]
+            message = CourseAssistantMessage(
+                f"message-{data['end']}", (CourseTextBlock("".join(self._text)),)
+            )
+            usage = CourseModelUsage(0, 0)
+            self._response = CourseModelResponse(
+                data["end"], self._request_id, message, CourseStopReason.STOP, usage
+            )
         elif type(data.get("text")) is str:
             self._text.append(data["text"])
             push(CourseTextDeltaChunk(self._request_id, data["text"]))
         else:
             FAILURES.fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, "neither text nor end")
 
-    def end(self, event_count: int) -> CourseModelResponse:
-        if self._end is None:
-            FAILURES.fail(VendorErrorCode.VENDOR_MISSING_TERMINAL, event_count, "no end event")
-        message = CourseAssistantMessage(
-            f"message-{self._end}", (CourseTextBlock("".join(self._text)),)
-        )
-        return CourseModelResponse(
-            self._end, self._request_id, message, CourseStopReason.STOP, CourseModelUsage(0, 0)
+    def _missing_terminal(self, event_count: int) -> VendorError:
+        return event_error(
+            VendorErrorCode.VENDOR_MISSING_TERMINAL, "no end event", vendor=NAME, index=event_count
         )
 
 
-class LinesModel(VendorModel[None]):
+@dataclass(frozen=True, slots=True)
+class LinesConfig(VendorConfig):
+    base_url: str = "https://lines.invalid"
+
+
+class LinesModel(VendorModel[LinesConfig]):
     __slots__ = ()
 
     def __init__(self, *, transport: HttpTransport) -> None:
-        super().__init__(
-            None, WIRE, base_url="https://lines.invalid", api_key=None, transport=transport,
-            timeouts=None,
-        )
+        super().__init__(LinesConfig("lines-1"), WIRE, api_key=None, transport=transport)
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         return {"question": request.id}

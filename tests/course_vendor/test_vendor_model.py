@@ -38,10 +38,12 @@ from course_protocol import (
     thaw_json,
 )
 from course_stream import AbortController, AbortError
+from course_vendor import VendorConfigError, VendorConfigErrorCode
 from tests.course_vendor.wires import KEY, REQUEST, AnyModel, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 Code = VendorErrorCode
+Config = VendorConfigErrorCode
 
 
 Outcome = CourseModelResponse | VendorError
@@ -211,23 +213,17 @@ async def test_an_explicit_key_is_sent_in_a_replay_but_never_recorded_or_shown(w
 
 @every_wire
 @pytest.mark.parametrize(
-    ("key", "kind"),
-    [
-        (42, TypeError),
-        (b"sk-bytes", TypeError),
-        ("", ValueError),
-        ("sk-with space", ValueError),
-        ("sk-line\r\nx-forged: 1", ValueError),
-        ("sk-\u00e9", ValueError),
-    ],
+    "key",
+    [42, b"sk-bytes", "", "sk-with space", "sk-line\r\nx-forged: 1", "sk-\u00e9"],
     ids=["int", "bytes", "empty", "space", "header-injection", "non-ascii"],
 )
 def test_an_unusable_explicit_key_is_refused_at_construction_without_showing_it(
-    wire: Wire, key: object, kind: type[Exception]
+    wire: Wire, key: object
 ) -> None:
-    with pytest.raises(kind) as raised:
+    with pytest.raises(VendorConfigError) as raised:
         wire.model(api_key=key, transport=wire.recorded())  # type: ignore[arg-type]
 
+    assert (raised.value.code, raised.value.path) == (Config.VENDOR_INVALID_API_KEY, "api_key")
     if isinstance(key, str) and key:
         assert key not in str(raised.value)
 
@@ -289,11 +285,14 @@ async def test_a_transport_passed_in_stays_open_when_the_model_closes(wire: Wire
 def test_construction_refuses_a_bad_transport_timeouts_or_config(wire: Wire) -> None:
     with pytest.raises(TypeError, match="transport must be an HttpTransport"):
         wire.model(transport="http://example.invalid")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="timeouts must be a Timeouts"):
+    with pytest.raises(VendorConfigError, match=r"Config\.timeouts must be a Timeouts") as bad:
         wire.model(timeouts=5.0)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="set them on the transport you pass in"):
+    assert bad.value.code is Config.VENDOR_INVALID_CONFIG
+    with pytest.raises(VendorConfigError, match="set them on the transport you pass in") as both:
         wire.model(transport=RecordedTransport([]), timeouts=Timeouts())
-    with pytest.raises(ValueError, match="credentials"):
+    assert both.value.code is Config.VENDOR_INVALID_CONFIG
+    assert both.value.path.endswith("Config.timeouts")
+    with pytest.raises(VendorConfigError, match="credentials"):
         wire.model(base_url="https://user:password@api.example.com")
     model_class: Any = type(wire.model(transport=RecordedTransport([])))
     with pytest.raises(TypeError, match="config must be"):

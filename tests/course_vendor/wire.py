@@ -80,9 +80,16 @@ class Wire:
         base_url: str | None = None,
         tools: tuple[CourseToolSpec, ...] = TOOLS,
     ) -> AnyModel:
-        """This vendor's model with ``tools`` configured, on ``base_url`` or the vendor's own."""
-        config = {"tools": tools} if base_url is None else {"tools": tools, "base_url": base_url}
-        return self.build(config, api_key=api_key, transport=transport, timeouts=timeouts)
+        """This vendor's model with ``tools`` (and ``timeouts``) configured, on ``base_url``.
+
+        Without ``base_url``, the vendor's own.
+        """
+        config: dict[str, object] = {"tools": tools}
+        if base_url is not None:
+            config["base_url"] = base_url
+        if timeouts is not None:
+            config["timeouts"] = timeouts
+        return self.build(config, api_key=api_key, transport=transport)
 
     def text_body(self, *deltas: str) -> bytes:
         """A whole text answer streamed in ``deltas``, as SSE bytes."""

@@ -33,12 +33,12 @@ class LiveApi:
 
 def _anthropic() -> VendorModel[Any]:
     name = os.environ.get("COURSE_SMOKE_ANTHROPIC_MODEL", "claude-haiku-4-5")
-    return AnthropicMessagesModel(AnthropicConfig(name, max_tokens=16), timeouts=TIMEOUTS)
+    return AnthropicMessagesModel(AnthropicConfig(name, max_output_tokens=16, timeouts=TIMEOUTS))
 
 
 def _openai(model_class: type[OpenAIChatModel] | type[OpenAIResponsesModel]) -> VendorModel[Any]:
     name = os.environ.get("COURSE_SMOKE_OPENAI_MODEL", "gpt-4o-mini")
-    return model_class(OpenAIConfig(name, max_output_tokens=16), timeouts=TIMEOUTS)
+    return model_class(OpenAIConfig(name, max_output_tokens=16, timeouts=TIMEOUTS))
 
 
 APIS = {

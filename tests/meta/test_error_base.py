@@ -19,7 +19,6 @@ PACKAGES = [
     "course_conformance",
     "course_http",
     "course_vendor",
-    "course_cassettes",
     "course_provider_anthropic",
     "course_provider_openai",
     "course_cli",
@@ -63,6 +62,7 @@ def test_the_package_errors_carry_a_str_enum_code_and_survive_pickling() -> None
     from course_protocol import CourseProtocolError, JsonError, JsonErrorCode
     from course_provider_fixture import FixtureProviderError, FixtureProviderErrorCode
     from course_scripted import ScriptedModelError, ScriptedModelErrorCode
+    from course_vendor import VendorConfigError, VendorConfigErrorCode
 
     errors: list[CourseError] = [
         ScriptedModelError(ScriptedModelErrorCode.SCRIPT_EXHAUSTED, "none left"),
@@ -73,6 +73,9 @@ def test_the_package_errors_carry_a_str_enum_code_and_survive_pickling() -> None
         ConformanceError(Invariant.NO_NETWORK, Scenario.COMPLETE, "dialled out", None),
         NetworkAccessError("socket.connect is blocked"),
         DemoStoppedError(DemoStopCode.TURN_LIMIT, "stopped"),
+        VendorConfigError(
+            VendorConfigErrorCode.VENDOR_INVALID_CONFIG, "OpenAIConfig.model", "must not be blank"
+        ),
     ]
     for error in errors:
         assert isinstance(error.code, StrEnum), error

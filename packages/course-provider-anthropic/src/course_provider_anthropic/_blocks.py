@@ -6,8 +6,8 @@ from typing import Any, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_provider_anthropic import _wire
-from course_provider_anthropic._reads import SHOWN_LENGTH, fail, fail_invalid, shown, text_at
-from course_vendor import TextPieces
+from course_provider_anthropic._reads import SHOWN_LENGTH, fail, fail_invalid, invalid, text_at
+from course_vendor import TextPieces, described
 
 __all__ = ["OpenBlock", "open_block", "refuse_delta"]
 
@@ -73,23 +73,21 @@ def open_block(block: dict[str, Any], index: int) -> OpenBlock:
     """
     kind = block.get(_wire.TYPE)
     if type(kind) is not str:
-        fail_invalid(
-            f"{_wire.CONTENT_BLOCK}.{_wire.TYPE} must be a string, got {shown(kind)}", index
-        )
+        invalid(index, _path(_wire.TYPE), "a string", kind)
     if kind == _wire.TEXT:
         opened = OpenBlock(kind, _wire.TEXT_DELTA, _wire.TEXT, emits=True)
-        initial = text_at(block, _wire.TEXT, _path(_wire.TEXT), index, non_blank=False)
+        initial = text_at(block, _wire.TEXT, index, parent=_wire.CONTENT_BLOCK)
         if initial:
             opened.parts.append(initial)
         return opened
     if kind == _wire.TOOL_USE:
-        call_id = text_at(block, _wire.ID, _path(_wire.ID), index, non_blank=True)
-        name = text_at(block, _wire.NAME, _path(_wire.NAME), index, non_blank=True)
+        call_id = text_at(block, _wire.ID, index, parent=_wire.CONTENT_BLOCK, non_blank=True)
+        name = text_at(block, _wire.NAME, index, parent=_wire.CONTENT_BLOCK, non_blank=True)
         placeholder = block.get(_wire.INPUT)
         # A streamed tool_use carries its arguments in input_json_delta
         # fragments only; anything but {} here would be a second, conflicting source.
         if type(placeholder) is not dict or placeholder:
-            got = "a non-empty object" if type(placeholder) is dict else shown(placeholder)
+            got = "a non-empty object" if type(placeholder) is dict else described(placeholder)
             fail_invalid(
                 f"{_path(_wire.INPUT)} must be the empty object of a streamed "
                 f"{_wire.TOOL_USE} block, got {got}",
@@ -126,11 +124,11 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
     """
     kind = delta.get(_wire.TYPE)
     if type(kind) is not str:
-        fail_invalid(f"{_wire.DELTA}.{_wire.TYPE} must be a string, got {shown(kind)}", index)
+        invalid(index, f"{_wire.DELTA}.{_wire.TYPE}", "a string", kind)
     if kind == block.delta_type:
         fail_invalid(
             f"{_wire.DELTA}.{block.delta_key} must be a string, "
-            f"got {shown(delta.get(block.delta_key))}",
+            f"got {described(delta.get(block.delta_key))}",
             index,
         )
     payload_key = _skipped_payload(block.kind, kind)
@@ -141,7 +139,7 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
             fail_invalid(
                 f"{_wire.DELTA}.{payload_key} must be "
                 + ("an object" if wanted is dict else "a string")
-                + f", got {shown(payload)}",
+                + f", got {described(payload)}",
                 index,
             )
         return

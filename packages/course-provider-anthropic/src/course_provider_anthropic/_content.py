@@ -27,9 +27,8 @@ from course_provider_anthropic._reads import (
     block_index,
     fail_order,
     object_at,
-    shown,
 )
-from course_vendor import OneChunkStreamParser, ToolCallIds, tool_arguments
+from course_vendor import OneChunkStreamParser, ToolCallIds, described, tool_arguments
 
 __all__ = ["ContentBlockParser"]
 
@@ -73,7 +72,7 @@ class ContentBlockParser(OneChunkStreamParser):
         self._require_start(kind, index)
         if position < len(self._content):
             fail_order(f"{kind} for block {position}, which already stopped", index)
-        fail_order(f"{kind} for block {shown(position)}, which never started", index)
+        fail_order(f"{kind} for block {described(position)}, which never started", index)
 
     def _block_start(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         kind = _wire.CONTENT_BLOCK_START
@@ -86,8 +85,8 @@ class ContentBlockParser(OneChunkStreamParser):
             problem = (
                 "starts again" if position < expected else f"skips ahead (expected {expected})"
             )
-            fail_order(f"{kind}: block {shown(position)} {problem}", index)
-        block = open_block(object_at(data, _wire.CONTENT_BLOCK, _wire.CONTENT_BLOCK, index), index)
+            fail_order(f"{kind}: block {described(position)} {problem}", index)
+        block = open_block(object_at(data, _wire.CONTENT_BLOCK, index), index)
         if block.kind == _wire.TOOL_USE:
             self._call_ids.claim(block.tool_id, index, f"{_wire.CONTENT_BLOCK}.{_wire.ID}")
         self._open[position] = block
@@ -119,7 +118,7 @@ class ContentBlockParser(OneChunkStreamParser):
         block = self._open.get(position)
         if block is None:
             self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
-        refuse_delta(block, object_at(data, _wire.DELTA, _wire.DELTA, index), index)
+        refuse_delta(block, object_at(data, _wire.DELTA, index), index)
 
     def _block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         position = block_index(data, index)

@@ -51,10 +51,9 @@ def raise_error_event(data: dict[str, Any], index: int) -> NoReturn:
     ``VENDOR_INVALID_EVENT`` when ``error`` is not an object with a
     non-blank ``type`` and a ``message`` string.
     """
-    error = object_at(data, _wire.ERROR, _wire.ERROR, index)
-    kind = text_at(error, _wire.TYPE, f"{_wire.ERROR}.{_wire.TYPE}", index, non_blank=True)
-    path = f"{_wire.ERROR}.{_wire.MESSAGE}"
-    message = text_at(error, _wire.MESSAGE, path, index, non_blank=False)
+    error = object_at(data, _wire.ERROR, index)
+    kind = text_at(error, _wire.TYPE, index, parent=_wire.ERROR, non_blank=True)
+    message = text_at(error, _wire.MESSAGE, index, parent=_wire.ERROR)
     fail(
         VendorErrorCode.VENDOR_ERROR_EVENT,
         index,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import final
 
-from course_http import HttpTransport, Timeouts
+from course_http import HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
@@ -34,16 +34,17 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
     """The Anthropic Messages API (``POST /v1/messages``, streamed) as a ``CourseModel``.
 
     ``config`` says what every call sends besides the transcript (model,
-    ``max_tokens``, system prompt, Tools, base URL). ``api_key`` is the key,
-    or ``None`` to read ``ANTHROPIC_API_KEY`` at each call; ``transport`` a
-    ``course_http`` transport to send through (a ``RecordedTransport`` to
-    replay, needing no key), or ``None`` for a ``LiveTransport`` on
-    ``config.base_url`` with ``timeouts``, which the model closes in
-    `aclose`. See ``course_vendor.VendorModel`` for how a call runs, fails and
-    aborts, and the README for every decision.
+    output limit, system prompt, Tools, base URL, timeouts). ``api_key`` is
+    the key, or ``None`` to read ``ANTHROPIC_API_KEY`` at each call;
+    ``transport`` a ``course_http`` transport to send through (a
+    ``RecordedTransport`` to replay, needing no key), or ``None`` for a
+    ``LiveTransport`` on ``config.base_url`` with ``config.timeouts``, which
+    the model closes in `aclose`. See ``course_vendor.VendorModel`` for how
+    a call runs, fails and aborts, and the README for every decision.
 
-    Raises ``TypeError`` when ``config`` is not an `AnthropicConfig`, and
-    ``TypeError``/``ValueError`` for a bad key, transport or timeouts.
+    Raises ``TypeError`` when ``config`` is not an `AnthropicConfig` or
+    ``transport`` not a transport, and ``course_vendor.VendorConfigError``
+    for a bad key or config timeouts given with a transport.
     """
 
     __slots__ = ()
@@ -54,18 +55,10 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
         *,
         api_key: str | None = None,
         transport: HttpTransport | None = None,
-        timeouts: Timeouts | None = None,
     ) -> None:
         if type(config) is not AnthropicConfig:
             raise TypeError(f"config must be an AnthropicConfig, not {type(config).__name__}")
-        super().__init__(
-            config,
-            MESSAGES_WIRE,
-            base_url=config.base_url,
-            api_key=api_key,
-            transport=transport,
-            timeouts=timeouts,
-        )
+        super().__init__(config, MESSAGES_WIRE, api_key=api_key, transport=transport)
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         return messages_request_body(request, self._config)

@@ -32,8 +32,8 @@ from course_provider_anthropic._reads import (
     fail_invalid,
     fail_order,
     input_tokens,
+    invalid,
     object_at,
-    shown,
     text_at,
 )
 from course_provider_anthropic._stop import course_stop_reason
@@ -48,24 +48,38 @@ _V = _wire.VENDOR
 class MessagesStreamParser(ContentBlockParser):
     """The state of one streamed Messages API response, fed one server-sent event at a time.
 
-    It is a ``course_stream.SourcePlay``: :meth:`item` pushes the course chunk
-    each event makes, :meth:`end` gives the response, :meth:`source_failed`
-    passes the transport's errors through; ``AnthropicMessagesModel`` plays
-    it that way. By hand, feed each event in order with :meth:`feed` (it
-    returns the chunk, or ``None``), then call :meth:`end` once the stream is
-    over. Both raise `VendorError` (``vendor`` ``"anthropic-messages"``,
-    ``event_index`` the offending event) with a stable code; after one, the
-    parser is spent: every later call raises that same error object again.
-    Chunks returned before a failure stay valid; a Tool call is returned
-    only once its block stopped and its arguments parsed. Raises
-    ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
+    A ``course_vendor.OneChunkStreamParser``: :meth:`item` pushes the course
+    chunk each event makes, :meth:`end` gives the response,
+    :meth:`source_failed` passes the transport's errors through;
+    ``AnthropicMessagesModel`` plays it that way. By hand, feed each event
+    in order with :meth:`feed` (it returns the chunk, or ``None``), then
+    call :meth:`end` once the stream is over. Both raise `VendorError`
+    (``vendor`` ``"anthropic-messages"``, ``event_index`` the offending
+    event) with a stable code; after one, the parser is spent: every later
+    call raises that same error object again. `finished` says whether
+    ``message_stop`` was read. Chunks returned before a failure stay valid;
+    a Tool call is returned only once its block stopped and its arguments
+    parsed. Raises ``CourseProtocolError`` when ``request_id`` is not a
+    non-blank ``str``.
+
+    What an event raises: ``VENDOR_INVALID_EVENT`` for data that is not a
+    JSON object, a ``type`` that is not a string or differs from the
+    ``event:`` name, or a field of the wrong type; ``VENDOR_UNKNOWN_EVENT``
+    for an unknown event, block or delta type; ``VENDOR_EVENT_ORDER`` for an
+    event out of place (anything after ``message_stop``, ping included);
+    ``VENDOR_ERROR_EVENT`` for the vendor's ``error`` event;
+    ``VENDOR_INCOMPLETE``/``VENDOR_REFUSAL`` for a stop reason the course
+    cannot express; ``VENDOR_UNSUPPORTED_CONTENT`` for a server-tool block;
+    ``VENDOR_INVALID_TOOL_ARGUMENTS`` when a Tool call's arguments are not a
+    JSON object; ``VENDOR_INVALID_TERMINAL`` when the stop reason
+    contradicts the content. :meth:`end` raises ``VENDOR_MISSING_TERMINAL``
+    (``event_index`` = the event count) when no ``message_stop`` was read,
+    even after chunks.
     """
 
     __slots__ = (
-        "_failure",
         "_input_tokens",
         "_output_tokens",
-        "_response",
         "_stop_reason",
         "_vendor_reason",
     )
@@ -76,64 +90,29 @@ class MessagesStreamParser(ContentBlockParser):
         self._output_tokens: int | None = None
         self._stop_reason: CourseStopReason | None = None
         self._vendor_reason = ""
-        self._response: CourseModelResponse | None = None
-        self._failure: VendorError | None = None
 
-    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
-        """Advance by event number ``index`` and ``push`` the chunk it makes, if any.
-
-        The hot path under ``course_stream.forward_source`` (this parser is the
-        ``SourcePlay`` of a model call). Raises `VendorError`:
-        ``VENDOR_INVALID_EVENT`` for data that is not a JSON object, a
-        ``type`` that is not a string or differs from the ``event:`` name, or
-        a field of the wrong type; ``VENDOR_UNKNOWN_EVENT`` for an unknown
-        event, block or delta type; ``VENDOR_EVENT_ORDER`` for an event out of
-        place (anything after ``message_stop``, ping included);
-        ``VENDOR_ERROR_EVENT`` for the vendor's ``error`` event;
-        ``VENDOR_INCOMPLETE``/``VENDOR_REFUSAL`` for a stop reason the course
-        cannot express; ``VENDOR_UNSUPPORTED_CONTENT`` for a server-tool
-        block; ``VENDOR_INVALID_TOOL_ARGUMENTS`` when a Tool call's arguments
-        are not a JSON object; ``VENDOR_INVALID_TERMINAL`` when the stop
-        reason contradicts the content.
-        """
-        if self._failure is not None:
-            raise self._failure
-        try:
-            data = event_object(event.data, vendor=_V, index=index)
-            kind = data.get(_wire.TYPE)
-            handler = _HANDLERS.get(kind) if type(kind) is str else None
-            if handler is None or event.event != kind or self._response is not None:
-                self._refuse(event, kind, index)
-            chunk = handler(self, data, index)
-        except VendorError as error:
-            # A half-applied event leaves the state torn: nothing may follow.
-            self._failure = error
-            raise
+    def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        # The hot path under course_stream.forward_source.
+        data = event_object(event.data, vendor=_V, index=index)
+        kind = data.get(_wire.TYPE)
+        handler = _HANDLERS.get(kind) if type(kind) is str else None
+        if handler is None or event.event != kind or self._response is not None:
+            self._refuse(event, kind, index)
+        chunk = handler(self, data, index)
         if chunk is not None:
             push(chunk)
 
-    def end(self, event_count: int) -> CourseModelResponse:
-        """The terminal response, once the stream ended after ``event_count`` events.
-
-        Raises `VendorError` ``VENDOR_MISSING_TERMINAL`` (``event_index`` =
-        ``event_count``) when no ``message_stop`` was read, even after chunks,
-        or the error an earlier :meth:`feed` raised.
-        """
-        if self._failure is not None:
-            raise self._failure
-        if self._response is None:
-            self._failure = VendorError(
-                VendorErrorCode.VENDOR_MISSING_TERMINAL,
-                f"the stream ended after {event_count} event(s) without {_wire.MESSAGE_STOP}",
-                vendor=_V,
-                event_index=event_count,
-            )
-            raise self._failure
-        return self._response
+    def _missing_terminal(self, event_count: int) -> VendorError:
+        return VendorError(
+            VendorErrorCode.VENDOR_MISSING_TERMINAL,
+            f"the stream ended after {event_count} event(s) without {_wire.MESSAGE_STOP}",
+            vendor=_V,
+            event_index=event_count,
+        )
 
     def _refuse(self, event: SseEvent, kind: object, index: int) -> NoReturn:
         if type(kind) is not str:
-            fail_invalid(f"{_wire.TYPE} must be a string, got {shown(kind)}", index)
+            invalid(index, _wire.TYPE, "a string", kind)
         if event.event != kind:
             fail_invalid(
                 f"the event name {event.event[:SHOWN_LENGTH]!r} differs from its data type "
@@ -152,10 +131,8 @@ class MessagesStreamParser(ContentBlockParser):
     def _message_start(self, data: dict[str, Any], index: int) -> None:
         if self._message_id is not None:
             fail_order(f"a second {_wire.MESSAGE_START}", index)
-        message = object_at(data, _wire.MESSAGE, _wire.MESSAGE, index)
-        message_id = text_at(
-            message, _wire.ID, f"{_wire.MESSAGE}.{_wire.ID}", index, non_blank=True
-        )
+        message = object_at(data, _wire.MESSAGE, index)
+        message_id = text_at(message, _wire.ID, index, parent=_wire.MESSAGE, non_blank=True)
         if message.get(_wire.ROLE) != _wire.ASSISTANT:
             fail_invalid(f"{_wire.MESSAGE}.{_wire.ROLE} must be {_wire.ASSISTANT!r}", index)
         content = message.get(_wire.CONTENT, [])
@@ -164,7 +141,7 @@ class MessagesStreamParser(ContentBlockParser):
             # holds some would be a second source of it.
             fail_invalid(f"{_wire.MESSAGE}.{_wire.CONTENT} must be an empty list", index)
         usage_path = f"{_wire.MESSAGE}.{_wire.USAGE}"
-        usage = object_at(message, _wire.USAGE, usage_path, index)
+        usage = object_at(message, _wire.USAGE, index, parent=_wire.MESSAGE)
         total_input = input_tokens(usage, usage_path, index)
         if total_input is None:
             fail_invalid(f"{usage_path}.{_wire.INPUT_TOKENS} must be an integer, got null", index)
@@ -179,13 +156,13 @@ class MessagesStreamParser(ContentBlockParser):
 
     def _message_delta(self, data: dict[str, Any], index: int) -> None:
         self._require_start(_wire.MESSAGE_DELTA, index)
-        delta = object_at(data, _wire.DELTA, _wire.DELTA, index)
+        delta = object_at(data, _wire.DELTA, index)
         reason = delta.get(_wire.STOP_REASON)
         if reason is not None and (type(reason) is not str or is_blank(reason)):
             fail_invalid(
                 f"{_wire.DELTA}.{_wire.STOP_REASON} must be a non-blank string or null", index
             )
-        usage = object_at(data, _wire.USAGE, _wire.USAGE, index)
+        usage = object_at(data, _wire.USAGE, index)
         output_path = f"{_wire.USAGE}.{_wire.OUTPUT_TOKENS}"
         output = token_count(
             usage.get(_wire.OUTPUT_TOKENS), vendor=_V, index=index, path=output_path

@@ -5,40 +5,40 @@ from __future__ import annotations
 from typing import Any, Final, NoReturn
 
 from course_http import VendorErrorCode
-from course_protocol import MAX_TOKEN_COUNT, is_blank
+from course_protocol import MAX_TOKEN_COUNT
 from course_provider_anthropic import _wire
 from course_vendor import EventFailures, token_count
 
 __all__ = [
+    "FAILURES",
     "SHOWN_LENGTH",
     "block_index",
     "fail",
     "fail_invalid",
     "fail_order",
     "input_tokens",
+    "invalid",
     "object_at",
-    "shown",
     "text_at",
 ]
 
 SHOWN_LENGTH = 200
 """How much of a vendor's string goes into our message; the whole of it is in the error's fields."""
 
+FAILURES: Final = EventFailures(_wire.VENDOR)
+"""How this package's events fail, and the kit's field reads bound to this vendor."""
 
-def shown(value: object) -> str:
-    """How a bad value is named in a message: a small integer itself, anything else by its kind.
-
-    Untrusted text is never echoed (it could be huge, or forge a line of a log).
-    """
-    if value is None:
-        return "null"
-    if type(value) is int and -(10**9) < value < 10**9:
-        return repr(value)
-    return type(value).__name__
-
-
-fail: Final = EventFailures(_wire.VENDOR).fail
+fail: Final = FAILURES.fail
 """``fail(code, index, message, *, vendor_type=..., ...)``: raise ``code`` about event ``index``."""
+
+invalid: Final = FAILURES.invalid
+"""``invalid(index, path, expected, value)``: raise ``VENDOR_INVALID_EVENT`` for a bad field."""
+
+object_at: Final = FAILURES.object_at
+"""``object_at(data, key, index, *, parent="")``: ``data[key]`` as a JSON object."""
+
+text_at: Final = FAILURES.text_at
+"""``text_at(data, key, index, *, parent="", non_blank=False)``: ``data[key]`` as a ``str``."""
 
 
 def fail_invalid(message: str, index: int) -> NoReturn:
@@ -51,30 +51,12 @@ def fail_order(message: str, index: int) -> NoReturn:
     fail(VendorErrorCode.VENDOR_EVENT_ORDER, index, message)
 
 
-def object_at(data: dict[str, Any], key: str, path: str, index: int) -> dict[str, Any]:
-    """``data[key]`` as a JSON object, or ``VENDOR_INVALID_EVENT`` naming ``path``."""
-    value = data.get(key)
-    if type(value) is not dict:
-        fail_invalid(f"{path} must be an object, got {shown(value)}", index)
-    return value
-
-
-def text_at(data: dict[str, Any], key: str, path: str, index: int, *, non_blank: bool) -> str:
-    """``data[key]`` as a ``str`` (non-blank when asked), or ``VENDOR_INVALID_EVENT``."""
-    value = data.get(key)
-    if type(value) is not str or (non_blank and is_blank(value)):
-        wanted = "a non-blank string" if non_blank else "a string"
-        got = "blank text" if type(value) is str else shown(value)
-        fail_invalid(f"{path} must be {wanted}, got {got}", index)
-    return value
-
-
 def block_index(data: dict[str, Any], index: int) -> int:
     """The event's block ``index``: a non-negative ``int``, or ``VENDOR_INVALID_EVENT``."""
     value = data.get(_wire.INDEX)
     # type() is int, never isinstance: True would find block 1 (True == 1).
     if type(value) is not int or value < 0:
-        fail_invalid(f"{_wire.INDEX} must be a non-negative integer, got {shown(value)}", index)
+        invalid(index, _wire.INDEX, "a non-negative integer", value)
     return value
 
 

@@ -13,10 +13,10 @@ from course_protocol import (
     CourseUserMessage,
     is_blank,
     thaw_json,
-    validate_transcript,
 )
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
+from course_vendor import checked_api_key
 
 __all__ = ["messages_request_body", "request_headers"]
 
@@ -30,18 +30,16 @@ def _invalid(message: str) -> VendorError:
 def request_headers(api_key: str) -> dict[str, str]:
     """The headers every Messages API call needs: the key and the API version.
 
-    Raises ``TypeError`` when ``api_key`` is not a ``str`` and ``ValueError``
-    when it is blank or holds a line break or another control character
-    (which would forge a second header). The key itself never appears in a
-    message.
+    Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_API_KEY``
+    (path ``api_key``) when ``api_key`` is not a usable key
+    (``course_vendor.checked_api_key``: a non-empty ``str`` of visible
+    ASCII, so it can never forge a second header). The key itself never
+    appears in a message.
     """
-    if type(api_key) is not str:
-        raise TypeError(f"the API key must be a str, got {type(api_key).__name__}")
-    if is_blank(api_key):
-        raise ValueError("the API key must not be blank")
-    if not api_key.isprintable():
-        raise ValueError("the API key must not contain line breaks or control characters")
-    return {_wire.API_KEY_HEADER: api_key, _wire.API_VERSION_HEADER: _wire.API_VERSION}
+    return {
+        _wire.API_KEY_HEADER: checked_api_key(api_key),
+        _wire.API_VERSION_HEADER: _wire.API_VERSION,
+    }
 
 
 def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) -> dict[str, Any]:
@@ -63,19 +61,21 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     - consecutive messages of one role share one turn, as the API itself
       combines them: the results of one assistant turn, then any user text.
 
+    ``request`` is one ``course_vendor.check_sendable`` accepted (a
+    transcript that is not empty and that ``validate_transcript`` finds no
+    fault with), as `AnthropicMessagesModel` checks before calling this.
     Raises `VendorError` ``VENDOR_INVALID_REQUEST`` (nothing is sent) naming
-    the course message when the transcript is empty (or holds nothing to
-    send but blank assistant text), fails
-    ``validate_transcript``, opens with the assistant, has a blank user
-    message, or puts anything between a Tool call and its result (a user
-    message, another assistant turn) or a result after user text in its turn.
+    the course message when the transcript holds nothing to send but blank
+    assistant text, opens with the assistant, has a blank user message, or
+    puts anything between a Tool call and its result (a user message,
+    another assistant turn) or a result after user text in its turn.
     """
     body: dict[str, Any] = {
         _wire.MODEL: config.model,
-        _wire.MAX_TOKENS: config.max_tokens,
+        _wire.MAX_TOKENS: config.max_output_tokens,
     }
-    if config.system is not None:
-        body[_wire.SYSTEM] = config.system
+    if config.system_prompt is not None:
+        body[_wire.SYSTEM] = config.system_prompt
     body[_wire.MESSAGES] = _turns(request)
     if config.tools:
         body[_wire.TOOLS] = [
@@ -151,13 +151,6 @@ class _TurnBuilder:
 
 
 def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
-    if not request.messages:
-        raise _invalid("messages: the transcript is empty; the API needs at least one message")
-    issues = validate_transcript(request.messages)
-    if issues:
-        issue = issues[0]
-        where = "messages" if issue.message_index is None else f"messages[{issue.message_index}]"
-        raise _invalid(f"{where}: {issue.code}: {issue.detail}")
     builder = _TurnBuilder()
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
@@ -181,14 +174,14 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
             _add_result(builder, message, position)
     if not builder.turns:
         raise _invalid("messages: nothing to send: every message is blank assistant text")
-    # validate_transcript guarantees a later result for every call, and each
-    # result was taken only while its call was open: none is left open here.
+    # check_sendable (validate_transcript) guarantees a later result for every
+    # call, and each result was taken only while its call was open: none is left open here.
     return builder.turns
 
 
 def _add_result(builder: _TurnBuilder, message: CourseToolResultMessage, position: int) -> None:
-    # validate_transcript leaves no way here today; kept so that a broken
-    # invariant fails with the typed error, never a KeyError.
+    # A transcript check_sendable accepted never comes here; one it was not
+    # given to fails with the typed error, never a KeyError.
     if message.tool_call_id not in builder.open_calls:
         raise _invalid(
             f"messages[{position}]: the Tool result for {message.tool_call_id!r} must follow "

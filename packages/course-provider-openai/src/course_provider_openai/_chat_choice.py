@@ -8,6 +8,7 @@ then the calls in the order they started), checked against the stop reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, NoReturn, TypeAlias, final
 
 from course_http import VendorErrorCode
@@ -24,17 +25,18 @@ from course_protocol import (
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._chat_tool_calls import ChatToolCalls
 from course_provider_openai._failures import CHAT_FAILURES
-from course_vendor import TextPieces
+from course_vendor import FeedResult, TextPieces
 
 __all__ = ["ChatChoice", "ChatFeedResult"]
 
-ChatFeedResult: TypeAlias = CourseModelChunk | tuple[CourseModelChunk, ...] | None
-"""What one event yields: nothing, one chunk, or, at the finish of a response that
-calls Tools, several chunks (the last text delta, if the finish carried one, then
-one complete Tool call per call, in the order the calls started)."""
+ChatFeedResult: TypeAlias = FeedResult
+"""What one event yields (``course_vendor.FeedResult``): nothing, one chunk, or, at the
+finish of a response that calls Tools, several chunks (the last text delta, if the
+finish carried one, then one complete Tool call per call, in the order the calls started)."""
 
 _Code = VendorErrorCode
 _NO_CHUNKS: tuple[CourseModelChunk, ...] = ()
+_Push = Callable[[CourseModelChunk], None]
 _STOP_REASONS: Final = {
     wire.FINISH_STOP: CourseStopReason.STOP,
     wire.FINISH_TOOL_CALLS: CourseStopReason.TOOL_CALL,
@@ -80,8 +82,11 @@ class ChatChoice:
         self.stop = CourseStopReason.STOP
         """The course stop reason of the finish (``STOP`` until then)."""
 
-    def take(self, choice: object, index: int) -> ChatFeedResult:
-        """Read ``choices[0]`` of event ``index``; return the chunks it yields.
+    def take(self, choice: object, index: int, push: _Push) -> None:
+        """Read ``choices[0]`` of event ``index``; ``push`` the chunks it yields, in order.
+
+        Nothing is pushed for an event that fails: the text delta a finish
+        carries is pushed only once the finish is checked, then the Tool calls.
 
         Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for a field of the
         wrong type or a role other than ``assistant``;
@@ -102,7 +107,7 @@ class ChatChoice:
         finish = choice.get(wire.FINISH_REASON_KEY)
         if self.finish is not None:
             self._after_finish(delta, finish, index)
-            return None
+            return
         produced: CourseModelChunk | None = None
         content = delta.get(wire.CONTENT_KEY)
         if content is not None:
@@ -123,12 +128,11 @@ class ChatChoice:
                 _invalid(index, f"{_DELTA}.{wire.REFUSAL_KEY}", "a string or null", refusal)
             if refusal:
                 self._refusal.append(refusal)
-        if finish is None:
-            return produced
-        calls = self._finish_with(finish, index)
-        if produced is None:
-            return calls or None
-        return (produced, *calls) if calls else produced
+        calls = _NO_CHUNKS if finish is None else self._finish_with(finish, index)
+        if produced is not None:
+            push(produced)
+        for call in calls:
+            push(call)
 
     def _bad_choice_index(self, position: object, index: int) -> NoReturn:
         path = f"{wire.CHOICES_KEY}[0].{wire.INDEX_KEY}"

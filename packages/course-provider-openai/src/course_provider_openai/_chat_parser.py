@@ -20,9 +20,9 @@ from course_protocol import (
     is_blank,
 )
 from course_provider_openai import _chat_wire as wire
-from course_provider_openai._chat_choice import ChatChoice, ChatFeedResult
+from course_provider_openai._chat_choice import ChatChoice
 from course_provider_openai._failures import CHAT_FAILURES
-from course_vendor import StreamParser, event_object, usage_counts
+from course_vendor import StreamParser, event_error, event_object, usage_counts
 
 __all__ = ["ChatStreamParser"]
 
@@ -40,17 +40,35 @@ _invalid = CHAT_FAILURES.invalid
 class ChatStreamParser(StreamParser):
     """The state of one streamed Chat Completions response, for the request ``request_id``.
 
-    It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
-    :meth:`source_failed`), which is how ``OpenAIChatModel`` plays it. By
-    hand, feed it every server-sent event in order with :meth:`feed`, then
-    call :meth:`end` once the stream is exhausted. Both raise `VendorError`
+    A ``course_vendor.StreamParser``: ``OpenAIChatModel`` plays it as a
+    ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
+    :meth:`source_failed`). By hand, feed it every server-sent event in
+    order with :meth:`feed` (which returns a `ChatFeedResult`), then call
+    :meth:`end` once the stream is exhausted. Both raise `VendorError`
     (vendor ``"openai-chat"``) with a stable code and the ``event_index`` of
-    the offending event; chunks returned before a failure stay valid. Once
-    it has raised, the parser must not be fed again. Raises
+    the offending event; chunks returned before a failure stay valid. After
+    one, the parser is spent: every later call raises that same error again.
+    `finished` says whether ``[DONE]`` was read. Raises
     ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
+
+    What an event raises: ``VENDOR_ERROR_EVENT`` for an ``event: error``
+    frame or a chunk with an ``error`` object; ``VENDOR_UNKNOWN_EVENT`` for
+    any other event name; ``VENDOR_INVALID_EVENT`` for data that is not a
+    chunk of the expected shape (or whose ``id`` differs from the first
+    chunk's); ``VENDOR_UNSUPPORTED_CONTENT`` for more than one choice or a
+    choice ``index`` other than 0, or a Tool call that is not a function;
+    ``VENDOR_EVENT_ORDER`` for anything after ``[DONE]``, a fragment for a
+    Tool call that never started, a second id or name for one call, a
+    second usage, or content or a different finish reason after the finish;
+    at the finish, ``VENDOR_REFUSAL`` (the refusal text in
+    ``vendor_message``), ``VENDOR_INCOMPLETE`` for any reason but ``stop``
+    and ``tool_calls`` (the reason in ``vendor_type``),
+    ``VENDOR_INVALID_TOOL_ARGUMENTS`` and ``VENDOR_INVALID_TERMINAL``;
+    ``VENDOR_MISSING_TERMINAL`` for a ``[DONE]`` before any finish reason or
+    without usage, and from :meth:`end` when ``[DONE]`` never came.
     """
 
-    __slots__ = ("_choice", "_chunk_id", "_expected_id", "_response", "_usage")
+    __slots__ = ("_choice", "_chunk_id", "_expected_id", "_usage")
 
     def __init__(self, request_id: str) -> None:
         super().__init__(request_id)
@@ -58,33 +76,8 @@ class ChatStreamParser(StreamParser):
         self._expected_id: object = _NO_ID_YET
         self._choice = ChatChoice(request_id)
         self._usage: CourseModelUsage | None = None
-        self._response: CourseModelResponse | None = None
 
-    @property
-    def finished(self) -> bool:
-        """Whether ``[DONE]`` was read: the response is ready and nothing may follow."""
-        return self._response is not None
-
-    def feed(self, event: SseEvent, index: int) -> ChatFeedResult:
-        """Advance by one server-sent event (``index`` counts from 0); return what it yields.
-
-        Raises `VendorError`: ``VENDOR_ERROR_EVENT`` for an ``event: error``
-        frame or a chunk with an ``error`` object; ``VENDOR_UNKNOWN_EVENT``
-        for any other event name; ``VENDOR_INVALID_EVENT`` for data that is
-        not a chunk of the expected shape (or whose ``id`` differs from the
-        first chunk's) and for a Tool call whose id an earlier call of the
-        response has; ``VENDOR_UNSUPPORTED_CONTENT`` for more than one
-        choice or a choice ``index`` other than 0, or a Tool call that is not
-        a function; ``VENDOR_EVENT_ORDER`` for anything after ``[DONE]``, a
-        fragment for a Tool call that never started, a second id or name
-        for one call, a second usage, or content or a different finish
-        reason after the finish; at the finish, ``VENDOR_REFUSAL`` (the
-        refusal text in ``vendor_message``), ``VENDOR_INCOMPLETE`` for any
-        reason but ``stop`` and ``tool_calls`` (the reason in
-        ``vendor_type``), ``VENDOR_INVALID_TOOL_ARGUMENTS`` and
-        ``VENDOR_INVALID_TERMINAL``; ``VENDOR_MISSING_TERMINAL`` for a
-        ``[DONE]`` before any finish reason or without usage.
-        """
+    def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         if self._response is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.DONE_DATA}; nothing may")
         if event.event != wire.UNNAMED_EVENT:
@@ -92,7 +85,7 @@ class ChatStreamParser(StreamParser):
         data = event.data
         if data == wire.DONE_DATA:
             self._done(index)
-            return None
+            return
         chunk = event_object(data, vendor=_VENDOR, index=index)
         error = chunk.get(wire.ERROR_KEY)
         if error is not None:
@@ -107,7 +100,7 @@ class ChatStreamParser(StreamParser):
         if type(choices) is not list:
             _invalid(index, wire.CHOICES_KEY, "an array", choices)
         if not choices:
-            return None
+            return
         if len(choices) != 1:
             _fail(
                 _Code.VENDOR_UNSUPPORTED_CONTENT,
@@ -115,37 +108,16 @@ class ChatStreamParser(StreamParser):
                 f"{wire.CHOICES_KEY} holds {len(choices)} choices; "
                 "the course protocol has one answer per call",
             )
-        return self._choice.take(choices[0], index)
+        self._choice.take(choices[0], index, push)
 
-    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
-        """`feed` one event and ``push`` each chunk it yields, in order.
-
-        The parser as a ``course_stream.SourcePlay``, the way
-        ``OpenAIChatModel`` plays it; raises what `feed` raises.
-        """
-        produced = self.feed(event, index)
-        if produced is None:
-            return
-        if isinstance(produced, tuple):
-            for chunk in produced:
-                push(chunk)
-            return
-        push(produced)
-
-    def end(self, event_count: int) -> CourseModelResponse:
-        """The terminal response, once the stream ended after ``event_count`` events.
-
-        Raises `VendorError` ``VENDOR_MISSING_TERMINAL`` (``event_index`` =
-        ``event_count``) when ``[DONE]`` was never read.
-        """
-        if self._response is None:
-            missing = "a finish_reason and " if self._choice.finish is None else ""
-            _fail(
-                _Code.VENDOR_MISSING_TERMINAL,
-                event_count,
-                f"the stream ended without {missing}{wire.DONE_DATA}",
-            )
-        return self._response
+    def _missing_terminal(self, event_count: int) -> VendorError:
+        missing = "a finish_reason and " if self._choice.finish is None else ""
+        return event_error(
+            _Code.VENDOR_MISSING_TERMINAL,
+            f"the stream ended without {missing}{wire.DONE_DATA}",
+            vendor=_VENDOR,
+            index=event_count,
+        )
 
     def _named_event(self, event: SseEvent, index: int) -> NoReturn:
         if event.event == wire.ERROR_EVENT:

@@ -21,7 +21,7 @@ from course_provider_openai._config import OpenAIConfig
 __all__ = ["chat_request_body"]
 
 
-def chat_request_body(config: OpenAIConfig, request: CourseModelRequest) -> dict[str, object]:
+def chat_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict[str, object]:
     """The JSON body of ``POST /v1/chat/completions`` for ``request``, as plain Python values.
 
     - the system prompt, when configured, is the first message (role ``system``);

@@ -3,7 +3,7 @@
 Each API's modules raise through that API's `OpenAIFailures` (`CHAT_FAILURES`,
 `RESPONSES_FAILURES`), a ``course_vendor.EventFailures``: every error names
 the API in ``vendor`` and the event in ``event_index``, and names a bad value
-by its JSON kind, never by its text.
+by ``course_vendor.described`` (its JSON kind), never by its text.
 """
 
 from __future__ import annotations
@@ -15,39 +15,19 @@ from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._error_body import error_fields, shown
 from course_vendor import EventFailures
 
-__all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures", "described"]
+__all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures"]
 
-_JSON_NAMES = {
-    dict: "object",
-    list: "array",
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-}
 _SHOWN_REFUSAL = 300
-
-
-def described(value: object) -> str:
-    """The JSON name of ``value``'s kind for a message: ``null``, ``object``, ``string``, ..."""
-    if value is None:
-        return "null"
-    return _JSON_NAMES.get(type(value), type(value).__name__)
 
 
 @final
 class OpenAIFailures(EventFailures):
-    """`course_vendor.EventFailures` for one OpenAI API, with the failures both APIs share."""
+    """`course_vendor.EventFailures` for one OpenAI API, with the failures both APIs share.
+
+    Its `invalid`, `object_at` and `text_at` are the kit's.
+    """
 
     __slots__ = ()
-
-    def invalid(self, index: int, path: str, expected: str, value: object) -> NoReturn:
-        """Raise ``VENDOR_INVALID_EVENT``: ``path`` of event ``index`` is not ``expected``."""
-        self.fail(
-            VendorErrorCode.VENDOR_INVALID_EVENT,
-            index,
-            f"{path} must be {expected}, got {described(value)}",
-        )
 
     def refused(self, refusal: str, index: int, vendor_type: str) -> NoReturn:
         """Raise ``VENDOR_REFUSAL`` with the refusal text (whole in ``vendor_message``)."""

@@ -2,8 +2,7 @@
 
 Each is its request conversion and its strict parser, wired to
 ``course_vendor.VendorModel``, which does everything else. Both share the
-configuration, the key (``OPENAI_API_KEY``), the error bodies and one check
-of what neither API can be sent.
+configuration, the key (``OPENAI_API_KEY``) and the error bodies.
 """
 
 from __future__ import annotations
@@ -11,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, final
 
-from course_http import HttpTransport, Timeouts, VendorError, VendorErrorCode
-from course_protocol import CourseModelRequest, validate_transcript
+from course_http import HttpTransport
+from course_protocol import CourseModelRequest
 from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._chat_parser import ChatStreamParser
 from course_provider_openai._chat_request import chat_request_body
@@ -38,32 +37,6 @@ RESPONSES_WIRE = VendorWire(
 )
 
 
-def check_sendable(request: CourseModelRequest, vendor: str) -> None:
-    """Refuse a transcript neither OpenAI API accepts, before anything is sent.
-
-    Raises `VendorError` ``VENDOR_INVALID_REQUEST`` (``vendor``) when the
-    transcript is empty (there is nothing to answer) or
-    ``validate_transcript`` finds an issue (its code and message are quoted):
-    both APIs refuse a Tool result without its call, or a call left
-    unanswered, with a 400 that costs a round trip.
-    """
-    if not request.messages:
-        raise VendorError(
-            VendorErrorCode.VENDOR_INVALID_REQUEST,
-            "messages: the transcript is empty; there is nothing to answer",
-            vendor=vendor,
-        )
-    issues = validate_transcript(request.messages)
-    if issues:
-        issue = issues[0]
-        where = "messages" if issue.message_index is None else f"messages[{issue.message_index}]"
-        raise VendorError(
-            VendorErrorCode.VENDOR_INVALID_REQUEST,
-            f"{where}: {issue.code}: {issue.detail}",
-            vendor=vendor,
-        )
-
-
 class _OpenAIModel(VendorModel[OpenAIConfig]):
     """What both OpenAI models share: the constructor, which checks the configuration, and headers.
 
@@ -81,18 +54,10 @@ class _OpenAIModel(VendorModel[OpenAIConfig]):
         *,
         api_key: str | None = None,
         transport: HttpTransport | None = None,
-        timeouts: Timeouts | None = None,
     ) -> None:
         if type(config) is not OpenAIConfig:
             raise TypeError(f"config must be an OpenAIConfig, not {type(config).__name__}")
-        super().__init__(
-            config,
-            self._WIRE,
-            base_url=config.base_url,
-            api_key=api_key,
-            transport=transport,
-            timeouts=timeouts,
-        )
+        super().__init__(config, self._WIRE, api_key=api_key, transport=transport)
 
     def _headers(self, api_key: str | None) -> Mapping[str, str]:
         return {} if api_key is None else request_headers(api_key)
@@ -108,11 +73,12 @@ class OpenAIChatModel(_OpenAIModel):
     ``OPENAI_API_KEY`` at each call; ``transport`` a ``course_http``
     transport to send through (a ``RecordedTransport`` to replay, needing no
     key), or ``None`` for a ``LiveTransport`` on ``config.base_url`` with
-    ``timeouts``, which the model closes in `aclose`. See
+    ``config.timeouts``, which the model closes in `aclose`. See
     ``course_vendor.VendorModel`` for how a call runs, fails and aborts.
 
-    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`, and
-    ``TypeError``/``ValueError`` for a bad key, transport or timeouts.
+    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig` or
+    ``transport`` not a transport, and ``course_vendor.VendorConfigError``
+    for a bad key or config timeouts given with a transport.
     """
 
     __slots__ = ()
@@ -120,8 +86,7 @@ class OpenAIChatModel(_OpenAIModel):
     _WIRE = CHAT_WIRE
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
-        check_sendable(request, _chat_wire.VENDOR)
-        return chat_request_body(self._config, request)
+        return chat_request_body(request, self._config)
 
     def _parser(self, request_id: str) -> VendorPlay:
         return ChatStreamParser(request_id)
@@ -136,8 +101,9 @@ class OpenAIResponsesModel(_OpenAIModel):
     state kept by the server. See ``course_vendor.VendorModel`` for how a call
     runs, fails and aborts.
 
-    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`, and
-    ``TypeError``/``ValueError`` for a bad key, transport or timeouts.
+    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig` or
+    ``transport`` not a transport, and ``course_vendor.VendorConfigError``
+    for a bad key or config timeouts given with a transport.
     """
 
     __slots__ = ()
@@ -145,8 +111,7 @@ class OpenAIResponsesModel(_OpenAIModel):
     _WIRE = RESPONSES_WIRE
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
-        check_sendable(request, _responses_wire.VENDOR)
-        return responses_request_body(self._config, request)
+        return responses_request_body(request, self._config)
 
     def _parser(self, request_id: str) -> VendorPlay:
         return ResponsesStreamParser(request_id)

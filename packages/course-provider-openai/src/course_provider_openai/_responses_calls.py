@@ -18,7 +18,6 @@ from course_protocol import CourseModelChunk, CourseToolCall, CourseToolCallChun
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import CallItem, OutputItems
-from course_provider_openai._responses_reads import text_at
 from course_vendor import TextPieces
 from course_vendor import tool_arguments as parse_arguments
 
@@ -26,6 +25,7 @@ __all__ = ["arguments_delta", "arguments_done", "complete_call"]
 
 _Code = VendorErrorCode
 _fail = RESPONSES_FAILURES.fail
+_text_at = RESPONSES_FAILURES.text_at
 
 
 def arguments_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
@@ -45,7 +45,7 @@ def _checked_arguments_delta(items: OutputItems, data: dict[str, Any], index: in
     item = items.open_item(data, index, CallItem)
     if item.call is not None:
         _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.ARGUMENTS_DONE}")
-    delta = text_at(data, wire.DELTA_KEY, index)
+    delta = _text_at(data, wire.DELTA_KEY, index)
     if delta:
         item.fragments.append(delta)
 

@@ -24,7 +24,6 @@ from course_provider_openai._responses_items import (
     OutputItems,
     SkippedItem,
 )
-from course_provider_openai._responses_reads import name_at, object_at
 
 __all__ = ["check_terminal_output", "content", "item_added", "item_done", "reasoning_event"]
 
@@ -36,6 +35,8 @@ _KINDS: Final[dict[type[OutputItem], str]] = {
 }
 
 _fail = RESPONSES_FAILURES.fail
+_object_at = RESPONSES_FAILURES.object_at
+_text_at = RESPONSES_FAILURES.text_at
 _invalid = RESPONSES_FAILURES.invalid
 
 
@@ -54,9 +55,9 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
             _invalid(index, wire.OUTPUT_INDEX_KEY, "an integer", position)
         expected = len(items)
         _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds output item {position}, not {expected}")
-    item = object_at(data, wire.ITEM_KEY, index)
+    item = _object_at(data, wire.ITEM_KEY, index)
     kind = item.get(wire.TYPE_KEY)
-    item_id = name_at(item, wire.ID_KEY, wire.ITEM_KEY, index)
+    item_id = _text_at(item, wire.ID_KEY, index, parent=wire.ITEM_KEY, non_blank=True)
     state: OutputItem
     if kind == wire.MESSAGE_TYPE:
         if item.get(wire.ROLE_KEY) != wire.ASSISTANT_ROLE:
@@ -68,9 +69,12 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
             )
         state = MessageItem(item_id)
     elif kind == wire.FUNCTION_CALL_TYPE:
-        call_id = name_at(item, wire.CALL_ID_KEY, wire.ITEM_KEY, index)
-        state = CallItem(item_id, call_id, name_at(item, wire.NAME_KEY, wire.ITEM_KEY, index))
-        items.call_ids.claim(call_id, index, f"{wire.ITEM_KEY}.{wire.CALL_ID_KEY}")
+        call_id = _text_at(item, wire.CALL_ID_KEY, index, parent=wire.ITEM_KEY, non_blank=True)
+        state = CallItem(
+            item_id,
+            call_id,
+            _text_at(item, wire.NAME_KEY, index, parent=wire.ITEM_KEY, non_blank=True),
+        )
         arguments = item.get(wire.ARGUMENTS_KEY, "")
         if type(arguments) is not str:
             _invalid(index, f"{wire.ITEM_KEY}.{wire.ARGUMENTS_KEY}", "a string", arguments)
@@ -107,7 +111,7 @@ def item_done(items: OutputItems, data: dict[str, Any], index: int) -> CourseMod
     """
     position = data.get(wire.OUTPUT_INDEX_KEY)
     item = items.current(position, index)
-    done = object_at(data, wire.ITEM_KEY, index)
+    done = _object_at(data, wire.ITEM_KEY, index)
     if done.get(wire.ID_KEY) != item.id or done.get(wire.TYPE_KEY) != _KINDS[type(item)]:
         _fail(
             _Code.VENDOR_INVALID_EVENT,

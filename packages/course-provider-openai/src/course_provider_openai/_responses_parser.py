@@ -13,20 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import SseEvent, VendorErrorCode
+from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
     CourseStopReason,
-    is_blank,
 )
 from course_provider_openai import _responses_calls, _responses_output, _responses_parts
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import OutputItems
-from course_provider_openai._responses_reads import object_at
-from course_vendor import OneChunkStreamParser, event_object, usage_counts
+from course_vendor import OneChunkStreamParser, event_error, event_object, usage_counts
 
 __all__ = ["ResponsesStreamParser"]
 
@@ -37,6 +35,8 @@ _STARTED_STATUSES: Final = (wire.STATUS_IN_PROGRESS, wire.STATUS_QUEUED)
 
 
 _fail = RESPONSES_FAILURES.fail
+_object_at = RESPONSES_FAILURES.object_at
+_text_at = RESPONSES_FAILURES.text_at
 _invalid = RESPONSES_FAILURES.invalid
 
 
@@ -44,51 +44,43 @@ _invalid = RESPONSES_FAILURES.invalid
 class ResponsesStreamParser(OneChunkStreamParser):
     """The state of one streamed Responses API response, for the request ``request_id``.
 
-    It is a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
-    :meth:`source_failed`), which is how ``OpenAIResponsesModel`` plays it.
-    By hand, feed it every event in order with :meth:`feed`, then call
-    :meth:`end` once the stream is exhausted. Both raise `VendorError` (vendor
-    ``"openai-responses"``) with a stable code and the ``event_index`` of
-    the offending event; chunks returned before a failure stay valid. Once
-    it has raised, the parser must not be fed again. Raises
-    ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
+    A ``course_vendor.OneChunkStreamParser``: ``OpenAIResponsesModel``
+    plays it as a ``course_stream.SourcePlay`` (:meth:`item`, :meth:`end`,
+    :meth:`source_failed`). By hand, feed it every event in order with
+    :meth:`feed`, then call :meth:`end` once the stream is exhausted. Both
+    raise `VendorError` (vendor ``"openai-responses"``) with a stable code
+    and the ``event_index`` of the offending event; chunks returned before a
+    failure stay valid. After one, the parser is spent: every later call
+    raises that same error again. `finished` says whether
+    ``response.completed`` was read. Raises ``CourseProtocolError`` when
+    ``request_id`` is not a non-blank ``str``.
+
+    What an event raises: ``VENDOR_INVALID_EVENT`` for data that is not an
+    event of the expected shape (an ``event:`` name other than its ``type``,
+    ids that do not match, a ``.done`` text that differs from its deltas);
+    ``VENDOR_UNKNOWN_EVENT`` for an event, item or part type the adapter
+    does not know; ``VENDOR_EVENT_ORDER`` for a ``sequence_number`` that is
+    not the previous one plus one, anything before ``response.created``
+    (but ``error``) or after the terminal, and events for items or parts
+    that are not open; ``VENDOR_ERROR_EVENT`` for ``error`` and
+    ``response.failed``; ``VENDOR_INCOMPLETE`` for ``response.incomplete``
+    (the reason in ``vendor_type``); ``VENDOR_REFUSAL`` for a refusal part;
+    ``VENDOR_UNSUPPORTED_CONTENT`` for server-side Tool items;
+    ``VENDOR_INVALID_TOOL_ARGUMENTS`` and ``VENDOR_INVALID_TERMINAL``;
+    :meth:`end` raises ``VENDOR_MISSING_TERMINAL`` when no
+    ``response.completed`` was read.
     """
 
-    __slots__ = ("_next_sequence", "_output", "_response", "_response_id")
+    __slots__ = ("_next_sequence", "_output", "_response_id")
 
     def __init__(self, request_id: str) -> None:
         super().__init__(request_id)
         self._response_id: str | None = None
         self._next_sequence: int | None = None
         self._output = OutputItems(request_id)
-        self._response: CourseModelResponse | None = None
 
-    @property
-    def finished(self) -> bool:
-        """Whether ``response.completed`` was read: the response is ready, nothing may follow."""
-        return self._response is not None
-
-    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
-        """Advance by one server-sent event (``index`` counts from 0); ``push`` the chunk it yields.
-
-        The hot path under ``course_stream.forward_source`` (this parser is the
-        ``SourcePlay`` of a model call).
-
-        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for data that is not
-        an event of the expected shape (an ``event:`` name other than its
-        ``type``, ids that do not match, a ``.done`` text that differs from
-        its deltas, a function call whose ``call_id`` an earlier call of the
-        response has); ``VENDOR_UNKNOWN_EVENT`` for an event, item or part
-        type the adapter does not know; ``VENDOR_EVENT_ORDER`` for a
-        ``sequence_number`` that is not the previous one plus one, anything
-        before ``response.created`` (but ``error``) or after the terminal,
-        and events for items or parts that are not open;
-        ``VENDOR_ERROR_EVENT`` for ``error`` and ``response.failed``;
-        ``VENDOR_INCOMPLETE`` for ``response.incomplete`` (the reason in
-        ``vendor_type``); ``VENDOR_REFUSAL`` for a refusal part;
-        ``VENDOR_UNSUPPORTED_CONTENT`` for server-side Tool items;
-        ``VENDOR_INVALID_TOOL_ARGUMENTS`` and ``VENDOR_INVALID_TERMINAL``.
-        """
+    def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        # The hot path under course_stream.forward_source.
         if self._response is not None:
             _fail(
                 _Code.VENDOR_EVENT_ORDER, index, f"follows {wire.RESPONSE_COMPLETED}; nothing may"
@@ -117,19 +109,13 @@ class ResponsesStreamParser(OneChunkStreamParser):
             return
         _LIFE_EVENTS[kind](self, data, index)
 
-    def end(self, event_count: int) -> CourseModelResponse:
-        """The terminal response, once the stream ended after ``event_count`` events.
-
-        Raises `VendorError` ``VENDOR_MISSING_TERMINAL`` (``event_index`` =
-        ``event_count``) when no terminal event was read.
-        """
-        if self._response is None:
-            _fail(
-                _Code.VENDOR_MISSING_TERMINAL,
-                event_count,
-                f"the stream ended without {wire.RESPONSE_COMPLETED}",
-            )
-        return self._response
+    def _missing_terminal(self, event_count: int) -> VendorError:
+        return event_error(
+            _Code.VENDOR_MISSING_TERMINAL,
+            f"the stream ended without {wire.RESPONSE_COMPLETED}",
+            vendor=_VENDOR,
+            index=event_count,
+        )
 
     def _first_sequence(self, sequence: object, index: int) -> int:
         if type(sequence) is not int or sequence < 0:
@@ -153,10 +139,10 @@ class ResponsesStreamParser(OneChunkStreamParser):
     def _created(self, data: dict[str, Any], index: int) -> None:
         if self._response_id is not None:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.RESPONSE_CREATED}")
-        response = object_at(data, wire.RESPONSE_KEY, index)
-        response_id = response.get(wire.ID_KEY)
-        if type(response_id) is not str or is_blank(response_id):
-            _invalid(index, f"{wire.RESPONSE_KEY}.{wire.ID_KEY}", "a non-blank string", response_id)
+        response = _object_at(data, wire.RESPONSE_KEY, index)
+        response_id = _text_at(
+            response, wire.ID_KEY, index, parent=wire.RESPONSE_KEY, non_blank=True
+        )
         status = response.get(wire.STATUS_KEY)
         # A background response starts "queued" and streams like any other.
         if status not in _STARTED_STATUSES or type(status) is not str:
@@ -166,13 +152,13 @@ class ResponsesStreamParser(OneChunkStreamParser):
         self._response_id = response_id
 
     def _progress(self, data: dict[str, Any], index: int) -> None:
-        self._check_response_id(object_at(data, wire.RESPONSE_KEY, index), index)
+        self._check_response_id(_object_at(data, wire.RESPONSE_KEY, index), index)
 
     def _completed(self, data: dict[str, Any], index: int) -> None:
         open_items = self._output.open_positions()
         if open_items:
             _fail(_Code.VENDOR_EVENT_ORDER, index, f"output items {open_items} are still open")
-        response = object_at(data, wire.RESPONSE_KEY, index)
+        response = _object_at(data, wire.RESPONSE_KEY, index)
         self._check_response_id(response, index)
         if response.get(wire.STATUS_KEY) != wire.STATUS_COMPLETED:
             status_path = f"{wire.RESPONSE_KEY}.{wire.STATUS_KEY}"
@@ -204,7 +190,7 @@ class ResponsesStreamParser(OneChunkStreamParser):
         )
 
     def _incomplete(self, data: dict[str, Any], index: int) -> NoReturn:
-        response = object_at(data, wire.RESPONSE_KEY, index)
+        response = _object_at(data, wire.RESPONSE_KEY, index)
         details = response.get(wire.INCOMPLETE_DETAILS_KEY)
         reason = details.get(wire.REASON_KEY) if type(details) is dict else None
         shown = reason if type(reason) is str else wire.STATUS_INCOMPLETE
@@ -216,7 +202,7 @@ class ResponsesStreamParser(OneChunkStreamParser):
         )
 
     def _failed(self, data: dict[str, Any], index: int) -> NoReturn:
-        error = object_at(data, wire.RESPONSE_KEY, index).get(wire.ERROR_KEY)
+        error = _object_at(data, wire.RESPONSE_KEY, index).get(wire.ERROR_KEY)
         RESPONSES_FAILURES.reported(error, index)
 
     def _error(self, data: dict[str, Any], index: int) -> NoReturn:

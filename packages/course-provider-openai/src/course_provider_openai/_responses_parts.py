@@ -18,7 +18,6 @@ from course_protocol import CourseModelChunk, CourseTextDeltaChunk
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import MessageItem, OutputItems, Part, SkippedItem
-from course_provider_openai._responses_reads import object_at, text_at
 
 __all__ = [
     "annotation",
@@ -32,6 +31,8 @@ __all__ = [
 
 _Code = VendorErrorCode
 _fail = RESPONSES_FAILURES.fail
+_object_at = RESPONSES_FAILURES.object_at
+_text_at = RESPONSES_FAILURES.text_at
 _invalid = RESPONSES_FAILURES.invalid
 
 
@@ -44,7 +45,7 @@ def part_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
     position = data.get(wire.CONTENT_INDEX_KEY)
     if position != len(item.parts) or type(position) is not int:
         _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds content part {position!r} out of order")
-    kind = object_at(data, wire.PART_KEY, index).get(wire.TYPE_KEY)
+    kind = _object_at(data, wire.PART_KEY, index).get(wire.TYPE_KEY)
     if kind != wire.OUTPUT_TEXT_TYPE and kind != wire.REFUSAL_TYPE:
         path = f"{wire.PART_KEY}.{wire.TYPE_KEY}"
         if type(kind) is not str:
@@ -89,7 +90,7 @@ def _checked_output_text_delta(
     part = items.open_part(data, index, refusal=False)
     if part.text is not None:
         _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.OUTPUT_TEXT_DONE}")
-    delta = text_at(data, wire.DELTA_KEY, index)
+    delta = _text_at(data, wire.DELTA_KEY, index)
     if not delta:
         return None
     part.fragments.append(delta)
@@ -101,7 +102,7 @@ def output_text_done(items: OutputItems, data: dict[str, Any], index: int) -> No
     part = items.open_part(data, index, refusal=False)
     if part.text is not None:
         _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.OUTPUT_TEXT_DONE}")
-    if not part.close_with(text_at(data, wire.TEXT_KEY, index)):
+    if not part.close_with(_text_at(data, wire.TEXT_KEY, index)):
         _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.TEXT_KEY} is not the deltas joined")
 
 
@@ -115,7 +116,7 @@ def annotation(items: OutputItems, data: dict[str, Any], index: int) -> None:
 def refusal_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.refusal.delta``: kept for the refusal message."""
     part = items.open_part(data, index, refusal=True)
-    part.fragments.append(text_at(data, wire.DELTA_KEY, index))
+    part.fragments.append(_text_at(data, wire.DELTA_KEY, index))
 
 
 def refusal_done(items: OutputItems, data: dict[str, Any], index: int) -> NoReturn:

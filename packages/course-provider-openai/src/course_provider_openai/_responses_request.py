@@ -21,7 +21,7 @@ from course_provider_openai._config import OpenAIConfig
 __all__ = ["responses_request_body"]
 
 
-def responses_request_body(config: OpenAIConfig, request: CourseModelRequest) -> dict[str, object]:
+def responses_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict[str, object]:
     """The JSON body of ``POST /v1/responses`` for ``request``, as plain Python values.
 
     - the system prompt, when configured, is ``instructions``;

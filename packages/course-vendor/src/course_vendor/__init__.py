@@ -1,16 +1,24 @@
 """The vendor kit: what every real-provider adapter shares, and the registry of vendors.
 
 - `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
-  builds on (key, transport, event loop, production); a vendor supplies its
-  `VendorWire` (the API's fixed facts), its request body and headers, and its
-  parser (a `VendorPlay`): a `StreamParser` (or `OneChunkStreamParser`)
-  subclass writes only what its events mean and how its stream ends.
+  builds on (key, transport, event loop, the sendable-transcript check
+  `check_sendable`, production); a vendor supplies its `VendorWire` (the
+  API's fixed facts), its request body and headers, and its parser (a
+  `VendorPlay`): a `StreamParser` (or `OneChunkStreamParser`) subclass
+  writes only what its events mean and how its stream ends; the base makes
+  every parser spent after its first error and says when it is `finished`.
+- `VendorConfig`: the configuration fields every vendor has, one name each
+  (``model``, ``max_output_tokens``, ``system_prompt``, ``tools``,
+  ``base_url``, ``timeouts``), checked once; a vendor subclasses it with its
+  default base URL. A bad field, or a bad API key (`checked_api_key`, the
+  one key rule), is a `VendorConfigError` with a `VendorConfigErrorCode`.
 - The reads every parser shares: `event_object`, `token_count`,
   `usage_counts`, `tool_arguments`, `body_object` (an error body's JSON);
   `event_error` and `invalid_event`, the one shape of an event's error, and
-  `EventFailures`, which binds them to one vendor; `TextPieces`, a streamed
-  text kept at about its own size; `ToolCallIds`, which refuses a Tool-call
-  id given twice in one response.
+  `EventFailures`, which binds them to one vendor and reads one field of an
+  event (`EventFailures.object_at`, `EventFailures.text_at`), naming a bad
+  value by `described`; `TextPieces`, a streamed text kept at about its own
+  size.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
   the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
   installed wires without importing them, `load_vendor` imports one,
@@ -19,7 +27,10 @@
 
 import inspect as _inspect
 
-from course_vendor._event_errors import EventFailures, event_error, invalid_event
+from course_vendor._api_key import checked_api_key
+from course_vendor._config import VendorConfig
+from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode
+from course_vendor._event_errors import EventFailures, described, event_error, invalid_event
 from course_vendor._event_json import (
     body_object,
     event_object,
@@ -34,7 +45,8 @@ from course_vendor._registry import (
     vendor_for_path,
     vendor_names,
 )
-from course_vendor._stream_parser import OneChunkStreamParser, StreamParser
+from course_vendor._sendable import check_sendable
+from course_vendor._stream_parser import FeedResult, OneChunkStreamParser, StreamParser
 from course_vendor._text_pieces import TextPieces
 from course_vendor._tool_call_ids import ToolCallIds
 from course_vendor._vendor_model import VendorModel, VendorPlay, VendorWire
@@ -42,15 +54,22 @@ from course_vendor._vendor_model import VendorModel, VendorPlay, VendorWire
 __all__ = [
     "VENDOR_ENTRY_POINT_GROUP",
     "EventFailures",
+    "FeedResult",
     "OneChunkStreamParser",
     "StreamParser",
     "TextPieces",
     "ToolCallIds",
+    "VendorConfig",
+    "VendorConfigError",
+    "VendorConfigErrorCode",
     "VendorModel",
     "VendorPlay",
     "VendorPlugin",
     "VendorWire",
     "body_object",
+    "check_sendable",
+    "checked_api_key",
+    "described",
     "event_error",
     "event_object",
     "invalid_event",

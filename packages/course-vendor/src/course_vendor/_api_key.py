@@ -12,6 +12,8 @@ import os
 from typing import Final
 
 from course_http import VendorError, VendorErrorCode
+from course_protocol.untrusted import describe
+from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode
 
 __all__ = ["KEY_CHARACTERS", "checked_api_key", "environment_api_key"]
 
@@ -30,16 +32,26 @@ def _problem(key: str) -> str | None:
 def checked_api_key(api_key: object) -> str:
     """``api_key`` when it is a usable key: a non-empty ``str`` of visible ASCII.
 
-    Raises ``TypeError`` when it is not a ``str`` and ``ValueError`` when it is
-    empty or holds any other character (a space, a line break: a header value
-    that would split). The messages never show the key.
+    The one rule for a key, whoever gives it: a model's ``api_key`` and every
+    vendor's header builder check it here. Raises `VendorConfigError`
+    ``VENDOR_INVALID_API_KEY`` (path ``api_key``) when it is not a ``str``,
+    is empty, or holds any other character (a space, a line break: a header
+    value that would split; a non-ASCII letter). The message never shows the key.
     """
     if type(api_key) is not str:
-        raise TypeError(f"api_key must be a str or None, not {type(api_key).__name__}")
+        raise _refused(f"must be a str, got {describe(api_key)}")
     problem = _problem(api_key)
     if problem is not None:
-        raise ValueError(f"api_key {problem}; the key itself is not shown")
+        raise _refused(problem)
     return api_key
+
+
+def _refused(problem: str) -> VendorConfigError:
+    return VendorConfigError(
+        VendorConfigErrorCode.VENDOR_INVALID_API_KEY,
+        "api_key",
+        f"api_key {problem}; the key itself is not shown",
+    )
 
 
 def environment_api_key(variable: str, *, model: str, vendor: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
-from course_vendor._event_errors import event_error, invalid_event
+from course_vendor._event_errors import described, event_error, invalid_event
 
 __all__ = [
     "body_object",
@@ -103,11 +103,8 @@ def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
     Raises `VendorError` ``VENDOR_INVALID_EVENT`` naming ``path`` otherwise.
     """
     if type(value) is not int or not 0 <= value <= MAX_TOKEN_COUNT:
-        shown = (
-            repr(value) if type(value) is int and -(10**9) < value < 10**9 else type(value).__name__
-        )
         raise invalid_event(
-            f"{path} must be an integer from 0 to 2**53 - 1, got {shown}",
+            f"{path} must be an integer from 0 to 2**53 - 1, got {described(value)}",
             vendor=vendor,
             index=index,
         )

@@ -25,7 +25,6 @@ from course_http import (
     LiveTransport,
     ScrubbedStream,
     SseEvent,
-    Timeouts,
     VendorError,
     VendorErrorCode,
     request_secrets,
@@ -35,10 +34,13 @@ from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelRes
 from course_protocol.calls import check_stream_call
 from course_stream import AbortSignal, EventStream, SourcePlay, forward_source, run_producer
 from course_vendor._api_key import checked_api_key, environment_api_key
+from course_vendor._config import VendorConfig
+from course_vendor._config_errors import config_error
+from course_vendor._sendable import check_sendable
 
 __all__ = ["VendorModel", "VendorPlay", "VendorWire"]
 
-C = TypeVar("C")
+C = TypeVar("C", bound=VendorConfig)
 
 VendorPlay: TypeAlias = SourcePlay[SseEvent, CourseModelChunk, CourseModelResponse]
 """A vendor's stream parser, as `forward_source` plays it: one `SseEvent` in, any
@@ -73,22 +75,23 @@ class VendorModel(ClosedOnExit, Generic[C]):
     (`_headers`) and a fresh parser per call (`_parser`); this class does the
     rest, the same way for every vendor:
 
-    - **Configuration** ``config`` (``C``, the vendor package's frozen config)
+    - **Configuration** ``config`` (``C``, the vendor package's `VendorConfig`)
       belongs to the adapter, never to the request.
-    - **Key**: ``api_key`` when given (checked now: ``TypeError`` /
-      ``ValueError``, the key never shown); otherwise the ``key_variable`` of
-      the environment, read at each call. A call without a key fails its
-      stream with ``VENDOR_MISSING_API_KEY``, except over a
-      `RecordedTransport`: a replay sends nothing anywhere, so it needs no key
-      and never reads the environment (an explicit key is still sent, and
-      left out of the transport's recorded requests). The key appears in no
-      repr, message or log.
+    - **Key**: ``api_key`` when given (checked now by `checked_api_key`:
+      `VendorConfigError` ``VENDOR_INVALID_API_KEY``, the key never shown);
+      otherwise the ``key_variable`` of the environment, read at each call. A
+      call without a key fails its stream with ``VENDOR_MISSING_API_KEY``,
+      except over a `RecordedTransport`: a replay sends nothing anywhere, so
+      it needs no key and never reads the environment (an explicit key is
+      still sent, and left out of the transport's recorded requests). The
+      key appears in no repr, message or log.
     - **Transport**: without ``transport``, the model creates a
-      `LiveTransport` on ``base_url`` with ``timeouts`` (`Timeouts` by
-      default) and closes it in `aclose` (or ``async with``). A transport
-      passed in is the caller's: its base URL wins, ``timeouts`` may not be
-      given with it (``ValueError``: set them on that transport), and
-      `aclose` leaves it open.
+      `LiveTransport` on ``config.base_url`` with ``config.timeouts``
+      (`Timeouts` by default) and closes it in `aclose` (or ``async with``).
+      A transport passed in is the caller's: its base URL and timeouts win,
+      so a configuration with ``timeouts`` is refused with it
+      (`VendorConfigError` ``VENDOR_INVALID_CONFIG``: set them on that
+      transport), and `aclose` leaves it open.
     - **One event loop**: a model belongs to the loop of its first call,
       because a live transport's pooled connections do; a call from another
       loop raises ``RuntimeError``. Make one model per loop (per
@@ -110,31 +113,31 @@ class VendorModel(ClosedOnExit, Generic[C]):
         config: C,
         wire: VendorWire,
         *,
-        base_url: str,
         api_key: str | None,
         transport: HttpTransport | None,
-        timeouts: Timeouts | None,
     ) -> None:
-        """Raise ``TypeError`` or ``ValueError`` for a bad key, transport or timeouts.
+        """Raise `VendorConfigError` for a bad key or config timeouts with a transport.
 
-        ``base_url`` is the configuration's; it is used only for the
-        transport the model creates (``ValueError`` when `LiveTransport`
-        refuses it).
+        Raises ``TypeError`` when ``config`` is not a `VendorConfig` or
+        ``transport`` not an `HttpTransport`, and ``ValueError`` when
+        `LiveTransport` refuses ``config.base_url``.
         """
+        if not isinstance(config, VendorConfig):
+            raise TypeError(f"config must be a VendorConfig, not {type(config).__name__}")
         self._api_key = None if api_key is None else checked_api_key(api_key)
-        if timeouts is not None and type(timeouts) is not Timeouts:
-            raise TypeError(f"timeouts must be a Timeouts or None, not {type(timeouts).__name__}")
         if transport is None:
-            self._transport: HttpTransport = LiveTransport(base_url, timeouts=timeouts)
+            self._transport: HttpTransport = LiveTransport(
+                config.base_url, timeouts=config.timeouts
+            )
             self._owns_transport = True
         elif not isinstance(transport, HttpTransport):
             raise TypeError(
                 f"transport must be an HttpTransport or None, not {type(transport).__name__}"
             )
-        elif timeouts is not None:
-            raise ValueError(
-                "timeouts apply to the transport the model creates; "
-                "set them on the transport you pass in"
+        elif config.timeouts is not None:
+            raise config_error(
+                f"{type(config).__name__}.timeouts",
+                "apply to the transport the model creates; set them on the transport you pass in",
             )
         else:
             self._transport = transport
@@ -158,8 +161,9 @@ class VendorModel(ClosedOnExit, Generic[C]):
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         """The vendor's JSON body for ``request`` under `config`.
 
-        Raises `VendorError` ``VENDOR_INVALID_REQUEST`` for a request the
-        vendor cannot express.
+        Called only for a request `check_sendable` accepted. Raises
+        `VendorError` ``VENDOR_INVALID_REQUEST`` for a request the vendor
+        cannot express.
         """
 
     @abstractmethod
@@ -183,8 +187,9 @@ class VendorModel(ClosedOnExit, Generic[C]):
         - fails with ``signal.reason`` when the signal is already aborted
           (nothing is sent), or the moment it aborts: the HTTP response is
           closed and its connection released, whatever await was pending;
-        - fails with ``VENDOR_INVALID_REQUEST`` (a request the vendor cannot
-          express, or a body the transport cannot send) or
+        - fails with ``VENDOR_INVALID_REQUEST`` (a transcript no vendor can
+          answer, as `check_sendable` finds it, then a request this vendor
+          cannot express, or a body the transport cannot send) or
           ``VENDOR_MISSING_API_KEY``, nothing sent;
         - fails with the transport's `VendorError` (an ``HTTP_*`` code, with
           the vendor's error type, code and message) before the stream, or
@@ -263,6 +268,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         )
 
     def _outgoing(self, request: CourseModelRequest) -> HttpRequest:
+        check_sendable(request, self._wire.vendor)
         body = self._body(request)
         headers = self._headers(self._key_for_call())
         try:

@@ -1,0 +1,116 @@
+"""VendorConfig: the fields every vendor's configuration has, one name each, checked once.
+
+A vendor package subclasses it (``AnthropicConfig``, ``OpenAIConfig``) with
+its default base URL and only the fields that are its own; everything the
+base declares is checked here, in ``__post_init__``, the same way for every
+vendor. Configuration belongs to the adapter, never to the course request,
+and never holds the API key: the model holds that, so a configuration can be
+printed, compared and logged freely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from course_http import Timeouts
+from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
+from course_protocol.untrusted import describe, sequence_snapshot, type_name
+from course_vendor._base_url import checked_base_url
+from course_vendor._config_errors import config_error
+
+__all__ = ["VendorConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class VendorConfig:
+    """What every vendor model sends besides the transcript, and how it reaches the vendor.
+
+    - ``model``: the vendor's model name, a non-blank ``str``;
+    - ``max_output_tokens``: the output limit, an ``int`` from 1 to 2**53 - 1,
+      or ``None`` for the vendor's own default where the vendor has one (a
+      subclass whose API needs a limit sets `OUTPUT_LIMIT_REQUIRED`);
+    - ``system_prompt``: the system prompt, a ``str`` that is not blank, or
+      ``None`` for none (blank text is refused: say ``None``);
+    - ``tools``: the Tools the model may call, a tuple of ``CourseToolSpec``
+      with distinct names (a list, or a subclass of either, is read through
+      the base type and copied into a tuple);
+    - ``base_url``: where the vendor's endpoint paths are joined, spelled as
+      the vendor's official SDK and environment variable spell it; checked
+      by the kit's one base-URL rule (http or https, a host, no whitespace,
+      credentials, query or fragment) and kept without a trailing ``/``;
+      each subclass gives its vendor's as the default;
+    - ``timeouts``: the ``course_http.Timeouts`` of the transport the model
+      creates, or ``None`` for the defaults (a model given a transport of its
+      own refuses a configuration with timeouts: set them on that transport).
+
+    Raises `VendorConfigError` ``VENDOR_INVALID_CONFIG`` for the first field
+    of the wrong type or value, its message naming it
+    (``AnthropicConfig.max_output_tokens must be ...``).
+    """
+
+    OUTPUT_LIMIT_REQUIRED: ClassVar[bool] = False
+    """Whether the vendor's API needs ``max_output_tokens`` (``None`` is then refused)."""
+
+    model: str
+    max_output_tokens: int | None = None
+    system_prompt: str | None = None
+    tools: tuple[CourseToolSpec, ...] = ()
+    base_url: str = ""
+    timeouts: Timeouts | None = None
+
+    def __post_init__(self) -> None:
+        name = type_name(self)
+        if type(self.model) is not str or is_blank(self.model):
+            raise config_error(f"{name}.model", _wanted("a non-blank str", self.model))
+        _check_limit(
+            self.max_output_tokens, f"{name}.max_output_tokens", self.OUTPUT_LIMIT_REQUIRED
+        )
+        prompt = self.system_prompt
+        if prompt is not None and (type(prompt) is not str or is_blank(prompt)):
+            raise config_error(
+                f"{name}.system_prompt", _wanted("a non-blank str or None (None for none)", prompt)
+            )
+        object.__setattr__(self, "tools", _checked_tools(self.tools, f"{name}.tools"))
+        object.__setattr__(self, "base_url", checked_base_url(self.base_url, f"{name}.base_url"))
+        if self.timeouts is not None and type(self.timeouts) is not Timeouts:
+            raise config_error(
+                f"{name}.timeouts", f"must be a Timeouts or None, got {describe(self.timeouts)}"
+            )
+
+
+def _wanted(expected: str, value: object) -> str:
+    got = "blank text" if type(value) is str else describe(value)
+    return f"must be {expected}, got {got}"
+
+
+def _check_limit(value: object, path: str, required: bool) -> None:
+    if value is None and not required:
+        return
+    if type(value) is not int or not 1 <= value <= MAX_TOKEN_COUNT:
+        expected = "an int from 1 to 2**53 - 1" + ("" if required else " or None")
+        got = repr(value) if type(value) is int and -(10**9) < value < 10**9 else describe(value)
+        raise config_error(path, f"must be {expected}, got {got}")
+
+
+def _checked_tools(value: object, path: str) -> tuple[CourseToolSpec, ...]:
+    # A subclass's __iter__ is not ours to run: the base type's is read.
+    items = sequence_snapshot(value)
+    if items is None:
+        raise config_error(
+            path, f"must be a tuple or list of CourseToolSpec, got {describe(value)}"
+        )
+    names: set[str] = set()
+    tools: list[CourseToolSpec] = []
+    for position, tool in enumerate(items):
+        if type(tool) is not CourseToolSpec:
+            raise config_error(
+                f"{path}[{position}]", f"must be a CourseToolSpec, got {describe(tool)}"
+            )
+        if tool.name in names:
+            raise config_error(
+                f"{path}[{position}].name", f"repeats the Tool name {tool.name[:200]!r}"
+            )
+        names.add(tool.name)
+        tools.append(tool)
+    return tuple(tools)
