@@ -75,6 +75,7 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
             call_id,
             _text_at(item, wire.NAME_KEY, index, parent=wire.ITEM_KEY, non_blank=True),
         )
+        items.call_ids.claim(call_id, index, f"{wire.ITEM_KEY}.{wire.CALL_ID_KEY}")
         arguments = item.get(wire.ARGUMENTS_KEY, "")
         if type(arguments) is not str:
             _invalid(index, f"{wire.ITEM_KEY}.{wire.ARGUMENTS_KEY}", "a string", arguments)
