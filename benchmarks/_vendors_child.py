@@ -47,6 +47,11 @@ class _ChunkedTransport(HttpTransport):
         self._body = body
         super().__init__("http://in-process.invalid", timeouts=Timeouts(), trust_env=False)
 
+    @property
+    def replays(self) -> bool:
+        """It serves recorded bytes in-process: a model over it needs no key."""
+        return True
+
     def _exchange(self) -> InProcessTransport:
         return InProcessTransport(lambda: _chunks(self._body))
 

@@ -147,6 +147,8 @@ def test_the_server_runs_without_asyncio_debug_mode_though_the_suite_has_it(
     write_wire_cassettes(tmp_path)
 
     with serving(str(tmp_path)) as child:
+        # Once it printed its banner the server runs its own program, with its own environment.
+        assert child.line().startswith("course serve: http://127.0.0.1:")
         environ = Path(f"/proc/{child.process.pid}/environ").read_bytes()
         child.process.send_signal(signal.SIGTERM)
         child.finish()
