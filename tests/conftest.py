@@ -16,7 +16,9 @@ import gc
 import logging
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -25,6 +27,16 @@ from hypothesis import HealthCheck, settings
 # asyncio reads this when each event loop is created, so loops made by
 # pytest-asyncio and by asyncio.run() inside tests both run in debug mode.
 os.environ.setdefault("PYTHONASYNCIODEBUG", "1")
+
+# A run started in the background by a non-interactive shell (`make test &`,
+# a CI runner's job) begins with SIGINT ignored, and every child process
+# inherits that: a child a test stops the way Ctrl-C would (course serve)
+# would never stop. The suite's processes take Python's own default back.
+if (
+    threading.current_thread() is threading.main_thread()
+    and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 DEFAULT_EXAMPLES = 100
 FUZZ_EXAMPLES = 5_000

@@ -62,7 +62,8 @@ class SmokeRun:
             env=child_env({"PYTHONPYCACHEPREFIX": str(PYCACHE)}),
             capture_output=True,
             text=True,
-            timeout=300,
+            # About a minute on an idle 2-vCPU machine; more than 300 s under a load of five.
+            timeout=900,
             check=False,
         )
         self.out = out

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.children import use_child_env
+from tests.children import child_env, use_child_env
 
 pytest_plugins = ["pytester"]
 
@@ -131,6 +134,40 @@ def test_a_test_id_holding_an_address_stops_the_run_at_collection(
             r"  \S+::test_named_by_an_address\[<function helper at 0x[0-9a-f]+>\]$",
         ]
     )
+
+
+def test_a_run_started_with_sigint_ignored_gives_its_children_the_default_back(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _prepare(pytester, monkeypatch)
+    pytester.makepyfile(
+        """
+        import signal, subprocess, sys
+
+        PROBE = (
+            "import signal; "
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+        )
+
+        def test_sigint_is_pythons_default_here_and_in_a_child():
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            child = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True)
+            assert child.stdout == "True\\n"
+        """
+    )
+    # A background job of a non-interactive shell starts with SIGINT ignored.
+    started = subprocess.run(
+        ["bash", "-c", f"{shlex.quote(sys.executable)} -m pytest -q -p no:cacheprovider & wait $!"],
+        cwd=pytester.path,
+        env=child_env(asyncio_debug=True),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+    assert started.returncode == 0, started.stdout + started.stderr
+    assert "1 passed" in started.stdout
 
 
 async def test_the_loop_runs_in_debug_mode() -> None:
