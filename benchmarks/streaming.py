@@ -41,7 +41,7 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_provider_fixture import FixtureProviderAdapter
-from course_scripted import ScriptedModel, ScriptedResponseFactory
+from course_scripted import ScriptedModel, ScriptedResponseFactory, reply_chunks
 from course_stream import AbortController, AbortSignal
 
 __all__ = ["OURS", "StreamingBudget", "build_candidates", "run_streaming"]
@@ -111,15 +111,12 @@ def _prepare_floor(deltas: tuple[str, ...]) -> Prepare:
 
 
 def _scripted_factory(deltas: tuple[str, ...], *, build_chunks: bool) -> ScriptedResponseFactory:
-    chunks = tuple(CourseTextDeltaChunk(request_id=REQUEST_ID, delta=delta) for delta in deltas)
     response = _response(deltas)
-
-    async def prebuilt(
-        _request: CourseModelRequest, _signal: AbortSignal
-    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
-        for chunk in chunks:
-            yield chunk
-        yield response
+    if not build_chunks:
+        # Pre-built chunks handed over as data, as the OpenAI Agents double's
+        # `ModelStep.stream(events)` takes its pre-built events.
+        chunks = tuple(CourseTextDeltaChunk(request_id=REQUEST_ID, delta=delta) for delta in deltas)
+        return reply_chunks(chunks, response)
 
     async def building(
         active: CourseModelRequest, _signal: AbortSignal
@@ -128,7 +125,7 @@ def _scripted_factory(deltas: tuple[str, ...], *, build_chunks: bool) -> Scripte
             yield CourseTextDeltaChunk(request_id=active.id, delta=delta)
         yield response
 
-    return building if build_chunks else prebuilt
+    return building
 
 
 def _prepare_scripted(deltas: tuple[str, ...], *, build_chunks: bool) -> Prepare:
