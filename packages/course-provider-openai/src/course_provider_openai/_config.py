@@ -1,7 +1,8 @@
 """The adapter's configuration, shared by both OpenAI APIs, and the request headers.
 
 Configuration lives on the adapter, never in the course request: the model,
-the output-token limit, the system prompt, the Tools and the base URL. The
+the output-token limit, the system prompt, the Tools, the options and the
+base URL. The
 API key is not part of it: the model object holds the key and passes it to
 :func:`request_headers` once per call, so no configuration value, repr or
 error message can ever show it.

@@ -64,7 +64,8 @@ from course_vendor._stream_parser import FeedResult, OneChunkStreamParser, Strea
 from course_vendor._support import OptionSupport, option_fields
 from course_vendor._text_pieces import TextPieces
 from course_vendor._tool_call_ids import ToolCallIds
-from course_vendor._vendor_model import VendorModel, VendorPlay, VendorWire
+from course_vendor._vendor_model import VendorModel, VendorPlay
+from course_vendor._vendor_wire import VendorWire
 
 __all__ = [
     "COMMON_OPTIONS",

@@ -14,13 +14,11 @@ import dataclasses
 import weakref
 from abc import abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import partial
-from typing import Any, Generic, Self, TypeAlias, TypeVar, final
+from typing import Any, Generic, Self, TypeAlias, TypeVar
 
 from course_http import (
     ClosedOnExit,
-    ErrorBodyReader,
     HttpRequest,
     HttpTransport,
     LiveTransport,
@@ -39,7 +37,7 @@ from course_vendor._config import VendorConfig
 from course_vendor._config_errors import config_error
 from course_vendor._extras import merged
 from course_vendor._sendable import check_sendable
-from course_vendor._support import OptionSupport
+from course_vendor._vendor_wire import VendorWire
 
 __all__ = ["VendorModel", "VendorPlay", "VendorWire"]
 
@@ -51,33 +49,6 @@ number of chunks pushed; the terminal response at the end; whatever the event
 source raised (already a `VendorError`) passed through."""
 
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class VendorWire:
-    """The fixed facts of one vendor API: what a `VendorModel` needs besides its configuration.
-
-    ``vendor`` names the wire format in every `VendorError`
-    (``"anthropic-messages"``); ``key_variable`` is the environment variable
-    holding the API key (``ANTHROPIC_API_KEY``); ``path`` is the endpoint
-    under the base URL (``/v1/messages``); ``describe_error`` reads the
-    vendor's HTTP error bodies; ``options`` says which configuration options
-    the API sends (``None``: none, so a model refuses every one that is set).
-    """
-
-    vendor: str
-    key_variable: str
-    path: str
-    describe_error: ErrorBodyReader
-    options: OptionSupport | None = None
-
-    def check_options(self, config: VendorConfig) -> None:
-        """Refuse what of ``config`` this API cannot send (see `OptionSupport.check`).
-
-        Raises `VendorConfigError` ``VENDOR_INVALID_CONFIG`` naming the field and `vendor`.
-        """
-        (self.options or OptionSupport(self.vendor)).check(config)
 
 
 class VendorModel(ClosedOnExit, Generic[C]):
