@@ -47,7 +47,9 @@ WIRES = {
             "user_id": "user-7f3a",
             "cache_tools": True,
             "cache_messages": (-1,),
+            "betas": ("token-efficient-tools-2025-02-19",),
         },
+        options_headers={"anthropic-beta": "token-efficient-tools-2025-02-19"},
         options_body={
             "temperature": 0.3,
             "top_p": 0.9,

@@ -134,6 +134,9 @@ async def test_each_wire_sends_its_options_in_one_recorded_exchange(wire: Wire) 
     assert body["x_course_probe"] == [1, {"deep": True}]
     assert list(body)[-1] == "x_course_probe", "extra_body comes after what the adapter writes"
     assert sent.headers["x-course-probe"] == "a b"
+    assert {name: sent.headers.get(name) for name in wire.options_headers} == dict(
+        wire.options_headers
+    )
 
 
 @every_wire

@@ -60,7 +60,8 @@ class Wire:
     ``base_url`` is the vendor's own, as its SDK and environment variable spell it.
     ``options`` is a configuration (besides ``tools``: `TOOLS`) setting every
     option the wire sends that can go together, ``options_body`` the
-    top-level body entries the vendor documents for them, and
+    top-level body entries the vendor documents for them, ``options_headers``
+    the headers they add, and
     ``changed_option`` one option to change in it, with the line a cassette
     replay's mismatch shows for the change.
     """
@@ -77,6 +78,7 @@ class Wire:
     base_url: str
     options: Mapping[str, Any] = field(default_factory=dict)
     options_body: Mapping[str, Any] = field(default_factory=dict)
+    options_headers: Mapping[str, str] = field(default_factory=dict)
     changed_option: tuple[str, Any, str] = ("", None, "")
 
     def model(
