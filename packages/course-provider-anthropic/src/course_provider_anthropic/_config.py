@@ -59,9 +59,7 @@ class AnthropicConfig(VendorConfig):
     cache_ttl: Literal["5m", "1h"] | None = None
     betas: tuple[str, ...] = ()
 
-    def __post_init__(self) -> None:
-        # The class is rebuilt for its slots: a bare super() would not find it.
-        VendorConfig.__post_init__(self)
+    def _check_own_options(self) -> None:
         check_messages_options(self)
 
     @property

@@ -83,9 +83,7 @@ class OpenAIConfig(VendorConfig):
     store: bool | None = None
     seed: int | None = None
 
-    def __post_init__(self) -> None:
-        # The class is rebuilt for its slots: a bare super() would not find it.
-        VendorConfig.__post_init__(self)
+    def _check_own_options(self) -> None:
         check_openai_options(self)
 
 

@@ -139,8 +139,17 @@ class VendorConfig:
             "extra_headers",
             checked_extra_headers(self.extra_headers, f"{name}.extra_headers"),
         )
+        self._check_own_options()
         if self.OPTIONS is not None:
             self.OPTIONS.check(self)
+
+    def _check_own_options(self) -> None:
+        """Check the fields a vendor's subclass adds, after the kit's checks and before `OPTIONS`.
+
+        A subclass overrides this (it does nothing here) instead of
+        ``__post_init__``; it raises `VendorConfigError` ``VENDOR_INVALID_CONFIG``
+        naming the field (`config_error`).
+        """
 
 
 def _wanted(expected: str, value: object) -> str:
