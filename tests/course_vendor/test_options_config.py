@@ -78,6 +78,11 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
         "temperature",
         "must be a finite number of 0 or more or None, got str",
     ),
+    (
+        {"temperature": 10**400},
+        "temperature",
+        "must be a number of 0 or more, got an int too large",
+    ),
     ({"top_p": 1.01}, "top_p", "must be a number from 0 to 1, got 1.01"),
     ({"top_p": -1}, "top_p", "must be a number from 0 to 1, got -1"),
     ({"stop_sequences": "END"}, "stop_sequences", "must be a tuple or list of str, got str"),

@@ -148,9 +148,16 @@ def _number(value: object, path: str, low: float, high: float | None) -> float |
     if value is None:
         return None
     span = f"from {low:g} to {high:g}" if high is not None else f"of {low:g} or more"
-    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
-        raise config_error(path, f"must be a finite number {span} or None, got {describe(value)}")
-    number = float(value)  # type: ignore[arg-type]
+    wanted = f"must be a finite number {span} or None, got {describe(value)}"
+    if type(value) not in (int, float):
+        raise config_error(path, wanted)
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except OverflowError:
+        # An int past a float's range (10**400) is out of every range too.
+        raise config_error(path, f"must be a number {span}, got an int too large") from None
+    if not math.isfinite(number):
+        raise config_error(path, wanted)
     if number < low or (high is not None and number > high):
         raise config_error(path, f"must be a number {span}, got {number:g}")
     return number
