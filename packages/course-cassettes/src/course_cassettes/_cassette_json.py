@@ -37,6 +37,7 @@ from course_http import (
     VendorErrorCode,
 )
 from course_protocol import freeze_json_object, thaw_json
+from course_protocol.untrusted import shown
 
 __all__ = ["CASSETTE_VENDOR", "body_lines", "cassette_to_json", "parse_cassette"]
 
@@ -308,5 +309,4 @@ def _kind(value: object) -> str:
 
 
 def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "\u2026"
+    return shown(repr(value))

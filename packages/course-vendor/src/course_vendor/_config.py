@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from course_http import Timeouts
 from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
-from course_protocol.untrusted import describe, sequence_snapshot, type_name
+from course_protocol.untrusted import describe, sequence_snapshot, shown, type_name
 from course_vendor._base_url import checked_base_url
 from course_vendor._config_errors import config_error
 
@@ -109,7 +109,7 @@ def _checked_tools(value: object, path: str) -> tuple[CourseToolSpec, ...]:
             )
         if tool.name in names:
             raise config_error(
-                f"{path}[{position}].name", f"repeats the Tool name {tool.name[:200]!r}"
+                f"{path}[{position}].name", f"repeats the Tool name {shown(tool.name)!r}"
             )
         names.add(tool.name)
         tools.append(tool)
