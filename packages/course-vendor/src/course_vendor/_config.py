@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from course_http import Timeouts
 from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
+from course_protocol.slots import slot_setter
 from course_protocol.untrusted import describe, sequence_snapshot, shown, type_name
 from course_vendor._base_url import checked_base_url
 from course_vendor._config_errors import config_error
@@ -71,12 +72,16 @@ class VendorConfig:
             raise config_error(
                 f"{name}.system_prompt", _wanted("a non-blank str or None (None for none)", prompt)
             )
-        object.__setattr__(self, "tools", _checked_tools(self.tools, f"{name}.tools"))
-        object.__setattr__(self, "base_url", checked_base_url(self.base_url, f"{name}.base_url"))
+        _set_tools(self, _checked_tools(self.tools, f"{name}.tools"))
+        _set_base_url(self, checked_base_url(self.base_url, f"{name}.base_url"))
         if self.timeouts is not None and type(self.timeouts) is not Timeouts:
             raise config_error(
                 f"{name}.timeouts", f"must be a Timeouts or None, got {describe(self.timeouts)}"
             )
+
+
+_set_tools = slot_setter(VendorConfig, "tools")
+_set_base_url = slot_setter(VendorConfig, "base_url")
 
 
 def _wanted(expected: str, value: object) -> str:
