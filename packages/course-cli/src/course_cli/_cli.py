@@ -371,7 +371,8 @@ def _demo(model_name: str, fixture: str | None, max_turns: int) -> int:
         asyncio.run(run_demo(model, write, max_turns=max_turns))
         model.assert_consumed()
     except (DemoStoppedError, AssertionError) as error:
+        shown = error.message if isinstance(error, DemoStoppedError) else str(error)
         sys.stdout.flush()
-        writer_for(sys.stderr)(f"course demo: {one_line(str(error))}\n")
+        writer_for(sys.stderr)(f"course demo: {one_line(shown)}\n")
         return 1
     return 0
