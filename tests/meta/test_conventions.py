@@ -66,3 +66,12 @@ def test_value_constructors_store_their_slots_one_way(path: Path) -> None:
         and node.func.value.id == "object"
     ]
     assert calls == [], f"object.__setattr__ at lines {calls}: use course_protocol.slots"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_a_module_over_300_lines_says_why_at_its_top(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    if text.count("\n") <= 300:
+        return
+    docstring = ast.get_docstring(_tree(path)) or ""
+    assert "Over 300 lines on purpose" in docstring, "split it, or say why it is one module"

@@ -5,6 +5,9 @@ reviewer reads and diffs the vendor's SSE as it came; any other body (not
 UTF-8, or content-encoded) as base64. Joining the lines gives back the bytes
 exactly. Parsing is strict: every key is known, every value checked, and the
 first problem is named by its path (``calls[2].response.status``).
+
+Over 300 lines on purpose: the writer and the strict reader of one format sit
+together, so a field cannot change in one and not the other.
 """
 
 from __future__ import annotations
