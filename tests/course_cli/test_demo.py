@@ -160,7 +160,7 @@ async def test_a_model_that_keeps_asking_for_tools_is_stopped_at_the_turn_limit(
     model = ScriptedModel([_tool_turn(f"call-{n}", {"left": n, "right": 1}) for n in range(10)])
     trace, stopped = await _trace(model, max_turns=3)
     assert isinstance(stopped, DemoStoppedError)
-    assert str(stopped) == (
+    assert stopped.message == (
         "stopped after 3 model calls: the model still asks for Tools "
         "(raise --max-turns to allow more)"
     )
@@ -186,7 +186,9 @@ async def test_the_transcript_is_validated_before_each_model_call() -> None:
     )
     trace, stopped = await _trace(model)
     assert isinstance(stopped, DemoStoppedError)
-    assert str(stopped).startswith("transcript invalid before model call 3: DUPLICATE_TOOL_CALL_ID")
+    assert stopped.message.startswith(
+        "transcript invalid before model call 3: DUPLICATE_TOOL_CALL_ID"
+    )
     assert model.call_count == 2
     assert model.pending_response_count == 1
     assert "call 3" not in trace
@@ -196,7 +198,7 @@ async def test_a_failed_model_call_stops_the_loop_with_its_code() -> None:
     model = ScriptedModel([_tool_turn("call-1", {"left": 1, "right": 2})])
     trace, stopped = await _trace(model)
     assert isinstance(stopped, DemoStoppedError)
-    assert str(stopped).startswith("model call 2 (request-002) failed: SCRIPT_EXHAUSTED: ")
+    assert stopped.message.startswith("model call 2 (request-002) failed: SCRIPT_EXHAUSTED: ")
     assert getattr(stopped.__cause__, "code", None) is ScriptedModelErrorCode.SCRIPT_EXHAUSTED
     assert trace.endswith('content="3"\n\ncall 2    request-002 messages=3 transcript=valid\n')
 
@@ -206,7 +208,7 @@ async def test_an_exception_without_a_code_is_reported_with_its_type() -> None:
     model = ScriptedModel([reply_error(failure)])
     _, stopped = await _trace(model)
     assert isinstance(stopped, DemoStoppedError)
-    assert str(stopped) == "model call 1 (request-001) failed: LookupError: backend gone"
+    assert stopped.message == "model call 1 (request-001) failed: LookupError: backend gone"
     assert stopped.__cause__ is failure
 
 

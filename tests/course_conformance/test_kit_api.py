@@ -126,7 +126,7 @@ def test_conformance_error_message_names_invariant_scenario_and_value() -> None:
     )
 
     text = str(error)
-    assert text.startswith("[chunk-request-id] in scenario complete: wrong id; value: {")
+    assert text.startswith("chunk-request-id: in scenario complete: wrong id; value: {")
     assert len(text) < 400
     assert isinstance(error, AssertionError)
 

@@ -30,10 +30,9 @@ from course_http import (
 from course_http._error_scrub import scrub_error
 from course_http._secrets import SHORTEST_CREDENTIAL
 from course_http.loopback import LoopbackServer
+from course_protocol.untrusted import SHOWN_LENGTH
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
-from course_provider_anthropic._reads import SHOWN_LENGTH as ANTHROPIC_CUT
 from course_provider_openai import CHAT_VENDOR, RESPONSES_VENDOR
-from course_provider_openai._error_body import _SHOWN_CHARACTERS as OPENAI_CUT
 from course_stream import AbortController
 from tests.course_http.helpers import RigKind, collect, read_error
 from tests.course_http.helpers import request as vendor_request
@@ -44,9 +43,10 @@ from tests.streams import GUARD_SECONDS
 Code = VendorErrorCode
 RIGS = pytest.mark.parametrize("kind", ["recorded", "live"])
 
-# Where each parser cuts the vendor's message in its own: a key placed across
-# the cut leaves only its start there.
-CUT = {ANTHROPIC_VENDOR: ANTHROPIC_CUT, CHAT_VENDOR: OPENAI_CUT, RESPONSES_VENDOR: OPENAI_CUT}
+# How much of the vendor's message every parser quotes in its own (the rest
+# is cut, an ellipsis marking the cut): a key placed across the cut leaves
+# only its start there.
+CUT = SHOWN_LENGTH - 1
 
 
 def _frame(name: str | None, data: object) -> bytes:
@@ -172,7 +172,7 @@ async def test_a_key_the_parsers_cut_inside_leaves_no_start_of_it_in_the_message
     kind: RigKind, wire: Wire
 ) -> None:
     inside = 12  # characters of the key before the cut
-    pad = "m" * (CUT[wire.name] - inside)
+    pad = "m" * (CUT - inside)
     bodies = ERROR_EVENTS[wire.name](f"{pad}{KEY} is not a key")
     async with asyncio.timeout(GUARD_SECONDS), model_on(kind, wire, *bodies) as model:
         for _body in bodies:

@@ -8,6 +8,7 @@ from course_http import VendorErrorBody, VendorErrorCode, code_for_status
 from course_http._error_scrub import scrub_error
 from course_http._secrets import scrub, secret_values, without_secrets
 from course_http._status import retry_after_seconds, status_error
+from course_protocol.untrusted import SHOWN_LENGTH
 
 Code = VendorErrorCode
 NOW = 1_445_412_480.0  # Wed, 21 Oct 2015 07:28:00 GMT
@@ -88,8 +89,10 @@ def test_retry_after_reads_seconds_milliseconds_and_dates_and_ignores_the_rest(
 
 def test_an_error_message_says_status_type_and_message_cut_short_then_scrubbed() -> None:
     key = "k3y-0123456789"
-    # The key straddles the cut at 500 characters: the message keeps only its start.
-    long_message = "m" * 490 + key + "m" * 100
+    # The key straddles the cut (SHOWN_LENGTH - 1 characters are quoted): the
+    # message keeps only its start, then the ellipsis.
+    before = SHOWN_LENGTH - 1 - 10
+    long_message = "m" * before + key + "m" * 100
     error = status_error(
         Code.HTTP_REQUEST_REJECTED,
         vendor="v",
@@ -97,14 +100,14 @@ def test_an_error_message_says_status_type_and_message_cut_short_then_scrubbed()
         described=VendorErrorBody("invalid_request_error", f"{key}-code", long_message),
         retry_after=None,
     )
-    assert error.message == ("HTTP 400: invalid_request_error: " + "m" * 490 + key[:10] + "..."), (
-        "as the vendor said it, cut"
-    )
+    assert error.message == (
+        "HTTP 400: invalid_request_error: " + "m" * before + key[:10] + "\u2026"
+    ), "as the vendor said it, cut"
 
     assert scrub_error(error, (key,)) is error
-    assert error.vendor_message == "m" * 490 + "[redacted]" + "m" * 100
+    assert error.vendor_message == "m" * before + "[redacted]" + "m" * 100
     assert error.vendor_code == "[redacted]-code"
-    assert error.message == "HTTP 400: invalid_request_error: " + "m" * 490 + "[redacted]..."
+    assert error.message == "HTTP 400: invalid_request_error: " + "m" * before + "[redacted]\u2026"
     assert key[:8] not in str(error)
     assert key not in repr(error)
 

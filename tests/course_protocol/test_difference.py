@@ -6,6 +6,7 @@ import pytest
 from frozendict import frozendict
 
 from course_protocol import JsonDifference, first_json_difference
+from course_protocol.untrusted import SHOWN_LENGTH, shown
 from tests.nesting import nested_dicts
 
 
@@ -46,6 +47,7 @@ def test_the_first_difference_names_its_path_and_both_values(
 
 def test_long_values_are_cut_and_deep_values_do_not_recurse() -> None:
     difference = first_json_difference({"text": "x" * 500}, {"text": "y"})
-    assert difference == JsonDifference("text", '"' + "x" * 118 + "\u2026", '"y"')
+    assert difference == JsonDifference("text", shown('"' + "x" * 500 + '"'), '"y"')
+    assert len(difference.recorded) == SHOWN_LENGTH
     deep_left, deep_right = nested_dicts(5_000), nested_dicts(5_000)
     assert first_json_difference(deep_left, deep_right) is None

@@ -300,11 +300,11 @@ def test_bad_fields_raise_a_protocol_error_naming_their_path(
         build()
     assert raised.value.path == path
     assert fragment in raised.value.message
-    assert str(raised.value) == f"{path}: {raised.value.message}"
+    assert str(raised.value) == f"INVALID_FIELD: {path}: {raised.value.message}"
 
 
 def test_protocol_error_is_a_value_error_that_pickles_with_its_path() -> None:
-    with pytest.raises(ValueError, match=r"^id: must not be empty") as raised:
+    with pytest.raises(ValueError, match=r"^INVALID_FIELD: id: must not be empty") as raised:
         CourseUserMessage("", "x")
     error = raised.value
     assert isinstance(error, CourseProtocolError)

@@ -24,6 +24,7 @@ from course_protocol import (
     CourseUserMessage,
     validate_transcript,
 )
+from course_protocol.untrusted import shown
 from course_provider_anthropic import MessagesStreamParser
 from course_provider_openai import ChatStreamParser, ResponsesStreamParser
 from course_stream import AbortController
@@ -130,7 +131,7 @@ def test_a_second_call_with_the_id_of_the_first_fails_at_the_event_that_repeats_
         repeat,
     )
     assert error.message.startswith(f"event {repeat}: ")
-    assert repr(call_id[:64]) in error.message
+    assert repr(shown(call_id)) in error.message
     assert "earlier Tool call" in error.message
 
 

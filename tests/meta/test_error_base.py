@@ -78,6 +78,7 @@ def test_the_package_errors_carry_a_str_enum_code_and_survive_pickling() -> None
         ),
     ]
     for error in errors:
+        assert str(error).startswith(f"{error.code}: "), "one string form: CODE: message"
         assert isinstance(error.code, StrEnum), error
         assert isinstance(error.message, str), error
         copy = pickle.loads(pickle.dumps(error))

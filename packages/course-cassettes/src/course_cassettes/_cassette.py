@@ -12,6 +12,7 @@ from typing import Final, Literal, final, get_args
 
 from course_cassettes._json_paths import JsonPath, parse_json_path, rewrite_at_paths
 from course_http import RecordedRequest, RecordedResponse
+from course_protocol.slots import slot_setter
 
 __all__ = [
     "CASSETTE_VERSION",
@@ -71,8 +72,12 @@ class Redaction:
     paths: tuple[str, ...]
 
     def __init__(self, *, fields: Sequence[str] = (), paths: Sequence[str] = ()) -> None:
-        object.__setattr__(self, "fields", _names(fields, "Redaction.fields", paths=False))
-        object.__setattr__(self, "paths", _names(paths, "Redaction.paths", paths=True))
+        _set_redaction_fields(self, _names(fields, "Redaction.fields", paths=False))
+        _set_redaction_paths(self, _names(paths, "Redaction.paths", paths=True))
+
+
+_set_redaction_fields = slot_setter(Redaction, "fields")
+_set_redaction_paths = slot_setter(Redaction, "paths")
 
 
 @final
@@ -96,8 +101,12 @@ class RequestMatching:
         checked = _names(ignore, "RequestMatching.ignore", paths=True)
         if on == "order" and checked:
             raise ValueError("RequestMatching(on='order') compares nothing: it takes no ignore")
-        object.__setattr__(self, "on", on)
-        object.__setattr__(self, "ignore", checked)
+        _set_request_matching_on(self, on)
+        _set_request_matching_ignore(self, checked)
+
+
+_set_request_matching_on = slot_setter(RequestMatching, "on")
+_set_request_matching_ignore = slot_setter(RequestMatching, "ignore")
 
 
 @final
@@ -119,8 +128,12 @@ class CassetteCall:
             raise TypeError(f"request must be a RecordedRequest, not {type(request).__name__}")
         if type(response) is not RecordedResponse:
             raise TypeError(f"response must be a RecordedResponse, not {type(response).__name__}")
-        object.__setattr__(self, "request", request)
-        object.__setattr__(self, "response", response)
+        _set_cassette_call_request(self, request)
+        _set_cassette_call_response(self, response)
+
+
+_set_cassette_call_request = slot_setter(CassetteCall, "request")
+_set_cassette_call_response = slot_setter(CassetteCall, "response")
 
 
 @final
@@ -155,9 +168,9 @@ class Cassette:
             raise TypeError("matching must be a RequestMatching")
         if type(redaction) is not Redaction:
             raise TypeError("redaction must be a Redaction")
-        object.__setattr__(self, "calls", tuple(calls))
-        object.__setattr__(self, "matching", matching)
-        object.__setattr__(self, "redaction", redaction)
+        _set_cassette_calls(self, tuple(calls))
+        _set_cassette_matching(self, matching)
+        _set_cassette_redaction(self, redaction)
 
     def paths_matching_nothing(self, paths: Sequence[str]) -> tuple[str, ...]:
         """Those of the JSON ``paths`` that point at nothing in any recorded request body.
@@ -173,6 +186,11 @@ class Cassette:
             if not any(_points_at_something(call.request.body, path) for call in self.calls):
                 unmatched.append(text)
         return tuple(unmatched)
+
+
+_set_cassette_calls = slot_setter(Cassette, "calls")
+_set_cassette_matching = slot_setter(Cassette, "matching")
+_set_cassette_redaction = slot_setter(Cassette, "redaction")
 
 
 def _points_at_something(body: object, path: JsonPath) -> bool:

@@ -5,6 +5,9 @@ reviewer reads and diffs the vendor's SSE as it came; any other body (not
 UTF-8, or content-encoded) as base64. Joining the lines gives back the bytes
 exactly. Parsing is strict: every key is known, every value checked, and the
 first problem is named by its path (``calls[2].response.status``).
+
+Over 300 lines on purpose: the writer and the strict reader of one format sit
+together, so a field cannot change in one and not the other.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from course_http import (
     VendorErrorCode,
 )
 from course_protocol import freeze_json_object, thaw_json
+from course_protocol.untrusted import shown
 
 __all__ = ["CASSETTE_VENDOR", "body_lines", "cassette_to_json", "parse_cassette"]
 
@@ -308,5 +312,4 @@ def _kind(value: object) -> str:
 
 
 def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "\u2026"
+    return shown(repr(value))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal, final
 
 from course_http import RecordedResponse, ResponseEnd, SseDecoder, VendorError
+from course_protocol.slots import slot_setter
 
 __all__ = ["AppliedFault", "FaultKind", "ReplayFault", "event_end_offsets"]
 
@@ -102,10 +103,10 @@ class ReplayFault:
             raise ValueError("a replace fault, and only it, carries a response")
         if response is not None and type(response) is not RecordedResponse:
             raise TypeError("response must be a RecordedResponse")
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "events", events)
-        object.__setattr__(self, "seconds", float(seconds))
-        object.__setattr__(self, "response", response)
+        _set_kind(self, kind)
+        _set_events(self, events)
+        _set_seconds(self, float(seconds))
+        _set_response(self, response)
 
     @classmethod
     def cut_after(cls, events: int) -> ReplayFault:
@@ -152,3 +153,9 @@ class ReplayFault:
                 f"a {self.kind} fault after {self.events} events, but the body has {len(offsets)}"
             )
         return offsets[self.events - 1]
+
+
+_set_kind = slot_setter(ReplayFault, "kind")
+_set_events = slot_setter(ReplayFault, "events")
+_set_seconds = slot_setter(ReplayFault, "seconds")
+_set_response = slot_setter(ReplayFault, "response")

@@ -1,4 +1,8 @@
-"""The ``course`` command line: argument parsing and dispatch to the four subcommands."""
+"""The ``course`` command line: argument parsing and dispatch to the four subcommands.
+
+Over 300 lines on purpose: the help texts users read (``--help`` epilogs) sit
+beside the arguments they explain; each subcommand's work lives in its module.
+"""
 
 from __future__ import annotations
 
@@ -371,7 +375,8 @@ def _demo(model_name: str, fixture: str | None, max_turns: int) -> int:
         asyncio.run(run_demo(model, write, max_turns=max_turns))
         model.assert_consumed()
     except (DemoStoppedError, AssertionError) as error:
+        shown = error.message if isinstance(error, DemoStoppedError) else str(error)
         sys.stdout.flush()
-        writer_for(sys.stderr)(f"course demo: {one_line(str(error))}\n")
+        writer_for(sys.stderr)(f"course demo: {one_line(shown)}\n")
         return 1
     return 0

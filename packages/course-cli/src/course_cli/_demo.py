@@ -60,13 +60,10 @@ class DemoStopCode(StrEnum):
 class DemoStoppedError(CourseError):
     """The loop stopped before the model's final answer; the message says why and where.
 
-    The string form is the message alone: it is what ``course demo`` prints.
+    ``course demo`` prints the message alone.
     """
 
     code: DemoStopCode
-
-    def __str__(self) -> str:
-        return self.message
 
 
 async def run_demo(model: CourseModel, write: Write, *, max_turns: int = DEFAULT_MAX_TURNS) -> None:

@@ -21,7 +21,7 @@ class ConformanceError(CourseError, AssertionError):
     ``value`` is the offending object itself (a chunk, a response, an
     exception, a task). It is an ``AssertionError`` so test runners report
     it as a failure, not as an error in the test's own code. The string form
-    is ``"[<invariant>] in scenario <scenario>: <detail>; value: <value>"``.
+    is ``"<invariant>: in scenario <scenario>: <detail>; value: <value>"``.
     """
 
     code: Invariant
@@ -34,9 +34,6 @@ class ConformanceError(CourseError, AssertionError):
         self.scenario = scenario
         self.detail = detail
         self.value = value
-
-    def __str__(self) -> str:
-        return f"[{self.code}] {self.message}"
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.invariant, self.scenario, self.detail, self.value))

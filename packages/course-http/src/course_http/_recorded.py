@@ -16,6 +16,7 @@ from course_http._secrets import masked_path, without_secrets
 from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
 from course_http._transport import HttpTransport
 from course_protocol import JsonObject, freeze_json_object
+from course_protocol.slots import slot_setter
 
 __all__ = [
     "Chunking",
@@ -69,10 +70,16 @@ class RecordedResponse:
             raise TypeError(f"body must be bytes, not {type(body).__name__}")
         if end not in get_args(ResponseEnd):
             raise ValueError(f"end must be one of {get_args(ResponseEnd)}")
-        object.__setattr__(self, "status", status)
-        object.__setattr__(self, "headers", _checked_headers(headers or {}))
-        object.__setattr__(self, "body", bytes(body))
-        object.__setattr__(self, "end", end)
+        _set_status(self, status)
+        _set_headers(self, _checked_headers(headers or {}))
+        _set_body(self, bytes(body))
+        _set_end(self, end)
+
+
+_set_status = slot_setter(RecordedResponse, "status")
+_set_headers = slot_setter(RecordedResponse, "headers")
+_set_body = slot_setter(RecordedResponse, "body")
+_set_end = slot_setter(RecordedResponse, "end")
 
 
 @final

@@ -11,6 +11,7 @@ from frozendict import frozendict
 
 from course_http._secrets import REDACTED, SECRET_HEADERS, masked_path
 from course_protocol import JsonObject, freeze_json_object
+from course_protocol.slots import slot_setter
 
 __all__ = ["TRANSPORT_HEADERS", "HttpRequest"]
 
@@ -58,10 +59,10 @@ class HttpRequest:
         headers: Mapping[str, str] | None = None,
         method: str = "POST",
     ) -> None:
-        object.__setattr__(self, "path", _checked_path(path))
-        object.__setattr__(self, "body", _checked_body(body))
-        object.__setattr__(self, "headers", _checked_headers(headers or {}))
-        object.__setattr__(self, "method", _checked_method(method))
+        _set_path(self, _checked_path(path))
+        _set_body(self, _checked_body(body))
+        _set_headers(self, _checked_headers(headers or {}))
+        _set_method(self, _checked_method(method))
 
     @property
     def content(self) -> bytes:
@@ -85,6 +86,12 @@ class HttpRequest:
             f"headers={shown!r}, "
             f"body={dict(self.body)!r})"
         )
+
+
+_set_path = slot_setter(HttpRequest, "path")
+_set_body = slot_setter(HttpRequest, "body")
+_set_headers = slot_setter(HttpRequest, "headers")
+_set_method = slot_setter(HttpRequest, "method")
 
 
 def _checked_path(path: object) -> str:

@@ -12,6 +12,7 @@ from email.utils import parsedate_to_datetime
 from typing import final
 
 from course_http._errors import VendorError, VendorErrorCode
+from course_protocol.untrusted import shown
 
 __all__ = [
     "ErrorBodyReader",
@@ -23,7 +24,6 @@ __all__ = [
 
 # A vendor message longer than this is cut in the error's message (the
 # ``vendor_message`` field keeps it whole).
-_SHOWN_MESSAGE = 500
 # Header values longer than this are not a number or a date: ignored unparsed.
 _LONGEST_RETRY_VALUE = 64
 
@@ -160,10 +160,7 @@ def status_error(
     if vendor_type is not None:
         parts.append(vendor_type)
     if vendor_message is not None:
-        shown = vendor_message
-        if len(shown) > _SHOWN_MESSAGE:
-            shown = shown[:_SHOWN_MESSAGE] + "..."
-        parts.append(shown)
+        parts.append(shown(vendor_message))
     if described is None:
         parts.append("no error description the adapter could read in the body")
     return VendorError(

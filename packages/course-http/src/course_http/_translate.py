@@ -6,11 +6,11 @@ import httpx2
 
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._recorded import RecordingExhaustedError, RequestMismatchError
+from course_protocol.untrusted import shown
 
 __all__ = ["translate"]
 
 # The client's own explanation is kept in the message, cut to this length.
-_SHOWN_DETAIL = 300
 
 _TIMEOUT_PHASES: tuple[tuple[type[httpx2.TimeoutException], str], ...] = (
     (httpx2.ConnectTimeout, "connecting timed out"),
@@ -61,7 +61,4 @@ def translate(error: BaseException, *, vendor: str, event_index: int | None) -> 
 
 
 def _detail(error: BaseException) -> str:
-    text = str(error) or type(error).__name__
-    if len(text) > _SHOWN_DETAIL:
-        text = text[:_SHOWN_DETAIL] + "..."
-    return text
+    return shown(str(error) or type(error).__name__)

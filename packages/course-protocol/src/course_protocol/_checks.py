@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NoReturn, cast
+from typing import NoReturn
 
 from course_protocol._errors import CourseProtocolError
 from course_protocol.untrusted import is_blank, sequence_snapshot, type_name
 
-__all__ = ["check_id", "check_text", "fail", "slot_setter", "snapshot_sequence"]
+__all__ = ["check_id", "check_text", "fail", "snapshot_sequence"]
 
 
 def fail(path: str, message: str) -> NoReturn:
@@ -40,14 +39,3 @@ def snapshot_sequence(value: object, path: str) -> tuple[object, ...]:
     if items is None:
         fail(path, f"must be a list or tuple, not {type_name(value)}")
     return items
-
-
-def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """How a frozen, slotted class's own ``__init__`` stores field ``name``.
-
-    Every protocol value is built the same way: a hand-written ``__init__``
-    that checks its arguments and stores them through these setters. A
-    frozen dataclass refuses ``setattr``; the slot's descriptor still stores
-    values. Raises ``KeyError`` when ``cls`` has no slot ``name``.
-    """
-    return cast(Callable[[Any, Any], None], cls.__dict__[name].__set__)

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Final, cast, final
 
 from course_protocol._json import key_segment
+from course_protocol.untrusted import shown
 
 __all__ = ["MISSING_VALUE", "JsonDifference", "first_json_difference"]
 
 MISSING_VALUE: Final = "<missing>"
 """How a difference shows a key or an element one of the two values does not have."""
-
-_SHOWN_LENGTH = 120
 
 
 @final
@@ -102,7 +101,7 @@ def _show(value: object) -> str:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_plain)
     except ValueError:
         text = f"<{type(value).__name__}>"
-    return text if len(text) <= _SHOWN_LENGTH else text[: _SHOWN_LENGTH - 1] + "\u2026"
+    return shown(text)
 
 
 def _plain(value: object) -> object:

@@ -62,7 +62,7 @@ class CourseProtocolError(CourseError, ValueError):
     field has the wrong type or an invalid value. ``path`` names the bad
     value, for example ``arguments.items[3].x`` or ``messages[2].content[0]``;
     ``message`` says what is wrong with it; ``code`` is always
-    ``INVALID_FIELD``. The string form is ``"<path>: <message>"``. Also a
+    ``INVALID_FIELD``. The string form is ``"INVALID_FIELD: <path>: <message>"``. Also a
     ``ValueError``, as a bad argument value is in Python.
     """
 
@@ -74,7 +74,7 @@ class CourseProtocolError(CourseError, ValueError):
         self.path = path
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+        return f"{self.code}: {self.path}: {self.message}"
 
     def __reduce__(self) -> tuple[type[CourseProtocolError], tuple[str, str]]:
         return (type(self), (self.path, self.message))

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias, final
 
-from course_protocol._checks import check_id, check_text, fail, slot_setter, snapshot_sequence
+from course_protocol._checks import check_id, check_text, fail, snapshot_sequence
 from course_protocol._json import JsonObject, freeze_json_object_or_raise
+from course_protocol.slots import slot_setter
 from course_protocol.untrusted import type_name
 
 __all__ = [

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from enum import StrEnum, unique
 from typing import NoReturn, TypeAlias, final
 
-from course_protocol._checks import check_id, check_text, fail, slot_setter
+from course_protocol._checks import check_id, check_text, fail
 from course_protocol._messages import CourseAssistantMessage, CourseToolCall
+from course_protocol.slots import slot_setter
 from course_protocol.untrusted import (
     BLANK_CHARACTERS,
     MAX_TOKEN_COUNT,

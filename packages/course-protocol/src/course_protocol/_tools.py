@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import final
 
-from course_protocol._checks import check_id, check_text, slot_setter
+from course_protocol._checks import check_id, check_text
 from course_protocol._json import JsonObject, freeze_json_object_or_raise
+from course_protocol.slots import slot_setter
 
 __all__ = ["CourseToolSpec"]
 

@@ -17,6 +17,8 @@ from typing import NoReturn
 
 from returns.result import Failure, Result, Success
 
+from course_protocol.untrusted import shown
+
 __all__ = ["loads_strict_json"]
 
 
@@ -41,7 +43,7 @@ def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         # 1e400 overflows to inf: no more a usable number than Infinity is.
-        raise _NotStrictError(f"the number {text[:40]} overflows a float")
+        raise _NotStrictError(f"the number {shown(text)} overflows a float")
     return value
 
 

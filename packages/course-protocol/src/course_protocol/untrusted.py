@@ -10,6 +10,7 @@ kit), so each rule has exactly one definition:
 - whether a type defines a special method, looked up as the interpreter
   does, without ``__getattr__`` or ``__getattribute__``;
 - the blank-string rule (ECMAScript's ``trim()``, the reference course's);
+- how much of an untrusted text an error message quotes (`shown`);
 - what counts as an integral number (the reference's ``Number.isInteger``:
   ``12.0`` and ``1E1`` are integers), and the token-count limit.
 
@@ -23,10 +24,12 @@ from typing import Final, cast
 __all__ = [
     "BLANK_CHARACTERS",
     "MAX_TOKEN_COUNT",
+    "SHOWN_LENGTH",
     "describe",
     "integral_number",
     "is_blank",
     "sequence_snapshot",
+    "shown",
     "special_method",
     "token_count_of",
     "type_name",
@@ -45,6 +48,11 @@ Not Python's ``str.strip()``, which also removes U+001C-U+001F and U+0085
 and keeps U+FEFF; the reference course decides blankness with ``trim()``.
 """
 
+SHOWN_LENGTH: Final = 200
+"""The most characters of an untrusted text an error message quotes (`shown`)."""
+
+_ELLIPSIS: Final = "\u2026"
+
 _type_name_of = type.__dict__["__name__"].__get__
 _mro_of = type.__dict__["__mro__"].__get__
 _namespace_of = type.__dict__["__dict__"].__get__
@@ -53,6 +61,18 @@ _namespace_of = type.__dict__["__dict__"].__get__
 def type_name(value: object) -> str:
     """The name of ``value``'s real type, read without running any of its code."""
     return cast(str, _type_name_of(type(value), type))
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message quotes it: whole up to `SHOWN_LENGTH` characters.
+
+    A longer text keeps its first ``SHOWN_LENGTH - 1`` characters and ends in
+    ``…``, so a quote is never longer than `SHOWN_LENGTH` and a cut is
+    never mistaken for the text's own end. Every course package quotes
+    foreign text (a vendor's message, an unknown event type, a value that
+    differs) through this one rule: a hostile body cannot make a message huge.
+    """
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 1] + _ELLIPSIS
 
 
 def describe(value: object) -> str:

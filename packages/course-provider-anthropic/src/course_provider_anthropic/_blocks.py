@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any, NoReturn, final
 
 from course_http import VendorErrorCode
+from course_protocol.untrusted import shown
 from course_provider_anthropic import _wire
-from course_provider_anthropic._reads import SHOWN_LENGTH, fail, fail_invalid, invalid, text_at
+from course_provider_anthropic._reads import fail, fail_invalid, invalid, text_at
 from course_vendor import TextPieces, described
 
 __all__ = ["OpenBlock", "open_block", "refuse_delta"]
@@ -57,7 +58,7 @@ class OpenBlock:
 
 
 def _refuse_kind(code: VendorErrorCode, kind: str, reason: str, index: int) -> NoReturn:
-    fail(code, index, f"content block type {kind[:SHOWN_LENGTH]!r} {reason}", vendor_type=kind)
+    fail(code, index, f"content block type {shown(kind)!r} {reason}", vendor_type=kind)
 
 
 def open_block(block: dict[str, Any], index: int) -> OpenBlock:
@@ -148,7 +149,7 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
     fail(
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
         index,
-        f"{_wire.DELTA}.{_wire.TYPE} {kind[:SHOWN_LENGTH]!r} is not a known delta type",
+        f"{_wire.DELTA}.{_wire.TYPE} {shown(kind)!r} is not a known delta type",
         vendor_type=kind,
     )
 

@@ -10,8 +10,9 @@ from typing import Any, NoReturn
 
 from course_http import VendorErrorBody, VendorErrorCode
 from course_protocol import is_blank
+from course_protocol.untrusted import shown
 from course_provider_anthropic import _wire
-from course_provider_anthropic._reads import SHOWN_LENGTH, fail, object_at, text_at
+from course_provider_anthropic._reads import fail, object_at, text_at
 from course_vendor import body_object
 
 __all__ = ["describe_error", "raise_error_event"]
@@ -57,7 +58,7 @@ def raise_error_event(data: dict[str, Any], index: int) -> NoReturn:
     fail(
         VendorErrorCode.VENDOR_ERROR_EVENT,
         index,
-        f"the vendor reported {kind}: {message[:SHOWN_LENGTH]}",
+        f"the vendor reported {kind}: {shown(message)}",
         vendor_type=kind,
         vendor_message=message,
     )

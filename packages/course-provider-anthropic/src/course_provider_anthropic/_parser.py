@@ -23,11 +23,11 @@ from course_protocol import (
     is_blank,
     terminal_semantics_error,
 )
+from course_protocol.untrusted import shown
 from course_provider_anthropic import _wire
 from course_provider_anthropic._content import ContentBlockParser
 from course_provider_anthropic._error_body import raise_error_event
 from course_provider_anthropic._reads import (
-    SHOWN_LENGTH,
     fail,
     fail_invalid,
     fail_order,
@@ -115,16 +115,15 @@ class MessagesStreamParser(ContentBlockParser):
             invalid(index, _wire.TYPE, "a string", kind)
         if event.event != kind:
             fail_invalid(
-                f"the event name {event.event[:SHOWN_LENGTH]!r} differs from its data type "
-                f"{kind[:SHOWN_LENGTH]!r}",
+                f"the event name {shown(event.event)!r} differs from its data type {shown(kind)!r}",
                 index,
             )
         if self._response is not None:
-            fail_order(f"{kind[:SHOWN_LENGTH]} follows {_wire.MESSAGE_STOP}; nothing may", index)
+            fail_order(f"{shown(kind)} follows {_wire.MESSAGE_STOP}; nothing may", index)
         fail(
             VendorErrorCode.VENDOR_UNKNOWN_EVENT,
             index,
-            f"{kind[:SHOWN_LENGTH]!r} is not a known event type",
+            f"{shown(kind)!r} is not a known event type",
             vendor_type=kind,
         )
 

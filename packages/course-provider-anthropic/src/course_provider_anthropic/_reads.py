@@ -11,7 +11,6 @@ from course_vendor import EventFailures, token_count
 
 __all__ = [
     "FAILURES",
-    "SHOWN_LENGTH",
     "block_index",
     "fail",
     "fail_invalid",
@@ -21,9 +20,6 @@ __all__ = [
     "object_at",
     "text_at",
 ]
-
-SHOWN_LENGTH = 200
-"""How much of a vendor's string goes into our message; the whole of it is in the error's fields."""
 
 FAILURES: Final = EventFailures(_wire.VENDOR)
 """How this package's events fail, and the kit's field reads bound to this vendor."""

@@ -6,8 +6,9 @@ from typing import Any, NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import CourseStopReason
+from course_protocol.untrusted import shown
 from course_provider_anthropic import _wire
-from course_provider_anthropic._reads import SHOWN_LENGTH, fail
+from course_provider_anthropic._reads import fail
 
 __all__ = ["course_stop_reason"]
 
@@ -51,7 +52,7 @@ def _refuse_reason(reason: str, delta: dict[str, Any], index: int) -> NoReturn:
     fail(
         VendorErrorCode.VENDOR_INCOMPLETE,
         index,
-        f"the response stopped for {reason[:SHOWN_LENGTH]!r}, "
+        f"the response stopped for {shown(reason)!r}, "
         "which the course cannot express; no response is produced",
         vendor_type=reason,
     )

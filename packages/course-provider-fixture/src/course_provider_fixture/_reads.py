@@ -13,7 +13,7 @@ from typing import Final, NoReturn, TypeGuard
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
-from course_protocol import CourseModelUsage, CourseStopReason, freeze_json, is_blank
+from course_protocol import CourseModelUsage, CourseStopReason, freeze_json, is_blank, untrusted
 from course_protocol.untrusted import describe, token_count_of
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
@@ -77,7 +77,7 @@ def described(value: object) -> str:
 
 def shown(value: object) -> str:
     """A wrong value as an error message shows it: a string by its repr, anything else by type."""
-    return repr(value) if type(value) is str else described(value)
+    return repr(untrusted.shown(value)) if type(value) is str else described(value)
 
 
 def non_blank_text(record: Mapping[str, object], key: str, path: str, index: int) -> str:

@@ -22,6 +22,7 @@ from course_protocol import (
     CourseToolCallChunk,
     terminal_semantics_error,
 )
+from course_protocol.untrusted import shown
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._chat_tool_calls import ChatToolCalls
 from course_provider_openai._failures import CHAT_FAILURES
@@ -155,7 +156,7 @@ class ChatChoice:
             _fail(
                 _Code.VENDOR_INCOMPLETE,
                 index,
-                f"{path} is {reason[:64]!r}, which the course protocol cannot express",
+                f"{path} is {shown(reason)!r}, which the course protocol cannot express",
                 vendor_type=reason,
             )
         content: list[CourseAssistantContent] = []
@@ -181,7 +182,7 @@ class ChatChoice:
             _fail(
                 _Code.VENDOR_EVENT_ORDER,
                 index,
-                f"a second finish_reason {str(finish)[:64]!r} follows {self.finish!r}",
+                f"a second finish_reason {shown(str(finish))!r} follows {self.finish!r}",
             )
         content = delta.get(wire.CONTENT_KEY)
         refusal = delta.get(wire.REFUSAL_KEY)

@@ -19,6 +19,7 @@ from course_protocol import (
     CourseModelUsage,
     is_blank,
 )
+from course_protocol.untrusted import shown
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._chat_choice import ChatChoice
 from course_provider_openai._failures import CHAT_FAILURES
@@ -131,7 +132,7 @@ class ChatStreamParser(StreamParser):
         _fail(
             _Code.VENDOR_UNKNOWN_EVENT,
             index,
-            f"event name {event.event[:64]!r} is not one Chat Completions sends",
+            f"event name {shown(event.event)!r} is not one Chat Completions sends",
         )
 
     def _first_id(self, chunk_id: object, index: int) -> None:

@@ -11,6 +11,7 @@ from typing import Any, Final, final
 
 from course_http import VendorErrorCode
 from course_protocol import CourseToolCall, is_blank
+from course_protocol.untrusted import shown
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._failures import CHAT_FAILURES
 from course_vendor import TextPieces, ToolCallIds
@@ -130,7 +131,8 @@ class ChatToolCalls:
             _fail(
                 _Code.VENDOR_UNSUPPORTED_CONTENT,
                 index,
-                f"{path}.{wire.TYPE_KEY} is {str(kind)[:64]!r}: only function calls are supported",
+                f"{path}.{wire.TYPE_KEY} is {shown(str(kind))!r}: "
+                "only function calls are supported",
             )
         name = None if function is None else function.get(wire.NAME_KEY)
         if type(name) is not str or is_blank(name):

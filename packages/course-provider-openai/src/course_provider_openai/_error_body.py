@@ -12,15 +12,14 @@ from __future__ import annotations
 from typing import Any, TypeAlias
 
 from course_http import VendorErrorBody
+from course_protocol.untrusted import shown
 from course_provider_openai import _chat_wire as wire
 from course_vendor import body_object
 
-__all__ = ["ErrorDescription", "describe_error", "error_fields", "shown"]
+__all__ = ["ErrorDescription", "describe_error", "error_account", "error_fields"]
 
 ErrorDescription: TypeAlias = tuple[str | None, str | None, str | None]
 """The vendor's error ``(type, code, message)``; each ``None`` when absent or not text."""
-
-_SHOWN_CHARACTERS = 300
 
 
 def _text(value: object) -> str | None:
@@ -72,12 +71,10 @@ def describe_error(body: bytes) -> VendorErrorBody | None:
     return VendorErrorBody(*error_fields(document[wire.ERROR_KEY]))
 
 
-def shown(description: ErrorDescription) -> str:
+def error_account(description: ErrorDescription) -> str:
     """A one-line account of a vendor error for a `VendorError` message, long messages cut."""
     kind, code, message = description
     label = "/".join(part for part in (kind, code) if part) or "error"
     if message is None:
         return label
-    if len(message) > _SHOWN_CHARACTERS:
-        message = message[:_SHOWN_CHARACTERS] + "..."
-    return f"{label}: {message}"
+    return f"{label}: {shown(message)}"

@@ -11,13 +11,12 @@ from __future__ import annotations
 from typing import Final, NoReturn, final
 
 from course_http import VendorErrorCode
+from course_protocol.untrusted import shown
 from course_provider_openai import _chat_wire, _responses_wire
-from course_provider_openai._error_body import error_fields, shown
+from course_provider_openai._error_body import error_account, error_fields
 from course_vendor import EventFailures
 
 __all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures"]
-
-_SHOWN_REFUSAL = 300
 
 
 @final
@@ -34,7 +33,7 @@ class OpenAIFailures(EventFailures):
         self.fail(
             VendorErrorCode.VENDOR_REFUSAL,
             index,
-            f"the model refused: {refusal[:_SHOWN_REFUSAL]}",
+            f"the model refused: {shown(refusal)}",
             vendor_type=vendor_type,
             vendor_message=refusal,
         )
@@ -51,7 +50,7 @@ class OpenAIFailures(EventFailures):
         self.fail(
             VendorErrorCode.VENDOR_ERROR_EVENT,
             index,
-            f"the vendor reported an error in the stream ({shown(description)})",
+            f"the vendor reported an error in the stream ({error_account(description)})",
             vendor_type=kind,
             vendor_code=code,
             vendor_message=message,

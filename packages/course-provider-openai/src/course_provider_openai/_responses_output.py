@@ -14,6 +14,7 @@ from typing import Any, Final, NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import CourseAssistantContent, CourseModelChunk, CourseTextBlock
+from course_protocol.untrusted import shown
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_calls import complete_call
@@ -100,7 +101,7 @@ def _unsupported_item(kind: object, index: int) -> NoReturn:
             index,
             f"{path} is {kind!r}: the course protocol cannot carry server-side Tool items",
         )
-    _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {kind[:64]!r} is not one it knows")
+    _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {shown(kind)!r} is not one it knows")
 
 
 def item_done(items: OutputItems, data: dict[str, Any], index: int) -> CourseModelChunk | None:

@@ -20,6 +20,7 @@ from course_protocol import (
     CourseModelResponse,
     CourseStopReason,
 )
+from course_protocol.untrusted import shown
 from course_provider_openai import _responses_calls, _responses_output, _responses_parts
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
@@ -92,7 +93,7 @@ class ResponsesStreamParser(OneChunkStreamParser):
         handler = _OUTPUT_EVENTS.get(kind)
         if handler is None and kind not in _LIFE_EVENTS:
             _fail(
-                _Code.VENDOR_UNKNOWN_EVENT, index, f"event type {kind[:64]!r} is not one it knows"
+                _Code.VENDOR_UNKNOWN_EVENT, index, f"event type {shown(kind)!r} is not one it knows"
             )
         if event.event != kind and event.event != wire.UNNAMED_EVENT:
             _fail(_Code.VENDOR_INVALID_EVENT, index, f"event name differs from its type {kind!r}")
@@ -193,12 +194,13 @@ class ResponsesStreamParser(OneChunkStreamParser):
         response = _object_at(data, wire.RESPONSE_KEY, index)
         details = response.get(wire.INCOMPLETE_DETAILS_KEY)
         reason = details.get(wire.REASON_KEY) if type(details) is dict else None
-        shown = reason if type(reason) is str else wire.STATUS_INCOMPLETE
+        incomplete = reason if type(reason) is str else wire.STATUS_INCOMPLETE
         _fail(
             _Code.VENDOR_INCOMPLETE,
             index,
-            f"the response is incomplete ({shown[:64]}), which the course protocol cannot express",
-            vendor_type=shown,
+            f"the response is incomplete ({shown(incomplete)}), "
+            "which the course protocol cannot express",
+            vendor_type=incomplete,
         )
 
     def _failed(self, data: dict[str, Any], index: int) -> NoReturn:

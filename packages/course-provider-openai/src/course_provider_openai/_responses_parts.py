@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import CourseModelChunk, CourseTextDeltaChunk
+from course_protocol.untrusted import shown
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import MessageItem, OutputItems, Part, SkippedItem
@@ -50,7 +51,7 @@ def part_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
         path = f"{wire.PART_KEY}.{wire.TYPE_KEY}"
         if type(kind) is not str:
             _invalid(index, path, "a string", kind)
-        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {kind[:64]!r} is not one it knows")
+        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {shown(kind)!r} is not one it knows")
     item.parts.append(Part(is_refusal=kind == wire.REFUSAL_TYPE))
 
 

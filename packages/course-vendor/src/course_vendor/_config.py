@@ -16,7 +16,8 @@ from typing import Any, ClassVar, Literal
 
 from course_http import Timeouts
 from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
-from course_protocol.untrusted import describe, sequence_snapshot, type_name
+from course_protocol.slots import slot_setter
+from course_protocol.untrusted import describe, sequence_snapshot, shown, type_name
 from course_vendor._base_url import checked_base_url
 from course_vendor._config_errors import config_error
 from course_vendor._extras import checked_extra_body, checked_extra_headers
@@ -124,8 +125,8 @@ class VendorConfig:
             raise config_error(
                 f"{name}.system_prompt", _wanted("a non-blank str or None (None for none)", prompt)
             )
-        object.__setattr__(self, "tools", _checked_tools(self.tools, f"{name}.tools"))
-        object.__setattr__(self, "base_url", checked_base_url(self.base_url, f"{name}.base_url"))
+        _set_tools(self, _checked_tools(self.tools, f"{name}.tools"))
+        _set_base_url(self, checked_base_url(self.base_url, f"{name}.base_url"))
         if self.timeouts is not None and type(self.timeouts) is not Timeouts:
             raise config_error(
                 f"{name}.timeouts", f"must be a Timeouts or None, got {describe(self.timeouts)}"
@@ -150,6 +151,10 @@ class VendorConfig:
         ``__post_init__``; it raises `VendorConfigError` ``VENDOR_INVALID_CONFIG``
         naming the field (`config_error`).
         """
+
+
+_set_tools = slot_setter(VendorConfig, "tools")
+_set_base_url = slot_setter(VendorConfig, "base_url")
 
 
 def _wanted(expected: str, value: object) -> str:
@@ -182,7 +187,7 @@ def _checked_tools(value: object, path: str) -> tuple[CourseToolSpec, ...]:
             )
         if tool.name in names:
             raise config_error(
-                f"{path}[{position}].name", f"repeats the Tool name {tool.name[:200]!r}"
+                f"{path}[{position}].name", f"repeats the Tool name {shown(tool.name)!r}"
             )
         names.add(tool.name)
         tools.append(tool)

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
+from course_protocol.untrusted import shown
 from course_vendor._event_errors import described, event_error, invalid_event
 
 __all__ = [
@@ -32,7 +33,7 @@ def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         # 1e400 overflows to inf: as unrepresentable as NaN.
-        raise ValueError(f"number {text[:32]} is out of range")
+        raise ValueError(f"number {shown(text)} is out of range")
     return value
 
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import final
 
+from course_protocol.untrusted import shown
 from course_vendor._event_errors import invalid_event
 
 __all__ = ["ToolCallIds"]
-
-_SHOWN_LENGTH = 64
 
 
 @final
@@ -41,7 +40,7 @@ class ToolCallIds:
         """
         if call_id in self._seen:
             raise invalid_event(
-                f"{path} {call_id[:_SHOWN_LENGTH]!r} is the id of an earlier Tool call of this "
+                f"{path} {shown(call_id)!r} is the id of an earlier Tool call of this "
                 "response; a Tool result could not say which call it answers",
                 vendor=self._vendor,
                 index=index,

@@ -5,6 +5,9 @@ between the port and the wire lives here, once: the argument check, the API
 key, the transport and who closes it, the event loop a model belongs to, and
 production (course_stream's `run_producer` and `forward_source` over
 `stream_events`, with the vendor's parser as the `SourcePlay`).
+
+Over 300 lines on purpose: the model's lifetime (key, transport, loop, close)
+is one piece of state; splitting it would spread one invariant over modules.
 """
 
 from __future__ import annotations

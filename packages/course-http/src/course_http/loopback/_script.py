@@ -11,6 +11,7 @@ from typing import Literal, final
 
 from course_http._recorded import RecordedResponse
 from course_http._secrets import REDACTED, SECRET_HEADERS, masked_path
+from course_protocol.slots import slot_setter
 
 __all__ = [
     "LoopbackEnd",
@@ -56,10 +57,10 @@ class LoopbackResponse:
         for name, seconds in (("delay", delay), ("first_delay", first_delay)):
             if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
                 raise ValueError(f"{name} must be a finite number of seconds, 0 or more")
-        object.__setattr__(self, "response", response)
-        object.__setattr__(self, "chunking", _checked_chunking(chunking, len(response.body)))
-        object.__setattr__(self, "delay", float(delay))
-        object.__setattr__(self, "first_delay", float(first_delay))
+        _set_response(self, response)
+        _set_chunking(self, _checked_chunking(chunking, len(response.body)))
+        _set_delay(self, float(delay))
+        _set_first_delay(self, float(first_delay))
 
     def chunks(self) -> list[bytes]:
         """The body cut as ``chunking`` says (no chunk for an empty body)."""
@@ -72,6 +73,12 @@ class LoopbackResponse:
             return [body[at : at + 1] for at in range(len(body))]
         edges = (0, *self.chunking, len(body))
         return [body[start:stop] for start, stop in itertools.pairwise(edges)]
+
+
+_set_response = slot_setter(LoopbackResponse, "response")
+_set_chunking = slot_setter(LoopbackResponse, "chunking")
+_set_delay = slot_setter(LoopbackResponse, "delay")
+_set_first_delay = slot_setter(LoopbackResponse, "first_delay")
 
 
 def _checked_chunking(chunking: object, length: int) -> Literal["whole", "bytes"] | tuple[int, ...]:
