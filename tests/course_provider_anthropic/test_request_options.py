@@ -254,7 +254,7 @@ def test_betas_are_one_comma_separated_header_and_none_sends_no_header() -> None
             "must be from 0.95 to 1 with extended thinking",
         ),
         ({"top_k": 0}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got 0"),
-        ({"top_k": True}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got True"),
+        ({"top_k": True}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got bool"),
         ({"cache_system": True}, "AnthropicConfig.cache_system", "needs a system_prompt to cache"),
         ({"cache_tools": True}, "AnthropicConfig.cache_tools", "needs tools to cache"),
         ({"cache_system": 1}, "AnthropicConfig.cache_system", "must be a bool, got int"),

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar, Literal, final
 
+from course_protocol.slots import slot_setter
 from course_provider_anthropic import _wire
-from course_provider_anthropic._options import MESSAGES_OPTIONS, check_messages_options
+from course_provider_anthropic._options import MESSAGES_OPTIONS, checked_messages_options
 from course_vendor import OptionSupport, VendorConfig
 
 __all__ = ["AnthropicConfig"]
@@ -60,9 +61,13 @@ class AnthropicConfig(VendorConfig):
     betas: tuple[str, ...] = ()
 
     def _check_own_options(self) -> None:
-        check_messages_options(self)
+        for field, value in checked_messages_options(self).items():
+            _OWN_SETTERS[field](self, value)
 
     @property
     def messages_url(self) -> str:
         """The absolute URL of the Messages endpoint under ``base_url``."""
         return self.base_url + _wire.MESSAGES_PATH
+
+
+_OWN_SETTERS = {name: slot_setter(AnthropicConfig, name) for name in ("cache_messages", "betas")}

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MESSAGES_OPTIONS",
     "cache_control",
-    "check_messages_options",
+    "checked_messages_options",
     "option_entries",
 ]
 
@@ -73,27 +73,26 @@ _TTLS = ("5m", "1h")
 _TOKEN = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
-def check_messages_options(config: AnthropicConfig) -> None:
+def checked_messages_options(config: AnthropicConfig) -> dict[str, tuple[object, ...]]:
     """Check the options only this vendor has, and the rules the API sets between options.
 
-    Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG``
+    Returns ``cache_messages`` and ``betas`` as the configuration keeps
+    them (tuples). Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG``
     naming the first refused field.
     """
     name = type(config).__name__
     top_k = config.top_k
     if top_k is not None and (type(top_k) is not int or top_k < 1):
-        raise config_error(f"{name}.top_k", f"must be an int of 1 or more or None, got {top_k!r}")
-    _check_cache(config, name)
-    _set(config, "betas", _betas(config.betas, f"{name}.betas"))
+        got = repr(top_k) if type(top_k) is int else describe(top_k)
+        raise config_error(f"{name}.top_k", f"must be an int of 1 or more or None, got {got}")
+    cached = _checked_cache(config, name)
+    betas = _betas(config.betas, f"{name}.betas")
     if type(config.reasoning) is ThinkingBudget:
         _check_thinking(config, config.reasoning.tokens, name)
+    return {"cache_messages": cached, "betas": betas}
 
 
-def _set(config: AnthropicConfig, field: str, value: object) -> None:
-    object.__setattr__(config, field, value)
-
-
-def _check_cache(config: AnthropicConfig, name: str) -> None:
+def _checked_cache(config: AnthropicConfig, name: str) -> tuple[int, ...]:
     for flag in ("cache_system", "cache_tools"):
         if type(getattr(config, flag)) is not bool:
             raise config_error(
@@ -115,7 +114,6 @@ def _check_cache(config: AnthropicConfig, name: str) -> None:
             )
     if len(set(items)) != len(items):
         raise config_error(path, "repeats a message index")
-    _set(config, "cache_messages", tuple(items))
     breakpoints = config.cache_system + config.cache_tools + len(items)
     if breakpoints > _MAX_BREAKPOINTS:
         raise config_error(
@@ -129,6 +127,7 @@ def _check_cache(config: AnthropicConfig, name: str) -> None:
             )
         if not breakpoints:
             raise config_error(f"{name}.cache_ttl", "needs something to cache")
+    return tuple(items)  # type: ignore[arg-type]
 
 
 def _betas(value: object, path: str) -> tuple[str, ...]:

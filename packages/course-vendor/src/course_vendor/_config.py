@@ -22,11 +22,12 @@ from course_vendor._base_url import checked_base_url
 from course_vendor._config_errors import config_error
 from course_vendor._extras import checked_extra_body, checked_extra_headers
 from course_vendor._options import (
+    COMMON_OPTIONS,
     NamedTool,
     ReasoningEffort,
     ThinkingBudget,
     ToolChoice,
-    check_common_options,
+    checked_common_options,
 )
 from course_vendor._support import OptionSupport
 
@@ -131,15 +132,10 @@ class VendorConfig:
             raise config_error(
                 f"{name}.timeouts", f"must be a Timeouts or None, got {describe(self.timeouts)}"
             )
-        check_common_options(self, name)
-        object.__setattr__(
-            self, "extra_body", checked_extra_body(self.extra_body, f"{name}.extra_body")
-        )
-        object.__setattr__(
-            self,
-            "extra_headers",
-            checked_extra_headers(self.extra_headers, f"{name}.extra_headers"),
-        )
+        for field, value in checked_common_options(self, name).items():
+            _OPTION_SETTERS[field](self, value)
+        _set_extra_body(self, checked_extra_body(self.extra_body, f"{name}.extra_body"))
+        _set_extra_headers(self, checked_extra_headers(self.extra_headers, f"{name}.extra_headers"))
         self._check_own_options()
         if self.OPTIONS is not None:
             self.OPTIONS.check(self)
@@ -155,6 +151,9 @@ class VendorConfig:
 
 _set_tools = slot_setter(VendorConfig, "tools")
 _set_base_url = slot_setter(VendorConfig, "base_url")
+_set_extra_body = slot_setter(VendorConfig, "extra_body")
+_set_extra_headers = slot_setter(VendorConfig, "extra_headers")
+_OPTION_SETTERS = {name: slot_setter(VendorConfig, name) for name in COMMON_OPTIONS}
 
 
 def _wanted(expected: str, value: object) -> str:

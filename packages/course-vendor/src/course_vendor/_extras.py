@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from course_http import SECRET_HEADERS, TRANSPORT_HEADERS, VendorError, VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
-from course_protocol.untrusted import describe
+from course_protocol.untrusted import describe, shown
 from course_vendor._config_errors import config_error
 
 __all__ = ["checked_extra_body", "checked_extra_headers", "merged"]
@@ -59,7 +59,8 @@ def checked_extra_headers(value: object, path: str) -> Mapping[str, str] | None:
     pairs: list[tuple[object, object]] = list(dict.items(value))  # type: ignore[arg-type]
     for name, header in pairs:
         if type(name) is not str or not name or not set(name) <= _TOKEN:
-            raise config_error(path, f"holds a header name that is not an HTTP token: {name!r:.80}")
+            got = repr(shown(name)) if type(name) is str else describe(name)
+            raise config_error(path, f"holds a header name that is not an HTTP token: {got}")
         lower = name.lower()
         where = f"{path}[{lower!r}]"
         if lower in SECRET_HEADERS:

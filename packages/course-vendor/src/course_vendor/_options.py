@@ -15,7 +15,7 @@ from enum import StrEnum, unique
 from typing import TYPE_CHECKING, TypeAlias, final
 
 from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
-from course_protocol.untrusted import describe, sequence_snapshot
+from course_protocol.untrusted import describe, sequence_snapshot, shown
 from course_vendor._config_errors import config_error
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ __all__ = [
     "ThinkingBudget",
     "ToolChoice",
     "ToolChoiceValue",
-    "check_common_options",
+    "checked_common_options",
 ]
 
 COMMON_OPTIONS = (
@@ -111,17 +111,19 @@ Reasoning: TypeAlias = ReasoningEffort | ThinkingBudget
 _USER_ID_MAX = 256
 
 
-def check_common_options(config: VendorConfig, name: str) -> None:
-    """Check (and normalize, in place) the common options of ``config``, the same for all vendors.
+def checked_common_options(config: VendorConfig, name: str) -> dict[str, object]:
+    """The common options of ``config`` checked, the same for all vendors, and normalized.
 
+    Returns each option's value as the configuration keeps it (a ``float``
+    temperature, a tuple of stop sequences, a `ToolChoice` for its string).
     Raises `VendorConfigError` ``VENDOR_INVALID_CONFIG`` naming the first bad
     field (``<name>.<field>``).
     """
-    _set(config, "temperature", _number(config.temperature, f"{name}.temperature", 0.0, None))
-    _set(config, "top_p", _number(config.top_p, f"{name}.top_p", 0.0, 1.0))
-    _set(config, "stop_sequences", _stops(config.stop_sequences, f"{name}.stop_sequences"))
-    _set(config, "tool_choice", _tool_choice(config, f"{name}.tool_choice"))
-    _check_parallel(config, f"{name}.parallel_tool_calls")
+    temperature = _number(config.temperature, f"{name}.temperature", 0.0, None)
+    top_p = _number(config.top_p, f"{name}.top_p", 0.0, 1.0)
+    stops = _stops(config.stop_sequences, f"{name}.stop_sequences")
+    tool_choice = _tool_choice(config, f"{name}.tool_choice")
+    _check_parallel(config, tool_choice, f"{name}.parallel_tool_calls")
     user_id = config.user_id
     if user_id is not None and (
         type(user_id) is not str or is_blank(user_id) or len(user_id) > _USER_ID_MAX
@@ -131,11 +133,15 @@ def check_common_options(config: VendorConfig, name: str) -> None:
             f"must be a non-blank str of at most {_USER_ID_MAX} characters or None, "
             f"got {_shown(user_id)}",
         )
-    _set(config, "reasoning", _reasoning(config.reasoning, f"{name}.reasoning"))
-
-
-def _set(config: VendorConfig, field: str, value: object) -> None:
-    object.__setattr__(config, field, value)
+    return {
+        "temperature": temperature,
+        "top_p": top_p,
+        "stop_sequences": stops,
+        "tool_choice": tool_choice,
+        "parallel_tool_calls": config.parallel_tool_calls,
+        "user_id": user_id,
+        "reasoning": _reasoning(config.reasoning, f"{name}.reasoning"),
+    }
 
 
 def _shown(value: object) -> str:
@@ -195,13 +201,13 @@ def _tool_choice(config: VendorConfig, path: str) -> ToolChoiceValue | None:
         if type(value.name) is not str or value.name not in names:
             raise config_error(
                 f"{path}.name",
-                f"must name a configured Tool ({', '.join(map(repr, names))}), "
+                f"must name a configured Tool ({', '.join(repr(shown(n)) for n in names)}), "
                 f"got {_shown(value.name)}",
             )
     return value
 
 
-def _check_parallel(config: VendorConfig, path: str) -> None:
+def _check_parallel(config: VendorConfig, tool_choice: ToolChoiceValue | None, path: str) -> None:
     value = config.parallel_tool_calls
     if value is None:
         return
@@ -209,7 +215,7 @@ def _check_parallel(config: VendorConfig, path: str) -> None:
         raise config_error(path, f"must be a bool or None, got {describe(value)}")
     if not config.tools:
         raise config_error(path, "needs Tools: configure tools, or leave it None")
-    if config.tool_choice is ToolChoice.NONE:
+    if tool_choice is ToolChoice.NONE:
         raise config_error(path, "means nothing with tool_choice 'none': leave it None")
 
 

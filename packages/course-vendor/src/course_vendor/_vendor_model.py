@@ -163,7 +163,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         self._wire.check_options(config)
         derived = object.__new__(type(self))
         for slot in VendorModel.__slots__:
-            object.__setattr__(derived, slot, getattr(self, slot))
+            setattr(derived, slot, getattr(self, slot))
         derived._config = config
         derived._owns_transport = False
         return derived
