@@ -8,6 +8,7 @@ from typing import Any
 from course_http import SseEvent
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
+from course_vendor import NamedTool
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_vendor.wire import AnyModel, Wire
 
@@ -36,6 +37,48 @@ WIRES = {
         _anthropic_tool,
         _anthropic_error,
         base_url="https://api.anthropic.com",
+        options={
+            "temperature": 0.3,
+            "top_p": 0.9,
+            "top_k": 20,
+            "stop_sequences": ("END",),
+            "tool_choice": NamedTool("add"),
+            "parallel_tool_calls": False,
+            "user_id": "user-7f3a",
+            "cache_tools": True,
+            "cache_messages": (-1,),
+            "betas": ("token-efficient-tools-2025-02-19",),
+        },
+        options_headers={"anthropic-beta": "token-efficient-tools-2025-02-19"},
+        options_body={
+            "temperature": 0.3,
+            "top_p": 0.9,
+            "top_k": 20,
+            "stop_sequences": ["END"],
+            "tool_choice": {"type": "tool", "name": "add", "disable_parallel_tool_use": True},
+            "metadata": {"user_id": "user-7f3a"},
+            "tools": [
+                {
+                    "name": "add",
+                    "description": "Add two integers.",
+                    "input_schema": {"type": "object"},
+                    "cache_control": {"type": "ephemeral"},
+                }
+            ],
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "text",
+                            "text": "What is 20 + 22?",
+                            "cache_control": {"type": "ephemeral"},
+                        }
+                    ],
+                }
+            ],
+        },
+        changed_option=("temperature", 0.9, "temperature: recorded 0.3, sent 0.9"),
     ),
 }
 """Every wire of this package's, by its registered name."""

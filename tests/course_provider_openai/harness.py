@@ -18,8 +18,31 @@ from course_provider_openai import (
     OpenAIConfig,
     OpenAIResponsesModel,
 )
+from course_vendor import NamedTool, ReasoningEffort
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wire import AnyModel, Wire
+
+_SHARED_OPTIONS: dict[str, Any] = {
+    "temperature": 0.3,
+    "top_p": 0.9,
+    "tool_choice": NamedTool("add"),
+    "parallel_tool_calls": False,
+    "user_id": "user-7f3a",
+    "reasoning": ReasoningEffort.LOW,
+    "prompt_cache_key": "agent-v2",
+    "service_tier": "flex",
+    "store": True,
+}
+_SHARED_BODY: dict[str, Any] = {
+    "temperature": 0.3,
+    "top_p": 0.9,
+    "parallel_tool_calls": False,
+    "safety_identifier": "user-7f3a",
+    "prompt_cache_key": "agent-v2",
+    "service_tier": "flex",
+    "store": True,
+}
+_CHANGED = ("temperature", 0.9, "temperature: recorded 0.3, sent 0.9")
 
 
 def _openai(model: type[OpenAIChatModel] | type[OpenAIResponsesModel]) -> Callable[..., AnyModel]:
@@ -74,6 +97,15 @@ WIRES = {
         _chat_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
+        options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
+        options_body={
+            **_SHARED_BODY,
+            "stop": ["END"],
+            "seed": 42,
+            "tool_choice": {"type": "function", "function": {"name": "add"}},
+            "reasoning_effort": "low",
+        },
+        changed_option=_CHANGED,
     ),
     RESPONSES_VENDOR: Wire(
         RESPONSES_VENDOR,
@@ -86,6 +118,13 @@ WIRES = {
         _responses_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
+        options=_SHARED_OPTIONS,
+        options_body={
+            **_SHARED_BODY,
+            "tool_choice": {"type": "function", "name": "add"},
+            "reasoning": {"effort": "low"},
+        },
+        changed_option=_CHANGED,
     ),
 }
 """Every wire of this package's, by its registered name."""

@@ -20,7 +20,7 @@ from course_http import Timeouts
 from course_protocol import CourseError, CourseToolSpec
 from course_provider_anthropic import AnthropicConfig
 from course_provider_openai import OpenAIConfig
-from course_vendor import VendorConfig, VendorConfigError, VendorConfigErrorCode
+from course_vendor import COMMON_OPTIONS, VendorConfig, VendorConfigError, VendorConfigErrorCode
 
 ADD = CourseToolSpec("add", "Adds.", {"type": "object"})
 MUL = CourseToolSpec("mul", "Multiplies.", {"type": "object"})
@@ -69,14 +69,24 @@ def test_every_vendor_spells_the_shared_fields_the_same_way(
 ) -> None:
     names = [field.name for field in dataclasses.fields(config_class)]
 
-    assert names == [
+    assert names[:15] == [
         "model",
         "max_output_tokens",
         "system_prompt",
         "tools",
         "base_url",
         "timeouts",
+        "temperature",
+        "top_p",
+        "stop_sequences",
+        "tool_choice",
+        "parallel_tool_calls",
+        "user_id",
+        "reasoning",
+        "extra_body",
+        "extra_headers",
     ]
+    assert tuple(names[6:13]) == COMMON_OPTIONS
     assert issubclass(config_class, VendorConfig)
 
 
@@ -199,7 +209,8 @@ def test_a_config_is_frozen_comparable_and_never_holds_a_key(
     assert hash(config) == hash(config_class(**minimal, system_prompt="Be brief.", tools=(ADD,)))
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.model = "other"  # type: ignore[misc]
-    assert not any("key" in field.name for field in dataclasses.fields(config))
+    names = {field.name for field in dataclasses.fields(config)}
+    assert not {"key", "api_key", "secret", "token"} & names
 
 
 def test_anthropic_needs_an_output_limit_and_openai_has_a_default() -> None:

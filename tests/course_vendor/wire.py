@@ -10,8 +10,8 @@ collects them through the vendor registry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from course_http import HttpTransport, RecordedResponse, RecordedTransport, SseEvent, Timeouts
@@ -58,6 +58,12 @@ class Wire:
     ``path`` is the endpoint under the base URL, as the vendor's SDK joins it
     (what a model sends over a transport whose base URL has no path);
     ``base_url`` is the vendor's own, as its SDK and environment variable spell it.
+    ``options`` is a configuration (besides ``tools``: `TOOLS`) setting every
+    option the wire sends that can go together, ``options_body`` the
+    top-level body entries the vendor documents for them, ``options_headers``
+    the headers they add, and
+    ``changed_option`` one option to change in it, with the line a cassette
+    replay's mismatch shows for the change.
     """
 
     name: str
@@ -70,6 +76,10 @@ class Wire:
     tool_events: Callable[[], list[SseEvent]]
     error_body: Callable[[str, str], bytes]
     base_url: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    options_body: Mapping[str, Any] = field(default_factory=dict)
+    options_headers: Mapping[str, str] = field(default_factory=dict)
+    changed_option: tuple[str, Any, str] = ("", None, "")
 
     def model(
         self,

@@ -33,6 +33,8 @@ NOT_CODES = {
     "course_conformance.Scenario": "how the kit drives a model, not a failure",
     "course_http.LoopbackEnd": "how a scripted loopback answer ends",
     "course_pytest.RecordMode": "a command-line option's values",
+    "course_vendor.ToolChoice": "a configuration option's values",
+    "course_vendor.ReasoningEffort": "a configuration option's values",
 }
 """Every StrEnum that is not a set of codes a package fails or reports with, and why
 (by package and class name: exported classes carry their package's module)."""

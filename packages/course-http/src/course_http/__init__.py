@@ -1,6 +1,7 @@
 """The network edge of real providers behind the course port.
 
-- `HttpRequest`, `HttpTransport` and its two implementations, `LiveTransport`
+- `HttpRequest` (whose headers may not be the `TRANSPORT_HEADERS`, which the
+  transport sets), `HttpTransport` and its two implementations, `LiveTransport`
   (the network) and `RecordedTransport` (`RecordedResponse` bodies served
   in-process, no socket; `RecordedRequest` is what it saw sent), with their
   `Timeouts` (`REPLAY_TIMEOUTS` for replays); `stream_events` sends a request
@@ -50,7 +51,7 @@ from course_http._recorded import (
     ResponseEnd,
     sent_request,
 )
-from course_http._request import HttpRequest
+from course_http._request import TRANSPORT_HEADERS, HttpRequest
 from course_http._secrets import (
     MASKED_QUERY_KEYS,
     REDACTED,
@@ -75,6 +76,7 @@ __all__ = [
     "REPLAY_TIMEOUTS",
     "SECRET_HEADERS",
     "SHORTEST_CREDENTIAL",
+    "TRANSPORT_HEADERS",
     "Chunking",
     "ClosedOnExit",
     "ErrorBodyReader",

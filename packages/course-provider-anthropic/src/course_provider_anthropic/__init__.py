@@ -1,7 +1,8 @@
 """The Anthropic Messages API behind the course port.
 
 - `AnthropicMessagesModel`: the ``CourseModel`` itself, live or over a recorded transport.
-- `AnthropicConfig`: the adapter's model, token limit, system prompt, Tools and base URL.
+- `AnthropicConfig`: the adapter's model, token limit, system prompt, Tools, options
+  (sampling, Tool choice, thinking, prompt caching, betas) and base URL.
 - `messages_request_body`, `request_headers`: a course request in the vendor's terms
   (pure data in, data out).
 - `MessagesStreamParser`: the vendor's streamed events, read strictly as untrusted

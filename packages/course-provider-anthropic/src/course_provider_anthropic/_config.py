@@ -1,12 +1,14 @@
-"""AnthropicConfig: the kit's `VendorConfig` with the Messages API's default base URL."""
+"""AnthropicConfig: the kit's `VendorConfig` with the Messages API's base URL and options."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, final
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar, Literal, final
 
+from course_protocol.slots import slot_setter
 from course_provider_anthropic import _wire
-from course_vendor import VendorConfig
+from course_provider_anthropic._options import MESSAGES_OPTIONS, checked_messages_options
+from course_vendor import OptionSupport, VendorConfig
 
 __all__ = ["AnthropicConfig"]
 
@@ -24,7 +26,21 @@ class AnthropicConfig(VendorConfig):
     - ``system_prompt`` is sent as ``system``;
     - ``base_url`` defaults to ``https://api.anthropic.com``, spelled as the
       official SDK and ``ANTHROPIC_BASE_URL`` spell it: the endpoint path
-      (``/v1/messages``) is joined after it.
+      (``/v1/messages``) is joined after it;
+    - ``temperature`` goes from 0 to 1; ``reasoning`` takes a
+      ``ThinkingBudget`` (extended thinking: from 1024 to
+      ``max_output_tokens - 1``, without Tools, ``temperature`` or
+      ``top_k``, and ``top_p`` only from 0.95), never a ``ReasoningEffort``.
+
+    Its own options, keyword-only:
+
+    - ``top_k``: an ``int`` of 1 or more, or ``None``;
+    - prompt caching: ``cache_system`` (the system prompt),
+      ``cache_tools`` (every Tool, marked on the last) and
+      ``cache_messages`` (indexes into the request's messages, ``-1`` the
+      last, as a growing conversation wants), at most 4 breakpoints in all;
+      ``cache_ttl`` ``"5m"`` or ``"1h"`` for the vendor's default (5 minutes);
+    - ``betas``: beta names sent in the ``anthropic-beta`` header.
 
     Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG`` for
     the first bad field, its message naming it
@@ -32,11 +48,26 @@ class AnthropicConfig(VendorConfig):
     """
 
     OUTPUT_LIMIT_REQUIRED: ClassVar[bool] = True
+    OPTIONS: ClassVar[OptionSupport | None] = MESSAGES_OPTIONS
 
     max_output_tokens: int
     base_url: str = _wire.DEFAULT_BASE_URL
+    _: KW_ONLY
+    top_k: int | None = None
+    cache_system: bool = False
+    cache_tools: bool = False
+    cache_messages: tuple[int, ...] = ()
+    cache_ttl: Literal["5m", "1h"] | None = None
+    betas: tuple[str, ...] = ()
+
+    def _check_own_options(self) -> None:
+        for field, value in checked_messages_options(self).items():
+            _OWN_SETTERS[field](self, value)
 
     @property
     def messages_url(self) -> str:
         """The absolute URL of the Messages endpoint under ``base_url``."""
         return self.base_url + _wire.MESSAGES_PATH
+
+
+_OWN_SETTERS = {name: slot_setter(AnthropicConfig, name) for name in ("cache_messages", "betas")}

@@ -15,8 +15,13 @@ from course_protocol import CourseModelRequest
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._error_body import describe_error
+from course_provider_anthropic._options import MESSAGES_OPTIONS
 from course_provider_anthropic._parser import MessagesStreamParser
-from course_provider_anthropic._request import messages_request_body, request_headers
+from course_provider_anthropic._request import (
+    keyless_headers,
+    messages_request_body,
+    request_headers,
+)
 from course_vendor import VendorModel, VendorPlay, VendorWire
 
 __all__ = ["MESSAGES_WIRE", "AnthropicMessagesModel"]
@@ -26,6 +31,7 @@ MESSAGES_WIRE = VendorWire(
     key_variable=_wire.API_KEY_VARIABLE,
     path=_wire.MESSAGES_PATH,
     describe_error=describe_error,
+    options=MESSAGES_OPTIONS,
 )
 
 
@@ -34,7 +40,8 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
     """The Anthropic Messages API (``POST /v1/messages``, streamed) as a ``CourseModel``.
 
     ``config`` says what every call sends besides the transcript (model,
-    output limit, system prompt, Tools, base URL, timeouts). ``api_key`` is
+    output limit, system prompt, Tools, options, base URL, timeouts);
+    `with_config` derives a model with other options. ``api_key`` is
     the key, or ``None`` to read ``ANTHROPIC_API_KEY`` at each call;
     ``transport`` a ``course_http`` transport to send through (a
     ``RecordedTransport`` to replay, needing no key), or ``None`` for a
@@ -44,7 +51,7 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
 
     Raises ``TypeError`` when ``config`` is not an `AnthropicConfig` or
     ``transport`` not a transport, and ``course_vendor.VendorConfigError``
-    for a bad key or config timeouts given with a transport.
+    for a bad key, or config timeouts given with a transport.
     """
 
     __slots__ = ()
@@ -65,8 +72,8 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
 
     def _headers(self, api_key: str | None) -> Mapping[str, str]:
         if api_key is None:
-            return {_wire.API_VERSION_HEADER: _wire.API_VERSION}
-        return request_headers(api_key)
+            return keyless_headers(self._config.betas)
+        return request_headers(api_key, self._config.betas)
 
     def _parser(self, request_id: str) -> VendorPlay:
         return MessagesStreamParser(request_id)

@@ -16,9 +16,10 @@ from course_protocol import (
 )
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
+from course_provider_anthropic._options import cache_control, option_entries
 from course_vendor import checked_api_key
 
-__all__ = ["messages_request_body", "request_headers"]
+__all__ = ["keyless_headers", "messages_request_body", "request_headers"]
 
 _Block = dict[str, Any]
 
@@ -27,27 +28,39 @@ def _invalid(message: str) -> VendorError:
     return VendorError(VendorErrorCode.VENDOR_INVALID_REQUEST, message, vendor=_wire.VENDOR)
 
 
-def request_headers(api_key: str) -> dict[str, str]:
-    """The headers every Messages API call needs: the key and the API version.
+def request_headers(api_key: str, betas: tuple[str, ...] = ()) -> dict[str, str]:
+    """The headers a Messages API call sends: the key, the API version and the ``betas``.
 
-    Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_API_KEY``
-    (path ``api_key``) when ``api_key`` is not a usable key
+    ``betas`` (``AnthropicConfig.betas``) go comma-separated in
+    ``anthropic-beta``, which is left out when there are none. Raises
+    ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_API_KEY`` (path
+    ``api_key``) when ``api_key`` is not a usable key
     (``course_vendor.checked_api_key``: a non-empty ``str`` of visible
     ASCII, so it can never forge a second header). The key itself never
     appears in a message.
     """
-    return {
-        _wire.API_KEY_HEADER: checked_api_key(api_key),
-        _wire.API_VERSION_HEADER: _wire.API_VERSION,
-    }
+    return {_wire.API_KEY_HEADER: checked_api_key(api_key), **keyless_headers(betas)}
+
+
+def keyless_headers(betas: tuple[str, ...]) -> dict[str, str]:
+    """The headers of a call without its key (a replay needs none): the version and the betas."""
+    headers = {_wire.API_VERSION_HEADER: _wire.API_VERSION}
+    if betas:
+        headers[_wire.BETA_HEADER] = ",".join(betas)
+    return headers
 
 
 def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) -> dict[str, Any]:
     """The JSON body (plain ``dict``/``list`` values) that asks the Messages API for ``request``.
 
     The body has ``model``, ``max_tokens``, ``system`` (when configured),
-    ``messages``, ``tools`` (when configured) and ``stream: true``. Course
-    messages become alternating turns:
+    ``messages``, ``tools`` (when configured), the options set (README,
+    "Options": ``temperature``, ``top_p``, ``top_k``, ``stop_sequences``,
+    ``tool_choice``, ``metadata.user_id``, ``thinking``) and ``stream:
+    true``; the model adds ``config.extra_body`` after them. Prompt caching
+    marks with ``cache_control`` the system prompt (then sent as one
+    ``text`` block), the last Tool, and the last block sent for each message
+    ``config.cache_messages`` chooses. Course messages become alternating turns:
 
     - a user message is a ``text`` block of a user turn;
     - an assistant message's text blocks are ``text`` blocks and its Tool
@@ -68,7 +81,9 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     the course message when the transcript holds nothing to send but blank
     assistant text, opens with the assistant, has a blank user message, or
     puts anything between a Tool call and its result (a user message,
-    another assistant turn) or a result after user text in its turn.
+    another assistant turn) or a result after user text in its turn, and
+    when a message ``cache_messages`` chooses is not in the request or sends
+    nothing (blank assistant text).
     """
     body: dict[str, Any] = {
         _wire.MODEL: config.model,
@@ -76,7 +91,17 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     }
     if config.system_prompt is not None:
         body[_wire.SYSTEM] = config.system_prompt
-    body[_wire.MESSAGES] = _turns(request)
+        if config.cache_system:
+            body[_wire.SYSTEM] = [
+                {
+                    _wire.TYPE: _wire.TEXT,
+                    _wire.TEXT: config.system_prompt,
+                    _wire.CACHE_CONTROL: cache_control(config),
+                }
+            ]
+    builder = _turns(request)
+    _mark_cached_messages(builder, config, len(request.messages))
+    body[_wire.MESSAGES] = builder.turns
     if config.tools:
         body[_wire.TOOLS] = [
             {
@@ -86,8 +111,23 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
             }
             for tool in config.tools
         ]
+        if config.cache_tools:
+            body[_wire.TOOLS][-1][_wire.CACHE_CONTROL] = cache_control(config)
+    body.update(option_entries(config))
     body[_wire.STREAM] = True
     return body
+
+
+def _mark_cached_messages(builder: _TurnBuilder, config: AnthropicConfig, count: int) -> None:
+    for position, chosen in enumerate(config.cache_messages):
+        index = chosen + count if chosen < 0 else chosen
+        block = builder.last_blocks.get(index) if 0 <= index < count else None
+        if block is None:
+            where = f"cache_messages[{position}] ({chosen})"
+            if not 0 <= index < count:
+                raise _invalid(f"{where} chooses no message of the {count} in the request")
+            raise _invalid(f"{where} chooses messages[{index}], which sends nothing to cache")
+        block[_wire.CACHE_CONTROL] = cache_control(config)
 
 
 def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
@@ -122,16 +162,19 @@ def _result_block(message: CourseToolResultMessage) -> _Block:
 class _TurnBuilder:
     """The turns built so far and the Tool calls of the last assistant turn still unanswered."""
 
-    __slots__ = ("open_calls", "turns")
+    __slots__ = ("last_blocks", "open_calls", "turns")
 
     def __init__(self) -> None:
         self.turns: list[dict[str, Any]] = []
+        # Course message index -> the last block sent for it, where a cache breakpoint goes.
+        self.last_blocks: dict[int, _Block] = {}
         # Tool-use id -> index of the course message that made the call. User
         # text is taken only once this is empty, so a Tool result can never
         # come after user text in its turn.
         self.open_calls: dict[str, int] = {}
 
     def add(self, role: str, blocks: list[_Block], position: int) -> None:
+        self.last_blocks[position] = blocks[-1]
         if self.turns and self.turns[-1][_wire.ROLE] == role:
             self.turns[-1][_wire.CONTENT].extend(blocks)
             return
@@ -150,7 +193,7 @@ class _TurnBuilder:
         )
 
 
-def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
+def _turns(request: CourseModelRequest) -> _TurnBuilder:
     builder = _TurnBuilder()
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
@@ -176,7 +219,7 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
         raise _invalid("messages: nothing to send: every message is blank assistant text")
     # check_sendable (validate_transcript) guarantees a later result for every
     # call, and each result was taken only while its call was open: none is left open here.
-    return builder.turns
+    return builder
 
 
 def _add_result(builder: _TurnBuilder, message: CourseToolResultMessage, position: int) -> None:

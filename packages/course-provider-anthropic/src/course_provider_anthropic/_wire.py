@@ -14,9 +14,16 @@ __all__ = [
     "API_VERSION_HEADER",
     "ASSISTANT",
     "BASE_URL_VARIABLE",
+    "BETA_HEADER",
+    "BUDGET_TOKENS",
+    "CACHE_CONTROL",
     "CACHE_CREATION_INPUT_TOKENS",
     "CACHE_READ_INPUT_TOKENS",
     "CATEGORY",
+    "CHOICE_ANY",
+    "CHOICE_AUTO",
+    "CHOICE_NONE",
+    "CHOICE_TOOL",
     "CITATION",
     "CITATIONS_DELTA",
     "CONTENT",
@@ -27,7 +34,10 @@ __all__ = [
     "DEFAULT_BASE_URL",
     "DELTA",
     "DESCRIPTION",
+    "DISABLE_PARALLEL_TOOL_USE",
+    "ENABLED",
     "END_TURN",
+    "EPHEMERAL",
     "ERROR",
     "EXPLANATION",
     "ID",
@@ -44,6 +54,7 @@ __all__ = [
     "MESSAGE_DELTA",
     "MESSAGE_START",
     "MESSAGE_STOP",
+    "METADATA",
     "MODEL",
     "MODEL_CONTEXT_WINDOW_EXCEEDED",
     "NAME",
@@ -60,19 +71,26 @@ __all__ = [
     "STOP_DETAILS",
     "STOP_REASON",
     "STOP_SEQUENCE",
+    "STOP_SEQUENCES",
     "STREAM",
     "SYSTEM",
+    "TEMPERATURE",
     "TEXT",
     "TEXT_DELTA",
     "THINKING",
     "THINKING_DELTA",
     "TOOLS",
+    "TOOL_CHOICE",
     "TOOL_RESULT",
     "TOOL_USE",
     "TOOL_USE_ID",
+    "TOP_K",
+    "TOP_P",
+    "TTL",
     "TYPE",
     "USAGE",
     "USER",
+    "USER_ID",
     "VENDOR",
 ]
 
@@ -178,3 +196,24 @@ STOP_SEQUENCE: Final = "stop_sequence"
 REFUSAL: Final = "refusal"
 PAUSE_TURN: Final = "pause_turn"
 MODEL_CONTEXT_WINDOW_EXCEEDED: Final = "model_context_window_exceeded"
+
+# Request options (``THINKING`` above is the request's field too).
+TEMPERATURE: Final = "temperature"
+TOP_P: Final = "top_p"
+TOP_K: Final = "top_k"
+STOP_SEQUENCES: Final = "stop_sequences"
+TOOL_CHOICE: Final = "tool_choice"
+DISABLE_PARALLEL_TOOL_USE: Final = "disable_parallel_tool_use"
+CHOICE_AUTO: Final = "auto"
+CHOICE_ANY: Final = "any"
+CHOICE_NONE: Final = "none"
+CHOICE_TOOL: Final = "tool"
+METADATA: Final = "metadata"
+USER_ID: Final = "user_id"
+ENABLED: Final = "enabled"
+BUDGET_TOKENS: Final = "budget_tokens"
+CACHE_CONTROL: Final = "cache_control"
+EPHEMERAL: Final = "ephemeral"
+TTL: Final = "ttl"
+BETA_HEADER: Final = "anthropic-beta"
+"""Beta features, comma-separated in one header."""

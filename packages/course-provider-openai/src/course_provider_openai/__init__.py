@@ -3,7 +3,7 @@
 - `OpenAIChatModel` and `OpenAIResponsesModel`: the ``CourseModel`` s
   themselves, live or over a recorded transport.
 - `OpenAIConfig`: what the adapter sends besides the transcript (model,
-  output-token limit, system prompt, Tools, base URL); `request_headers`
+  output-token limit, system prompt, Tools, options, base URL); `request_headers`
   for the API key, which the configuration never holds.
 - `chat_request_body` and `responses_request_body`: course request +
   configuration to each API's JSON body, data in, data out.

@@ -17,6 +17,7 @@ from course_protocol import (
 )
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._config import OpenAIConfig
+from course_provider_openai._options import chat_option_entries
 
 __all__ = ["chat_request_body"]
 
@@ -36,8 +37,10 @@ def chat_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict
       Chat has no error flag: a result with ``is_error`` is sent with its
       content unchanged, so the Tool's own text must say that it failed;
     - the configured Tools as ``{"type": "function", "function": {...}}``;
-    - ``max_completion_tokens`` when configured, ``stream: true`` and
-      ``stream_options.include_usage`` always (a course response needs usage).
+    - ``max_completion_tokens`` when configured, then the options set
+      (README, "Options"), then ``stream: true`` and
+      ``stream_options.include_usage`` always (a course response needs
+      usage); the model adds ``config.extra_body`` after them.
 
     Pure: reads only its arguments, returns a new value each call, never
     raises on protocol values. It does not check how Tool calls and results
@@ -51,6 +54,7 @@ def chat_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict
         body[wire.TOOLS_KEY] = [_tool(tool) for tool in config.tools]
     if config.max_output_tokens is not None:
         body[wire.MAX_COMPLETION_TOKENS_KEY] = config.max_output_tokens
+    body.update(chat_option_entries(config))
     body[wire.STREAM_KEY] = True
     body[wire.STREAM_OPTIONS_KEY] = {wire.INCLUDE_USAGE_KEY: True}
     return body

@@ -1,7 +1,8 @@
 """The adapter's configuration, shared by both OpenAI APIs, and the request headers.
 
 Configuration lives on the adapter, never in the course request: the model,
-the output-token limit, the system prompt, the Tools and the base URL. The
+the output-token limit, the system prompt, the Tools, the options and the
+base URL. The
 API key is not part of it: the model object holds the key and passes it to
 :func:`request_headers` once per call, so no configuration value, repr or
 error message can ever show it.
@@ -9,10 +10,11 @@ error message can ever show it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import final
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar, final
 
-from course_vendor import VendorConfig, checked_api_key
+from course_provider_openai._options import OPENAI_OPTIONS, check_openai_options
+from course_vendor import OptionSupport, VendorConfig, checked_api_key
 
 __all__ = [
     "API_KEY_VARIABLE",
@@ -50,14 +52,39 @@ class OpenAIConfig(VendorConfig):
       (``/chat/completions``, ``/responses``) are appended to it, so
       `DEFAULT_BASE_URL` calls ``https://api.openai.com/v1/chat/completions``.
       A compatible vendor's works the same way
-      (``https://api.groq.com/openai/v1``, ``https://openrouter.ai/api/v1``).
+      (``https://api.groq.com/openai/v1``, ``https://openrouter.ai/api/v1``);
+    - ``temperature`` goes from 0 to 2; ``reasoning`` takes a
+      ``ReasoningEffort``, never a ``ThinkingBudget``; Chat takes at most 4
+      ``stop_sequences`` and the Responses API none (its model refuses them).
+
+    Its own options, keyword-only, ``None`` for the API's default:
+
+    - ``prompt_cache_key``: a non-blank ``str`` that groups requests sharing
+      a prompt prefix for OpenAI's prompt cache;
+    - ``service_tier``: a non-blank ``str`` (``"auto"``, ``"default"``,
+      ``"flex"``, ``"priority"``; compatible vendors have their own);
+    - ``store``: a ``bool``, whether OpenAI keeps the response (Chat leaves
+      it out by default; the Responses API sends ``false`` unless this says
+      ``True``: a replayed conversation never depends on what is kept);
+    - ``seed``: an ``int`` for best-effort determinism, Chat only (the
+      Responses API does not take it: its model refuses it).
 
     Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG`` for
     the first bad field, its message naming it
     (``OpenAIConfig.model must be ...``).
     """
 
+    OPTIONS: ClassVar[OptionSupport | None] = OPENAI_OPTIONS
+
     base_url: str = DEFAULT_BASE_URL
+    _: KW_ONLY
+    prompt_cache_key: str | None = None
+    service_tier: str | None = None
+    store: bool | None = None
+    seed: int | None = None
+
+    def _check_own_options(self) -> None:
+        check_openai_options(self)
 
 
 def request_headers(api_key: str) -> dict[str, str]:

@@ -17,6 +17,7 @@ from course_provider_openai._chat_parser import ChatStreamParser
 from course_provider_openai._chat_request import chat_request_body
 from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
 from course_provider_openai._error_body import describe_error
+from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
 from course_provider_openai._responses_parser import ResponsesStreamParser
 from course_provider_openai._responses_request import responses_request_body
 from course_vendor import VendorModel, VendorPlay, VendorWire
@@ -28,12 +29,14 @@ CHAT_WIRE = VendorWire(
     key_variable=API_KEY_VARIABLE,
     path=_chat_wire.PATH,
     describe_error=describe_error,
+    options=CHAT_OPTIONS,
 )
 RESPONSES_WIRE = VendorWire(
     vendor=_responses_wire.VENDOR,
     key_variable=API_KEY_VARIABLE,
     path=_responses_wire.PATH,
     describe_error=describe_error,
+    options=RESPONSES_OPTIONS,
 )
 
 
@@ -97,13 +100,14 @@ class OpenAIResponsesModel(_OpenAIModel):
     """The OpenAI Responses API (``POST /v1/responses``, streamed) as a ``CourseModel``.
 
     The same configuration, key and transport as `OpenAIChatModel`; every
-    call sends ``store: false``, so a replayed conversation never depends on
-    state kept by the server. See ``course_vendor.VendorModel`` for how a call
-    runs, fails and aborts.
+    call sends ``store: false`` (unless ``config.store`` is ``True``), so a
+    replayed conversation never depends on state kept by the server. See
+    ``course_vendor.VendorModel`` for how a call runs, fails and aborts.
 
     Raises ``TypeError`` when ``config`` is not an `OpenAIConfig` or
     ``transport`` not a transport, and ``course_vendor.VendorConfigError``
-    for a bad key or config timeouts given with a transport.
+    for a bad key, config timeouts given with a transport, or an option
+    the Responses API does not take (``stop_sequences``, ``seed``).
     """
 
     __slots__ = ()

@@ -17,6 +17,7 @@ from course_protocol import (
 )
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._config import OpenAIConfig
+from course_provider_openai._options import responses_option_entries
 
 __all__ = ["responses_request_body"]
 
@@ -40,9 +41,11 @@ def responses_request_body(request: CourseModelRequest, config: OpenAIConfig) ->
       "parameters", "strict": false}``: the schema is sent as given, and
       strict mode (the API's default) would refuse ordinary schemas with
       optional properties;
-    - ``max_output_tokens`` when configured, ``store: false`` (a replayed
-      conversation must never depend on state kept by the server) and
-      ``stream: true``.
+    - ``max_output_tokens`` when configured, then the options set (README,
+      "Options"), ``store: false`` (a replayed conversation must never
+      depend on state kept by the server; ``config.store`` may say
+      ``true``) and ``stream: true``; the model adds ``config.extra_body``
+      after them.
 
     Plain-string content is chosen over ``input_text``/``output_text`` parts:
     it is accepted for both roles and by compatible servers, and a course
@@ -57,7 +60,8 @@ def responses_request_body(request: CourseModelRequest, config: OpenAIConfig) ->
         body[wire.TOOLS_KEY] = [_tool(tool) for tool in config.tools]
     if config.max_output_tokens is not None:
         body[wire.MAX_OUTPUT_TOKENS_KEY] = config.max_output_tokens
-    body[wire.STORE_KEY] = False
+    body.update(responses_option_entries(config))
+    body[wire.STORE_KEY] = bool(config.store)
     body[wire.STREAM_KEY] = True
     return body
 

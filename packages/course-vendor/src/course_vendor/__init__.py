@@ -9,9 +9,16 @@
   every parser spent after its first error and says when it is `finished`.
 - `VendorConfig`: the configuration fields every vendor has, one name each
   (``model``, ``max_output_tokens``, ``system_prompt``, ``tools``,
-  ``base_url``, ``timeouts``), checked once; a vendor subclasses it with its
-  default base URL. A bad field, or a bad API key (`checked_api_key`, the
-  one key rule), is a `VendorConfigError` with a `VendorConfigErrorCode`.
+  ``base_url``, ``timeouts``, the `COMMON_OPTIONS` and the escape hatch
+  ``extra_body``/``extra_headers``), checked once; a vendor subclasses it
+  with its default base URL and its own options. The option values:
+  `ToolChoice` and `NamedTool`, `ReasoningEffort` and `ThinkingBudget`.
+  Each wire declares in an `OptionSupport` which options it sends
+  (`option_fields` lists a configuration's); every other one set is
+  refused. A bad field, or a bad API key (`checked_api_key`, the one key
+  rule), is a `VendorConfigError` with a `VendorConfigErrorCode`
+  (`config_error` makes the ``VENDOR_INVALID_CONFIG`` one a vendor's own
+  checks raise).
 - The reads every parser shares: `event_object`, `token_count`,
   `usage_counts`, `tool_arguments`, `body_object` (an error body's JSON);
   `event_error` and `invalid_event`, the one shape of an event's error, and
@@ -29,7 +36,7 @@ import inspect as _inspect
 
 from course_vendor._api_key import checked_api_key
 from course_vendor._config import VendorConfig
-from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode
+from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode, config_error
 from course_vendor._event_errors import EventFailures, described, event_error, invalid_event
 from course_vendor._event_json import (
     body_object,
@@ -37,6 +44,13 @@ from course_vendor._event_json import (
     token_count,
     tool_arguments,
     usage_counts,
+)
+from course_vendor._options import (
+    COMMON_OPTIONS,
+    NamedTool,
+    ReasoningEffort,
+    ThinkingBudget,
+    ToolChoice,
 )
 from course_vendor._registry import (
     VENDOR_ENTRY_POINT_GROUP,
@@ -47,18 +61,26 @@ from course_vendor._registry import (
 )
 from course_vendor._sendable import check_sendable
 from course_vendor._stream_parser import FeedResult, OneChunkStreamParser, StreamParser
+from course_vendor._support import OptionSupport, option_fields
 from course_vendor._text_pieces import TextPieces
 from course_vendor._tool_call_ids import ToolCallIds
-from course_vendor._vendor_model import VendorModel, VendorPlay, VendorWire
+from course_vendor._vendor_model import VendorModel, VendorPlay
+from course_vendor._vendor_wire import VendorWire
 
 __all__ = [
+    "COMMON_OPTIONS",
     "VENDOR_ENTRY_POINT_GROUP",
     "EventFailures",
     "FeedResult",
+    "NamedTool",
     "OneChunkStreamParser",
+    "OptionSupport",
+    "ReasoningEffort",
     "StreamParser",
     "TextPieces",
+    "ThinkingBudget",
     "ToolCallIds",
+    "ToolChoice",
     "VendorConfig",
     "VendorConfigError",
     "VendorConfigErrorCode",
@@ -69,11 +91,13 @@ __all__ = [
     "body_object",
     "check_sendable",
     "checked_api_key",
+    "config_error",
     "described",
     "event_error",
     "event_object",
     "invalid_event",
     "load_vendor",
+    "option_fields",
     "token_count",
     "tool_arguments",
     "usage_counts",

@@ -10,8 +10,9 @@ printed, compared and logged freely.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
+from typing import Any, ClassVar, Literal
 
 from course_http import Timeouts
 from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
@@ -19,6 +20,16 @@ from course_protocol.slots import slot_setter
 from course_protocol.untrusted import describe, sequence_snapshot, shown, type_name
 from course_vendor._base_url import checked_base_url
 from course_vendor._config_errors import config_error
+from course_vendor._extras import checked_extra_body, checked_extra_headers
+from course_vendor._options import (
+    COMMON_OPTIONS,
+    NamedTool,
+    ReasoningEffort,
+    ThinkingBudget,
+    ToolChoice,
+    checked_common_options,
+)
+from course_vendor._support import OptionSupport
 
 __all__ = ["VendorConfig"]
 
@@ -45,6 +56,30 @@ class VendorConfig:
       creates, or ``None`` for the defaults (a model given a transport of its
       own refuses a configuration with timeouts: set them on that transport).
 
+    The common options, keyword-only, ``None`` (or empty) for the vendor's
+    default; each vendor sends each one in its own JSON or refuses it
+    (its wire's `OptionSupport`, checked when a model is built on the
+    configuration, and by a vendor's subclass at once):
+
+    - ``temperature``: a finite number from 0 (an ``int`` is kept as a
+      ``float``); its upper bound is the vendor's (Anthropic 1, OpenAI 2);
+    - ``top_p``: a finite number from 0 to 1;
+    - ``stop_sequences``: a tuple (or list) of distinct non-blank ``str``;
+    - ``tool_choice``: a `ToolChoice` (``"auto"``, ``"none"``,
+      ``"required"``; the plain strings are taken and converted) or a
+      `NamedTool` naming one of ``tools``; needs Tools;
+    - ``parallel_tool_calls``: a ``bool``, whether one answer may call several
+      Tools; needs Tools, and means nothing with tool choice ``none``;
+    - ``user_id``: an opaque id of the end user (no personal data), a
+      non-blank ``str`` of at most 256 characters;
+    - ``reasoning``: a `ReasoningEffort` (or its string) or a `ThinkingBudget`;
+    - ``extra_body``: a JSON object merged into every request body, for a
+      vendor field this package does not model (frozen by the protocol's
+      strict JSON checks; a key the adapter writes is refused);
+    - ``extra_headers``: headers added to every call (names checked; no
+      credential header, none the transport or the adapter sets; kept with
+      lower-case names).
+
     Raises `VendorConfigError` ``VENDOR_INVALID_CONFIG`` for the first field
     of the wrong type or value, its message naming it
     (``AnthropicConfig.max_output_tokens must be ...``).
@@ -53,12 +88,31 @@ class VendorConfig:
     OUTPUT_LIMIT_REQUIRED: ClassVar[bool] = False
     """Whether the vendor's API needs ``max_output_tokens`` (``None`` is then refused)."""
 
+    OPTIONS: ClassVar[OptionSupport | None] = None
+    """What every API of this configuration's vendor sends, checked at construction
+    (``None``: checked only by each wire's `OptionSupport`, when a model is built)."""
+
     model: str
     max_output_tokens: int | None = None
     system_prompt: str | None = None
     tools: tuple[CourseToolSpec, ...] = ()
     base_url: str = ""
     timeouts: Timeouts | None = None
+    _: KW_ONLY
+    temperature: float | None = None
+    top_p: float | None = None
+    stop_sequences: tuple[str, ...] = ()
+    tool_choice: ToolChoice | NamedTool | Literal["auto", "none", "required"] | None = None
+    parallel_tool_calls: bool | None = None
+    user_id: str | None = None
+    reasoning: (
+        ReasoningEffort
+        | ThinkingBudget
+        | Literal["none", "minimal", "low", "medium", "high", "xhigh"]
+        | None
+    ) = None
+    extra_body: Mapping[str, Any] | None = None
+    extra_headers: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         name = type_name(self)
@@ -78,10 +132,28 @@ class VendorConfig:
             raise config_error(
                 f"{name}.timeouts", f"must be a Timeouts or None, got {describe(self.timeouts)}"
             )
+        for field, value in checked_common_options(self, name).items():
+            _OPTION_SETTERS[field](self, value)
+        _set_extra_body(self, checked_extra_body(self.extra_body, f"{name}.extra_body"))
+        _set_extra_headers(self, checked_extra_headers(self.extra_headers, f"{name}.extra_headers"))
+        self._check_own_options()
+        if self.OPTIONS is not None:
+            self.OPTIONS.check(self)
+
+    def _check_own_options(self) -> None:
+        """Check the fields a vendor's subclass adds, after the kit's checks and before `OPTIONS`.
+
+        A subclass overrides this (it does nothing here) instead of
+        ``__post_init__``; it raises `VendorConfigError` ``VENDOR_INVALID_CONFIG``
+        naming the field (`config_error`).
+        """
 
 
 _set_tools = slot_setter(VendorConfig, "tools")
 _set_base_url = slot_setter(VendorConfig, "base_url")
+_set_extra_body = slot_setter(VendorConfig, "extra_body")
+_set_extra_headers = slot_setter(VendorConfig, "extra_headers")
+_OPTION_SETTERS = {name: slot_setter(VendorConfig, name) for name in COMMON_OPTIONS}
 
 
 def _wanted(expected: str, value: object) -> str:

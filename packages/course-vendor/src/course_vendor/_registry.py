@@ -21,7 +21,8 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, final
 
 from course_http import HttpTransport, VendorError, VendorErrorCode
-from course_vendor._vendor_model import VendorModel, VendorWire
+from course_vendor._vendor_model import VendorModel
+from course_vendor._vendor_wire import VendorWire
 
 __all__ = [
     "VENDOR_ENTRY_POINT_GROUP",

@@ -13,16 +13,15 @@ is one piece of state; splitting it would spread one invariant over modules.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import weakref
 from abc import abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import partial
-from typing import Generic, TypeAlias, TypeVar, final
+from typing import Any, Generic, Self, TypeAlias, TypeVar
 
 from course_http import (
     ClosedOnExit,
-    ErrorBodyReader,
     HttpRequest,
     HttpTransport,
     LiveTransport,
@@ -39,7 +38,9 @@ from course_stream import AbortSignal, EventStream, SourcePlay, forward_source, 
 from course_vendor._api_key import checked_api_key, environment_api_key
 from course_vendor._config import VendorConfig
 from course_vendor._config_errors import config_error
+from course_vendor._extras import merged
 from course_vendor._sendable import check_sendable
+from course_vendor._vendor_wire import VendorWire
 
 __all__ = ["VendorModel", "VendorPlay", "VendorWire"]
 
@@ -51,24 +52,6 @@ number of chunks pushed; the terminal response at the end; whatever the event
 source raised (already a `VendorError`) passed through."""
 
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class VendorWire:
-    """The fixed facts of one vendor API: what a `VendorModel` needs besides its configuration.
-
-    ``vendor`` names the wire format in every `VendorError`
-    (``"anthropic-messages"``); ``key_variable`` is the environment variable
-    holding the API key (``ANTHROPIC_API_KEY``); ``path`` is the endpoint
-    under the base URL (``/v1/messages``); ``describe_error`` reads the
-    vendor's HTTP error bodies.
-    """
-
-    vendor: str
-    key_variable: str
-    path: str
-    describe_error: ErrorBodyReader
 
 
 class VendorModel(ClosedOnExit, Generic[C]):
@@ -122,11 +105,14 @@ class VendorModel(ClosedOnExit, Generic[C]):
         """Raise `VendorConfigError` for a bad key or config timeouts with a transport.
 
         Raises ``TypeError`` when ``config`` is not a `VendorConfig` or
-        ``transport`` not an `HttpTransport`, and ``ValueError`` when
-        `LiveTransport` refuses ``config.base_url``.
+        ``transport`` not an `HttpTransport`, ``ValueError`` when
+        `LiveTransport` refuses ``config.base_url``, and `VendorConfigError`
+        ``VENDOR_INVALID_CONFIG`` for an option ``wire`` does not send
+        (`VendorWire.check_options`).
         """
         if not isinstance(config, VendorConfig):
             raise TypeError(f"config must be a VendorConfig, not {type(config).__name__}")
+        wire.check_options(config)
         self._api_key = None if api_key is None else checked_api_key(api_key)
         if transport is None:
             self._transport: HttpTransport = LiveTransport(
@@ -154,6 +140,33 @@ class VendorModel(ClosedOnExit, Generic[C]):
     def config(self) -> C:
         """The adapter's configuration, sent with every call."""
         return self._config
+
+    def with_config(self, **changes: Any) -> Self:
+        """A model like this one whose configuration is ``dataclasses.replace(config, **changes)``.
+
+        For a loop that changes an option between turns (a lower
+        ``temperature``, ``tool_choice="none"`` on the last turn) without
+        state: the new configuration is checked again, as any is, and the
+        new model shares this one's key, transport and event loop. It never
+        closes the transport: close this model once both are done. Raises
+        `VendorConfigError` ``VENDOR_INVALID_CONFIG`` for a refused value or
+        a change of ``base_url`` or ``timeouts`` (they belong to the shared
+        transport), and ``TypeError`` for a field the configuration lacks.
+        """
+        for fixed in ("base_url", "timeouts"):
+            if fixed in changes:
+                raise config_error(
+                    f"{type(self._config).__name__}.{fixed}",
+                    "belongs to the transport this model shares: build a new model to change it",
+                )
+        config = dataclasses.replace(self._config, **changes)
+        self._wire.check_options(config)
+        derived = object.__new__(type(self))
+        for slot in VendorModel.__slots__:
+            setattr(derived, slot, getattr(self, slot))
+        derived._config = config
+        derived._owns_transport = False
+        return derived
 
     @property
     def transport(self) -> HttpTransport:
@@ -272,8 +285,11 @@ class VendorModel(ClosedOnExit, Generic[C]):
 
     def _outgoing(self, request: CourseModelRequest) -> HttpRequest:
         check_sendable(request, self._wire.vendor)
-        body = self._body(request)
-        headers = self._headers(self._key_for_call())
+        vendor = self._wire.vendor
+        body = merged(self._body(request), self._config.extra_body, "extra_body", vendor)
+        headers = merged(
+            self._headers(self._key_for_call()), self._config.extra_headers, "extra_headers", vendor
+        )
         try:
             return HttpRequest(self._wire.path, body, headers)
         except ValueError as error:
