@@ -72,32 +72,34 @@ def open_block(block: dict[str, Any], index: int) -> OpenBlock:
     ``VENDOR_UNKNOWN_EVENT`` for a block type this parser does not know,
     ``VENDOR_INVALID_EVENT`` for a field of the wrong type.
     """
-    kind = block.get(_wire.TYPE)
+    kind = block.get(_wire.TYPE_KEY)
     if type(kind) is not str:
-        invalid(index, _path(_wire.TYPE), "a string", kind)
+        invalid(index, _path(_wire.TYPE_KEY), "a string", kind)
     if kind == _wire.TEXT:
-        opened = OpenBlock(kind, _wire.TEXT_DELTA, _wire.TEXT, emits=True)
-        initial = text_at(block, _wire.TEXT, index, parent=_wire.CONTENT_BLOCK)
+        opened = OpenBlock(kind, _wire.TEXT_DELTA, _wire.TEXT_KEY, emits=True)
+        initial = text_at(block, _wire.TEXT_KEY, index, parent=_wire.CONTENT_BLOCK_KEY)
         if initial:
             opened.parts.append(initial)
         return opened
     if kind == _wire.TOOL_USE:
-        call_id = text_at(block, _wire.ID, index, parent=_wire.CONTENT_BLOCK, non_blank=True)
-        name = text_at(block, _wire.NAME, index, parent=_wire.CONTENT_BLOCK, non_blank=True)
-        placeholder = block.get(_wire.INPUT)
+        call_id = text_at(
+            block, _wire.ID_KEY, index, parent=_wire.CONTENT_BLOCK_KEY, non_blank=True
+        )
+        name = text_at(block, _wire.NAME_KEY, index, parent=_wire.CONTENT_BLOCK_KEY, non_blank=True)
+        placeholder = block.get(_wire.INPUT_KEY)
         # A streamed tool_use carries its arguments in input_json_delta
         # fragments only; anything but {} here would be a second, conflicting source.
         if type(placeholder) is not dict or placeholder:
             got = "a non-empty object" if type(placeholder) is dict else described(placeholder)
             fail_invalid(
-                f"{_path(_wire.INPUT)} must be the empty object of a streamed "
+                f"{_path(_wire.INPUT_KEY)} must be the empty object of a streamed "
                 f"{_wire.TOOL_USE} block, got {got}",
                 index,
             )
         return OpenBlock(
             kind,
             _wire.INPUT_JSON_DELTA,
-            _wire.PARTIAL_JSON,
+            _wire.PARTIAL_JSON_KEY,
             emits=False,
             tool_id=call_id,
             name=name,
@@ -123,12 +125,12 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
     for a payload of the wrong type or a known delta type that does not fit
     the block, ``VENDOR_UNKNOWN_EVENT`` for an unknown delta type.
     """
-    kind = delta.get(_wire.TYPE)
+    kind = delta.get(_wire.TYPE_KEY)
     if type(kind) is not str:
-        invalid(index, f"{_wire.DELTA}.{_wire.TYPE}", "a string", kind)
+        invalid(index, f"{_wire.DELTA_KEY}.{_wire.TYPE_KEY}", "a string", kind)
     if kind == block.delta_type:
         fail_invalid(
-            f"{_wire.DELTA}.{block.delta_key} must be a string, "
+            f"{_wire.DELTA_KEY}.{block.delta_key} must be a string, "
             f"got {described(delta.get(block.delta_key))}",
             index,
         )
@@ -138,7 +140,7 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
         wanted = dict if kind == _wire.CITATIONS_DELTA else str
         if type(payload) is not wanted:
             fail_invalid(
-                f"{_wire.DELTA}.{payload_key} must be "
+                f"{_wire.DELTA_KEY}.{payload_key} must be "
                 + ("an object" if wanted is dict else "a string")
                 + f", got {described(payload)}",
                 index,
@@ -149,7 +151,7 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
     fail(
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
         index,
-        f"{_wire.DELTA}.{_wire.TYPE} {shown(kind)!r} is not a known delta type",
+        f"{_wire.DELTA_KEY}.{_wire.TYPE_KEY} {shown(kind)!r} is not a known delta type",
         vendor_type=kind,
     )
 
@@ -158,13 +160,13 @@ def _skipped_payload(block_kind: str, delta_kind: str) -> str | None:
     """The payload key of a delta the block skips on purpose, or ``None`` if it keeps none."""
     if block_kind == _wire.THINKING:
         if delta_kind == _wire.THINKING_DELTA:
-            return _wire.THINKING
+            return _wire.THINKING_KEY
         if delta_kind == _wire.SIGNATURE_DELTA:
-            return _wire.SIGNATURE
+            return _wire.SIGNATURE_KEY
     if block_kind == _wire.TEXT and delta_kind == _wire.CITATIONS_DELTA:
-        return _wire.CITATION
+        return _wire.CITATION_KEY
     return None
 
 
 def _path(key: str) -> str:
-    return f"{_wire.CONTENT_BLOCK}.{key}"
+    return f"{_wire.CONTENT_BLOCK_KEY}.{key}"

@@ -86,9 +86,9 @@ class ContentBlockParser(OneChunkStreamParser):
                 "starts again" if position < expected else f"skips ahead (expected {expected})"
             )
             fail_order(f"{kind}: block {described(position)} {problem}", index)
-        block = open_block(object_at(data, _wire.CONTENT_BLOCK, index), index)
+        block = open_block(object_at(data, _wire.CONTENT_BLOCK_KEY, index), index)
         if block.kind == _wire.TOOL_USE:
-            self._call_ids.claim(block.tool_id, index, f"{_wire.CONTENT_BLOCK}.{_wire.ID}")
+            self._call_ids.claim(block.tool_id, index, f"{_wire.CONTENT_BLOCK_KEY}.{_wire.ID_KEY}")
         self._open[position] = block
         self._content.append(None)
         if block.parts:
@@ -99,11 +99,11 @@ class ContentBlockParser(OneChunkStreamParser):
     def _block_delta(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         # The dominant events (a text delta, an argument fragment) take this
         # short path; anything else, failures included, the checked one.
-        position = data.get(_wire.INDEX)
+        position = data.get(_wire.INDEX_KEY)
         block = self._open.get(position) if type(position) is int else None
         if block is not None:
-            delta = data.get(_wire.DELTA)
-            if type(delta) is dict and delta.get(_wire.TYPE) == block.delta_type:
+            delta = data.get(_wire.DELTA_KEY)
+            if type(delta) is dict and delta.get(_wire.TYPE_KEY) == block.delta_type:
                 piece = delta.get(block.delta_key)
                 if type(piece) is str:
                     block.parts.append(piece)
@@ -118,7 +118,7 @@ class ContentBlockParser(OneChunkStreamParser):
         block = self._open.get(position)
         if block is None:
             self._no_block(_wire.CONTENT_BLOCK_DELTA, position, index)
-        refuse_delta(block, object_at(data, _wire.DELTA, index), index)
+        refuse_delta(block, object_at(data, _wire.DELTA_KEY, index), index)
 
     def _block_stop(self, data: dict[str, Any], index: int) -> CourseModelChunk | None:
         position = block_index(data, index)
@@ -136,7 +136,7 @@ class ContentBlockParser(OneChunkStreamParser):
             block.parts.joined(),
             vendor=_V,
             index=index,
-            path=f"block {position} {_wire.INPUT}",
+            path=f"block {position} {_wire.INPUT_KEY}",
         )
         call = CourseToolCall(block.tool_id, block.name, arguments)
         self._content[position] = call

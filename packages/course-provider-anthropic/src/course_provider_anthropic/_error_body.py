@@ -34,11 +34,11 @@ def describe_error(body: bytes) -> VendorErrorBody | None:
     document = body_object(body) if type(body) is bytes else None
     if document is None:
         return None
-    error = document.get(_wire.ERROR)
-    if document.get(_wire.TYPE) != _wire.ERROR or type(error) is not dict:
+    error = document.get(_wire.ERROR_KEY)
+    if document.get(_wire.TYPE_KEY) != _wire.ERROR or type(error) is not dict:
         return None
-    kind = error.get(_wire.TYPE)
-    message = error.get(_wire.MESSAGE)
+    kind = error.get(_wire.TYPE_KEY)
+    message = error.get(_wire.MESSAGE_KEY)
     if type(kind) is not str or is_blank(kind) or type(message) is not str:
         return None
     return VendorErrorBody(kind, None, message)
@@ -52,9 +52,9 @@ def raise_error_event(data: dict[str, Any], index: int) -> NoReturn:
     ``VENDOR_INVALID_EVENT`` when ``error`` is not an object with a
     non-blank ``type`` and a ``message`` string.
     """
-    error = object_at(data, _wire.ERROR, index)
-    kind = text_at(error, _wire.TYPE, index, parent=_wire.ERROR, non_blank=True)
-    message = text_at(error, _wire.MESSAGE, index, parent=_wire.ERROR)
+    error = object_at(data, _wire.ERROR_KEY, index)
+    kind = text_at(error, _wire.TYPE_KEY, index, parent=_wire.ERROR_KEY, non_blank=True)
+    message = text_at(error, _wire.MESSAGE_KEY, index, parent=_wire.ERROR_KEY)
     fail(
         VendorErrorCode.VENDOR_ERROR_EVENT,
         index,

@@ -42,19 +42,19 @@ MESSAGES_OPTIONS = OptionSupport(
     reasoning=frozenset({ThinkingBudget}),
     body_keys=frozenset(
         {
-            _wire.MODEL,
-            _wire.MAX_TOKENS,
-            _wire.SYSTEM,
-            _wire.MESSAGES,
-            _wire.TOOLS,
-            _wire.STREAM,
-            _wire.TEMPERATURE,
-            _wire.TOP_P,
-            _wire.TOP_K,
-            _wire.STOP_SEQUENCES,
-            _wire.TOOL_CHOICE,
-            _wire.METADATA,
-            _wire.THINKING,
+            _wire.MODEL_KEY,
+            _wire.MAX_TOKENS_KEY,
+            _wire.SYSTEM_KEY,
+            _wire.MESSAGES_KEY,
+            _wire.TOOLS_KEY,
+            _wire.STREAM_KEY,
+            _wire.TEMPERATURE_KEY,
+            _wire.TOP_P_KEY,
+            _wire.TOP_K_KEY,
+            _wire.STOP_SEQUENCES_KEY,
+            _wire.TOOL_CHOICE_KEY,
+            _wire.METADATA_KEY,
+            _wire.THINKING_KEY,
         }
     ),
     header_names=frozenset({_wire.API_VERSION_HEADER, _wire.BETA_HEADER}),
@@ -168,9 +168,9 @@ def _check_thinking(config: AnthropicConfig, tokens: int, name: str) -> None:
 
 def cache_control(config: AnthropicConfig) -> dict[str, str]:
     """The ``cache_control`` of every breakpoint: ``ephemeral``, with the ``ttl`` when set."""
-    control = {_wire.TYPE: _wire.EPHEMERAL}
+    control = {_wire.TYPE_KEY: _wire.EPHEMERAL}
     if config.cache_ttl is not None:
-        control[_wire.TTL] = config.cache_ttl
+        control[_wire.TTL_KEY] = config.cache_ttl
     return control
 
 
@@ -178,22 +178,22 @@ def option_entries(config: AnthropicConfig) -> dict[str, Any]:
     """The body entries of the options set in ``config``, in the order they are sent."""
     entries: dict[str, Any] = {}
     if config.temperature is not None:
-        entries[_wire.TEMPERATURE] = config.temperature
+        entries[_wire.TEMPERATURE_KEY] = config.temperature
     if config.top_p is not None:
-        entries[_wire.TOP_P] = config.top_p
+        entries[_wire.TOP_P_KEY] = config.top_p
     if config.top_k is not None:
-        entries[_wire.TOP_K] = config.top_k
+        entries[_wire.TOP_K_KEY] = config.top_k
     if config.stop_sequences:
-        entries[_wire.STOP_SEQUENCES] = list(config.stop_sequences)
+        entries[_wire.STOP_SEQUENCES_KEY] = list(config.stop_sequences)
     choice = _tool_choice(config)
     if choice is not None:
-        entries[_wire.TOOL_CHOICE] = choice
+        entries[_wire.TOOL_CHOICE_KEY] = choice
     if config.user_id is not None:
-        entries[_wire.METADATA] = {_wire.USER_ID: config.user_id}
+        entries[_wire.METADATA_KEY] = {_wire.USER_ID_KEY: config.user_id}
     if type(config.reasoning) is ThinkingBudget:
-        entries[_wire.THINKING] = {
-            _wire.TYPE: _wire.ENABLED,
-            _wire.BUDGET_TOKENS: config.reasoning.tokens,
+        entries[_wire.THINKING_KEY] = {
+            _wire.TYPE_KEY: _wire.ENABLED,
+            _wire.BUDGET_TOKENS_KEY: config.reasoning.tokens,
         }
     return entries
 
@@ -203,9 +203,9 @@ def _tool_choice(config: AnthropicConfig) -> dict[str, Any] | None:
     if value is None and config.parallel_tool_calls is None:
         return None
     if type(value) is NamedTool:
-        choice: dict[str, Any] = {_wire.TYPE: _wire.CHOICE_TOOL, _wire.NAME: value.name}
+        choice: dict[str, Any] = {_wire.TYPE_KEY: _wire.CHOICE_TOOL, _wire.NAME_KEY: value.name}
     else:
-        choice = {_wire.TYPE: _CHOICES[ToolChoice(value or ToolChoice.AUTO)]}
+        choice = {_wire.TYPE_KEY: _CHOICES[ToolChoice(value or ToolChoice.AUTO)]}
     if config.parallel_tool_calls is not None:
-        choice[_wire.DISABLE_PARALLEL_TOOL_USE] = not config.parallel_tool_calls
+        choice[_wire.DISABLE_PARALLEL_TOOL_USE_KEY] = not config.parallel_tool_calls
     return choice

@@ -94,7 +94,7 @@ class MessagesStreamParser(ContentBlockParser):
     def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
         # The hot path under course_stream.forward_source.
         data = event_object(event.data, vendor=_V, index=index)
-        kind = data.get(_wire.TYPE)
+        kind = data.get(_wire.TYPE_KEY)
         handler = _HANDLERS.get(kind) if type(kind) is str else None
         if handler is None or event.event != kind or self._response is not None:
             self._refuse(event, kind, index)
@@ -112,7 +112,7 @@ class MessagesStreamParser(ContentBlockParser):
 
     def _refuse(self, event: SseEvent, kind: object, index: int) -> NoReturn:
         if type(kind) is not str:
-            invalid(index, _wire.TYPE, "a string", kind)
+            invalid(index, _wire.TYPE_KEY, "a string", kind)
         if event.event != kind:
             fail_invalid(
                 f"the event name {shown(event.event)!r} differs from its data type {shown(kind)!r}",
@@ -130,46 +130,49 @@ class MessagesStreamParser(ContentBlockParser):
     def _message_start(self, data: dict[str, Any], index: int) -> None:
         if self._message_id is not None:
             fail_order(f"a second {_wire.MESSAGE_START}", index)
-        message = object_at(data, _wire.MESSAGE, index)
-        message_id = text_at(message, _wire.ID, index, parent=_wire.MESSAGE, non_blank=True)
-        if message.get(_wire.ROLE) != _wire.ASSISTANT:
-            fail_invalid(f"{_wire.MESSAGE}.{_wire.ROLE} must be {_wire.ASSISTANT!r}", index)
-        content = message.get(_wire.CONTENT, [])
+        message = object_at(data, _wire.MESSAGE_KEY, index)
+        message_id = text_at(message, _wire.ID_KEY, index, parent=_wire.MESSAGE_KEY, non_blank=True)
+        if message.get(_wire.ROLE_KEY) != _wire.ASSISTANT:
+            fail_invalid(f"{_wire.MESSAGE_KEY}.{_wire.ROLE_KEY} must be {_wire.ASSISTANT!r}", index)
+        content = message.get(_wire.CONTENT_KEY, [])
         if type(content) is not list or content:
             # Streamed content arrives in block events; a start that already
             # holds some would be a second source of it.
-            fail_invalid(f"{_wire.MESSAGE}.{_wire.CONTENT} must be an empty list", index)
-        usage_path = f"{_wire.MESSAGE}.{_wire.USAGE}"
-        usage = object_at(message, _wire.USAGE, index, parent=_wire.MESSAGE)
+            fail_invalid(f"{_wire.MESSAGE_KEY}.{_wire.CONTENT_KEY} must be an empty list", index)
+        usage_path = f"{_wire.MESSAGE_KEY}.{_wire.USAGE_KEY}"
+        usage = object_at(message, _wire.USAGE_KEY, index, parent=_wire.MESSAGE_KEY)
         total_input = input_tokens(usage, usage_path, index)
         if total_input is None:
-            fail_invalid(f"{usage_path}.{_wire.INPUT_TOKENS} must be an integer, got null", index)
+            fail_invalid(
+                f"{usage_path}.{_wire.INPUT_TOKENS_KEY} must be an integer, got null", index
+            )
         # The start's output count is a placeholder; message_delta gives the real one.
-        placeholder = usage.get(_wire.OUTPUT_TOKENS)
+        placeholder = usage.get(_wire.OUTPUT_TOKENS_KEY)
         if placeholder is not None:
             token_count(
-                placeholder, vendor=_V, index=index, path=f"{usage_path}.{_wire.OUTPUT_TOKENS}"
+                placeholder, vendor=_V, index=index, path=f"{usage_path}.{_wire.OUTPUT_TOKENS_KEY}"
             )
         self._input_tokens = total_input
         self._message_id = message_id
 
     def _message_delta(self, data: dict[str, Any], index: int) -> None:
         self._require_start(_wire.MESSAGE_DELTA, index)
-        delta = object_at(data, _wire.DELTA, index)
-        reason = delta.get(_wire.STOP_REASON)
+        delta = object_at(data, _wire.DELTA_KEY, index)
+        reason = delta.get(_wire.STOP_REASON_KEY)
         if reason is not None and (type(reason) is not str or is_blank(reason)):
             fail_invalid(
-                f"{_wire.DELTA}.{_wire.STOP_REASON} must be a non-blank string or null", index
+                f"{_wire.DELTA_KEY}.{_wire.STOP_REASON_KEY} must be a non-blank string or null",
+                index,
             )
-        usage = object_at(data, _wire.USAGE, index)
-        output_path = f"{_wire.USAGE}.{_wire.OUTPUT_TOKENS}"
+        usage = object_at(data, _wire.USAGE_KEY, index)
+        output_path = f"{_wire.USAGE_KEY}.{_wire.OUTPUT_TOKENS_KEY}"
         output = token_count(
-            usage.get(_wire.OUTPUT_TOKENS), vendor=_V, index=index, path=output_path
+            usage.get(_wire.OUTPUT_TOKENS_KEY), vendor=_V, index=index, path=output_path
         )
         if self._output_tokens is not None and output < self._output_tokens:
             fail_invalid(f"{output_path} is cumulative; it went down to {output}", index)
         # Input is repeated here by newer streams; when it is, it replaces the start's.
-        total_input = input_tokens(usage, _wire.USAGE, index)
+        total_input = input_tokens(usage, _wire.USAGE_KEY, index)
         if reason is not None:
             self._stop_reason = course_stop_reason(reason, delta, index)
             self._vendor_reason = reason
@@ -186,7 +189,7 @@ class MessagesStreamParser(ContentBlockParser):
             fail_order(f"{_wire.MESSAGE_STOP} comes before {_wire.MESSAGE_DELTA}", index)
         message_id, stop_reason = self._message_id, self._stop_reason
         if stop_reason is None or message_id is None:
-            fail_invalid(f"no {_wire.MESSAGE_DELTA} gave a {_wire.STOP_REASON}", index)
+            fail_invalid(f"no {_wire.MESSAGE_DELTA} gave a {_wire.STOP_REASON_KEY}", index)
         content = tuple(block for block in self._content if block is not None)
         message = CourseAssistantMessage(message_id, content)
         problem = terminal_semantics_error(stop_reason, message)

@@ -49,10 +49,10 @@ def fail_order(message: str, index: int) -> NoReturn:
 
 def block_index(data: dict[str, Any], index: int) -> int:
     """The event's block ``index``: a non-negative ``int``, or ``VENDOR_INVALID_EVENT``."""
-    value = data.get(_wire.INDEX)
+    value = data.get(_wire.INDEX_KEY)
     # type() is int, never isinstance: True would find block 1 (True == 1).
     if type(value) is not int or value < 0:
-        invalid(index, _wire.INDEX, "a non-negative integer", value)
+        invalid(index, _wire.INDEX_KEY, "a non-negative integer", value)
     return value
 
 
@@ -67,14 +67,14 @@ def input_tokens(usage: dict[str, Any], path: str, index: int) -> int | None:
     a sum past 2**53 - 1.
     """
     total = 0
-    for key in (_wire.CACHE_CREATION_INPUT_TOKENS, _wire.CACHE_READ_INPUT_TOKENS):
+    for key in (_wire.CACHE_CREATION_INPUT_TOKENS_KEY, _wire.CACHE_READ_INPUT_TOKENS_KEY):
         cached = usage.get(key)
         if cached is not None:
             total += token_count(cached, vendor=_wire.VENDOR, index=index, path=f"{path}.{key}")
-    value = usage.get(_wire.INPUT_TOKENS)
+    value = usage.get(_wire.INPUT_TOKENS_KEY)
     if value is None:
         return None
-    path = f"{path}.{_wire.INPUT_TOKENS}"
+    path = f"{path}.{_wire.INPUT_TOKENS_KEY}"
     total += token_count(value, vendor=_wire.VENDOR, index=index, path=path)
     if total > MAX_TOKEN_COUNT:
         fail_invalid(f"{path} and the cache counts add up past 2**53 - 1", index)

@@ -86,35 +86,35 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     nothing (blank assistant text).
     """
     body: dict[str, Any] = {
-        _wire.MODEL: config.model,
-        _wire.MAX_TOKENS: config.max_output_tokens,
+        _wire.MODEL_KEY: config.model,
+        _wire.MAX_TOKENS_KEY: config.max_output_tokens,
     }
     if config.system_prompt is not None:
-        body[_wire.SYSTEM] = config.system_prompt
+        body[_wire.SYSTEM_KEY] = config.system_prompt
         if config.cache_system:
-            body[_wire.SYSTEM] = [
+            body[_wire.SYSTEM_KEY] = [
                 {
-                    _wire.TYPE: _wire.TEXT,
-                    _wire.TEXT: config.system_prompt,
-                    _wire.CACHE_CONTROL: cache_control(config),
+                    _wire.TYPE_KEY: _wire.TEXT,
+                    _wire.TEXT_KEY: config.system_prompt,
+                    _wire.CACHE_CONTROL_KEY: cache_control(config),
                 }
             ]
     builder = _turns(request)
     _mark_cached_messages(builder, config, len(request.messages))
-    body[_wire.MESSAGES] = builder.turns
+    body[_wire.MESSAGES_KEY] = builder.turns
     if config.tools:
-        body[_wire.TOOLS] = [
+        body[_wire.TOOLS_KEY] = [
             {
-                _wire.NAME: tool.name,
-                _wire.DESCRIPTION: tool.description,
-                _wire.INPUT_SCHEMA: thaw_json(tool.input_schema),
+                _wire.NAME_KEY: tool.name,
+                _wire.DESCRIPTION_KEY: tool.description,
+                _wire.INPUT_SCHEMA_KEY: thaw_json(tool.input_schema),
             }
             for tool in config.tools
         ]
         if config.cache_tools:
-            body[_wire.TOOLS][-1][_wire.CACHE_CONTROL] = cache_control(config)
+            body[_wire.TOOLS_KEY][-1][_wire.CACHE_CONTROL_KEY] = cache_control(config)
     body.update(option_entries(config))
-    body[_wire.STREAM] = True
+    body[_wire.STREAM_KEY] = True
     return body
 
 
@@ -127,7 +127,7 @@ def _mark_cached_messages(builder: _TurnBuilder, config: AnthropicConfig, count:
             if not 0 <= index < count:
                 raise _invalid(f"{where} chooses no message of the {count} in the request")
             raise _invalid(f"{where} chooses messages[{index}], which sends nothing to cache")
-        block[_wire.CACHE_CONTROL] = cache_control(config)
+        block[_wire.CACHE_CONTROL_KEY] = cache_control(config)
 
 
 def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
@@ -135,14 +135,14 @@ def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
     for block in message.content:
         if type(block) is CourseTextBlock:
             if not is_blank(block.text):
-                blocks.append({_wire.TYPE: _wire.TEXT, _wire.TEXT: block.text})
+                blocks.append({_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: block.text})
         else:
             blocks.append(
                 {
-                    _wire.TYPE: _wire.TOOL_USE,
-                    _wire.ID: block.id,
-                    _wire.NAME: block.name,
-                    _wire.INPUT: thaw_json(block.arguments),
+                    _wire.TYPE_KEY: _wire.TOOL_USE,
+                    _wire.ID_KEY: block.id,
+                    _wire.NAME_KEY: block.name,
+                    _wire.INPUT_KEY: thaw_json(block.arguments),
                 }
             )
     return blocks
@@ -150,12 +150,12 @@ def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
 
 def _result_block(message: CourseToolResultMessage) -> _Block:
     block: _Block = {
-        _wire.TYPE: _wire.TOOL_RESULT,
-        _wire.TOOL_USE_ID: message.tool_call_id,
-        _wire.CONTENT: message.content,
+        _wire.TYPE_KEY: _wire.TOOL_RESULT,
+        _wire.TOOL_USE_ID_KEY: message.tool_call_id,
+        _wire.CONTENT_KEY: message.content,
     }
     if message.is_error:
-        block[_wire.IS_ERROR] = True
+        block[_wire.IS_ERROR_KEY] = True
     return block
 
 
@@ -175,15 +175,15 @@ class _TurnBuilder:
 
     def add(self, role: str, blocks: list[_Block], position: int) -> None:
         self.last_blocks[position] = blocks[-1]
-        if self.turns and self.turns[-1][_wire.ROLE] == role:
-            self.turns[-1][_wire.CONTENT].extend(blocks)
+        if self.turns and self.turns[-1][_wire.ROLE_KEY] == role:
+            self.turns[-1][_wire.CONTENT_KEY].extend(blocks)
             return
         if not self.turns and role != _wire.USER:
             raise _invalid(
                 f"messages[{position}]: the transcript must open with a user message, "
                 "not an assistant message"
             )
-        self.turns.append({_wire.ROLE: role, _wire.CONTENT: blocks})
+        self.turns.append({_wire.ROLE_KEY: role, _wire.CONTENT_KEY: blocks})
 
     def unanswered(self, position: int) -> VendorError:
         call_id, call_position = next(iter(self.open_calls.items()))
@@ -201,18 +201,18 @@ def _turns(request: CourseModelRequest) -> _TurnBuilder:
                 raise _invalid(f"messages[{position}]: a user message must not be blank")
             if builder.open_calls:
                 raise builder.unanswered(position)
-            text = {_wire.TYPE: _wire.TEXT, _wire.TEXT: message.content}
+            text = {_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: message.content}
             builder.add(_wire.USER, [text], position)
         elif type(message) is CourseAssistantMessage:
             blocks = _assistant_blocks(message)
             if not blocks:
                 continue
-            if builder.open_calls and builder.turns[-1][_wire.ROLE] == _wire.USER:
+            if builder.open_calls and builder.turns[-1][_wire.ROLE_KEY] == _wire.USER:
                 raise builder.unanswered(position)
             builder.add(_wire.ASSISTANT, blocks, position)
             for block in blocks:
-                if block[_wire.TYPE] == _wire.TOOL_USE:
-                    builder.open_calls[block[_wire.ID]] = position
+                if block[_wire.TYPE_KEY] == _wire.TOOL_USE:
+                    builder.open_calls[block[_wire.ID_KEY]] = position
         else:
             _add_result(builder, message, position)
     if not builder.turns:

@@ -38,13 +38,13 @@ def course_stop_reason(reason: str, delta: dict[str, Any], index: int) -> Course
 
 def _refuse_reason(reason: str, delta: dict[str, Any], index: int) -> NoReturn:
     if reason == _wire.REFUSAL:
-        details = delta.get(_wire.STOP_DETAILS)
-        explanation = details.get(_wire.EXPLANATION) if type(details) is dict else None
-        category = details.get(_wire.CATEGORY) if type(details) is dict else None
+        details = delta.get(_wire.STOP_DETAILS_KEY)
+        explanation = details.get(_wire.EXPLANATION_KEY) if type(details) is dict else None
+        category = details.get(_wire.CATEGORY_KEY) if type(details) is dict else None
         fail(
             VendorErrorCode.VENDOR_REFUSAL,
             index,
-            f"the model refused to answer ({_wire.STOP_REASON} {reason!r})",
+            f"the model refused to answer ({_wire.STOP_REASON_KEY} {reason!r})",
             vendor_type=reason,
             vendor_code=category if type(category) is str else None,
             vendor_message=explanation if type(explanation) is str else None,
