@@ -24,7 +24,7 @@ from tests.course_cli.serving import SECONDS, serving
 from tests.course_pytest.projects import ANTHROPIC, SSE
 
 KEY = "sk-ant-api03-own-proxy-key-Hd9Kf3Bj6Gs0Ua8Ei2Oo5Ty1Rn7Vx4Mb9"
-QUESTION = [{"role": "user", "content": [{"type": "text", "text": "What is 20 + 22?"}]}]
+QUESTION: Any = [{"role": "user", "content": [{"type": "text", "text": "What is 20 + 22?"}]}]
 WHOLE = ANTHROPIC.text_body("4", "2")
 FIRST_EVENTS = WHOLE[: WHOLE.index(b"event: content_block_stop")]
 
