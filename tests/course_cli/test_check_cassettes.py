@@ -35,6 +35,8 @@ from course_http import (
     VendorError,
 )
 from tests.course_cassettes.replays import replay
+from tests.course_cassettes.sdk_upstream import ANTHROPIC_SSE, Upstream
+from tests.course_cassettes.test_httpx2_transports import recorded
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import JSON, SSE, WIRES, Wire, sse_bytes
@@ -306,3 +308,20 @@ def test_the_path_check_knows_a_wire_by_is_the_path_its_model_posts_to(wire: Wir
     assert path.endswith(found.wire.path)
     assert vendor_wire_for_path(path + "?stream=true") is found
     assert vendor_wire_for_path(path + "/") is None
+
+
+def test_course_check_reads_what_the_sdk_transports_recorded(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    good = recorded(tmp_path / "good", "sync", "anthropic-stream")
+    cut = ANTHROPIC_SSE[: ANTHROPIC_SSE.index(b"event: message_stop")]
+    bad = recorded(tmp_path / "bad", "sync", "anthropic-stream", Upstream(anthropic_sse=cut))
+
+    clean = course("check", good)
+    assert (clean.status, clean.out) == (0, "checked 1 file, 1 response: clean\n")
+    broken = course("check", bad)
+    assert broken.status == 1
+    assert broken.out.startswith(
+        f"{bad}: response 0: VENDOR_MISSING_TERMINAL: calls[0].response.body: "
+        "replayed on anthropic-messages: "
+    ), broken.out

@@ -73,9 +73,14 @@ def write_project(root: Path, files: Mapping[str, str]) -> None:
         target.write_text(text)
 
 
-async def run_pytest(root: Path, *arguments: str, env: Mapping[str, str] | None = None) -> Run:
-    """Run ``python -m pytest ARGUMENTS`` in ``root``; bounded by `RUN_SECONDS`."""
-    return await finish(await start_pytest(root, *arguments, env=env))
+async def run_pytest(
+    root: Path,
+    *arguments: str,
+    env: Mapping[str, str] | None = None,
+    seconds: float = RUN_SECONDS,
+) -> Run:
+    """Run ``python -m pytest ARGUMENTS`` in ``root``; bounded by ``seconds`` (`RUN_SECONDS`)."""
+    return await finish(await start_pytest(root, *arguments, env=env), seconds=seconds)
 
 
 @dataclass(frozen=True)
@@ -126,11 +131,11 @@ async def read_until(started: Started, text: str) -> str:
     return "".join(lines)
 
 
-async def finish(started: Started, *, read: str = "") -> Run:
-    """Wait for the run to end (``read``: its output read already); bounded by `RUN_SECONDS`."""
+async def finish(started: Started, *, read: str = "", seconds: float = RUN_SECONDS) -> Run:
+    """Wait for the run to end (``read``: its output read already); bounded by ``seconds``."""
     process = started.process
     try:
-        async with asyncio.timeout(RUN_SECONDS):
+        async with asyncio.timeout(seconds):
             output, _ = await process.communicate()
     except TimeoutError:
         await _killed(process)

@@ -11,6 +11,9 @@
   the query keys masked); `CassetteTransport` replays, with `RequestMatching`
   (`MatchOn`) and `ReplayFault` s (`FaultKind`; `AppliedFault` says what was
   done).
+- `Httpx2RecordingTransport` and `Httpx2CassetteTransport` do the same for
+  any httpx2 client, sync or async (the official SDKs' ``http_client``),
+  each response checked strictly by a `StreamCheck` when one is given.
 - `course_cassettes.responder`: the `CassetteResponder` ``course serve`` runs
   on ``course_http.loopback``, imported apart with the server stack.
 """
@@ -34,6 +37,9 @@ from course_cassettes._cassette_file import (
 )
 from course_cassettes._cassette_json import cassette_to_json, parse_cassette
 from course_cassettes._faults import AppliedFault, FaultKind, ReplayFault
+from course_cassettes._httpx2_calls import StreamCheck
+from course_cassettes._httpx2_recording import Httpx2RecordingTransport
+from course_cassettes._httpx2_replay import Httpx2CassetteTransport
 from course_cassettes._recording import RecordingTransport
 from course_cassettes._redaction import (
     KEPT_REQUEST_HEADERS,
@@ -51,11 +57,14 @@ __all__ = [
     "CassetteCall",
     "CassetteTransport",
     "FaultKind",
+    "Httpx2CassetteTransport",
+    "Httpx2RecordingTransport",
     "MatchOn",
     "RecordingTransport",
     "Redaction",
     "ReplayFault",
     "RequestMatching",
+    "StreamCheck",
     "cassette_to_json",
     "dumps_cassette",
     "load_cassette",

@@ -48,6 +48,12 @@ KEPT_REQUEST_HEADERS: Final = frozenset({"accept", "content-type"})
 # only make noise in a diff.
 _KEPT_REQUEST_SUFFIXES: Final = ("-version", "-beta")
 
+# The official SDKs describe themselves on every request (package and runtime
+# versions, OS, retry count, timeout): ``x-stainless-package-version`` ends in
+# "-version" but says nothing of what the vendor answers, and changes with
+# every upgrade of the SDK.
+_SDK_TELEMETRY_PREFIX: Final = "x-stainless-"
+
 KEPT_RESPONSE_HEADERS: Final = frozenset(
     {"content-type", "content-encoding", "retry-after", "retry-after-ms"}
 )
@@ -213,5 +219,7 @@ def _scrubbed(value: object, secrets: tuple[str, ...]) -> object:
 
 def _kept_request_header(name: str, extra: frozenset[str]) -> bool:
     if name in SECRET_HEADERS:
+        return False
+    if name.startswith(_SDK_TELEMETRY_PREFIX) and name not in extra:
         return False
     return name in KEPT_REQUEST_HEADERS or name in extra or name.endswith(_KEPT_REQUEST_SUFFIXES)

@@ -27,7 +27,7 @@ from course_http import (
     sent_request,
 )
 
-__all__ = ["CassetteTransport"]
+__all__ = ["CassetteTransport", "applied_faults"]
 
 
 @final
@@ -79,7 +79,7 @@ class CassetteTransport(HttpTransport):
         self._cassette = cassette
         self._when_exhausted = when_exhausted
         self._matching = cassette.matching if matching is None else matching
-        self._applied = _applied_faults(cassette, faults or {})
+        self._applied = applied_faults(cassette, faults or {})
         self._chunking: Chunking = chunking
         self._random = random.Random(seed)
         self._requests: list[RecordedRequest] = []
@@ -158,7 +158,7 @@ class CassetteTransport(HttpTransport):
         )
 
 
-def _applied_faults(cassette: Cassette, faults: object) -> dict[int, AppliedFault]:
+def applied_faults(cassette: Cassette, faults: object) -> dict[int, AppliedFault]:
     if not isinstance(faults, Mapping):
         raise TypeError(f"faults must be a mapping of call index to ReplayFault, not {faults!r}")
     applied: dict[int, AppliedFault] = {}

@@ -24,7 +24,8 @@ from typing import Literal, final, get_args
 from course_cassettes._cassette import Cassette, CassetteCall
 from course_cassettes._matching import request_difference
 from course_cassettes._redaction import redacted_request, request_secrets
-from course_http import Chunking, RecordedResponse, VendorErrorCode, cut_body, masked_path, scrub
+from course_cassettes._refusal import refusal
+from course_http import Chunking, VendorErrorCode, cut_body, masked_path, scrub
 from course_http.loopback import LoopbackRequest, LoopbackResponse
 
 __all__ = ["CassetteResponder", "ServedCall"]
@@ -203,16 +204,8 @@ class CassetteResponder:
             self._report(served)
 
 
-_REFUSAL_HEADERS = {"content-type": "application/json", "x-should-retry": "false"}
-
-
 def _refusal(status: int, code: VendorErrorCode, problem: str) -> LoopbackResponse:
-    """The typed JSON error of a refused request; any ``problem``, lone surrogates too, encodes."""
-    error = {"type": "course_cassette_error", "code": code.value, "message": problem}
-    # ASCII escapes: a problem quoting the request (a "\ud83d" escape in its
-    # JSON) may hold a lone surrogate, which no UTF-8 encoder takes.
-    body = json.dumps({"type": "error", "error": error}, ensure_ascii=True).encode("ascii")
-    return LoopbackResponse(RecordedResponse(status, _REFUSAL_HEADERS, body))
+    return LoopbackResponse(refusal(status, code, problem))
 
 
 def _difference(tape: _Tape, request: LoopbackRequest, secrets: tuple[str, ...]) -> str | None:

@@ -18,11 +18,9 @@ from course_cassettes import (
     load_cassette,
     loads_cassette,
 )
-from course_cli._playing import play_response
 from course_cli._problems import Problem
-from course_cli._wires import vendor_wire_for_path
-from course_http import RecordedResponse, VendorError, VendorErrorCode
-from course_vendor import VendorPlugin
+from course_http import VendorError, VendorErrorCode
+from course_vendor import check_recorded_stream
 
 __all__ = [
     "check_cassette_file",
@@ -63,11 +61,9 @@ async def check_cassette_file(path: str) -> tuple[int, list[Problem]]:
         return 0, [cassette]
     problems: list[Problem] = []
     for index, call in enumerate(cassette.calls):
-        wire = _streamed_wire(call)
-        if wire is not None:
-            problem = await _replay_problem(path, index, call.response, wire)
-            if problem is not None:
-                problems.append(problem)
+        problem = await _replay_problem(path, index, call)
+        if problem is not None:
+            problems.append(problem)
     return len(cassette.calls), problems
 
 
@@ -83,30 +79,10 @@ def _cassette_in(path: str) -> Cassette | Problem:
     return Problem(path, call, None, error.code.value, error.message)
 
 
-def _streamed_wire(call: CassetteCall) -> VendorPlugin | None:
-    response = call.response
-    if not 200 <= response.status < 300:
-        return None
-    media_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if media_type != _EVENT_STREAM:
-        return None
-    return vendor_wire_for_path(call.request.path)
-
-
-async def _replay_problem(
-    path: str, index: int, recorded: RecordedResponse, wire: VendorPlugin
-) -> Problem | None:
-    served = recorded
-    if recorded.end == "stalled":
-        # The same bytes, then the end a replay reaches after its read timeout, at once.
-        served = RecordedResponse(recorded.status, recorded.headers, recorded.body, "interrupted")
-    error = await play_response(served, wire, f"check-{index + 1}", None)
-    if error is None or (recorded.end != "complete" and error.code in _RECORDED_ENDS):
+async def _replay_problem(path: str, index: int, call: CassetteCall) -> Problem | None:
+    error = await check_recorded_stream(call.request.path, call.response)
+    if error is None:
         return None
     return Problem(
-        path,
-        index,
-        None,
-        error.code.value,
-        f"calls[{index}].response.body: replayed on {wire.name}: {error.message}",
+        path, index, None, error.code.value, f"calls[{index}].response.body: {error.message}"
     )

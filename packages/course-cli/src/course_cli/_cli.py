@@ -21,6 +21,7 @@ from course_cli._models import MODEL_NAMES, build_demo_model, fixture_demo_model
 from course_cli._output import format_problem, one_line, trace_line, writer_for
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
 from course_cli._serve import SERVE_EPILOG, add_serve_arguments, load_for_serving, run_serve
+from course_cli._serve_record import run_record
 from course_cli._wires import FIXTURE_WIRE, load_wire, wire_names
 from course_provider_fixture import FixtureProviderError
 
@@ -284,6 +285,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--fixture replays a fixture: it goes with --model fixture"
                 )
             _require_readable(arguments.subparser, [arguments.fixture])
+        elif arguments.command == "serve" and (arguments.record or arguments.upstream):
+            if not (arguments.record and arguments.upstream):
+                arguments.subparser.error("--record and --upstream URL go together")
+            if not arguments.upstream.startswith(("http://", "https://")):
+                arguments.subparser.error(
+                    f"--upstream must be an http:// or https:// URL, not {arguments.upstream!r}"
+                )
         elif arguments.command == "serve":
             serving = load_for_serving(arguments.target)
             if isinstance(serving, str):
@@ -296,6 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _replay(arguments.fixture, arguments.request_id, arguments.wire)
         elif arguments.command == "check":
             status = _check(arguments.fixtures, arguments.wire)
+        elif arguments.command == "serve" and arguments.record:
+            status = run_record(
+                arguments.target, arguments.upstream, arguments.port, strict=arguments.strict
+            )
         elif arguments.command == "serve":
             status = run_serve(
                 arguments.cassettes, arguments.port, arguments.chunk, arguments.delay

@@ -64,6 +64,17 @@ connection is closed, one line goes to stderr, 'course serve: interrupted'
 or 'course serve: terminated'. Exit status: 130 after Ctrl-C, 143 after
 SIGTERM, 2 for bad arguments, a cassette that cannot be used (a file in a
 folder that is not JSON at all counts) or a port already in use.
+
+Recording (a recording proxy, for a client in any language):
+  $ course serve tests/cassettes/answer.json --record --upstream https://api.anthropic.com
+Each request is forwarded to URL + its path with the caller's own key, the
+answer streams back as it arrives, and the exchange is written to the
+cassette, redacted as the pytest plugin records (no secret header, no key
+anywhere). Each recorded stream is checked by its vendor's strict parser
+(--no-strict: not): a refused one is cut short for the client, and its code
+goes to stderr. An upstream that cannot be reached is answered 502
+HTTP_CONNECT_FAILED. Stop the server (Ctrl-C, SIGTERM), then replay with
+course serve CASSETTE.
 """
 
 _CHUNKINGS: dict[str, Chunking] = {"whole": "whole", "bytes": "bytes", "random": "random"}
@@ -115,6 +126,24 @@ def add_serve_arguments(serve: argparse.ArgumentParser) -> None:
         type=_milliseconds,
         default=0.0,
         help="a pause of MS milliseconds between the writes of a body (default: 0)",
+    )
+    serve.add_argument(
+        "--record",
+        action="store_true",
+        help="record instead: forward each request to --upstream with the caller's own key, "
+        "stream the answer back, and write the redacted exchange to the cassette "
+        "CASSETTE_OR_DIR (a file, written anew)",
+    )
+    serve.add_argument(
+        "--upstream",
+        metavar="URL",
+        help="with --record: the API's base URL (https://api.anthropic.com)",
+    )
+    serve.add_argument(
+        "--no-strict",
+        dest="strict",
+        action="store_false",
+        help="with --record: do not check each recorded stream with its vendor's strict parser",
     )
 
 

@@ -10,10 +10,26 @@ from typing import Protocol, TypeVar, final
 
 import pytest
 
-from course_cassettes import Cassette, CassetteTransport, RecordingTransport, load_cassette
-from course_http import HttpTransport, Timeouts
+from course_cassettes import (
+    Cassette,
+    CassetteTransport,
+    Httpx2CassetteTransport,
+    Httpx2RecordingTransport,
+    RecordingTransport,
+    load_cassette,
+)
+from course_http import HttpTransport, Timeouts, VendorError
+from course_pytest._clients import (
+    AsyncClient,
+    AsyncTransport,
+    SyncClient,
+    SyncTransport,
+    async_client,
+    sync_client,
+)
 from course_pytest._modes import Plan, RecordMode, plan_for
 from course_pytest._options import CassetteOptions
+from course_vendor import recorded_stream_problem
 
 __all__ = ["CourseCassette", "remove_left_recordings"]
 
@@ -68,6 +84,9 @@ class CourseCassette:
         self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
         self._transport: CassetteTransport | RecordingTransport | None = None
         self._base_url: str | None = None
+        self._httpx: Httpx2CassetteTransport | Httpx2RecordingTransport | None = None
+        self._sync_clients: list[SyncClient] = []
+        self._async_clients: list[AsyncClient] = []
         # Unique to this process and test: another one recording the same
         # cassette (an xdist worker, another run) never writes over it.
         self._recording_path = path.with_name(
@@ -104,6 +123,8 @@ class CourseCassette:
         replayed and does not exist, or cannot be used; raises
         ``ValueError`` when asked again for another ``base_url``.
         """
+        if self._httpx is not None:
+            raise ValueError(_ONE_WAY)
         if self._transport is not None:
             if base_url != self._base_url:
                 raise ValueError(
@@ -114,6 +135,45 @@ class CourseCassette:
         self._base_url = base_url
         self._transport = self._open(base_url, timeouts)
         return self._transport
+
+    def httpx_transport(
+        self, *, inner: SyncTransport | AsyncTransport | None = None
+    ) -> Httpx2CassetteTransport | Httpx2RecordingTransport:
+        """This test's httpx2 transport over its cassette, sync and async (made once).
+
+        For any client built on httpx2, the official SDKs above all:
+        ``anthropic.Anthropic(http_client=httpx2.Client(transport=...))``. An
+        ``Httpx2CassetteTransport`` replaying the cassette, or an
+        ``Httpx2RecordingTransport`` writing it through ``inner`` (the
+        network by default; another transport, such as an
+        ``httpx2.MockTransport``, may stand in), as the record mode and the
+        file say. Each recorded stream is checked by its vendor's strict
+        parser, unless the marker says ``strict=False``. Fails the test as
+        `transport` does when the cassette is missing or unusable; raises
+        ``ValueError`` when the test already uses `transport` (one
+        cassette, one way to play it).
+        """
+        if self._transport is not None:
+            raise ValueError(_ONE_WAY)
+        if self._httpx is None:
+            self._httpx = self._open_httpx(inner)
+        return self._httpx
+
+    def client(self, **options: object) -> SyncClient:
+        """An ``httpx2.Client`` over `httpx_transport`, closed at teardown.
+
+        ``options`` are the client's own (``timeout=``); pass it to an SDK
+        as ``http_client=``.
+        """
+        client = sync_client(self.httpx_transport(), options)
+        self._sync_clients.append(client)
+        return client
+
+    def async_client(self, **options: object) -> AsyncClient:
+        """An ``httpx2.AsyncClient`` over `httpx_transport`, closed at teardown."""
+        client = async_client(self.httpx_transport(), options)
+        self._async_clients.append(client)
+        return client
 
     def model(self, model_class: Callable[..., M], config: _Configuration, **options: object) -> M:
         """``model_class(config, transport=..., **options)`` over this test's transport.
@@ -130,19 +190,7 @@ class CourseCassette:
         self, base_url: str, timeouts: Timeouts | None
     ) -> CassetteTransport | RecordingTransport:
         options = self._options
-        if self._plan == "missing" and options.faults:
-            pytest.fail(
-                f"the cassette {self._path} does not exist, and a test with faults never "
-                "records (a live call cannot be faulted): record it with the test that names "
-                "the same cassette without faults.",
-                pytrace=False,
-            )
-        if self._plan == "missing":
-            pytest.fail(
-                f"the cassette {self._path} does not exist, and record mode "
-                f"{self._mode.value!r} replays only.\n{self._how_to_record}",
-                pytrace=False,
-            )
+        self._fail_when_missing()
         if self._plan == "record":
             return RecordingTransport(
                 base_url,
@@ -152,10 +200,7 @@ class CourseCassette:
                 keep_headers=options.keep_headers,
                 timeouts=timeouts,
             )
-        loaded = load_cassette(self._path)
-        recorded = loaded.value_or(None)
-        if recorded is None:
-            pytest.fail(f"{loaded.failure()}\n{self._how_to_replace}", pytrace=False)
+        recorded = self._recorded()
         if self._plan == "extend":
             return RecordingTransport(
                 base_url,
@@ -179,6 +224,79 @@ class CourseCassette:
             when_exhausted=self._how_to_extend,
         )
 
+    def _fail_when_missing(self) -> None:
+        if self._plan == "missing" and self._options.faults:
+            pytest.fail(
+                f"the cassette {self._path} does not exist, and a test with faults never "
+                "records (a live call cannot be faulted): record it with the test that names "
+                "the same cassette without faults.",
+                pytrace=False,
+            )
+        if self._plan == "missing":
+            pytest.fail(
+                f"the cassette {self._path} does not exist, and record mode "
+                f"{self._mode.value!r} replays only.\n{self._how_to_record}",
+                pytrace=False,
+            )
+
+    def _recorded(self) -> Cassette:
+        loaded = load_cassette(self._path)
+        recorded = loaded.value_or(None)
+        if recorded is None:
+            pytest.fail(f"{loaded.failure()}\n{self._how_to_replace}", pytrace=False)
+        return recorded
+
+    def _open_httpx(
+        self, inner: SyncTransport | AsyncTransport | None
+    ) -> Httpx2CassetteTransport | Httpx2RecordingTransport:
+        options = self._options
+        self._fail_when_missing()
+        check = recorded_stream_problem if options.strict else None
+        if self._plan == "record":
+            return Httpx2RecordingTransport(
+                self._recording_path,
+                inner=inner,
+                redaction=options.redaction,
+                matching=options.matching,
+                keep_headers=options.keep_headers,
+                check=check,
+            )
+        recorded = self._recorded()
+        if self._plan == "extend":
+            return Httpx2RecordingTransport(
+                self._recording_path,
+                inner=inner,
+                redaction=options.redaction,
+                matching=options.matching,
+                keep_headers=options.keep_headers,
+                replay_first=recorded,
+                check=check,
+            )
+        return Httpx2CassetteTransport(
+            recorded,
+            matching=options.matching,
+            faults=options.faults,
+            chunking=options.chunking,
+            check=check,
+            when_exhausted=self._how_to_extend,
+        )
+
+    async def _close_httpx(
+        self, transport: Httpx2CassetteTransport | Httpx2RecordingTransport
+    ) -> tuple[VendorError, ...]:
+        try:
+            for client in self._sync_clients:
+                client.close()
+            for async_client_made in self._async_clients:
+                await async_client_made.aclose()
+        finally:
+            # Either kind of client may have used it: both ways are closed.
+            try:
+                transport.close()
+            finally:
+                await transport.aclose()
+        return transport.problems
+
     async def close(self, *, check_consumed: bool, passed: bool = True) -> None:
         """Close the transport; then keep a recording, or check that every recorded call was played.
 
@@ -191,6 +309,9 @@ class CourseCassette:
         any call of its cassette (replayed or recorded; a cassette of no
         calls says nothing): a misspelt path ignores nothing.
         """
+        if self._httpx is not None:
+            await self._close_played(self._httpx, check_consumed=check_consumed, passed=passed)
+            return
         transport = self._transport
         if transport is None:
             return
@@ -204,6 +325,32 @@ class CourseCassette:
                 transport.assert_consumed()
             except AssertionError as error:
                 # The plugin's own frames would say nothing the message does not.
+                pytest.fail(f"{self._path}: {error}", pytrace=False)
+        if passed:
+            self._check_ignored(transport.cassette)
+
+    async def _close_played(
+        self,
+        transport: Httpx2CassetteTransport | Httpx2RecordingTransport,
+        *,
+        check_consumed: bool,
+        passed: bool,
+    ) -> None:
+        problems: tuple[VendorError, ...] = ()
+        try:
+            problems = await self._close_httpx(transport)
+        finally:
+            if isinstance(transport, Httpx2RecordingTransport):
+                # A refused call or a stream the parser refused: not a cassette to keep.
+                self._keep_recording(passed and not problems)
+        if passed and problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            first = problems[0]
+            pytest.fail(f"{self._path}: {first.code.value}: {first.message}{more}", pytrace=False)
+        if check_consumed and isinstance(transport, Httpx2CassetteTransport):
+            try:
+                transport.assert_consumed()
+            except AssertionError as error:
                 pytest.fail(f"{self._path}: {error}", pytrace=False)
         if passed:
             self._check_ignored(transport.cassette)
@@ -239,6 +386,10 @@ class CourseCassette:
 
 
 _SCRATCH_SUFFIX = ".recording"
+_ONE_WAY = (
+    "this test's cassette is played by one transport: transport() (a course model) "
+    "or httpx_transport() (an httpx2 client, an SDK), not both"
+)
 
 
 def remove_left_recordings(path: Path) -> None:

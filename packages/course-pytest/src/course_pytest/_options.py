@@ -35,6 +35,7 @@ _KNOWN = frozenset(
         "keep_headers",
         "faults",
         "chunking",
+        "strict",
     }
 )
 
@@ -54,6 +55,7 @@ class CassetteOptions:
     keep_headers: tuple[str, ...]
     faults: Mapping[int, ReplayFault]
     chunking: Chunking
+    strict: bool = True
 
 
 def options_from_marker(
@@ -101,6 +103,9 @@ def options_from_marker(
     chunking = kwargs.get("chunking", "whole")
     if chunking not in ("whole", "bytes", "random"):
         raise ValueError("course_cassette(chunking=...) must be 'whole', 'bytes' or 'random'")
+    strict = kwargs.get("strict", True)
+    if type(strict) is not bool:
+        raise TypeError("course_cassette(strict=...) must be True or False")
     return CassetteOptions(
         name=name,
         matching=matching,
@@ -108,6 +113,7 @@ def options_from_marker(
         keep_headers=tuple(keep),
         faults=dict(faults),
         chunking=chunking,
+        strict=strict,
     )
 
 

@@ -59,8 +59,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "course_cassette(name=None, *, match=..., ignore=..., redact_fields=..., "
-        "redact_paths=..., keep_headers=..., faults=..., chunking=...): the test's "
-        "calls are replayed from (or recorded to) cassettes/<module>/<name>.json",
+        "redact_paths=..., keep_headers=..., faults=..., chunking=..., strict=True): the "
+        "test's calls are replayed from (or recorded to) cassettes/<module>/<name>.json",
     )
     config.addinivalue_line(
         "markers",
@@ -126,7 +126,10 @@ def _options(item: pytest.Item) -> CassetteOptions:
 
 @pytest_asyncio.fixture
 async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[CourseCassette]:
-    """This test's cassette: ``course_cassette.transport(base_url)`` or ``.model(Model, config)``.
+    """This test's cassette: a transport and models over it, or httpx2 clients for an SDK.
+
+    ``course_cassette.transport(base_url)``, ``.model(Model, config)``; for
+    the official SDKs ``.client()``, ``.async_client()`` and ``.httpx_transport()``.
 
     The cassette is ``cassettes/<test module>/<name>.json`` next to the test
     module; name and options come from ``@pytest.mark.course_cassette``

@@ -30,6 +30,10 @@
   the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
   installed wires without importing them, `load_vendor` imports one,
   `vendor_for_path` finds the wire a recorded request path belongs to.
+- The strict check of a recording: `check_recorded_stream` plays a recorded
+  response through its wire's parser (`streamed_wire` says which reads it),
+  `recorded_stream_problem` is the same for a sync caller (the cassettes'
+  ``StreamCheck``).
 """
 
 import inspect as _inspect
@@ -60,6 +64,11 @@ from course_vendor._registry import (
     vendor_names,
 )
 from course_vendor._sendable import check_sendable
+from course_vendor._stream_check import (
+    check_recorded_stream,
+    recorded_stream_problem,
+    streamed_wire,
+)
 from course_vendor._stream_parser import FeedResult, OneChunkStreamParser, StreamParser
 from course_vendor._support import OptionSupport, option_fields
 from course_vendor._text_pieces import TextPieces
@@ -89,6 +98,7 @@ __all__ = [
     "VendorPlugin",
     "VendorWire",
     "body_object",
+    "check_recorded_stream",
     "check_sendable",
     "checked_api_key",
     "config_error",
@@ -98,6 +108,8 @@ __all__ = [
     "invalid_event",
     "load_vendor",
     "option_fields",
+    "recorded_stream_problem",
+    "streamed_wire",
     "token_count",
     "tool_arguments",
     "usage_counts",

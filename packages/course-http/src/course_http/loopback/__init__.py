@@ -4,7 +4,8 @@
   in the test's own event loop, with a bounded shutdown.
 - What it serves, kept apart from how: a `LoopbackResponse` (a
   `course_http.RecordedResponse`, cut into chunks and paced), chosen per request
-  by a `Responder` (`in_order` serves a list); what it saw, `LoopbackRequest`;
+  by a `Responder` (`in_order` serves a list), or a `LoopbackStream` relayed
+  as it arrives (a recording proxy's answer); what it saw, `LoopbackRequest`;
   how each exchange ended, `LoopbackEnd`.
 - `LoopbackApp`: the plain ASGI application underneath.
 - `CassetteResponder`: a `Responder` answering from cassettes with request
@@ -24,6 +25,7 @@ from course_http.loopback._script import (
     LoopbackEnd,
     LoopbackRequest,
     LoopbackResponse,
+    LoopbackStream,
     Responder,
     in_order,
 )
@@ -35,6 +37,7 @@ __all__ = [
     "LoopbackRequest",
     "LoopbackResponse",
     "LoopbackServer",
+    "LoopbackStream",
     "Responder",
     "in_order",
 ]

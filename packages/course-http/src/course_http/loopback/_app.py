@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 
 from course_http._recorded import RecordedResponse
-from course_http.loopback._script import LoopbackEnd, LoopbackRequest, LoopbackResponse, Responder
+from course_http.loopback._script import (
+    LoopbackEnd,
+    LoopbackRequest,
+    LoopbackResponse,
+    LoopbackStream,
+    Responder,
+)
 
 __all__ = ["LoopbackApp"]
 
@@ -85,7 +91,7 @@ class LoopbackApp:
             reply = _NOTHING_SCRIPTED
         if type(reply) is RecordedResponse:
             reply = LoopbackResponse(reply)
-        assert type(reply) is LoopbackResponse
+        assert type(reply) is LoopbackResponse or type(reply) is LoopbackStream
         wake = asyncio.Event()
         gone = asyncio.Event()
         if self._stopping:
@@ -94,7 +100,10 @@ class LoopbackApp:
         watcher = asyncio.create_task(_watch_disconnect(receive, gone, wake))
         end = LoopbackEnd.SERVER_STOPPED
         try:
-            end = await _play(reply, send, wake, gone)
+            if type(reply) is LoopbackStream:
+                end = await _relay(reply, send, gone)
+            else:
+                end = await _play(reply, send, wake, gone)
         finally:
             self._wakes.discard(wake)
             watcher.cancel()
@@ -164,6 +173,57 @@ async def _play(
         return LoopbackEnd.INTERRUPTED
     await wake.wait()
     return _why_woken(gone)
+
+
+async def _relay(reply: LoopbackStream, send: Send, gone: asyncio.Event) -> LoopbackEnd:
+    status, headers, chunks = await reply.opened()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (name.encode("latin-1"), value.encode("latin-1"))
+                for name, value in headers.items()
+                if name.lower() not in _FRAMING_HEADERS
+            ],
+        }
+    )
+    iterator = aiter(chunks)
+    try:
+        while True:
+            # The next chunk may never come (a stalled upstream): a client that
+            # leaves meanwhile ends the wait, and the upstream's read with it.
+            arriving = asyncio.create_task(_next_chunk(iterator))
+            leaving = asyncio.create_task(gone.wait())
+            await asyncio.wait({arriving, leaving}, return_when=asyncio.FIRST_COMPLETED)
+            leaving.cancel()
+            if not arriving.done():
+                arriving.cancel()
+                await asyncio.wait({arriving, leaving})
+                return LoopbackEnd.CLIENT_DISCONNECTED
+            await asyncio.wait({leaving})
+            try:
+                chunk = arriving.result()
+            except Exception:
+                # The upstream's body failed (or its check did): the client sees it cut.
+                return LoopbackEnd.INTERRUPTED
+            if chunk is None:
+                break
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    finally:
+        closing = getattr(iterator, "aclose", None)
+        if closing is not None:
+            await closing()
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
+    return LoopbackEnd.COMPLETE
+
+
+async def _next_chunk(chunks: AsyncIterator[bytes]) -> bytes | None:
+    """The next chunk, or ``None`` at the end."""
+    try:
+        return await anext(chunks)
+    except StopAsyncIteration:
+        return None
 
 
 async def _paused(seconds: float, wake: asyncio.Event) -> bool:

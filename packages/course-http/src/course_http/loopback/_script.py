@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from typing import Literal, final
@@ -17,6 +17,7 @@ __all__ = [
     "LoopbackEnd",
     "LoopbackRequest",
     "LoopbackResponse",
+    "LoopbackStream",
     "Responder",
     "in_order",
 ]
@@ -149,7 +150,23 @@ class LoopbackEnd(StrEnum):
     """The server stopped while the response was stalled or paused."""
 
 
-Responder = Callable[[LoopbackRequest], "LoopbackResponse | RecordedResponse | None"]
+@final
+@dataclass(frozen=True, slots=True)
+class LoopbackStream:
+    """A response that arrives while it is served, relayed as it comes (a proxy's answer).
+
+    ``opened`` is awaited once the request has arrived, and gives the status,
+    the headers and the body's chunks; each chunk is written as soon as it
+    comes. When the chunks raise, the exchange ends with the connection
+    closed mid-body (`LoopbackEnd.INTERRUPTED`), as the upstream's did.
+    """
+
+    opened: Callable[[], Awaitable[tuple[int, Mapping[str, str], AsyncIterator[bytes]]]]
+
+
+Responder = Callable[
+    [LoopbackRequest], "LoopbackResponse | LoopbackStream | RecordedResponse | None"
+]
 """What to serve for a request; ``None``: nothing (the server answers 500 and says so)."""
 
 
@@ -166,7 +183,9 @@ def in_order(responses: Sequence[LoopbackResponse | RecordedResponse]) -> Respon
     queue = list(responses)
     queue.reverse()
 
-    def respond(request: LoopbackRequest) -> LoopbackResponse | RecordedResponse | None:
+    def respond(
+        request: LoopbackRequest,
+    ) -> LoopbackResponse | LoopbackStream | RecordedResponse | None:
         del request
         return queue.pop() if queue else None
 

@@ -1,0 +1,173 @@
+"""``course serve --record --upstream URL``: a recording proxy, then ``course serve`` replays.
+
+The upstream is a loopback server of the test on 127.0.0.1 (the "real API");
+``course serve`` runs as a child process; the official ``anthropic`` SDK and
+a raw httpx2 client talk to it from a thread, so that the test's event loop
+keeps answering as the upstream. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import httpx2
+
+from course_cassettes import load_cassette
+from course_http import RecordedResponse
+from course_http.loopback import LoopbackRequest, LoopbackResponse, LoopbackServer
+from tests.course_cli.serving import SECONDS, serving
+from tests.course_pytest.projects import ANTHROPIC, SSE
+
+KEY = "sk-ant-api03-own-proxy-key-Hd9Kf3Bj6Gs0Ua8Ei2Oo5Ty1Rn7Vx4Mb9"
+QUESTION: Any = [{"role": "user", "content": [{"type": "text", "text": "What is 20 + 22?"}]}]
+WHOLE = ANTHROPIC.text_body("4", "2")
+FIRST_EVENTS = WHOLE[: WHOLE.index(b"event: content_block_stop")]
+
+
+def upstream_answer(request: LoopbackRequest) -> LoopbackResponse | RecordedResponse:
+    body: Any = request.json()
+    text = body["messages"][-1]["content"][0]["text"]
+    if text == "stall":
+        # The first events, then nothing: only a proxy relaying as it arrives passes them on.
+        return RecordedResponse(200, SSE, FIRST_EVENTS, "stalled")
+    if text == "cut":
+        return RecordedResponse(200, SSE, WHOLE[: WHOLE.index(b"event: message_stop")])
+    return LoopbackResponse(RecordedResponse(200, SSE, WHOLE), chunking="bytes")
+
+
+def _ask(base_url: str, key: str) -> str:
+    client = anthropic.Anthropic(base_url=base_url, api_key=key, max_retries=0, timeout=SECONDS)
+    with (
+        client,
+        client.messages.stream(model="claude-test", max_tokens=64, messages=QUESTION) as stream,
+    ):
+        return "".join(stream.text_stream)
+
+
+def _first_event_then_leave(base_url: str) -> bytes:
+    body = {
+        "model": "m",
+        "max_tokens": 1,
+        "stream": True,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "stall"}]}],
+    }
+    with (
+        httpx2.Client(timeout=SECONDS) as http,
+        http.stream(
+            "POST", f"{base_url}/v1/messages", json=body, headers={"x-api-key": KEY}
+        ) as response,
+    ):
+        seen = b""
+        for chunk in response.iter_bytes():
+            seen += chunk
+            if b"text_delta" in seen:
+                return seen
+    raise AssertionError("the stream ended before its first text")
+
+
+def _base_url(banner: str) -> str:
+    assert banner.startswith("course serve: http://127.0.0.1:"), banner
+    return banner.split()[2]
+
+
+async def test_the_proxy_forwards_with_the_callers_key_records_redacted_and_serve_replays(
+    tmp_path: Path,
+) -> None:
+    cassette = tmp_path / "cassettes" / "answer.json"
+    async with LoopbackServer(upstream_answer) as upstream:
+        with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
+            banner = child.line()
+            assert f"records to {cassette} from {upstream.base_url}" in banner
+            text = await asyncio.to_thread(_ask, _base_url(banner), KEY)
+            report = await asyncio.to_thread(child.line)
+            child.process.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.to_thread(child.finish)
+        received = list(upstream.requests)
+    assert text == "42"
+    assert report == "POST /v1/messages: recorded: 200"
+    assert err == "course serve: terminated\n"
+    assert [
+        request.header("x-api-key") or request.header("authorization") for request in received
+    ] in (
+        [KEY],
+        [f"Bearer {KEY}"],
+    ), "the caller's own key reached the API"
+    assert KEY not in cassette.read_text(encoding="utf-8")
+    calls = load_cassette(cassette).unwrap().calls
+    assert [call.response.body for call in calls] == [WHOLE]
+    assert "x-stainless-lang" not in calls[0].request.headers
+
+    with serving(str(cassette)) as child:
+        replayed = await asyncio.to_thread(_ask, _base_url(child.line()), "sk-placeholder")
+        child.process.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(child.finish)
+    assert replayed == "42"
+
+
+async def test_the_proxy_relays_a_stream_as_it_arrives_and_records_it_as_it_ended(
+    tmp_path: Path,
+) -> None:
+    cassette = tmp_path / "stalled.json"
+    async with LoopbackServer(upstream_answer) as upstream:
+        with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
+            seen = await asyncio.to_thread(_first_event_then_leave, _base_url(child.line()))
+            assert await asyncio.to_thread(child.line) == "POST /v1/messages: recorded: 200"
+            child.process.send_signal(signal.SIGTERM)
+            await asyncio.to_thread(child.finish)
+    assert seen.startswith(b"event: message_start")
+    call = load_cassette(cassette).unwrap().calls[0]
+    assert call.response.end == "stalled"
+    assert FIRST_EVENTS.startswith(call.response.body)
+
+
+async def test_a_stream_the_parser_refuses_is_cut_for_the_client_and_named_on_stderr(
+    tmp_path: Path,
+) -> None:
+    cassette = tmp_path / "cut.json"
+    body = {
+        "model": "m",
+        "max_tokens": 1,
+        "stream": True,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "cut"}]}],
+    }
+
+    def post(base_url: str) -> str:
+        with httpx2.Client(timeout=SECONDS) as http:
+            try:
+                http.post(f"{base_url}/v1/messages", json=body, headers={"x-api-key": KEY})
+            except httpx2.RemoteProtocolError:
+                return "cut"
+            return "whole"
+
+    async with LoopbackServer(upstream_answer) as upstream:
+        with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
+            got = await asyncio.to_thread(post, _base_url(child.line()))
+            child.process.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.to_thread(child.finish)
+    assert got == "cut"
+    assert err.startswith(
+        "POST /v1/messages: VENDOR_MISSING_TERMINAL: calls[0].response.body: "
+        "replayed on anthropic-messages: "
+    ), err
+    assert len(load_cassette(cassette).unwrap().calls) == 1, "recorded as it came"
+
+
+async def test_an_upstream_that_cannot_be_reached_is_a_typed_502(tmp_path: Path) -> None:
+    async with LoopbackServer(upstream_answer) as gone:
+        dead = gone.base_url
+    with serving(str(tmp_path / "none.json"), "--record", "--upstream", dead) as child:
+        base_url = _base_url(child.line())
+        response = await asyncio.to_thread(
+            httpx2.post, f"{base_url}/v1/messages", json={"a": 1}, timeout=SECONDS
+        )
+        child.process.send_signal(signal.SIGTERM)
+        _out, err = child.finish()
+    assert response.status_code == 502
+    assert response.headers["x-should-retry"] == "false"
+    assert json.loads(response.content)["error"]["code"] == "HTTP_CONNECT_FAILED"
+    assert "POST /v1/messages: HTTP_CONNECT_FAILED: the upstream could not be reached" in err
