@@ -18,8 +18,10 @@ from functools import partial
 from typing import Generic, TypeAlias, TypeVar, final
 
 from course_http import (
+    SSE_FRAMING,
     ClosedOnExit,
     ErrorBodyReader,
+    EventFraming,
     HttpRequest,
     HttpTransport,
     LiveTransport,
@@ -57,15 +59,58 @@ class VendorWire:
 
     ``vendor`` names the wire format in every `VendorError`
     (``"anthropic-messages"``); ``key_variable`` is the environment variable
-    holding the API key (``ANTHROPIC_API_KEY``); ``path`` is the endpoint
-    under the base URL (``/v1/messages``); ``describe_error`` reads the
-    vendor's HTTP error bodies.
+    holding the API key (``ANTHROPIC_API_KEY``), ``more_key_variables`` the
+    ones read after it, in order, when it is unset or empty; ``path`` is the
+    endpoint under the base URL (``/v1/messages``), where ``{model}`` (an API
+    that names the model in its path) stands for the configured model;
+    ``query`` the query string every call sends, without its ``?`` (``""``:
+    none); ``describe_error`` reads the vendor's HTTP error bodies;
+    ``framing`` says how a streamed body is cut into events
+    (``course_http.SSE_FRAMING`` by default).
     """
 
     vendor: str
     key_variable: str
     path: str
     describe_error: ErrorBodyReader
+    more_key_variables: tuple[str, ...] = ()
+    query: str = ""
+    framing: EventFraming = SSE_FRAMING
+
+    @property
+    def key_variables(self) -> tuple[str, ...]:
+        """Every environment variable a key is read from, in the order they are read."""
+        return (self.key_variable, *self.more_key_variables)
+
+    def request_path(self, model: str) -> str:
+        """The path (and query) a call to ``model`` sends under a base URL without a path."""
+        path = self.path.replace(_MODEL_FIELD, model)
+        return f"{path}?{self.query}" if self.query else path
+
+    def base_path(self, path: str) -> str | None:
+        """What comes before this wire's endpoint in the recorded ``path`` (its query left out).
+
+        ``""`` for a call to a base URL without a path, ``"/v1"`` for one
+        whose base URL ends in ``/v1``; ``None`` when ``path`` is not this
+        wire's endpoint. A ``{model}`` in the wire's path matches one path
+        segment (no ``/``), and never an empty one.
+        """
+        head, field, tail = self.path.partition(_MODEL_FIELD)
+        if not field:
+            return path[: -len(self.path)] if path.endswith(self.path) else None
+        if not path.endswith(tail):
+            return None
+        before = path[: len(path) - len(tail)]
+        start = before.rfind(head) if head else len(before)
+        if start < 0:
+            return None
+        model = before[start + len(head) :]
+        if not model or "/" in model:
+            return None
+        return before[:start]
+
+
+_MODEL_FIELD = "{model}"
 
 
 class VendorModel(ClosedOnExit, Generic[C]):
@@ -79,7 +124,8 @@ class VendorModel(ClosedOnExit, Generic[C]):
       belongs to the adapter, never to the request.
     - **Key**: ``api_key`` when given (checked now by `checked_api_key`:
       `VendorConfigError` ``VENDOR_INVALID_API_KEY``, the key never shown);
-      otherwise the ``key_variable`` of the environment, read at each call. A
+      otherwise the first of the wire's ``key_variables`` set in the
+      environment, read at each call. A
       call without a key fails its stream with ``VENDOR_MISSING_API_KEY``,
       except over a `RecordedTransport`: a replay sends nothing anywhere, so
       it needs no key and never reads the environment (an explicit key is
@@ -239,7 +285,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         elif self._transport.replays:
             key = "none (a recorded transport needs none)"
         else:
-            key = f"read from {self._wire.key_variable} at each call"
+            key = f"read from {' or '.join(self._wire.key_variables)} at each call"
         return (
             f"{type(self).__name__}(config={self._config!r}, transport={self._transport!r}, "
             f"api_key: {key})"
@@ -264,7 +310,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         if self._transport.replays:
             return None
         return environment_api_key(
-            self._wire.key_variable, model=type(self).__name__, vendor=self._wire.vendor
+            self._wire.key_variables, model=type(self).__name__, vendor=self._wire.vendor
         )
 
     def _outgoing(self, request: CourseModelRequest) -> HttpRequest:
@@ -272,7 +318,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         body = self._body(request)
         headers = self._headers(self._key_for_call())
         try:
-            return HttpRequest(self._wire.path, body, headers)
+            return HttpRequest(self._wire.request_path(self._config.model), body, headers)
         except ValueError as error:
             # A body the transport refuses (JSON nested past its limit once the
             # vendor's envelope is around the Tool arguments) is one the vendor
@@ -298,5 +344,6 @@ class VendorModel(ClosedOnExit, Generic[C]):
             outgoing,
             vendor=self._wire.vendor,
             describe_error=self._wire.describe_error,
+            framing=self._wire.framing,
         )
         await forward_source(stream, signal, events, self._parser(request_id))
