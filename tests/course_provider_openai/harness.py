@@ -14,9 +14,11 @@ from course_provider_openai import (
     DEFAULT_BASE_URL,
     RESPONSES_PATH,
     RESPONSES_VENDOR,
+    ChatStreamParser,
     OpenAIChatModel,
     OpenAIConfig,
     OpenAIResponsesModel,
+    ResponsesStreamParser,
 )
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wire import AnyModel, Wire
@@ -74,6 +76,8 @@ WIRES = {
         _chat_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
+        parser=ChatStreamParser,
+        tool_call_id="call_add_1",
     ),
     RESPONSES_VENDOR: Wire(
         RESPONSES_VENDOR,
@@ -86,6 +90,8 @@ WIRES = {
         _responses_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
+        parser=ResponsesStreamParser,
+        tool_call_id="call_add_1",
     ),
 }
 """Every wire of this package's, by its registered name."""
