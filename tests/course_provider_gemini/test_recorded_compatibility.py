@@ -28,6 +28,7 @@ from course_protocol import (
     CourseToolSpec,
     CourseUserMessage,
     freeze_json_object,
+    thaw_json,
     to_json,
 )
 from course_provider_gemini import (
@@ -72,7 +73,7 @@ RESPONSES: dict[str, tuple[str, int, int, int, list[tuple[str, dict[str, Any]]]]
         [("get_country", {})],
     ),
 }
-ARRAY_RESPONSES = {
+ARRAY_RESPONSES: dict[str, tuple[str, int, int, int, list[tuple[str, dict[str, Any]]]]] = {
     "json-array-stream-no-alt-sse.json": (
         "toolCall",
         32,
@@ -357,9 +358,10 @@ async def test_a_signature_received_is_sent_back_with_its_call_by_the_same_model
         second = await replay(model, request)
 
     assert second.error is None
-    sent = transport.requests[1].body["contents"]
+    sent_body: Any = thaw_json(transport.requests[1].body)
+    sent = sent_body["contents"]
     assert sent[1]["parts"][0]["thoughtSignature"] == signature
-    assert sent[2]["parts"] == (
-        {"functionResponse": {"name": "get_country", "response": {"output": "France"}}},
-    )
+    assert sent[2]["parts"] == [
+        {"functionResponse": {"name": "get_country", "response": {"output": "France"}}}
+    ]
     assert type(first.response.message.content[0]) is not CourseTextBlock

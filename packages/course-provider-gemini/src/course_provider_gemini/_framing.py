@@ -178,13 +178,16 @@ class GeminiDecoder:
             event_index=index,
         )
 
+    def _too_long(self, events_before: int) -> VendorError:
+        return self._invalid(
+            f"a frame is longer than {self._max_frame_length} characters", events_before
+        )
+
     def _hold(self, piece: str, events: list[SseEvent]) -> None:
         self._parts.append(piece)
         self._pending_length += len(piece)
         if self._pending_length > self._max_frame_length:
-            raise self._invalid(
-                f"a frame is longer than {self._max_frame_length} characters", len(events)
-            )
+            raise self._too_long(len(events))
 
     def _take(self, last: str) -> str:
         self._parts.append(last)
@@ -221,9 +224,7 @@ class GeminiDecoder:
         if not frame:
             return
         if len(frame) > self._max_frame_length:
-            raise self._invalid(
-                f"a frame is longer than {self._max_frame_length} characters", len(events)
-            )
+            raise self._too_long(len(events))
         if frame[0] == "{":
             # A bare JSON object between the frames: the vendor's error, as it sends one.
             events.append(SseEvent("message", frame))
@@ -308,6 +309,8 @@ class GeminiDecoder:
             else:
                 self._depth -= 1
                 if self._depth == 0:
+                    if self._pending_length + at - start > self._max_frame_length:
+                        raise self._too_long(len(events))
                     events.append(SseEvent("message", self._take(text[start:at])))
                     self._state = _AFTER
                     return at
