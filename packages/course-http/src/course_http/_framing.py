@@ -48,7 +48,7 @@ class EventDecoder(Protocol):
 
 
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EventFraming:
     """A body framing: the ``media_types`` a 2xx stream may have, and its ``decoder``.
 
@@ -60,6 +60,11 @@ class EventFraming:
 
     media_types: frozenset[str]
     decoder: Callable[[str], EventDecoder]
+
+    def __repr__(self) -> str:
+        # The decoder by name, never by address: the repr is stable across runs.
+        decoder = getattr(self.decoder, "__qualname__", type(self.decoder).__name__)
+        return f"EventFraming(media_types={sorted(self.media_types)!r}, decoder={decoder})"
 
 
 def _sse_decoder(vendor: str) -> EventDecoder:
