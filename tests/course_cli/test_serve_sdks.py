@@ -20,6 +20,7 @@ import pytest
 
 from course_cassettes import load_cassette
 from course_protocol import thaw_json
+from course_vendor import load_vendor
 from tests.children import ASYNCIO_DEBUG
 from tests.course_cli.serving import SECONDS, ServeChild, serving
 from tests.course_cli.test_cassettes import write_wire_cassette, write_wire_cassettes
@@ -46,12 +47,16 @@ def test_the_official_sdks_receive_the_recorded_answers_and_ctrl_c_stops_the_ser
     tmp_path: Path,
 ) -> None:
     paths = write_wire_cassettes(tmp_path / "cassettes")
-    messages, chat, responses = (_body(path) for path in paths.values())
+    messages, chat, responses = (
+        _body(paths[name]) for name in ("anthropic-messages", "openai-chat", "openai-responses")
+    )
+    sdks = {load_vendor(name).sdk for name in paths}
 
     with serving(str(tmp_path / "cassettes"), "--chunk", "random", "--delay", "1") as child:
-        urls = _banner(child, 2)
+        urls = _banner(child, len(sdks))
         root = urls["anthropic"]
-        assert urls == {"anthropic": root, "openai": f"{root}/v1"}, "as each SDK spells it"
+        assert set(urls) == sdks
+        assert (urls["anthropic"], urls["openai"]) == (root, f"{root}/v1"), "as each SDK spells it"
         claude = anthropic.Anthropic(
             base_url=urls["anthropic"], api_key="sk-ant-test", max_retries=0, timeout=SECONDS
         )

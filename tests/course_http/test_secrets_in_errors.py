@@ -32,10 +32,12 @@ from course_http._secrets import SHORTEST_CREDENTIAL
 from course_http.loopback import LoopbackServer
 from course_protocol.untrusted import SHOWN_LENGTH
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
+from course_provider_gemini import VENDOR as GEMINI_VENDOR
 from course_provider_openai import CHAT_VENDOR, RESPONSES_VENDOR
 from course_stream import AbortController
 from tests.course_http.helpers import RigKind, collect, read_error
 from tests.course_http.helpers import request as vendor_request
+from tests.course_provider_gemini import bodies as gemini
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import KEY, REQUEST, SSE, AnyModel, Wire, every_wire, read_into
 from tests.streams import GUARD_SECONDS
@@ -89,8 +91,21 @@ def _responses_error_events(message: str) -> list[bytes]:
     ]
 
 
+def _gemini_error_events(message: str) -> list[bytes]:
+    error = {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
+    return [
+        _frame(None, error),
+        # Between the frames, an error object may come bare (no data: prefix).
+        b"data: "
+        + gemini.chunk(gemini.text("a")).data.encode()
+        + b"\r\n\r\n"
+        + json.dumps(error, indent=2).encode(),
+    ]
+
+
 ERROR_EVENTS: dict[str, Callable[[str], list[bytes]]] = {
     ANTHROPIC_VENDOR: _anthropic_error_event,
+    GEMINI_VENDOR: _gemini_error_events,
     CHAT_VENDOR: _chat_error_events,
     RESPONSES_VENDOR: _responses_error_events,
 }

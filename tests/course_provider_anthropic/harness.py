@@ -7,7 +7,7 @@ from typing import Any
 
 from course_http import SseEvent
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
-from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
+from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel, MessagesStreamParser
 from course_vendor import NamedTool
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_vendor.wire import AnyModel, Wire
@@ -37,6 +37,8 @@ WIRES = {
         _anthropic_tool,
         _anthropic_error,
         base_url="https://api.anthropic.com",
+        parser=MessagesStreamParser,
+        tool_call_id="toolu_01add",
         options={
             "temperature": 0.3,
             "top_p": 0.9,

@@ -14,9 +14,11 @@ from course_provider_openai import (
     DEFAULT_BASE_URL,
     RESPONSES_PATH,
     RESPONSES_VENDOR,
+    ChatStreamParser,
     OpenAIChatModel,
     OpenAIConfig,
     OpenAIResponsesModel,
+    ResponsesStreamParser,
 )
 from course_vendor import NamedTool, ReasoningEffort
 from tests.course_provider_openai import bodies as openai
@@ -97,6 +99,8 @@ WIRES = {
         _chat_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
+        parser=ChatStreamParser,
+        tool_call_id="call_add_1",
         options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
         options_body={
             **_SHARED_BODY,
@@ -118,6 +122,8 @@ WIRES = {
         _responses_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
+        parser=ResponsesStreamParser,
+        tool_call_id="call_add_1",
         options=_SHARED_OPTIONS,
         options_body={
             **_SHARED_BODY,

@@ -1,6 +1,6 @@
 """One parser contract, the kit's `StreamParser`, kept by every vendor parser the same way.
 
-Every test runs over the three vendor parsers: after its first error a parser
+Every test runs over every vendor parser: after its first error a parser
 is spent (every later ``item``, ``feed`` or ``end`` raises that same error
 object again and reads nothing); ``finished`` says the terminal event was
 read; ``feed`` is built on ``item`` and gives what ``item`` pushes.
@@ -15,16 +15,9 @@ import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk
-from course_provider_anthropic import MessagesStreamParser
-from course_provider_openai import ChatStreamParser, ResponsesStreamParser
 from course_vendor import OneChunkStreamParser, StreamParser
 from tests.course_vendor.wires import WIRES, Wire
 
-PARSERS: dict[str, type[StreamParser]] = {
-    "anthropic-messages": MessagesStreamParser,
-    "openai-chat": ChatStreamParser,
-    "openai-responses": ResponsesStreamParser,
-}
 NOT_JSON = SseEvent("message", "{not json")
 
 
@@ -41,7 +34,7 @@ class Vendor:
 
 
 def _vendor(wire: Wire) -> Vendor:
-    return Vendor(PARSERS[wire.name], wire.text_events("Hello", ", world"), wire.tool_events())
+    return Vendor(wire.parser, wire.text_events("Hello", ", world"), wire.tool_events())
 
 
 VENDORS = [_vendor(wire) for wire in WIRES]

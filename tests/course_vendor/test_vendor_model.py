@@ -98,7 +98,7 @@ async def test_a_replayed_tool_call_keeps_the_providers_call_id(wire: Wire) -> N
     assert [(call.name, thaw_json(call.arguments)) for call in calls] == [
         ("add", {"left": 20, "right": 22})
     ]
-    assert calls[0].id in ("toolu_01add", "call_add_1")
+    assert calls[0].id == wire.tool_call_id
     response = answer(outcome)
     assert response.stop_reason is CourseStopReason.TOOL_CALL
     assert response.message.content[-1] == calls[0]
@@ -118,7 +118,6 @@ async def test_each_call_sends_one_request_to_the_vendors_path(wire: Wire) -> No
     ]
     sent = transport.requests
     assert [(request.method, request.path) for request in sent] == [("POST", wire.path)] * 2
-    assert sent[0].body["stream"] is True
     assert sent[0].headers["accept"] == "text/event-stream"
 
 
@@ -238,7 +237,8 @@ def test_the_repr_names_the_key_variable_and_never_a_key(
     shown = repr(model)
 
     assert KEY not in shown
-    assert f"read from {wire.key_variable} at each call" in shown
+    assert f"read from {wire.key_variable}" in shown
+    assert "at each call" in shown
     assert shown.startswith(type(model).__name__ + "(config=")
     assert "LiveTransport(base_url=" in shown
 

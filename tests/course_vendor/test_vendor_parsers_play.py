@@ -8,27 +8,18 @@ way, and `source_failed` must hand the transport's error back untouched.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk, CourseTextDeltaChunk, CourseToolCallChunk
-from course_provider_anthropic import MessagesStreamParser
-from course_provider_openai import ChatStreamParser, ResponsesStreamParser
-from course_vendor import VendorPlay
+from course_provider_openai import ChatStreamParser
+from course_vendor import StreamParser, VendorPlay
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import WIRES, Wire
 
-Parser = MessagesStreamParser | ChatStreamParser | ResponsesStreamParser
-PARSERS: dict[str, Callable[[str], Parser]] = {
-    WIRES[0].name: MessagesStreamParser,
-    WIRES[1].name: ChatStreamParser,
-    WIRES[2].name: ResponsesStreamParser,
-}
 every_parser = pytest.mark.parametrize(
     ("wire", "make"),
-    [(wire, PARSERS[wire.name]) for wire in WIRES],
+    [(wire, wire.parser) for wire in WIRES],
     ids=[wire.name for wire in WIRES],
 )
 
@@ -41,7 +32,7 @@ def flattened(produced: object) -> list[CourseModelChunk]:
     return [produced]  # type: ignore[list-item]
 
 
-def fed(make: Callable[[str], Parser], events: list[SseEvent]) -> list[CourseModelChunk]:
+def fed(make: type[StreamParser], events: list[SseEvent]) -> list[CourseModelChunk]:
     parser = make("request-1")
     chunks: list[CourseModelChunk] = []
     for index, event in enumerate(events):
@@ -50,7 +41,7 @@ def fed(make: Callable[[str], Parser], events: list[SseEvent]) -> list[CourseMod
     return chunks
 
 
-def played(make: Callable[[str], Parser], events: list[SseEvent]) -> list[CourseModelChunk]:
+def played(make: type[StreamParser], events: list[SseEvent]) -> list[CourseModelChunk]:
     play: VendorPlay = make("request-1")
     chunks: list[CourseModelChunk] = []
     for index, event in enumerate(events):
@@ -62,7 +53,7 @@ def played(make: Callable[[str], Parser], events: list[SseEvent]) -> list[Course
 @every_parser
 @pytest.mark.parametrize("answer", ["text", "tool"])
 def test_item_pushes_exactly_what_feed_returns(
-    wire: Wire, make: Callable[[str], Parser], answer: str
+    wire: Wire, make: type[StreamParser], answer: str
 ) -> None:
     events = wire.text_events("a", "b") if answer == "text" else wire.tool_events()
 
@@ -96,7 +87,7 @@ def test_a_chat_finish_that_completes_two_calls_pushes_the_text_then_both_calls(
 
 @every_parser
 def test_item_fails_like_feed_and_pushes_nothing_for_the_bad_event(
-    wire: Wire, make: Callable[[str], Parser]
+    wire: Wire, make: type[StreamParser]
 ) -> None:
     events = [*wire.text_events("a")[:-1], SseEvent("message", "{not json")]
     parser = make("request-1")
@@ -114,7 +105,7 @@ def test_item_fails_like_feed_and_pushes_nothing_for_the_bad_event(
 
 @every_parser
 def test_source_failed_hands_the_transports_error_back_untouched(
-    wire: Wire, make: Callable[[str], Parser]
+    wire: Wire, make: type[StreamParser]
 ) -> None:
     error = VendorError(VendorErrorCode.HTTP_STREAM_INTERRUPTED, "cut", vendor=wire.name)
     other = RuntimeError("the transport is closed")

@@ -23,7 +23,7 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_stream import EventStream
-from course_vendor import VendorModel
+from course_vendor import StreamParser, VendorModel
 
 KEY = "sk-wire-test-0123456789SECRET"
 SSE = {"content-type": "text/event-stream"}
@@ -57,7 +57,10 @@ class Wire:
 
     ``path`` is the endpoint under the base URL, as the vendor's SDK joins it
     (what a model sends over a transport whose base URL has no path);
-    ``base_url`` is the vendor's own, as its SDK and environment variable spell it.
+    ``base_url`` is the vendor's own, as its SDK and environment variable spell it;
+    ``parser`` makes the wire's stream parser for a request id; ``tool_call_id``
+    is the course id of the call of `tool_body` (the vendor's, or the one the
+    adapter makes up for a vendor that gives none);
     ``options`` is a configuration (besides ``tools``: `TOOLS`) setting every
     option the wire sends that can go together, ``options_body`` the
     top-level body entries the vendor documents for them, ``options_headers``
@@ -76,6 +79,8 @@ class Wire:
     tool_events: Callable[[], list[SseEvent]]
     error_body: Callable[[str, str], bytes]
     base_url: str
+    parser: type[StreamParser]
+    tool_call_id: str
     options: Mapping[str, Any] = field(default_factory=dict)
     options_body: Mapping[str, Any] = field(default_factory=dict)
     options_headers: Mapping[str, str] = field(default_factory=dict)

@@ -18,6 +18,7 @@ import pytest
 from course_http import Timeouts
 from course_protocol import CourseModelRequest, CourseTextDeltaChunk, CourseUserMessage
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
+from course_provider_gemini import GeminiConfig, GeminiModel
 from course_provider_openai import OpenAIChatModel, OpenAIConfig, OpenAIResponsesModel
 from course_stream import AbortController, collect
 from course_vendor import VendorModel
@@ -41,8 +42,14 @@ def _openai(model_class: type[OpenAIChatModel] | type[OpenAIResponsesModel]) -> 
     return model_class(OpenAIConfig(name, max_output_tokens=16, timeouts=TIMEOUTS))
 
 
+def _gemini() -> VendorModel[Any]:
+    name = os.environ.get("COURSE_SMOKE_GEMINI_MODEL", "gemini-2.5-flash-lite")
+    return GeminiModel(GeminiConfig(name, max_output_tokens=64, timeouts=TIMEOUTS))
+
+
 APIS = {
     "anthropic-messages": LiveApi("ANTHROPIC_API_KEY", _anthropic),
+    "gemini": LiveApi("GOOGLE_API_KEY", _gemini),
     "openai-chat": LiveApi("OPENAI_API_KEY", lambda: _openai(OpenAIChatModel)),
     "openai-responses": LiveApi("OPENAI_API_KEY", lambda: _openai(OpenAIResponsesModel)),
 }

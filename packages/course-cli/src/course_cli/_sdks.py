@@ -41,6 +41,7 @@ def sdk_base_urls(root: str, recorded_paths: Iterable[str]) -> list[SdkBaseUrl]:
     for recorded in recorded_paths:
         path = recorded.partition("?")[0]
         plugin = vendor_wire_for_path(path)
-        if plugin is not None:
-            found.add((plugin.sdk, path.removesuffix(plugin.wire.path), plugin.base_url_variable))
+        prefix = None if plugin is None else plugin.wire.base_path(path)
+        if plugin is not None and prefix is not None:
+            found.add((plugin.sdk, prefix, plugin.base_url_variable))
     return [SdkBaseUrl(sdk, root + prefix, variable) for sdk, prefix, variable in sorted(found)]

@@ -10,7 +10,10 @@
   `ErrorBodyReader` into a `VendorErrorBody` (`code_for_status` maps a status).
 - `VendorError` and its `VendorErrorCode` set of stable codes: how every real
   provider adapter fails, before the stream (HTTP) and inside it (vendor events).
-- `SseDecoder`: the incremental server-sent-events framing under `stream_events`.
+- `SseDecoder`: the incremental server-sent-events framing under `stream_events`;
+  `EventFraming` (default `SSE_FRAMING`) names another body framing, an
+  `EventDecoder` and the media types it answers with, for a vendor whose
+  stream is not plain SSE.
 - `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
   what a masked value becomes; `request_secrets` the credentials a request
   carries (`SHORTEST_CREDENTIAL` characters or more), `scrub` removes them
@@ -34,6 +37,7 @@ import inspect as _inspect
 from course_http._closing import ClosedOnExit
 from course_http._error_scrub import ScrubbedStream
 from course_http._errors import VendorError, VendorErrorCode
+from course_http._framing import SSE_FRAMING, EventDecoder, EventFraming
 from course_http._playback import (
     Playback,
     PlaybackExchange,
@@ -76,10 +80,13 @@ __all__ = [
     "REPLAY_TIMEOUTS",
     "SECRET_HEADERS",
     "SHORTEST_CREDENTIAL",
+    "SSE_FRAMING",
     "TRANSPORT_HEADERS",
     "Chunking",
     "ClosedOnExit",
     "ErrorBodyReader",
+    "EventDecoder",
+    "EventFraming",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",

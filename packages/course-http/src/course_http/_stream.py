@@ -9,9 +9,10 @@ import httpx2
 
 from course_http._error_scrub import scrub_error
 from course_http._errors import VendorError, VendorErrorCode
+from course_http._framing import SSE_FRAMING, EventFraming
 from course_http._request import HttpRequest
 from course_http._secrets import request_secrets
-from course_http._sse import SseDecoder, SseEvent
+from course_http._sse import SseEvent
 from course_http._status import (
     ErrorBodyReader,
     VendorErrorBody,
@@ -38,6 +39,7 @@ async def stream_events(
     *,
     vendor: str,
     describe_error: ErrorBodyReader,
+    framing: EventFraming = SSE_FRAMING,
 ) -> AsyncGenerator[SseEvent, None]:
     """Send ``request`` through ``transport`` and yield the response's events as they arrive.
 
@@ -55,12 +57,14 @@ async def stream_events(
       ``status``, ``retry_after`` (from ``retry-after-ms`` or ``retry-after``)
       and the vendor's error type, code and message as ``describe_error``
       reads them from the first `ERROR_BODY_LIMIT` bytes of the body;
-    - a 2xx that is not ``text/event-stream``: ``HTTP_NOT_EVENT_STREAM`` (the
+    - a 2xx whose media type is not one of ``framing.media_types``
+      (``text/event-stream`` by default): ``HTTP_NOT_EVENT_STREAM`` (the
       body is read and described the same way);
     - ``HTTP_CONNECT_FAILED``, ``HTTP_TIMEOUT``, ``HTTP_STREAM_INTERRUPTED``,
       ``HTTP_RECORDING_EXHAUSTED`` and ``VENDOR_INVALID_EVENT`` (a torn UTF-8
       body, a frame past the decoder's bound, an undecodable
-      ``Content-Encoding``) as the transport and the SSE decoder fail.
+      ``Content-Encoding``) as the transport and the body's decoder fail;
+      the body is decoded by ``framing.decoder`` (`SseDecoder` by default).
 
     ``event_index`` of a failure in the body is the number of events already
     yielded. No message holds a header value; the request's credentials (its
@@ -75,13 +79,15 @@ async def stream_events(
     if type(request) is not HttpRequest:
         raise TypeError(f"request must be an HttpRequest, not {type(request).__name__}")
     secrets = request_secrets(request.headers, request.path)
-    decoder = SseDecoder(vendor=vendor)
+    if type(framing) is not EventFraming:
+        raise TypeError(f"framing must be an EventFraming, not {type(framing).__name__}")
+    decoder = framing.decoder(vendor)
     in_body = False
     response: httpx2.Response | None = None
     failure: VendorError | None = None
     try:
         response = await transport._open(request)
-        await _check_response(response, vendor, describe_error)
+        await _check_response(response, vendor, describe_error, framing.media_types)
         in_body = True
         chunks = response.aiter_bytes()
         try:
@@ -127,17 +133,20 @@ async def stream_events(
 
 
 async def _check_response(
-    response: httpx2.Response, vendor: str, describe_error: ErrorBodyReader
+    response: httpx2.Response,
+    vendor: str,
+    describe_error: ErrorBodyReader,
+    media_types: frozenset[str],
 ) -> None:
     status = response.status_code
     code = code_for_status(status)
     problem = None
     if code is None:
         media_type = response.headers.get("content-type", "").partition(";")[0]
-        if media_type.strip(" \t").lower() == "text/event-stream":
+        if media_type.strip(" \t").lower() in media_types:
             return
         code = VendorErrorCode.HTTP_NOT_EVENT_STREAM
-        problem = "the body is not text/event-stream"
+        problem = "the body is not " + " or ".join(sorted(media_types))
     body = await _bounded_body(response)
     described = describe_error(body)
     if described is not None and type(described) is not VendorErrorBody:

@@ -54,26 +54,31 @@ def _refused(problem: str) -> VendorConfigError:
     )
 
 
-def environment_api_key(variable: str, *, model: str, vendor: str) -> str:
-    """The key in the environment variable ``variable``, read now.
+def environment_api_key(variables: tuple[str, ...], *, model: str, vendor: str) -> str:
+    """The key in the first of the environment ``variables`` that is set and not empty, read now.
 
+    The variables are read in order (a vendor whose SDK reads two, as
+    Gemini's reads ``GOOGLE_API_KEY`` then ``GEMINI_API_KEY``, names both).
     Raises `VendorError` ``VENDOR_MISSING_API_KEY`` (``vendor``; ``model``
-    names the class asking) when the variable is unset or empty, or holds
-    something that is not a usable key; the message names the variable,
-    never its value.
+    names the class asking) when none is set, or the first set holds
+    something that is not a usable key; the message names the variables,
+    never a value.
     """
-    value = os.environ.get(variable)
-    if not value:
-        raise VendorError(
-            VendorErrorCode.VENDOR_MISSING_API_KEY,
-            f"{model} needs an API key for a live call: pass api_key=... or set {variable}",
-            vendor=vendor,
-        )
-    problem = _problem(value)
-    if problem is not None:
-        raise VendorError(
-            VendorErrorCode.VENDOR_MISSING_API_KEY,
-            f"{variable} {problem}, so it is not a usable API key; the value is not shown",
-            vendor=vendor,
-        )
-    return value
+    for variable in variables:
+        value = os.environ.get(variable)
+        if not value:
+            continue
+        problem = _problem(value)
+        if problem is not None:
+            raise VendorError(
+                VendorErrorCode.VENDOR_MISSING_API_KEY,
+                f"{variable} {problem}, so it is not a usable API key; the value is not shown",
+                vendor=vendor,
+            )
+        return value
+    raise VendorError(
+        VendorErrorCode.VENDOR_MISSING_API_KEY,
+        f"{model} needs an API key for a live call: pass api_key=... or set "
+        + " or ".join(variables),
+        vendor=vendor,
+    )

@@ -66,9 +66,18 @@ class VendorPlugin:
 
     @property
     def default_request_path(self) -> str:
-        """The full path a call to the default base URL sends (``/v1/chat/completions``)."""
+        """The full path a call to the default base URL sends (``/v1/chat/completions``).
+
+        A ``{model}`` in the wire's path stays as it is, the query is left out.
+        """
         prefix = self.base_url.split("://", 1)[-1].partition("/")[2].rstrip("/")
         return f"/{prefix}{self.wire.path}" if prefix else self.wire.path
+
+    @property
+    def default_base_path(self) -> str:
+        """The path of the default base URL, ``""`` when it has none (``/v1`` for OpenAI's)."""
+        prefix = self.base_url.split("://", 1)[-1].partition("/")[2].rstrip("/")
+        return f"/{prefix}" if prefix else ""
 
 
 def _registered() -> dict[str, EntryPoint]:
@@ -106,16 +115,21 @@ def load_vendor(name: str) -> VendorPlugin:
 
 
 def vendor_for_path(path: str) -> VendorPlugin | None:
-    """The plug-in whose default request path ``path`` is, or that ends with its wire's path.
+    """The plug-in whose endpoint the recorded ``path`` (its query left out) calls.
 
     Loads every installed plug-in (a cassette's call names only its path).
-    An exact match of a default request path wins over a suffix (a base URL
-    with a path of its own, ``/openai/v1/chat/completions``); ``None`` when
-    no wire claims the path.
+    A call under a wire's default base URL wins over one under a base URL
+    with a path of its own (``/openai/v1/chat/completions``), and then the
+    wire with the longest endpoint path; ``None`` when no wire claims the
+    path (`VendorWire.base_path`).
     """
     plugins = [load_vendor(name) for name in vendor_names()]
-    exact = [plugin for plugin in plugins if plugin.default_request_path == path]
+    claims = [
+        (plugin, base) for plugin in plugins if (base := plugin.wire.base_path(path)) is not None
+    ]
+    exact = [plugin for plugin, base in claims if base == plugin.default_base_path]
     if exact:
         return exact[0]
-    suffix = [plugin for plugin in plugins if path.endswith(plugin.wire.path)]
-    return max(suffix, key=lambda plugin: len(plugin.wire.path), default=None)
+    return max(
+        (plugin for plugin, _ in claims), key=lambda plugin: len(plugin.wire.path), default=None
+    )

@@ -65,7 +65,8 @@ class VendorModel(ClosedOnExit, Generic[C]):
       belongs to the adapter, never to the request.
     - **Key**: ``api_key`` when given (checked now by `checked_api_key`:
       `VendorConfigError` ``VENDOR_INVALID_API_KEY``, the key never shown);
-      otherwise the ``key_variable`` of the environment, read at each call. A
+      otherwise the first of the wire's ``key_variables`` set in the
+      environment, read at each call. A
       call without a key fails its stream with ``VENDOR_MISSING_API_KEY``,
       except over a `RecordedTransport`: a replay sends nothing anywhere, so
       it needs no key and never reads the environment (an explicit key is
@@ -255,7 +256,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         elif self._transport.replays:
             key = "none (a recorded transport needs none)"
         else:
-            key = f"read from {self._wire.key_variable} at each call"
+            key = f"read from {' or '.join(self._wire.key_variables)} at each call"
         return (
             f"{type(self).__name__}(config={self._config!r}, transport={self._transport!r}, "
             f"api_key: {key})"
@@ -280,7 +281,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         if self._transport.replays:
             return None
         return environment_api_key(
-            self._wire.key_variable, model=type(self).__name__, vendor=self._wire.vendor
+            self._wire.key_variables, model=type(self).__name__, vendor=self._wire.vendor
         )
 
     def _outgoing(self, request: CourseModelRequest) -> HttpRequest:
@@ -291,7 +292,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
             self._headers(self._key_for_call()), self._config.extra_headers, "extra_headers", vendor
         )
         try:
-            return HttpRequest(self._wire.path, body, headers)
+            return HttpRequest(self._wire.request_path(self._config.model), body, headers)
         except ValueError as error:
             # A body the transport refuses (JSON nested past its limit once the
             # vendor's envelope is around the Tool arguments) is one the vendor
@@ -317,5 +318,6 @@ class VendorModel(ClosedOnExit, Generic[C]):
             outgoing,
             vendor=self._wire.vendor,
             describe_error=self._wire.describe_error,
+            framing=self._wire.framing,
         )
         await forward_source(stream, signal, events, self._parser(request_id))

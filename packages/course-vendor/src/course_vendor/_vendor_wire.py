@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import final
 
-from course_http import ErrorBodyReader
+from course_http import SSE_FRAMING, ErrorBodyReader, EventFraming
 from course_vendor._config import VendorConfig
 from course_vendor._support import OptionSupport
 
@@ -19,17 +19,58 @@ class VendorWire:
 
     ``vendor`` names the wire format in every `VendorError`
     (``"anthropic-messages"``); ``key_variable`` is the environment variable
-    holding the API key (``ANTHROPIC_API_KEY``); ``path`` is the endpoint
-    under the base URL (``/v1/messages``); ``describe_error`` reads the
-    vendor's HTTP error bodies; ``options`` says which configuration options
-    the API sends (``None``: none, so a model refuses every one that is set).
+    holding the API key (``ANTHROPIC_API_KEY``), ``more_key_variables`` the
+    ones read after it, in order, when it is unset or empty; ``path`` is the
+    endpoint under the base URL (``/v1/messages``), where ``{model}`` (an API
+    that names the model in its path) stands for the configured model;
+    ``query`` the query string every call sends, without its ``?`` (``""``:
+    none); ``describe_error`` reads the vendor's HTTP error bodies;
+    ``framing`` says how a streamed body is cut into events
+    (``course_http.SSE_FRAMING`` by default); ``options`` says which
+    configuration options the API sends (``None``: none, so a model refuses
+    every one that is set).
     """
 
     vendor: str
     key_variable: str
     path: str
     describe_error: ErrorBodyReader
+    more_key_variables: tuple[str, ...] = ()
+    query: str = ""
+    framing: EventFraming = SSE_FRAMING
     options: OptionSupport | None = None
+
+    @property
+    def key_variables(self) -> tuple[str, ...]:
+        """Every environment variable a key is read from, in the order they are read."""
+        return (self.key_variable, *self.more_key_variables)
+
+    def request_path(self, model: str) -> str:
+        """The path (and query) a call to ``model`` sends under a base URL without a path."""
+        path = self.path.replace(_MODEL_FIELD, model)
+        return f"{path}?{self.query}" if self.query else path
+
+    def base_path(self, path: str) -> str | None:
+        """What comes before this wire's endpoint in the recorded ``path`` (its query left out).
+
+        ``""`` for a call to a base URL without a path, ``"/v1"`` for one
+        whose base URL ends in ``/v1``; ``None`` when ``path`` is not this
+        wire's endpoint. A ``{model}`` in the wire's path matches one path
+        segment (no ``/``), and never an empty one.
+        """
+        head, field, tail = self.path.partition(_MODEL_FIELD)
+        if not field:
+            return path[: -len(self.path)] if path.endswith(self.path) else None
+        if not path.endswith(tail):
+            return None
+        before = path[: len(path) - len(tail)]
+        start = before.rfind(head) if head else len(before)
+        if start < 0:
+            return None
+        model = before[start + len(head) :]
+        if not model or "/" in model:
+            return None
+        return before[:start]
 
     def check_options(self, config: VendorConfig) -> None:
         """Refuse what of ``config`` this API cannot send (see `OptionSupport.check`).
@@ -37,3 +78,6 @@ class VendorWire:
         Raises `VendorConfigError` ``VENDOR_INVALID_CONFIG`` naming the field and `vendor`.
         """
         (self.options or OptionSupport(self.vendor)).check(config)
+
+
+_MODEL_FIELD = "{model}"

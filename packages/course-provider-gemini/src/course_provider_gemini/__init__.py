@@ -1,0 +1,51 @@
+"""The Google Gemini API (Generative Language ``streamGenerateContent``) behind the course port.
+
+- `GeminiModel`: the ``CourseModel`` itself, live or over a recorded transport.
+- `GeminiConfig`: the adapter's model, token limit, system prompt, Tools and base URL.
+- `generate_content_body`, `request_headers`: a course request in the vendor's
+  terms (pure data in, data out).
+- `GeminiStreamParser`: the vendor's streamed chunks, read strictly as
+  untrusted input, into course chunks and one terminal response; `course_call_id`,
+  the course id it gives a function call.
+- `GeminiDecoder`: the vendor's two body framings (``alt=sse`` server-sent
+  events, and the streamed JSON array) cut into chunks; `GEMINI_FRAMING`,
+  the ``course_http.EventFraming`` of the wire.
+- `describe_error`: the vendor's JSON error body, read into a ``course_http.VendorErrorBody``.
+- `VENDOR`: this wire format's name, ``"gemini"``; `STREAM_PATH`, the
+  endpoint it posts to under the base URL.
+
+Every failure is a `course_http.VendorError` with a `course_http.VendorErrorCode`.
+This package imports no network module: the transport lives in ``course_http``.
+"""
+
+import inspect as _inspect
+
+from course_provider_gemini._config import GeminiConfig
+from course_provider_gemini._error_body import describe_error
+from course_provider_gemini._framing import GEMINI_FRAMING, GeminiDecoder
+from course_provider_gemini._model import GeminiModel
+from course_provider_gemini._parser import GeminiStreamParser, course_call_id
+from course_provider_gemini._plugin import GEMINI_PLUGIN
+from course_provider_gemini._request import generate_content_body, request_headers
+from course_provider_gemini._wire import STREAM_PATH, VENDOR
+
+__all__ = [
+    "GEMINI_FRAMING",
+    "GEMINI_PLUGIN",
+    "STREAM_PATH",
+    "VENDOR",
+    "GeminiConfig",
+    "GeminiDecoder",
+    "GeminiModel",
+    "GeminiStreamParser",
+    "course_call_id",
+    "describe_error",
+    "generate_content_body",
+    "request_headers",
+]
+
+# Exported names carry this public module: tracebacks and reprs never show a private one.
+for _name in __all__:
+    if isinstance(_value := globals()[_name], type) or _inspect.isfunction(_value):
+        _value.__module__ = __name__
+del _name, _value

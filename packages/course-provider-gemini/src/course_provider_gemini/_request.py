@@ -1,0 +1,175 @@
+"""Course request + adapter configuration to the Gemini API request: data in, data out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from course_http import VendorError, VendorErrorCode
+from course_protocol import (
+    CourseAssistantMessage,
+    CourseModelRequest,
+    CourseTextBlock,
+    CourseToolResultMessage,
+    CourseUserMessage,
+    is_blank,
+    thaw_json,
+)
+from course_provider_gemini import _wire
+from course_provider_gemini._config import GeminiConfig
+from course_vendor import checked_api_key
+
+__all__ = ["generate_content_body", "request_headers"]
+
+_Part = dict[str, Any]
+_NO_SIGNATURES: Mapping[str, str] = {}
+
+
+def _invalid(message: str) -> VendorError:
+    return VendorError(VendorErrorCode.VENDOR_INVALID_REQUEST, message, vendor=_wire.VENDOR)
+
+
+def request_headers(api_key: str) -> dict[str, str]:
+    """The header every Gemini API call needs: the key, in ``x-goog-api-key`` (never the query).
+
+    Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_API_KEY``
+    (path ``api_key``) when ``api_key`` is not a usable key
+    (``course_vendor.checked_api_key``). The key never appears in a message.
+    """
+    return {_wire.API_KEY_HEADER: checked_api_key(api_key)}
+
+
+def generate_content_body(
+    request: CourseModelRequest,
+    config: GeminiConfig,
+    signatures: Mapping[str, str] = _NO_SIGNATURES,
+) -> dict[str, Any]:
+    """The JSON body (plain ``dict``/``list`` values) asking the Gemini API for ``request``.
+
+    The body has ``contents``, ``systemInstruction`` (when configured),
+    ``tools`` (one entry of ``functionDeclarations``, when configured, each
+    Tool's JSON Schema as ``parametersJsonSchema``) and ``generationConfig``
+    (``maxOutputTokens``, when configured). Course messages become turns of
+    the roles ``user`` and ``model``:
+
+    - a user message is a ``text`` part of a user turn;
+    - an assistant message's text blocks are ``text`` parts and its Tool
+      calls ``functionCall`` parts (``name``, ``args``) of a model turn, with
+      the call's ``thoughtSignature`` when ``signatures`` (course call id to
+      signature) has one; blank text is left out, and an assistant message
+      left with nothing is not sent;
+    - a Tool result is a ``functionResponse`` part (``name``, and
+      ``response`` ``{"output": text}``, or ``{"error": text}`` for a failed
+      Tool) of the user turn right after the model turn that made the call;
+    - consecutive messages of one role share one turn.
+
+    ``request`` is one ``course_vendor.check_sendable`` accepted. Raises
+    `VendorError` ``VENDOR_INVALID_REQUEST`` (nothing is sent) naming the
+    course message when the transcript holds nothing to send but blank
+    assistant text, opens with the assistant, has a blank user message, or
+    puts anything between a Tool call and its result.
+    """
+    body: dict[str, Any] = {_wire.CONTENTS: _turns(request, signatures)}
+    if config.system_prompt is not None:
+        body[_wire.SYSTEM_INSTRUCTION] = {_wire.PARTS: [{_wire.TEXT: config.system_prompt}]}
+    if config.tools:
+        declarations = [
+            {
+                _wire.NAME: tool.name,
+                _wire.DESCRIPTION: tool.description,
+                _wire.PARAMETERS_JSON_SCHEMA: thaw_json(tool.input_schema),
+            }
+            for tool in config.tools
+        ]
+        body[_wire.TOOLS] = [{_wire.FUNCTION_DECLARATIONS: declarations}]
+    if config.max_output_tokens is not None:
+        body[_wire.GENERATION_CONFIG] = {_wire.MAX_OUTPUT_TOKENS: config.max_output_tokens}
+    return body
+
+
+def _model_parts(message: CourseAssistantMessage, signatures: Mapping[str, str]) -> list[_Part]:
+    parts: list[_Part] = []
+    for block in message.content:
+        if type(block) is CourseTextBlock:
+            if not is_blank(block.text):
+                parts.append({_wire.TEXT: block.text})
+            continue
+        part: _Part = {
+            _wire.FUNCTION_CALL: {_wire.NAME: block.name, _wire.ARGS: thaw_json(block.arguments)}
+        }
+        signature = signatures.get(block.id)
+        if signature is not None:
+            part[_wire.THOUGHT_SIGNATURE] = signature
+        parts.append(part)
+    return parts
+
+
+def _result_part(message: CourseToolResultMessage) -> _Part:
+    key = _wire.ERROR if message.is_error else _wire.OUTPUT
+    return {
+        _wire.FUNCTION_RESPONSE: {
+            _wire.NAME: message.tool_name,
+            _wire.RESPONSE: {key: message.content},
+        }
+    }
+
+
+class _TurnBuilder:
+    """The turns built so far and the Tool calls of the last model turn still unanswered."""
+
+    __slots__ = ("open_calls", "turns")
+
+    def __init__(self) -> None:
+        self.turns: list[dict[str, Any]] = []
+        # Course call id -> index of the course message that made the call.
+        self.open_calls: dict[str, int] = {}
+
+    def add(self, role: str, parts: list[_Part], position: int) -> None:
+        if self.turns and self.turns[-1][_wire.ROLE] == role:
+            self.turns[-1][_wire.PARTS].extend(parts)
+            return
+        if not self.turns and role != _wire.USER:
+            raise _invalid(
+                f"messages[{position}]: the transcript must open with a user message, "
+                "not an assistant message"
+            )
+        self.turns.append({_wire.ROLE: role, _wire.PARTS: parts})
+
+    def unanswered(self, position: int) -> VendorError:
+        open_id, call_position = next(iter(self.open_calls.items()))
+        return _invalid(
+            f"messages[{position}]: the Tool call {open_id!r} of messages[{call_position}] "
+            "must be answered by its Tool result first, right after the assistant turn"
+        )
+
+
+def _turns(request: CourseModelRequest, signatures: Mapping[str, str]) -> list[dict[str, Any]]:
+    builder = _TurnBuilder()
+    for position, message in enumerate(request.messages):
+        if type(message) is CourseUserMessage:
+            if is_blank(message.content):
+                raise _invalid(f"messages[{position}]: a user message must not be blank")
+            if builder.open_calls:
+                raise builder.unanswered(position)
+            builder.add(_wire.USER, [{_wire.TEXT: message.content}], position)
+        elif type(message) is CourseAssistantMessage:
+            parts = _model_parts(message, signatures)
+            if not parts:
+                continue
+            if builder.open_calls and builder.turns[-1][_wire.ROLE] == _wire.USER:
+                raise builder.unanswered(position)
+            builder.add(_wire.MODEL, parts, position)
+            for block in message.content:
+                if type(block) is not CourseTextBlock:
+                    builder.open_calls[block.id] = position
+        else:
+            if message.tool_call_id not in builder.open_calls:
+                raise _invalid(
+                    f"messages[{position}]: the Tool result for {message.tool_call_id!r} must "
+                    "follow the assistant turn that made the call, with nothing in between"
+                )
+            del builder.open_calls[message.tool_call_id]
+            builder.add(_wire.USER, [_result_part(message)], position)
+    if not builder.turns:
+        raise _invalid("messages: nothing to send: every message is blank assistant text")
+    return builder.turns

@@ -1,0 +1,45 @@
+"""The Gemini wire for the shared vendor tests (found through the vendor registry)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_http import SseEvent
+from course_provider_gemini import VENDOR as GEMINI_VENDOR
+from course_provider_gemini import GeminiConfig, GeminiModel, GeminiStreamParser
+from tests.course_provider_gemini import bodies as gemini
+from tests.course_vendor.wire import AnyModel, Wire
+
+MODEL = "gemini-test"
+
+
+def _gemini(config: dict[str, Any], **options: Any) -> AnyModel:
+    return GeminiModel(GeminiConfig(MODEL, 64, **config), **options)
+
+
+def _gemini_tool() -> list[SseEvent]:
+    return gemini.tool_body()
+
+
+def _gemini_error(kind: str, message: str) -> bytes:
+    return json.dumps({"error": {"code": 400, "message": message, "status": kind}}).encode()
+
+
+WIRES = {
+    GEMINI_VENDOR: Wire(
+        GEMINI_VENDOR,
+        f"/v1beta/models/{MODEL}:streamGenerateContent?alt=sse",
+        "GOOGLE_API_KEY",
+        "x-goog-api-key",
+        lambda key: key,
+        _gemini,
+        gemini.text_body,
+        _gemini_tool,
+        _gemini_error,
+        base_url="https://generativelanguage.googleapis.com",
+        parser=GeminiStreamParser,
+        tool_call_id=gemini.RESPONSE_ID + "-call-0",
+    ),
+}
+"""Every wire of this package's, by its registered name."""
