@@ -17,6 +17,7 @@ from course_protocol import (
 )
 from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
+from course_provider_gemini._options import generation_entries, tool_config
 from course_vendor import checked_api_key
 
 __all__ = ["generate_content_body", "request_headers"]
@@ -48,8 +49,10 @@ def generate_content_body(
 
     The body has ``contents``, ``systemInstruction`` (when configured),
     ``tools`` (one entry of ``functionDeclarations``, when configured, each
-    Tool's JSON Schema as ``parametersJsonSchema``) and ``generationConfig``
-    (``maxOutputTokens``, when configured). Course messages become turns of
+    Tool's JSON Schema as ``parametersJsonSchema``), ``toolConfig`` (for a
+    ``tool_choice``) and ``generationConfig`` (``maxOutputTokens`` and the
+    options set, README "Options"), each left out when it would be empty;
+    the model adds ``config.extra_body`` after them. Course messages become turns of
     the roles ``user`` and ``model``:
 
     - a user message is a ``text`` part of a user turn;
@@ -84,8 +87,12 @@ def generate_content_body(
             for tool in config.tools
         ]
         body[_wire.TOOLS_KEY] = [{_wire.FUNCTION_DECLARATIONS_KEY: declarations}]
-    if config.max_output_tokens is not None:
-        body[_wire.GENERATION_CONFIG_KEY] = {_wire.MAX_OUTPUT_TOKENS_KEY: config.max_output_tokens}
+    calling = tool_config(config)
+    if calling is not None:
+        body[_wire.TOOL_CONFIG_KEY] = calling
+    generation = generation_entries(config)
+    if generation:
+        body[_wire.GENERATION_CONFIG_KEY] = generation
     return body
 
 

@@ -12,6 +12,7 @@ word that is both has one constant for each use.
 from typing import Final
 
 __all__ = [
+    "ALLOWED_FUNCTION_NAMES_KEY",
     "API_KEY_HEADER",
     "API_KEY_VARIABLE",
     "ARGS_KEY",
@@ -28,6 +29,7 @@ __all__ = [
     "ERROR_KEY",
     "FINISH_MESSAGE_KEY",
     "FINISH_REASON_KEY",
+    "FUNCTION_CALLING_CONFIG_KEY",
     "FUNCTION_CALL_KEY",
     "FUNCTION_DECLARATIONS_KEY",
     "FUNCTION_RESPONSE_KEY",
@@ -38,6 +40,10 @@ __all__ = [
     "MAX_TOKENS",
     "MESSAGE_KEY",
     "MODEL",
+    "MODE_ANY",
+    "MODE_AUTO",
+    "MODE_KEY",
+    "MODE_NONE",
     "MORE_API_KEY_VARIABLES",
     "NAME_KEY",
     "OUTPUT_KEY",
@@ -51,17 +57,27 @@ __all__ = [
     "RESPONSE_ID_KEY",
     "RESPONSE_KEY",
     "ROLE_KEY",
+    "SEED_KEY",
     "SSE_MEDIA_TYPE",
     "SSE_QUERY",
     "STATUS_KEY",
     "STOP",
+    "STOP_SEQUENCES_KEY",
     "STREAM_PATH",
     "SYSTEM_INSTRUCTION_KEY",
+    "TEMPERATURE_KEY",
     "TEXT_KEY",
+    "THINKING_BUDGET_KEY",
+    "THINKING_CONFIG_KEY",
+    "THINKING_LEVELS",
+    "THINKING_LEVEL_KEY",
     "THOUGHTS_TOKEN_COUNT_KEY",
     "THOUGHT_KEY",
     "THOUGHT_SIGNATURE_KEY",
     "TOOLS_KEY",
+    "TOOL_CONFIG_KEY",
+    "TOP_K_KEY",
+    "TOP_P_KEY",
     "UNSUPPORTED_PARTS",
     "USAGE_METADATA_KEY",
     "USER",
@@ -103,6 +119,24 @@ DESCRIPTION_KEY: Final = "description"
 PARAMETERS_JSON_SCHEMA_KEY: Final = "parametersJsonSchema"
 GENERATION_CONFIG_KEY: Final = "generationConfig"
 MAX_OUTPUT_TOKENS_KEY: Final = "maxOutputTokens"
+TEMPERATURE_KEY: Final = "temperature"
+TOP_P_KEY: Final = "topP"
+TOP_K_KEY: Final = "topK"
+SEED_KEY: Final = "seed"
+STOP_SEQUENCES_KEY: Final = "stopSequences"
+THINKING_CONFIG_KEY: Final = "thinkingConfig"
+THINKING_BUDGET_KEY: Final = "thinkingBudget"
+THINKING_LEVEL_KEY: Final = "thinkingLevel"
+TOOL_CONFIG_KEY: Final = "toolConfig"
+FUNCTION_CALLING_CONFIG_KEY: Final = "functionCallingConfig"
+MODE_KEY: Final = "mode"
+ALLOWED_FUNCTION_NAMES_KEY: Final = "allowedFunctionNames"
+MODE_AUTO: Final = "AUTO"
+MODE_NONE: Final = "NONE"
+MODE_ANY: Final = "ANY"
+"""The ``functionCallingConfig.mode`` values: the model may, must not, or must call a function."""
+THINKING_LEVELS: Final = ("minimal", "low", "medium", "high")
+"""The ``thinkingConfig.thinkingLevel`` values of the Gemini 3 models, least thinking first."""
 FUNCTION_CALL_KEY: Final = "functionCall"
 ARGS_KEY: Final = "args"
 FUNCTION_RESPONSE_KEY: Final = "functionResponse"
