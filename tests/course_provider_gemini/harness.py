@@ -8,6 +8,7 @@ from typing import Any
 from course_http import SseEvent
 from course_provider_gemini import VENDOR as GEMINI_VENDOR
 from course_provider_gemini import GeminiConfig, GeminiModel, GeminiStreamParser
+from course_vendor import NamedTool, ThinkingBudget
 from tests.course_provider_gemini import bodies as gemini
 from tests.course_vendor.wire import AnyModel, Wire
 
@@ -40,6 +41,34 @@ WIRES = {
         base_url="https://generativelanguage.googleapis.com",
         parser=GeminiStreamParser,
         tool_call_id=gemini.RESPONSE_ID + "-call-0",
+        options={
+            "temperature": 0.3,
+            "top_p": 0.9,
+            "top_k": 20,
+            "seed": 42,
+            "stop_sequences": ("END",),
+            "tool_choice": NamedTool("add"),
+            "reasoning": ThinkingBudget(1024),
+        },
+        options_body={
+            "toolConfig": {
+                "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["add"]}
+            },
+            "generationConfig": {
+                "maxOutputTokens": 64,
+                "temperature": 0.3,
+                "topP": 0.9,
+                "topK": 20,
+                "seed": 42,
+                "stopSequences": ["END"],
+                "thinkingConfig": {"thinkingBudget": 1024},
+            },
+        },
+        changed_option=(
+            "temperature",
+            0.9,
+            "generationConfig.temperature: recorded 0.3, sent 0.9",
+        ),
     ),
 }
 """Every wire of this package's, by its registered name."""

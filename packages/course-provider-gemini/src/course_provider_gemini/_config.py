@@ -1,12 +1,13 @@
-"""GeminiConfig: the kit's `VendorConfig` with the Gemini API's default base URL."""
+"""GeminiConfig: the kit's `VendorConfig` with the Gemini API's default base URL and options."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import final
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar, final
 
 from course_provider_gemini import _wire
-from course_vendor import VendorConfig, VendorConfigError, VendorConfigErrorCode
+from course_provider_gemini._options import GEMINI_OPTIONS, checked_gemini_options
+from course_vendor import OptionSupport, VendorConfig, VendorConfigError, VendorConfigErrorCode
 
 __all__ = ["GeminiConfig"]
 
@@ -31,14 +32,33 @@ class GeminiConfig(VendorConfig):
     - ``system_prompt`` is sent as ``systemInstruction``;
     - ``base_url`` defaults to ``https://generativelanguage.googleapis.com``,
       spelled as the google-genai SDK and ``GOOGLE_GEMINI_BASE_URL`` spell it:
-      the endpoint path is joined after it.
+      the endpoint path is joined after it;
+    - ``temperature`` goes from 0 to 2; ``stop_sequences`` holds at most 5;
+      ``reasoning`` takes a ``ThinkingBudget`` (at most 2**31 - 1 tokens,
+      sent as ``thinkingBudget``, for the Gemini 2.5 models) or a
+      ``ReasoningEffort`` of ``minimal``, ``low``, ``medium`` or ``high``
+      (sent as ``thinkingLevel``, for the Gemini 3 models);
+      ``parallel_tool_calls`` and ``user_id`` are refused (the API has no
+      field for them); ``extra_body`` may not hold ``contents``,
+      ``systemInstruction``, ``tools``, ``toolConfig`` or ``generationConfig``
+      (whole: its entries are not merged with the adapter's).
+
+    Its own options, keyword-only:
+
+    - ``top_k``: an ``int`` from 1 to 2**31 - 1, or ``None``;
+    - ``seed``: an ``int`` from -2**31 to 2**31 - 1, or ``None``.
 
     Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG`` for
     the first bad field, its message naming it
     (``GeminiConfig.model must be ...``).
     """
 
+    OPTIONS: ClassVar[OptionSupport | None] = GEMINI_OPTIONS
+
     base_url: str = _wire.DEFAULT_BASE_URL
+    _: KW_ONLY
+    top_k: int | None = None
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         VendorConfig.__post_init__(self)
@@ -50,6 +70,9 @@ class GeminiConfig(VendorConfig):
                 f"{path} must be a model name of letters, digits, '-', '.' and '_' "
                 "(one segment of the endpoint's path, without 'models/')",
             )
+
+    def _check_own_options(self) -> None:
+        checked_gemini_options(self)
 
     @property
     def stream_url(self) -> str:

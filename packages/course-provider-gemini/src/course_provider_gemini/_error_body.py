@@ -24,8 +24,8 @@ _REASON = "reason"
 
 
 def _fields(error: dict[str, Any]) -> VendorErrorBody | None:
-    status = error.get(_wire.STATUS)
-    message = error.get(_wire.MESSAGE)
+    status = error.get(_wire.STATUS_KEY)
+    message = error.get(_wire.MESSAGE_KEY)
     if type(message) is not str or (status is not None and type(status) is not str):
         return None
     if status is not None and is_blank(status):
@@ -58,7 +58,7 @@ def describe_error(body: bytes) -> VendorErrorBody | None:
     reports the HTTP status alone. Pure; never raises.
     """
     document = body_object(body) if type(body) is bytes else None
-    error = None if document is None else document.get(_wire.ERROR)
+    error = None if document is None else document.get(_wire.ERROR_KEY)
     if type(error) is not dict:
         return None
     return _fields(error)
@@ -73,12 +73,12 @@ def raise_error_object(data: dict[str, Any], index: int) -> NoReturn:
     is not an object with a ``message`` string (and a non-blank ``status``
     string, if any).
     """
-    error = object_at(data, _wire.ERROR, index)
+    error = object_at(data, _wire.ERROR_KEY, index)
     fields = _fields(error)
     if fields is None or fields.vendor_message is None:
         fail_invalid(
-            f"{_wire.ERROR} must hold a {_wire.MESSAGE} string and a non-blank "
-            f"{_wire.STATUS} string, if any",
+            f"{_wire.ERROR_KEY} must hold a {_wire.MESSAGE_KEY} string and a non-blank "
+            f"{_wire.STATUS_KEY} string, if any",
             index,
         )
     kind = fields.vendor_type or "error"

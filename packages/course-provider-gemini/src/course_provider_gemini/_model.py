@@ -17,6 +17,7 @@ from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
 from course_provider_gemini._error_body import describe_error
 from course_provider_gemini._framing import GEMINI_FRAMING
+from course_provider_gemini._options import GEMINI_OPTIONS
 from course_provider_gemini._parser import GeminiStreamParser
 from course_provider_gemini._request import generate_content_body, request_headers
 from course_vendor import VendorModel, VendorPlay, VendorWire
@@ -31,6 +32,7 @@ GEMINI_WIRE = VendorWire(
     query=_wire.SSE_QUERY,
     describe_error=describe_error,
     framing=GEMINI_FRAMING,
+    options=GEMINI_OPTIONS,
 )
 
 SIGNATURES_KEPT: Final = 4096
@@ -42,7 +44,8 @@ class GeminiModel(VendorModel[GeminiConfig]):
     """The Gemini API (``POST /v1beta/models/{model}:streamGenerateContent``) as a ``CourseModel``.
 
     ``config`` says what every call sends besides the transcript (model,
-    output limit, system prompt, Tools, base URL, timeouts). ``api_key`` is
+    output limit, system prompt, Tools, options, base URL, timeouts);
+    `with_config` derives a model with other options. ``api_key`` is
     the key, or ``None`` to read ``GOOGLE_API_KEY``, then ``GEMINI_API_KEY``,
     at each call (as the google-genai SDK does); it is sent in the
     ``x-goog-api-key`` header, never in the query. ``transport`` is a

@@ -45,8 +45,8 @@ from course_vendor import StreamParser, TextPieces, ToolCallIds, event_object
 __all__ = ["GeminiStreamParser", "course_call_id"]
 
 _V = _wire.VENDOR
-_CANDIDATE = f"{_wire.CANDIDATES}[0]"
-_PARTS = f"{_CANDIDATE}.{_wire.CONTENT}.{_wire.PARTS}"
+_CANDIDATE = f"{_wire.CANDIDATES_KEY}[0]"
+_PARTS = f"{_CANDIDATE}.{_wire.CONTENT_KEY}.{_wire.PARTS_KEY}"
 
 
 def course_call_id(response_id: str, position: int) -> str:
@@ -104,23 +104,29 @@ class GeminiStreamParser(StreamParser):
         if event.event != "message":
             fail_invalid(f"a Gemini chunk is never a named event ({shown(event.event)!r})", index)
         if self._response is not None:
-            fail_order(f"a chunk follows the one with {_wire.FINISH_REASON}; nothing may", index)
-        if _wire.ERROR in data:
+            fail_order(
+                f"a chunk follows the one with {_wire.FINISH_REASON_KEY}; nothing may", index
+            )
+        if _wire.ERROR_KEY in data:
             raise_error_object(data, index)
-        feedback = optional_object(data, _wire.PROMPT_FEEDBACK, index, _wire.PROMPT_FEEDBACK)
+        feedback = optional_object(
+            data, _wire.PROMPT_FEEDBACK_KEY, index, _wire.PROMPT_FEEDBACK_KEY
+        )
         if feedback is not None:
-            path = f"{_wire.PROMPT_FEEDBACK}.{_wire.BLOCK_REASON}"
-            reason = optional_text(feedback, _wire.BLOCK_REASON, index, path, non_blank=True)
+            path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_KEY}"
+            reason = optional_text(feedback, _wire.BLOCK_REASON_KEY, index, path, non_blank=True)
             if reason is not None:
-                message_path = f"{_wire.PROMPT_FEEDBACK}.{_wire.BLOCK_REASON_MESSAGE}"
-                message = optional_text(feedback, _wire.BLOCK_REASON_MESSAGE, index, message_path)
+                message_path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_MESSAGE_KEY}"
+                message = optional_text(
+                    feedback, _wire.BLOCK_REASON_MESSAGE_KEY, index, message_path
+                )
                 refuse_prompt(reason, message, index)
         self._read_id(data, index)
-        usage = optional_object(data, _wire.USAGE_METADATA, index, _wire.USAGE_METADATA)
+        usage = optional_object(data, _wire.USAGE_METADATA_KEY, index, _wire.USAGE_METADATA_KEY)
         if usage is not None:
             self._usage = usage
             self._check_usage(usage, index)
-        candidates = list_at(data, _wire.CANDIDATES, index, _wire.CANDIDATES)
+        candidates = list_at(data, _wire.CANDIDATES_KEY, index, _wire.CANDIDATES_KEY)
         if not candidates:
             return
         if len(candidates) > 1:
@@ -132,17 +138,19 @@ class GeminiStreamParser(StreamParser):
         candidate = candidates[0]
         if type(candidate) is not dict:
             fail_invalid(f"{_CANDIDATE} must be an object", index)
-        position = candidate.get(_wire.INDEX, 0)
+        position = candidate.get(_wire.INDEX_KEY, 0)
         if position != 0 or type(position) is not int:
-            fail_invalid(f"{_CANDIDATE}.{_wire.INDEX} must be 0 (one candidate)", index)
-        content = optional_object(candidate, _wire.CONTENT, index, f"{_CANDIDATE}.{_wire.CONTENT}")
+            fail_invalid(f"{_CANDIDATE}.{_wire.INDEX_KEY} must be 0 (one candidate)", index)
+        content = optional_object(
+            candidate, _wire.CONTENT_KEY, index, f"{_CANDIDATE}.{_wire.CONTENT_KEY}"
+        )
         if content is not None:
             self._read_content(content, index, push)
         reason = optional_text(
             candidate,
-            _wire.FINISH_REASON,
+            _wire.FINISH_REASON_KEY,
             index,
-            f"{_CANDIDATE}.{_wire.FINISH_REASON}",
+            f"{_CANDIDATE}.{_wire.FINISH_REASON_KEY}",
             non_blank=True,
         )
         if reason is not None:
@@ -150,32 +158,32 @@ class GeminiStreamParser(StreamParser):
 
     def _read_id(self, data: dict[str, Any], index: int) -> None:
         response_id = optional_text(
-            data, _wire.RESPONSE_ID, index, _wire.RESPONSE_ID, non_blank=True
+            data, _wire.RESPONSE_ID_KEY, index, _wire.RESPONSE_ID_KEY, non_blank=True
         )
         if response_id is None:
             return
         if self._response_id is None:
             self._response_id = response_id
         elif response_id != self._response_id:
-            fail_invalid(f"{_wire.RESPONSE_ID} changed within one response", index)
+            fail_invalid(f"{_wire.RESPONSE_ID_KEY} changed within one response", index)
 
     def _check_usage(self, usage: dict[str, Any], index: int) -> None:
         for key in (
-            _wire.PROMPT_TOKEN_COUNT,
-            _wire.CANDIDATES_TOKEN_COUNT,
-            _wire.THOUGHTS_TOKEN_COUNT,
+            _wire.PROMPT_TOKEN_COUNT_KEY,
+            _wire.CANDIDATES_TOKEN_COUNT_KEY,
+            _wire.THOUGHTS_TOKEN_COUNT_KEY,
         ):
-            count_at(usage, key, index, f"{_wire.USAGE_METADATA}.{key}")
+            count_at(usage, key, index, f"{_wire.USAGE_METADATA_KEY}.{key}")
 
     def _read_content(
         self, content: dict[str, Any], index: int, push: Callable[[CourseModelChunk], None]
     ) -> None:
-        role = content.get(_wire.ROLE)
+        role = content.get(_wire.ROLE_KEY)
         if role is not None and role != _wire.MODEL:
             fail_invalid(
-                f"{_CANDIDATE}.{_wire.CONTENT}.{_wire.ROLE} must be {_wire.MODEL!r}", index
+                f"{_CANDIDATE}.{_wire.CONTENT_KEY}.{_wire.ROLE_KEY} must be {_wire.MODEL!r}", index
             )
-        for number, part in enumerate(list_at(content, _wire.PARTS, index, _PARTS)):
+        for number, part in enumerate(list_at(content, _wire.PARTS_KEY, index, _PARTS)):
             read = read_part(part, f"{_PARTS}[{number}]", index)
             if read is None:
                 continue
@@ -188,8 +196,8 @@ class GeminiStreamParser(StreamParser):
     def _call(self, part: FunctionCallPart, index: int, number: int) -> CourseToolCallChunk:
         if self._response_id is None:
             fail_invalid(
-                f"{_PARTS}[{number}] is a {_wire.FUNCTION_CALL} before any {_wire.RESPONSE_ID}, "
-                "which its course id is made of",
+                f"{_PARTS}[{number}] is a {_wire.FUNCTION_CALL_KEY} before any "
+                f"{_wire.RESPONSE_ID_KEY}, which its course id is made of",
                 index,
             )
         self._close_text()
@@ -208,12 +216,12 @@ class GeminiStreamParser(StreamParser):
             self._text = TextPieces()
 
     def _finish(self, candidate: dict[str, Any], reason: str, index: int) -> None:
-        message_path = f"{_CANDIDATE}.{_wire.FINISH_MESSAGE}"
-        finish_message = optional_text(candidate, _wire.FINISH_MESSAGE, index, message_path)
+        message_path = f"{_CANDIDATE}.{_wire.FINISH_MESSAGE_KEY}"
+        finish_message = optional_text(candidate, _wire.FINISH_MESSAGE_KEY, index, message_path)
         stop_reason = course_stop_reason(reason, finish_message, self._calls > 0, index)
         response_id = self._response_id
         if response_id is None:
-            fail_invalid(f"no chunk gave a {_wire.RESPONSE_ID}", index)
+            fail_invalid(f"no chunk gave a {_wire.RESPONSE_ID_KEY}", index)
         usage = self._course_usage(index)
         self._close_text()
         message = CourseAssistantMessage(response_id, tuple(self._content))
@@ -228,19 +236,20 @@ class GeminiStreamParser(StreamParser):
         # Cumulative on every chunk: the last one counts. Thinking is output
         # the call was billed for, as OpenAI's completion tokens include it.
         usage = self._usage or {}
-        prompt = usage.get(_wire.PROMPT_TOKEN_COUNT)
+        prompt = usage.get(_wire.PROMPT_TOKEN_COUNT_KEY)
         if type(prompt) is not int:
             fail_invalid(
-                f"no {_wire.USAGE_METADATA}.{_wire.PROMPT_TOKEN_COUNT} by the finishing chunk",
+                f"no {_wire.USAGE_METADATA_KEY}.{_wire.PROMPT_TOKEN_COUNT_KEY} "
+                "by the finishing chunk",
                 index,
             )
-        output = (usage.get(_wire.CANDIDATES_TOKEN_COUNT) or 0) + (
-            usage.get(_wire.THOUGHTS_TOKEN_COUNT) or 0
+        output = (usage.get(_wire.CANDIDATES_TOKEN_COUNT_KEY) or 0) + (
+            usage.get(_wire.THOUGHTS_TOKEN_COUNT_KEY) or 0
         )
         if output > MAX_TOKEN_COUNT:
             fail_invalid(
-                f"{_wire.CANDIDATES_TOKEN_COUNT} and {_wire.THOUGHTS_TOKEN_COUNT} add up past "
-                "2**53 - 1",
+                f"{_wire.CANDIDATES_TOKEN_COUNT_KEY} and {_wire.THOUGHTS_TOKEN_COUNT_KEY} "
+                "add up past 2**53 - 1",
                 index,
             )
         return CourseModelUsage(prompt, output)
@@ -248,7 +257,7 @@ class GeminiStreamParser(StreamParser):
     def _missing_terminal(self, event_count: int) -> VendorError:
         return VendorError(
             VendorErrorCode.VENDOR_MISSING_TERMINAL,
-            f"the stream ended after {event_count} chunk(s) without a {_wire.FINISH_REASON}",
+            f"the stream ended after {event_count} chunk(s) without a {_wire.FINISH_REASON_KEY}",
             vendor=_V,
             event_index=event_count,
         )

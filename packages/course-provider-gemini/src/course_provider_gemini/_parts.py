@@ -19,8 +19,8 @@ from course_vendor import described, event_error
 
 __all__ = ["FunctionCallPart", "TextPart", "read_part"]
 
-_CALL_KEYS: Final = frozenset({_wire.NAME, _wire.ARGS})
-_STREAMED_CALL_KEYS: Final = frozenset({_wire.PARTIAL_ARGS, _wire.WILL_CONTINUE})
+_CALL_KEYS: Final = frozenset({_wire.NAME_KEY, _wire.ARGS_KEY})
+_STREAMED_CALL_KEYS: Final = frozenset({_wire.PARTIAL_ARGS_KEY, _wire.WILL_CONTINUE_KEY})
 
 
 @final
@@ -57,23 +57,23 @@ def read_part(part: object, path: str, index: int) -> TextPart | FunctionCallPar
     if type(part) is not dict:
         invalid(index, path, "an object", part)
     kinds = [key for key in part if key not in _wire.PART_METADATA]
-    thought = part.get(_wire.THOUGHT)
+    thought = part.get(_wire.THOUGHT_KEY)
     if thought is not None and type(thought) is not bool:
-        invalid(index, f"{path}.{_wire.THOUGHT}", "a boolean", thought)
-    signature = part.get(_wire.THOUGHT_SIGNATURE)
+        invalid(index, f"{path}.{_wire.THOUGHT_KEY}", "a boolean", thought)
+    signature = part.get(_wire.THOUGHT_SIGNATURE_KEY)
     if signature is not None and type(signature) is not str:
-        invalid(index, f"{path}.{_wire.THOUGHT_SIGNATURE}", "a string", signature)
+        invalid(index, f"{path}.{_wire.THOUGHT_SIGNATURE_KEY}", "a string", signature)
     if not kinds:
         return None
     if len(kinds) > 1:
         fail_invalid(f"{path} holds more than one kind of data", index)
     kind = kinds[0]
-    if kind == _wire.TEXT:
-        text = text_at(part, _wire.TEXT, index, parent=path)
+    if kind == _wire.TEXT_KEY:
+        text = text_at(part, _wire.TEXT_KEY, index, parent=path)
         return None if thought or not text else TextPart(text)
     if thought:
-        fail_invalid(f"{path}.{_wire.THOUGHT} is set on a part that is not text", index)
-    if kind == _wire.FUNCTION_CALL:
+        fail_invalid(f"{path}.{_wire.THOUGHT_KEY} is set on a part that is not text", index)
+    if kind == _wire.FUNCTION_CALL_KEY:
         return _function_call(part.get(kind), f"{path}.{kind}", index, signature)
     quoted = shown(kind)
     if kind in _wire.UNSUPPORTED_PARTS:
@@ -107,9 +107,9 @@ def _function_call(call: object, path: str, index: int, signature: str | None) -
             f"{path}.{shown(unknown[0])} is not a known field of a function call",
             vendor_type=unknown[0],
         )
-    name = text_at(call, _wire.NAME, index, parent=path, non_blank=True)
-    arguments = call.get(_wire.ARGS, {})
-    args_path = f"{path}.{_wire.ARGS}"
+    name = text_at(call, _wire.NAME_KEY, index, parent=path, non_blank=True)
+    arguments = call.get(_wire.ARGS_KEY, {})
+    args_path = f"{path}.{_wire.ARGS_KEY}"
     if type(arguments) is not dict:
         fail(
             VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS,

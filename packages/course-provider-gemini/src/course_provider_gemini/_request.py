@@ -17,6 +17,7 @@ from course_protocol import (
 )
 from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
+from course_provider_gemini._options import generation_entries, tool_config
 from course_vendor import checked_api_key
 
 __all__ = ["generate_content_body", "request_headers"]
@@ -48,8 +49,10 @@ def generate_content_body(
 
     The body has ``contents``, ``systemInstruction`` (when configured),
     ``tools`` (one entry of ``functionDeclarations``, when configured, each
-    Tool's JSON Schema as ``parametersJsonSchema``) and ``generationConfig``
-    (``maxOutputTokens``, when configured). Course messages become turns of
+    Tool's JSON Schema as ``parametersJsonSchema``), ``toolConfig`` (for a
+    ``tool_choice``) and ``generationConfig`` (``maxOutputTokens`` and the
+    options set, README "Options"), each left out when it would be empty;
+    the model adds ``config.extra_body`` after them. Course messages become turns of
     the roles ``user`` and ``model``:
 
     - a user message is a ``text`` part of a user turn;
@@ -69,21 +72,27 @@ def generate_content_body(
     assistant text, opens with the assistant, has a blank user message, or
     puts anything between a Tool call and its result.
     """
-    body: dict[str, Any] = {_wire.CONTENTS: _turns(request, signatures)}
+    body: dict[str, Any] = {_wire.CONTENTS_KEY: _turns(request, signatures)}
     if config.system_prompt is not None:
-        body[_wire.SYSTEM_INSTRUCTION] = {_wire.PARTS: [{_wire.TEXT: config.system_prompt}]}
+        body[_wire.SYSTEM_INSTRUCTION_KEY] = {
+            _wire.PARTS_KEY: [{_wire.TEXT_KEY: config.system_prompt}]
+        }
     if config.tools:
         declarations = [
             {
-                _wire.NAME: tool.name,
-                _wire.DESCRIPTION: tool.description,
-                _wire.PARAMETERS_JSON_SCHEMA: thaw_json(tool.input_schema),
+                _wire.NAME_KEY: tool.name,
+                _wire.DESCRIPTION_KEY: tool.description,
+                _wire.PARAMETERS_JSON_SCHEMA_KEY: thaw_json(tool.input_schema),
             }
             for tool in config.tools
         ]
-        body[_wire.TOOLS] = [{_wire.FUNCTION_DECLARATIONS: declarations}]
-    if config.max_output_tokens is not None:
-        body[_wire.GENERATION_CONFIG] = {_wire.MAX_OUTPUT_TOKENS: config.max_output_tokens}
+        body[_wire.TOOLS_KEY] = [{_wire.FUNCTION_DECLARATIONS_KEY: declarations}]
+    calling = tool_config(config)
+    if calling is not None:
+        body[_wire.TOOL_CONFIG_KEY] = calling
+    generation = generation_entries(config)
+    if generation:
+        body[_wire.GENERATION_CONFIG_KEY] = generation
     return body
 
 
@@ -92,24 +101,27 @@ def _model_parts(message: CourseAssistantMessage, signatures: Mapping[str, str])
     for block in message.content:
         if type(block) is CourseTextBlock:
             if not is_blank(block.text):
-                parts.append({_wire.TEXT: block.text})
+                parts.append({_wire.TEXT_KEY: block.text})
             continue
         part: _Part = {
-            _wire.FUNCTION_CALL: {_wire.NAME: block.name, _wire.ARGS: thaw_json(block.arguments)}
+            _wire.FUNCTION_CALL_KEY: {
+                _wire.NAME_KEY: block.name,
+                _wire.ARGS_KEY: thaw_json(block.arguments),
+            }
         }
         signature = signatures.get(block.id)
         if signature is not None:
-            part[_wire.THOUGHT_SIGNATURE] = signature
+            part[_wire.THOUGHT_SIGNATURE_KEY] = signature
         parts.append(part)
     return parts
 
 
 def _result_part(message: CourseToolResultMessage) -> _Part:
-    key = _wire.ERROR if message.is_error else _wire.OUTPUT
+    key = _wire.ERROR_KEY if message.is_error else _wire.OUTPUT_KEY
     return {
-        _wire.FUNCTION_RESPONSE: {
-            _wire.NAME: message.tool_name,
-            _wire.RESPONSE: {key: message.content},
+        _wire.FUNCTION_RESPONSE_KEY: {
+            _wire.NAME_KEY: message.tool_name,
+            _wire.RESPONSE_KEY: {key: message.content},
         }
     }
 
@@ -125,15 +137,15 @@ class _TurnBuilder:
         self.open_calls: dict[str, int] = {}
 
     def add(self, role: str, parts: list[_Part], position: int) -> None:
-        if self.turns and self.turns[-1][_wire.ROLE] == role:
-            self.turns[-1][_wire.PARTS].extend(parts)
+        if self.turns and self.turns[-1][_wire.ROLE_KEY] == role:
+            self.turns[-1][_wire.PARTS_KEY].extend(parts)
             return
         if not self.turns and role != _wire.USER:
             raise _invalid(
                 f"messages[{position}]: the transcript must open with a user message, "
                 "not an assistant message"
             )
-        self.turns.append({_wire.ROLE: role, _wire.PARTS: parts})
+        self.turns.append({_wire.ROLE_KEY: role, _wire.PARTS_KEY: parts})
 
     def unanswered(self, position: int) -> VendorError:
         open_id, call_position = next(iter(self.open_calls.items()))
@@ -151,12 +163,12 @@ def _turns(request: CourseModelRequest, signatures: Mapping[str, str]) -> list[d
                 raise _invalid(f"messages[{position}]: a user message must not be blank")
             if builder.open_calls:
                 raise builder.unanswered(position)
-            builder.add(_wire.USER, [{_wire.TEXT: message.content}], position)
+            builder.add(_wire.USER, [{_wire.TEXT_KEY: message.content}], position)
         elif type(message) is CourseAssistantMessage:
             parts = _model_parts(message, signatures)
             if not parts:
                 continue
-            if builder.open_calls and builder.turns[-1][_wire.ROLE] == _wire.USER:
+            if builder.open_calls and builder.turns[-1][_wire.ROLE_KEY] == _wire.USER:
                 raise builder.unanswered(position)
             builder.add(_wire.MODEL, parts, position)
             for block in message.content:

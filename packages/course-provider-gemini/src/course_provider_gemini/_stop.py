@@ -38,7 +38,7 @@ def _refuse(reason: str, finish_message: str | None, index: int) -> NoReturn:
         fail(
             VendorErrorCode.VENDOR_REFUSAL,
             index,
-            f"the vendor withheld the answer ({_wire.FINISH_REASON} {quoted!r})",
+            f"the vendor withheld the answer ({_wire.FINISH_REASON_KEY} {quoted!r})",
             vendor_type=reason,
             vendor_message=finish_message,
         )
@@ -61,7 +61,7 @@ def refuse_prompt(reason: str, message: str | None, index: int) -> NoReturn:
     fail(
         VendorErrorCode.VENDOR_REFUSAL,
         index,
-        f"the vendor blocked the prompt ({_wire.BLOCK_REASON} {shown(reason)!r})",
+        f"the vendor blocked the prompt ({_wire.BLOCK_REASON_KEY} {shown(reason)!r})",
         vendor_type=reason,
         vendor_message=message,
     )

@@ -3,66 +3,86 @@
 These spellings belong to the vendor's side of the boundary. They appear in
 this package only; the wire-vocabulary import contract for this package fails
 when one of them shows up as a string literal in a core course package.
+
+Spelled as in every vendor's wire module: a JSON key's constant ends in
+``_KEY``; a value (a role, a finish reason, a mode) is named for itself. A
+word that is both has one constant for each use.
 """
 
 from typing import Final
 
 __all__ = [
+    "ALLOWED_FUNCTION_NAMES_KEY",
     "API_KEY_HEADER",
     "API_KEY_VARIABLE",
-    "ARGS",
+    "ARGS_KEY",
     "BASE_URL_VARIABLE",
-    "BLOCK_REASON",
-    "BLOCK_REASON_MESSAGE",
-    "CANDIDATES",
-    "CANDIDATES_TOKEN_COUNT",
-    "CODE",
-    "CONTENT",
-    "CONTENTS",
+    "BLOCK_REASON_KEY",
+    "BLOCK_REASON_MESSAGE_KEY",
+    "CANDIDATES_KEY",
+    "CANDIDATES_TOKEN_COUNT_KEY",
+    "CODE_KEY",
+    "CONTENTS_KEY",
+    "CONTENT_KEY",
     "DEFAULT_BASE_URL",
-    "DESCRIPTION",
-    "ERROR",
-    "FINISH_MESSAGE",
-    "FINISH_REASON",
-    "FUNCTION_CALL",
-    "FUNCTION_DECLARATIONS",
-    "FUNCTION_RESPONSE",
-    "GENERATION_CONFIG",
-    "INDEX",
+    "DESCRIPTION_KEY",
+    "ERROR_KEY",
+    "FINISH_MESSAGE_KEY",
+    "FINISH_REASON_KEY",
+    "FUNCTION_CALLING_CONFIG_KEY",
+    "FUNCTION_CALL_KEY",
+    "FUNCTION_DECLARATIONS_KEY",
+    "FUNCTION_RESPONSE_KEY",
+    "GENERATION_CONFIG_KEY",
+    "INDEX_KEY",
     "JSON_MEDIA_TYPE",
-    "MAX_OUTPUT_TOKENS",
+    "MAX_OUTPUT_TOKENS_KEY",
     "MAX_TOKENS",
-    "MESSAGE",
+    "MESSAGE_KEY",
     "MODEL",
+    "MODE_ANY",
+    "MODE_AUTO",
+    "MODE_KEY",
+    "MODE_NONE",
     "MORE_API_KEY_VARIABLES",
-    "NAME",
-    "OUTPUT",
-    "PARAMETERS_JSON_SCHEMA",
-    "PARTIAL_ARGS",
-    "PARTS",
+    "NAME_KEY",
+    "OUTPUT_KEY",
+    "PARAMETERS_JSON_SCHEMA_KEY",
+    "PARTIAL_ARGS_KEY",
+    "PARTS_KEY",
     "PART_METADATA",
-    "PROMPT_FEEDBACK",
-    "PROMPT_TOKEN_COUNT",
+    "PROMPT_FEEDBACK_KEY",
+    "PROMPT_TOKEN_COUNT_KEY",
     "REFUSED_REASONS",
-    "RESPONSE",
-    "RESPONSE_ID",
-    "ROLE",
+    "RESPONSE_ID_KEY",
+    "RESPONSE_KEY",
+    "ROLE_KEY",
+    "SEED_KEY",
     "SSE_MEDIA_TYPE",
     "SSE_QUERY",
-    "STATUS",
+    "STATUS_KEY",
     "STOP",
+    "STOP_SEQUENCES_KEY",
     "STREAM_PATH",
-    "SYSTEM_INSTRUCTION",
-    "TEXT",
-    "THOUGHT",
-    "THOUGHTS_TOKEN_COUNT",
-    "THOUGHT_SIGNATURE",
-    "TOOLS",
+    "SYSTEM_INSTRUCTION_KEY",
+    "TEMPERATURE_KEY",
+    "TEXT_KEY",
+    "THINKING_BUDGET_KEY",
+    "THINKING_CONFIG_KEY",
+    "THINKING_LEVELS",
+    "THINKING_LEVEL_KEY",
+    "THOUGHTS_TOKEN_COUNT_KEY",
+    "THOUGHT_KEY",
+    "THOUGHT_SIGNATURE_KEY",
+    "TOOLS_KEY",
+    "TOOL_CONFIG_KEY",
+    "TOP_K_KEY",
+    "TOP_P_KEY",
     "UNSUPPORTED_PARTS",
-    "USAGE_METADATA",
+    "USAGE_METADATA_KEY",
     "USER",
     "VENDOR",
-    "WILL_CONTINUE",
+    "WILL_CONTINUE_KEY",
 ]
 
 VENDOR: Final = "gemini"
@@ -84,56 +104,76 @@ JSON_MEDIA_TYPE: Final = "application/json"
 SSE_MEDIA_TYPE: Final = "text/event-stream"
 
 # The request body.
-CONTENTS: Final = "contents"
-ROLE: Final = "role"
+CONTENTS_KEY: Final = "contents"
+ROLE_KEY: Final = "role"
 USER: Final = "user"
 MODEL: Final = "model"
 """The role of the model's turns, in requests and in streamed candidates."""
-PARTS: Final = "parts"
-TEXT: Final = "text"
-SYSTEM_INSTRUCTION: Final = "systemInstruction"
-TOOLS: Final = "tools"
-FUNCTION_DECLARATIONS: Final = "functionDeclarations"
-NAME: Final = "name"
-DESCRIPTION: Final = "description"
-PARAMETERS_JSON_SCHEMA: Final = "parametersJsonSchema"
-GENERATION_CONFIG: Final = "generationConfig"
-MAX_OUTPUT_TOKENS: Final = "maxOutputTokens"
-FUNCTION_CALL: Final = "functionCall"
-ARGS: Final = "args"
-FUNCTION_RESPONSE: Final = "functionResponse"
-RESPONSE: Final = "response"
-OUTPUT: Final = "output"
+PARTS_KEY: Final = "parts"
+TEXT_KEY: Final = "text"
+SYSTEM_INSTRUCTION_KEY: Final = "systemInstruction"
+TOOLS_KEY: Final = "tools"
+FUNCTION_DECLARATIONS_KEY: Final = "functionDeclarations"
+NAME_KEY: Final = "name"
+DESCRIPTION_KEY: Final = "description"
+PARAMETERS_JSON_SCHEMA_KEY: Final = "parametersJsonSchema"
+GENERATION_CONFIG_KEY: Final = "generationConfig"
+MAX_OUTPUT_TOKENS_KEY: Final = "maxOutputTokens"
+TEMPERATURE_KEY: Final = "temperature"
+TOP_P_KEY: Final = "topP"
+TOP_K_KEY: Final = "topK"
+SEED_KEY: Final = "seed"
+STOP_SEQUENCES_KEY: Final = "stopSequences"
+THINKING_CONFIG_KEY: Final = "thinkingConfig"
+THINKING_BUDGET_KEY: Final = "thinkingBudget"
+THINKING_LEVEL_KEY: Final = "thinkingLevel"
+TOOL_CONFIG_KEY: Final = "toolConfig"
+FUNCTION_CALLING_CONFIG_KEY: Final = "functionCallingConfig"
+MODE_KEY: Final = "mode"
+ALLOWED_FUNCTION_NAMES_KEY: Final = "allowedFunctionNames"
+MODE_AUTO: Final = "AUTO"
+MODE_NONE: Final = "NONE"
+MODE_ANY: Final = "ANY"
+"""The ``functionCallingConfig.mode`` values: the model may, must not, or must call a function."""
+THINKING_LEVELS: Final = ("minimal", "low", "medium", "high")
+"""The ``thinkingConfig.thinkingLevel`` values of the Gemini 3 models, least thinking first."""
+FUNCTION_CALL_KEY: Final = "functionCall"
+ARGS_KEY: Final = "args"
+FUNCTION_RESPONSE_KEY: Final = "functionResponse"
+RESPONSE_KEY: Final = "response"
+OUTPUT_KEY: Final = "output"
 """The key of a Tool's result in a ``functionResponse.response`` object."""
-ERROR: Final = "error"
+ERROR_KEY: Final = "error"
 """The key of a failed Tool's message there, and of an error object in a body or stream."""
 
 # Streamed chunks.
-CANDIDATES: Final = "candidates"
-CONTENT: Final = "content"
-INDEX: Final = "index"
-FINISH_REASON: Final = "finishReason"
-FINISH_MESSAGE: Final = "finishMessage"
-USAGE_METADATA: Final = "usageMetadata"
-PROMPT_TOKEN_COUNT: Final = "promptTokenCount"
-CANDIDATES_TOKEN_COUNT: Final = "candidatesTokenCount"
-THOUGHTS_TOKEN_COUNT: Final = "thoughtsTokenCount"
-RESPONSE_ID: Final = "responseId"
-PROMPT_FEEDBACK: Final = "promptFeedback"
-BLOCK_REASON: Final = "blockReason"
-BLOCK_REASON_MESSAGE: Final = "blockReasonMessage"
-THOUGHT: Final = "thought"
-THOUGHT_SIGNATURE: Final = "thoughtSignature"
-PARTIAL_ARGS: Final = "partialArgs"
-WILL_CONTINUE: Final = "willContinue"
+CANDIDATES_KEY: Final = "candidates"
+CONTENT_KEY: Final = "content"
+INDEX_KEY: Final = "index"
+FINISH_REASON_KEY: Final = "finishReason"
+FINISH_MESSAGE_KEY: Final = "finishMessage"
+USAGE_METADATA_KEY: Final = "usageMetadata"
+PROMPT_TOKEN_COUNT_KEY: Final = "promptTokenCount"
+CANDIDATES_TOKEN_COUNT_KEY: Final = "candidatesTokenCount"
+THOUGHTS_TOKEN_COUNT_KEY: Final = "thoughtsTokenCount"
+RESPONSE_ID_KEY: Final = "responseId"
+PROMPT_FEEDBACK_KEY: Final = "promptFeedback"
+BLOCK_REASON_KEY: Final = "blockReason"
+BLOCK_REASON_MESSAGE_KEY: Final = "blockReasonMessage"
+THOUGHT_KEY: Final = "thought"
+THOUGHT_SIGNATURE_KEY: Final = "thoughtSignature"
+PARTIAL_ARGS_KEY: Final = "partialArgs"
+WILL_CONTINUE_KEY: Final = "willContinue"
 
-PART_METADATA: Final = frozenset({THOUGHT, THOUGHT_SIGNATURE, "videoMetadata", "partMetadata"})
+PART_METADATA: Final = frozenset(
+    {THOUGHT_KEY, THOUGHT_SIGNATURE_KEY, "videoMetadata", "partMetadata"}
+)
 """Keys of a part that say something about its data, never data of their own."""
 UNSUPPORTED_PARTS: Final = frozenset(
     {
         "inlineData",
         "fileData",
-        FUNCTION_RESPONSE,
+        FUNCTION_RESPONSE_KEY,
         "executableCode",
         "codeExecutionResult",
         "toolCall",
@@ -143,9 +183,9 @@ UNSUPPORTED_PARTS: Final = frozenset(
 """Part data the course protocol cannot carry: media, and Tools the vendor runs itself."""
 
 # The error object: in an HTTP error body, or in the stream.
-CODE: Final = "code"
-MESSAGE: Final = "message"
-STATUS: Final = "status"
+CODE_KEY: Final = "code"
+MESSAGE_KEY: Final = "message"
+STATUS_KEY: Final = "status"
 
 # Finish reasons.
 STOP: Final = "STOP"

@@ -148,7 +148,8 @@ class VendorModel(ClosedOnExit, Generic[C]):
         For a loop that changes an option between turns (a lower
         ``temperature``, ``tool_choice="none"`` on the last turn) without
         state: the new configuration is checked again, as any is, and the
-        new model shares this one's key, transport and event loop. It never
+        new model shares this one's key, transport, event loop and whatever
+        state the vendor's model keeps across calls. It never
         closes the transport: close this model once both are done. Raises
         `VendorConfigError` ``VENDOR_INVALID_CONFIG`` for a refused value or
         a change of ``base_url`` or ``timeouts`` (they belong to the shared
@@ -163,8 +164,12 @@ class VendorModel(ClosedOnExit, Generic[C]):
         config = dataclasses.replace(self._config, **changes)
         self._wire.check_options(config)
         derived = object.__new__(type(self))
-        for slot in VendorModel.__slots__:
-            setattr(derived, slot, getattr(self, slot))
+        # Every class's slots, the vendor's own included: what a vendor model
+        # keeps across calls (Gemini's thought signatures) goes on with the loop.
+        for cls in type(self).__mro__:
+            for slot in cls.__dict__.get("__slots__", ()):
+                if hasattr(self, slot):
+                    setattr(derived, slot, getattr(self, slot))
         derived._config = config
         derived._owns_transport = False
         return derived
