@@ -30,6 +30,7 @@ from pathlib import Path
 from frozendict import frozendict
 
 from benchmarks._children import ROOT, child_environment
+from benchmarks._gemini_bodies import GEMINI_MODEL
 from benchmarks._timing import AsyncRun, Prepare, Spread, per_round_ratios
 from benchmarks._vendor_bodies import APIS, Api, VendorBody, vendor_body
 from benchmarks.peers import PeerNotInstalledError
@@ -50,6 +51,7 @@ _PATHS: dict[Api, str] = {
     "anthropic-messages": "/v1/messages",
     "openai-chat": "/v1/chat/completions",
     "openai-responses": "/v1/responses",
+    "gemini": f"/v1beta/models/{GEMINI_MODEL}:streamGenerateContent?alt=sse",
 }
 _AGAINST = "same SDK reading the bytes in-process"
 _SSE = frozendict({"content-type": "text/event-stream; charset=utf-8"})

@@ -4,7 +4,9 @@ Each body repeats the event shapes of the real Anthropic Messages, OpenAI
 Chat Completions and OpenAI Responses streams (the same fields, the same
 framing, compact JSON as the vendors send it); only the text changes. A
 ``"text"`` body streams ``n`` text deltas; a ``"tool"`` body streams one
-Tool call whose JSON arguments arrive in ``n`` fragments.
+Tool call whose JSON arguments arrive in ``n`` fragments. Gemini's bodies
+(``benchmarks._gemini_bodies``) stream ``n`` text chunks, and its one Tool
+call whole, as Gemini sends calls.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from benchmarks._gemini_bodies import gemini_events
 from course_vendor import vendor_names
 
 __all__ = [
@@ -317,6 +320,7 @@ _BUILDERS: dict[Api, Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]] = {
     "anthropic-messages": _anthropic,
     "openai-chat": _chat,
     "openai-responses": _named_responses,
+    "gemini": lambda pieces, shape: gemini_events(pieces, shape, len(pieces), TOOL_NAME),
 }
 """How each wire's bodies are built, from the event shapes of its recorded transcripts."""
 

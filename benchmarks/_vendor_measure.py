@@ -46,6 +46,7 @@ OUR_MODELS: dict[Api, str] = {
     "anthropic-messages": "ours: AnthropicMessagesModel",
     "openai-chat": "ours: OpenAIChatModel",
     "openai-responses": "ours: OpenAIResponsesModel",
+    "gemini": "ours: GeminiModel",
 }
 SUPERLINEAR = 13.0
 """A peer whose time grew more than this for ten times the events is not run once more."""

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks._gemini_peers import prepare_gemini_raw
 from benchmarks._inprocess import in_process_client
 from benchmarks._timing import AsyncRun, Prepare
 from benchmarks._vendor_bodies import TOOL_NAME, Api, VendorBody
@@ -398,12 +399,17 @@ VENDOR_PEERS = (
     VendorPeer(
         "pydantic-ai OpenAIResponsesModel.request_stream", "openai-responses", prepare_pydantic_ai
     ),
+    VendorPeer("google-genai SDK aio.models.generate_content_stream", "gemini", prepare_gemini_raw),
 )
-"""Every peer row, three per API: the SDK raw, the SDK helper, pydantic-ai."""
+"""Every peer row: three per API (the SDK raw, the SDK helper, pydantic-ai), one for Gemini.
+
+The google-genai SDK has no stream helper that collects a final response.
+"""
 
 SDK_RAW: dict[Api, Callable[[VendorBody, str | None], Prepare]] = {
     "anthropic-messages": prepare_anthropic_raw,
     "openai-chat": prepare_chat_raw,
     "openai-responses": prepare_responses_raw,
+    "gemini": prepare_gemini_raw,
 }
 """Each API's raw SDK row, in-process or (given a base URL) against a server."""

@@ -1,7 +1,7 @@
 """A fake vendor API for the httpx2 transport tests: an ``httpx2.MockTransport`` upstream.
 
-`Upstream` answers the Anthropic Messages and OpenAI Chat Completions paths
-(and a model listing) with bodies written here, in the vendors' shapes: a
+`Upstream` answers the Anthropic Messages, OpenAI Chat Completions and Gemini
+generateContent paths (and a model listing) with bodies written here, in the vendors' shapes: a
 streamed answer when the request asks for a stream, a JSON one otherwise.
 It records every request it received, headers included, so a test can say
 what reached "the API" and what reached the cassette.
@@ -20,6 +20,9 @@ __all__ = [
     "ANTHROPIC_SSE",
     "CHAT_COMPLETION",
     "CHAT_SSE",
+    "GEMINI_KEY",
+    "GEMINI_RESPONSE",
+    "GEMINI_SSE",
     "MODELS",
     "OPENAI_KEY",
     "Upstream",
@@ -27,6 +30,7 @@ __all__ = [
 
 ANTHROPIC_KEY = "sk-ant-api03-Zq8vN2xR5tLm1Pw7Yc4Hd9Kf3Bj6Gs0Ua8Ei2Oo5Ty1Rn7Vx4Mb9Qp3Wl6Sz0Dk"
 OPENAI_KEY = "sk-proj-Hd9Kf3Bj6Gs0Ua8Ei2Oo5Ty1Rn7Vx4Mb9Qp3Wl6Sz0DkZq8vN2xR5tLm1Pw7Yc4"
+GEMINI_KEY = "AIzaSyB-Zq8vN2xR5tLm1Pw7Yc4Hd9Kf3Bj6Gs0U"
 
 
 def _sse(events: list[tuple[str | None, dict[str, Any] | str]]) -> bytes:
@@ -142,6 +146,35 @@ CHAT_COMPLETION = json.dumps(
     }
 ).encode()
 
+
+def _gemini(*parts: dict[str, Any], finish: str | None = None, output: int = 1) -> dict[str, Any]:
+    candidate: dict[str, Any] = {"content": {"parts": list(parts), "role": "model"}, "index": 0}
+    if finish is not None:
+        candidate["finishReason"] = finish
+    return {
+        "candidates": [candidate],
+        "usageMetadata": {
+            "promptTokenCount": 7,
+            "candidatesTokenCount": output,
+            "totalTokenCount": 7 + output,
+        },
+        "modelVersion": "gemini-own",
+        "responseId": "resp-own-1",
+    }
+
+
+GEMINI_SSE = _sse(
+    [
+        (None, _gemini({"text": "Hel"})),
+        (None, _gemini({"text": "lo"}, output=2)),
+        (None, _gemini({"text": ""}, finish="STOP", output=2)),
+    ]
+)
+"""A streamed Gemini answer (``alt=sse``), "Hello", that the strict parser accepts."""
+
+GEMINI_RESPONSE = json.dumps(_gemini({"text": "Hello"}, finish="STOP", output=2)).encode()
+"""The same answer, not streamed (``:generateContent``)."""
+
 MODELS = json.dumps(
     {
         "object": "list",
@@ -187,6 +220,9 @@ class Upstream:
             return _answer(streamed, self._anthropic_sse, ANTHROPIC_MESSAGE)
         if path == "/v1/chat/completions":
             return _answer(streamed, self._chat_sse, CHAT_COMPLETION)
+        if path.startswith("/v1beta/models/"):
+            # Gemini says "stream" in the method of the path, not in the body.
+            return _answer(path.endswith(":streamGenerateContent"), GEMINI_SSE, GEMINI_RESPONSE)
         return httpx2.Response(404, json={"error": {"message": f"no {path}"}})
 
 

@@ -2,7 +2,7 @@
 
 Each call is recorded from an ``httpx2.MockTransport`` upstream (the "real
 API", bodies of our own in the vendors' shapes) by `Httpx2RecordingTransport`
-under the real ``anthropic`` and ``openai`` clients, sync and async, then
+under the real ``anthropic``, ``openai`` and ``google-genai`` clients, sync and async, then
 replayed by `Httpx2CassetteTransport` to fresh clients holding another key.
 """
 
@@ -18,6 +18,8 @@ import anthropic
 import httpx2
 import openai
 import pytest
+from google import genai
+from google.genai import errors, types
 
 from course_cassettes import (
     Cassette,
@@ -34,6 +36,9 @@ from tests.course_cassettes.sdk_upstream import (
     ANTHROPIC_SSE,
     CHAT_COMPLETION,
     CHAT_SSE,
+    GEMINI_KEY,
+    GEMINI_RESPONSE,
+    GEMINI_SSE,
     MODELS,
     OPENAI_KEY,
     Upstream,
@@ -134,6 +139,53 @@ async def _models_async(http: httpx2.AsyncClient, messages: Any, key: str = OPEN
     return ",".join([model.id async for model in client.models.list()])
 
 
+def _gemini(key: str, **client: Any) -> genai.Client:
+    # Recent SDKs call /v1 unless told otherwise; the Gemini vendor is recorded at /v1beta.
+    options = types.HttpOptions(api_version="v1beta", **client)
+    return genai.Client(api_key=key, http_options=options)
+
+
+def _contents(messages: Any) -> list[types.Content]:
+    return [
+        types.Content(role=message["role"], parts=[types.Part(text=message["content"])])
+        for message in messages
+    ]
+
+
+def _gemini_stream(http: httpx2.Client, messages: Any, key: str = GEMINI_KEY) -> str:
+    stream = _gemini(key, httpx_client=http).models.generate_content_stream(
+        model="gemini-own", contents=_contents(messages)
+    )
+    return "".join(response.text or "" for response in stream)
+
+
+def _gemini_plain(http: httpx2.Client, messages: Any, key: str = GEMINI_KEY) -> str:
+    response = _gemini(key, httpx_client=http).models.generate_content(
+        model="gemini-own", contents=_contents(messages)
+    )
+    return response.text or ""
+
+
+async def _gemini_stream_async(
+    http: httpx2.AsyncClient, messages: Any, key: str = GEMINI_KEY
+) -> str:
+    client = _gemini(key, httpx_async_client=http).aio
+    stream = await client.models.generate_content_stream(
+        model="gemini-own", contents=_contents(messages)
+    )
+    return "".join([response.text or "" async for response in stream])
+
+
+async def _gemini_plain_async(
+    http: httpx2.AsyncClient, messages: Any, key: str = GEMINI_KEY
+) -> str:
+    client = _gemini(key, httpx_async_client=http).aio
+    response = await client.models.generate_content(
+        model="gemini-own", contents=_contents(messages)
+    )
+    return response.text or ""
+
+
 # name: (sync call, async call, the body the upstream answers, the text read)
 CALLS: dict[str, tuple[Any, Any, bytes, str]] = {
     "anthropic-stream": (_claude_stream, _claude_stream_async, ANTHROPIC_SSE, "Hello"),
@@ -141,7 +193,10 @@ CALLS: dict[str, tuple[Any, Any, bytes, str]] = {
     "openai-stream": (_chat_stream, _chat_stream_async, CHAT_SSE, "Hello"),
     "openai-plain": (_chat_plain, _chat_plain_async, CHAT_COMPLETION, "Hello"),
     "openai-models": (_models, _models_async, MODELS, "gpt-own"),
+    "gemini-stream": (_gemini_stream, _gemini_stream_async, GEMINI_SSE, "Hello"),
+    "gemini-plain": (_gemini_plain, _gemini_plain_async, GEMINI_RESPONSE, "Hello"),
 }
+KEYS = {"anthropic": ANTHROPIC_KEY, "openai": OPENAI_KEY, "gemini": GEMINI_KEY}
 every_call = pytest.mark.parametrize("name", sorted(CALLS))
 both_ways = pytest.mark.parametrize("way", ["sync", "async"])
 
@@ -184,11 +239,14 @@ def test_a_recorded_sdk_call_holds_no_key_and_replays_byte_for_byte(
     path = recorded(tmp_path, way, name, upstream)
     text = path.read_text(encoding="utf-8")
     sent = upstream.received[0]
-    assert sent.headers.get("x-api-key", sent.headers.get("authorization", "")).endswith(
-        ANTHROPIC_KEY if name.startswith("anthropic") else OPENAI_KEY
-    ), "the caller's own key reached the API"
-    assert ANTHROPIC_KEY not in text
-    assert OPENAI_KEY not in text
+    sent_key = next(
+        sent.headers[header]
+        for header in ("x-api-key", "authorization", "x-goog-api-key")
+        if header in sent.headers
+    )
+    assert sent_key.endswith(KEYS[name.partition("-")[0]]), "the caller's own key reached the API"
+    for key in KEYS.values():
+        assert key not in text
     assert "x-stainless" not in text
     assert "user-agent" not in text
     call = load_cassette(path).unwrap().calls[0]
@@ -232,6 +290,30 @@ def test_a_changed_prompt_is_refused_once_naming_the_first_differing_path(
     assert isinstance(body, dict)
     # The Anthropic SDK keeps the whole body, the OpenAI one what is under "error".
     assert body.get("error", body) == {
+        "type": "course_cassette_error",
+        "code": "HTTP_REQUEST_MISMATCH",
+        "message": problem,
+    }
+
+
+@pytest.mark.parametrize("name", ["gemini-stream", "gemini-plain"])
+@both_ways
+def test_a_changed_gemini_prompt_reaches_the_google_genai_sdk_as_its_client_error(
+    tmp_path: Path, way: str, name: str
+) -> None:
+    transport = replayer(recorded(tmp_path, way, name))
+    with pytest.raises(errors.ClientError) as raised:
+        run(way, name, transport, CHANGED)
+    problem = (
+        "call 1 differs from the recorded calls[0]: "
+        'contents[0].parts[0].text: recorded "hi", sent "hello"'
+    )
+    assert len(transport.requests) == 1
+    assert [(error.code, error.message) for error in transport.problems] == [
+        (VendorErrorCode.HTTP_REQUEST_MISMATCH, problem)
+    ]
+    assert raised.value.code == 400
+    assert raised.value.details["error"] == {
         "type": "course_cassette_error",
         "code": "HTTP_REQUEST_MISMATCH",
         "message": problem,
