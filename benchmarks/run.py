@@ -25,6 +25,7 @@ from benchmarks._timing import AsyncRun
 from benchmarks._vendor_bodies import APIS, SHAPES, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks._workload import text_deltas
+from benchmarks.cassettes import CassettesBudget, run_cassettes
 from benchmarks.check_cli import CheckBudget, run_check
 from benchmarks.imports import ImportBudget, run_imports
 from benchmarks.loading import LoadingBudget, run_loading
@@ -36,13 +37,15 @@ from benchmarks.vendors import VendorsBudget, run_vendors
 __all__ = ["FULL", "GROUPS", "SMOKE", "Budget", "main"]
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
-GROUPS = ("streaming", "vendors", "load", "scaling", "import", "check")
+GROUPS = ("streaming", "vendors", "cassettes", "load", "scaling", "import", "check")
 PEER_DISTRIBUTIONS = (
     "pydantic-ai-slim",
     "openai-agents",
     "langchain-core",
     "anthropic",
     "openai",
+    "vcrpy",
+    "pytest-recording",
     "matplotlib",
     "pyinstrument",
 )
@@ -54,6 +57,7 @@ class Budget:
 
     streaming: StreamingBudget
     vendors: VendorsBudget
+    cassettes: CassettesBudget
     loading: LoadingBudget
     scaling: ScalingBudget
     imports: ImportBudget
@@ -72,6 +76,7 @@ FULL = Budget(
         memory_sizes=(10**4, 10**5),
         serve=ServeBudget(events=10**4, rounds=5, warmup=1),
     ),
+    cassettes=CassettesBudget(rounds=15, warmup=3, include_peers=True),
     loading=LoadingBudget(sizes=(("1 MB", 1_000_000), ("50 MB", 50_000_000)), rounds=3, warmup=1),
     scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3, records_per_child=300_000),
     imports=ImportBudget(rounds=5, include_peers=True),
@@ -89,6 +94,7 @@ SMOKE = Budget(
         memory_sizes=(1_000, 10_000),
         serve=ServeBudget(events=100, rounds=2, warmup=1),
     ),
+    cassettes=CassettesBudget(rounds=2, warmup=1, include_peers=False),
     loading=LoadingBudget(sizes=(("20 kB", 20_000),), rounds=2, warmup=1),
     scaling=ScalingBudget(exponents=(2, 3), rounds=1, records_per_child=0),
     imports=ImportBudget(rounds=1, include_peers=False),
@@ -159,6 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     steps: dict[str, Callable[[], list[Row]]] = {
         "streaming": lambda: run_streaming(budget.streaming),
         "vendors": lambda: run_vendors(budget.vendors),
+        "cassettes": lambda: run_cassettes(budget.cassettes),
         "load": lambda: run_loading(budget.loading, out),
         "scaling": lambda: run_scaling(budget.scaling),
         "import": lambda: run_imports(budget.imports),

@@ -29,7 +29,7 @@ from benchmarks.vendors import DECODER_FRAMING, FLOOR, HTTPX_FRAMING, OUR_MODELS
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from tests.children import child_env
 
-GROUPS = {"streaming", "vendors", "load", "scaling", "import", "check"}
+GROUPS = {"streaming", "vendors", "cassettes", "load", "scaling", "import", "check"}
 OUR_STREAMING_ROWS = {
     "ScriptedModel (pre-built chunks)",
     "ScriptedModel (factory builds each chunk)",
@@ -131,6 +131,23 @@ def test_our_streaming_rows_always_run_and_say_whether_they_met_their_target(
         if row["target"] or name in TARGETED_ROWS:
             assert row["status"] in {"met", "missed"}, (name, row["status"])
         assert row["figures"]["us_per_chunk"] > 0
+
+
+def test_the_cassettes_group_replays_each_call_kind_and_leaves_vcr_out_of_the_smoke_run(
+    smoke: SmokeRun,
+) -> None:
+    for kind in ("streamed", "plain"):
+        floor = smoke.row(f"httpx2.MockTransport, {kind}")
+        ours = smoke.row(f"Httpx2CassetteTransport, {kind}")
+        vcr = smoke.row(f"VCR.py (pytest-recording defaults), {kind}")
+        if _is_na(floor):
+            assert floor["status"] == "n/a: anthropic not installed (the peers group)"
+            assert ours["status"] == vcr["status"] == floor["status"]
+            continue
+        assert vcr["status"] == "n/a: peers left out (smoke)"
+        assert floor["status"] == "baseline"
+        assert ours["status"] in {"met", "missed"}
+        assert ours["against"] == f"httpx2.MockTransport, {kind}"
 
 
 def test_peer_rows_are_measured_or_say_not_installed(smoke: SmokeRun) -> None:

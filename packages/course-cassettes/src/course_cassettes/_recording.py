@@ -11,21 +11,11 @@ from typing import final
 
 import httpx2
 
-from course_cassettes._cassette import Cassette, CassetteCall, Redaction, RequestMatching
-from course_cassettes._cassette_file import write_cassette
-from course_cassettes._matching import request_difference
-from course_cassettes._redaction import (
-    checked_extra_headers,
-    merged_redaction,
-    redacted_request,
-    redacted_response,
-    remasked_request,
-    request_secrets,
-)
+from course_cassettes._cassette import Cassette, Redaction, RequestMatching
+from course_cassettes._recording_log import RecordingCall, RecordingLog
 from course_http import (
     HttpTransport,
     LiveTransport,
-    RecordedRequest,
     ResponseEnd,
     Timeouts,
     playback_of,
@@ -33,19 +23,6 @@ from course_http import (
 )
 
 __all__ = ["RecordingTransport"]
-
-
-@final
-class _Call:
-    """One call being recorded: its redacted request, then its response as it arrives."""
-
-    def __init__(self, request: RecordedRequest, secrets: tuple[str, ...]) -> None:
-        self.request = request
-        self.secrets = secrets
-        self.status: int | None = None
-        self.headers: dict[str, str] = {}
-        self.parts: list[bytes] = []
-        self.end: ResponseEnd | None = None
 
 
 @final
@@ -92,27 +69,13 @@ class RecordingTransport(HttpTransport):
         trust_env: bool = True,
         replay_first: Cassette | None = None,
     ) -> None:
-        if replay_first is not None and type(replay_first) is not Cassette:
-            raise TypeError("replay_first must be a Cassette or None")
-        matching = replay_first.matching if matching is None and replay_first else matching
-        self._redaction = Redaction() if redaction is None else redaction
-        self._matching = RequestMatching() if matching is None else matching
-        if type(self._redaction) is not Redaction or type(self._matching) is not RequestMatching:
-            raise TypeError("redaction and matching must be a Redaction and a RequestMatching")
-        self._earlier: tuple[CassetteCall, ...] = ()
-        if replay_first is not None:
-            # A mask is only ever added: dropping one the cassette has would
-            # write in clear what its earlier recording kept out.
-            self._redaction = merged_redaction(replay_first.redaction, self._redaction)
-            self._earlier = tuple(
-                CassetteCall(remasked_request(call.request, self._redaction), call.response)
-                for call in replay_first.calls
-            )
-        self._extra_headers = checked_extra_headers(keep_headers)
-        self._path = Path(path)
-        self._calls: list[_Call | CassetteCall] = []
-        self._replaying = replay_first is not None
-        self._recorded_any = replay_first is None
+        self._log = RecordingLog(
+            path,
+            redaction=redaction,
+            matching=matching,
+            keep_headers=keep_headers,
+            replay_first=replay_first,
+        )
         self._random = random.Random(0)
         self._live = LiveTransport(base_url, timeouts=timeouts, trust_env=trust_env)
         super().__init__(base_url, timeouts=self._live.timeouts, trust_env=False)
@@ -120,78 +83,15 @@ class RecordingTransport(HttpTransport):
     @property
     def path(self) -> Path:
         """Where the cassette is written."""
-        return self._path
+        return self._log.path
 
     @property
     def cassette(self) -> Cassette:
         """The cassette as recorded so far (a call still streaming holds what arrived)."""
-        calls = [
-            call if type(call) is CassetteCall else self._finished(call) for call in self._calls
-        ]
-        return Cassette(
-            [call for call in calls if call is not None],
-            matching=self._matching,
-            redaction=self._redaction,
-        )
+        return self._log.cassette
 
     def _exchange(self) -> httpx2.AsyncBaseTransport:
-        return _TeeExchange(self)
-
-    def _replayed(self, request: httpx2.Request, content: bytes) -> httpx2.Response | None:
-        index = len(self._calls)
-        if not self._replaying or index >= len(self._earlier):
-            self._replaying = False
-            return None
-        earlier = self._earlier[index]
-        sent = self._redacted(request, content)
-        if request_difference(earlier.request, sent, self._matching) is not None:
-            self._replaying = False
-            return None
-        self._calls.append(earlier)
-        return playback_response(playback_of(earlier.response, "whole", self._random), request)
-
-    def _begin(self, request: httpx2.Request, content: bytes) -> _Call:
-        call = _Call(self._redacted(request, content), _secrets(request))
-        self._calls.append(call)
-        self._recorded_any = True
-        return call
-
-    def _abandon(self, call: _Call) -> None:
-        self._calls.remove(call)
-
-    def _finish(self, call: _Call, end: ResponseEnd) -> None:
-        if call.end is not None:
-            return
-        call.end = end
-        self._save()
-
-    def _finished(self, call: _Call) -> CassetteCall | None:
-        if call.status is None:
-            return None
-        response = redacted_response(
-            call.status,
-            call.headers,
-            b"".join(call.parts),
-            call.end or "stalled",
-            call.secrets,
-            extra_headers=self._extra_headers,
-        )
-        return CassetteCall(call.request, response)
-
-    def _save(self) -> None:
-        if self._recorded_any:
-            write_cassette(self._path, self.cassette)
-
-    def _redacted(self, request: httpx2.Request, content: bytes) -> RecordedRequest:
-        return redacted_request(
-            request.method,
-            request.url.raw_path.decode("ascii"),
-            dict(request.headers),
-            json.loads(content),
-            self._redaction,
-            _secrets(request),
-            extra_headers=self._extra_headers,
-        )
+        return _TeeExchange(self._log, self._live, self._random)
 
     async def aclose(self) -> None:
         """Write the cassette (a call still streaming as it stands), then close the connections.
@@ -201,70 +101,49 @@ class RecordingTransport(HttpTransport):
         """
         try:
             if not self._closed:
-                for call in self._calls:
-                    if type(call) is _Call and call.end is None and call.status is not None:
-                        call.end = "stalled"
-                self._save()
+                self._log.close()
         finally:
             await super().aclose()
             await self._live.aclose()
 
     def __repr__(self) -> str:
-        return f"RecordingTransport(base_url={self.base_url!r}, path={str(self._path)!r})"
-
-
-# What describes the body as the server encoded it, no more true once it is decoded.
-_DECODED_AWAY = frozenset({"content-encoding", "content-length"})
-
-
-def _secrets(request: httpx2.Request) -> tuple[str, ...]:
-    return request_secrets(dict(request.headers), request.url.raw_path.decode("ascii"))
+        return f"RecordingTransport(base_url={self.base_url!r}, path={str(self.path)!r})"
 
 
 class _TeeExchange(httpx2.AsyncBaseTransport):
     """The httpx2 transport under a `RecordingTransport`: the live client, teed to the cassette."""
 
-    def __init__(self, owner: RecordingTransport) -> None:
-        self._owner = owner
+    def __init__(self, log: RecordingLog, live: LiveTransport, played: random.Random) -> None:
+        self._log = log
+        self._live = live
+        self._random = played
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        owner = self._owner
+        log = self._log
         content = await request.aread()
-        replayed = owner._replayed(request, content)
-        if replayed is not None:
-            return replayed
-        call = owner._begin(request, content)
+        earlier = log.replayed(lambda: log.redacted(request, json.loads(content)))
+        if earlier is not None:
+            played = playback_of(earlier.response, "whole", self._random)
+            return playback_response(played, request)
+        call = log.begin(request, json.loads(content))
         # Unencoded bytes keep the cassette readable; the vendor's answer is the same.
         request.headers["accept-encoding"] = "identity"
         try:
-            response = await owner._live._client.send(request, stream=True)
+            response = await self._live._client.send(request, stream=True)
         except BaseException:
-            owner._abandon(call)
+            log.abandon(call)
             raise
-        call.status = response.status_code
-        call.headers = {
-            name: value
-            for name, value in response.headers.items()
-            if name.lower() not in _DECODED_AWAY
-        }
-        # The body is passed on (and kept) decoded: a credential echoed in a
-        # compressed body could not be scrubbed, and the client decodes it anyway.
+        headers = call.received(response)
         return httpx2.Response(
-            status_code=response.status_code,
-            headers=[
-                (name, value)
-                for name, value in response.headers.raw
-                if name.lower().decode("latin-1") not in _DECODED_AWAY
-            ],
-            stream=_TeeBody(owner, call, response),
+            status_code=response.status_code, headers=headers, stream=_TeeBody(log, call, response)
         )
 
 
 class _TeeBody(httpx2.AsyncByteStream):
     """The live body, passed on as it arrives and kept for the cassette."""
 
-    def __init__(self, owner: RecordingTransport, call: _Call, response: httpx2.Response) -> None:
-        self._owner = owner
+    def __init__(self, log: RecordingLog, call: RecordingCall, response: httpx2.Response) -> None:
+        self._log = log
         self._call = call
         self._response = response
 
@@ -288,8 +167,8 @@ class _TeeBody(httpx2.AsyncByteStream):
         finally:
             # Stopped early (closed, cancelled) or timed out: nothing more came.
             await chunks.aclose()
-            self._owner._finish(self._call, end)
+            self._log.finish(self._call, end)
 
     async def aclose(self) -> None:
-        self._owner._finish(self._call, "stalled")
+        self._log.finish(self._call, "stalled")
         await self._response.aclose()

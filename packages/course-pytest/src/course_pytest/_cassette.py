@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, final
@@ -16,7 +14,6 @@ from course_cassettes import (
     Httpx2CassetteTransport,
     Httpx2RecordingTransport,
     RecordingTransport,
-    load_cassette,
 )
 from course_http import HttpTransport, Timeouts, VendorError
 from course_pytest._clients import (
@@ -28,10 +25,11 @@ from course_pytest._clients import (
     sync_client,
 )
 from course_pytest._modes import Plan, RecordMode, plan_for
+from course_pytest._opening import Opening
 from course_pytest._options import CassetteOptions
-from course_vendor import recorded_stream_problem
+from course_pytest._scratch import keep_recording, scratch_path
 
-__all__ = ["CourseCassette", "remove_left_recordings"]
+__all__ = ["CourseCassette"]
 
 M = TypeVar("M")
 
@@ -75,43 +73,42 @@ class CourseCassette:
         how_to_replace: str | None = None,
         how_to_extend: str = "",
     ) -> None:
-        self._path = path
-        self._mode = mode
-        self._options = options
-        self._how_to_record = how_to_record
-        self._how_to_replace = how_to_record if how_to_replace is None else how_to_replace
-        self._how_to_extend = how_to_extend
-        self._plan: Plan = plan_for(mode, path.exists(), replay_only=bool(options.faults))
+        self._opening = Opening(
+            path=path,
+            # Beside the cassette until the test passed: a failed recording never replaces it.
+            recording_path=scratch_path(path),
+            mode=mode,
+            plan=plan_for(mode, path.exists(), replay_only=bool(options.faults)),
+            options=options,
+            how_to_record=how_to_record,
+            how_to_replace=how_to_record if how_to_replace is None else how_to_replace,
+            how_to_extend=how_to_extend,
+        )
         self._transport: CassetteTransport | RecordingTransport | None = None
         self._base_url: str | None = None
         self._httpx: Httpx2CassetteTransport | Httpx2RecordingTransport | None = None
         self._sync_clients: list[SyncClient] = []
         self._async_clients: list[AsyncClient] = []
-        # Unique to this process and test: another one recording the same
-        # cassette (an xdist worker, another run) never writes over it.
-        self._recording_path = path.with_name(
-            f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{_SCRATCH_SUFFIX}"
-        )
 
     @property
     def path(self) -> Path:
         """Where the cassette file is: ``<test folder>/cassettes/<test module>/<name>.json``."""
-        return self._path
+        return self._opening.path
 
     @property
     def mode(self) -> RecordMode:
         """The run's record mode."""
-        return self._mode
+        return self._opening.mode
 
     @property
     def plan(self) -> Plan:
         """What this test does: ``"replay"``, ``"record"``, ``"extend"`` or ``"missing"``."""
-        return self._plan
+        return self._opening.plan
 
     @property
     def recording(self) -> bool:
         """Whether calls of this test may reach the network (it records, or extends)."""
-        return self._plan in ("record", "extend")
+        return self.plan in ("record", "extend")
 
     def transport(self, base_url: str, *, timeouts: Timeouts | None = None) -> HttpTransport:
         """The transport of this test, bound to its cassette (made once, then the same one).
@@ -133,7 +130,7 @@ class CourseCassette:
                 )
             return self._transport
         self._base_url = base_url
-        self._transport = self._open(base_url, timeouts)
+        self._transport = self._opening.transport(base_url, timeouts)
         return self._transport
 
     def httpx_transport(
@@ -156,7 +153,7 @@ class CourseCassette:
         if self._transport is not None:
             raise ValueError(_ONE_WAY)
         if self._httpx is None:
-            self._httpx = self._open_httpx(inner)
+            self._httpx = self._opening.httpx_transport(inner)
         return self._httpx
 
     def client(self, **options: object) -> SyncClient:
@@ -185,101 +182,6 @@ class CourseCassette:
         ``api_key=`` or the vendor's environment variable; a replay needs none.
         """
         return model_class(config, transport=self.transport(config.base_url), **options)
-
-    def _open(
-        self, base_url: str, timeouts: Timeouts | None
-    ) -> CassetteTransport | RecordingTransport:
-        options = self._options
-        self._fail_when_missing()
-        if self._plan == "record":
-            return RecordingTransport(
-                base_url,
-                self._recording_path,
-                redaction=options.redaction,
-                matching=options.matching,
-                keep_headers=options.keep_headers,
-                timeouts=timeouts,
-            )
-        recorded = self._recorded()
-        if self._plan == "extend":
-            return RecordingTransport(
-                base_url,
-                self._recording_path,
-                redaction=options.redaction,
-                matching=options.matching,
-                keep_headers=options.keep_headers,
-                timeouts=timeouts,
-                replay_first=recorded,
-            )
-        # The replay is built on the same base URL as the recording, so it
-        # sends exactly the path a live call would (a base URL may carry a
-        # path prefix: https://api.groq.com/openai).
-        return CassetteTransport(
-            recorded,
-            base_url=base_url,
-            matching=options.matching,
-            faults=options.faults,
-            chunking=options.chunking,
-            timeouts=timeouts,
-            when_exhausted=self._how_to_extend,
-        )
-
-    def _fail_when_missing(self) -> None:
-        if self._plan == "missing" and self._options.faults:
-            pytest.fail(
-                f"the cassette {self._path} does not exist, and a test with faults never "
-                "records (a live call cannot be faulted): record it with the test that names "
-                "the same cassette without faults.",
-                pytrace=False,
-            )
-        if self._plan == "missing":
-            pytest.fail(
-                f"the cassette {self._path} does not exist, and record mode "
-                f"{self._mode.value!r} replays only.\n{self._how_to_record}",
-                pytrace=False,
-            )
-
-    def _recorded(self) -> Cassette:
-        loaded = load_cassette(self._path)
-        recorded = loaded.value_or(None)
-        if recorded is None:
-            pytest.fail(f"{loaded.failure()}\n{self._how_to_replace}", pytrace=False)
-        return recorded
-
-    def _open_httpx(
-        self, inner: SyncTransport | AsyncTransport | None
-    ) -> Httpx2CassetteTransport | Httpx2RecordingTransport:
-        options = self._options
-        self._fail_when_missing()
-        check = recorded_stream_problem if options.strict else None
-        if self._plan == "record":
-            return Httpx2RecordingTransport(
-                self._recording_path,
-                inner=inner,
-                redaction=options.redaction,
-                matching=options.matching,
-                keep_headers=options.keep_headers,
-                check=check,
-            )
-        recorded = self._recorded()
-        if self._plan == "extend":
-            return Httpx2RecordingTransport(
-                self._recording_path,
-                inner=inner,
-                redaction=options.redaction,
-                matching=options.matching,
-                keep_headers=options.keep_headers,
-                replay_first=recorded,
-                check=check,
-            )
-        return Httpx2CassetteTransport(
-            recorded,
-            matching=options.matching,
-            faults=options.faults,
-            chunking=options.chunking,
-            check=check,
-            when_exhausted=self._how_to_extend,
-        )
 
     async def _close_httpx(
         self, transport: Httpx2CassetteTransport | Httpx2RecordingTransport
@@ -319,13 +221,13 @@ class CourseCassette:
             await transport.aclose()
         finally:
             if isinstance(transport, RecordingTransport):
-                self._keep_recording(passed)
+                self._keep_recording(passed=passed)
         if check_consumed and isinstance(transport, CassetteTransport):
             try:
                 transport.assert_consumed()
             except AssertionError as error:
                 # The plugin's own frames would say nothing the message does not.
-                pytest.fail(f"{self._path}: {error}", pytrace=False)
+                pytest.fail(f"{self.path}: {error}", pytrace=False)
         if passed:
             self._check_ignored(transport.cassette)
 
@@ -342,67 +244,45 @@ class CourseCassette:
         finally:
             if isinstance(transport, Httpx2RecordingTransport):
                 # A refused call or a stream the parser refused: not a cassette to keep.
-                self._keep_recording(passed and not problems)
+                self._keep_recording(passed=passed and not problems)
         if passed and problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             first = problems[0]
-            pytest.fail(f"{self._path}: {first.code.value}: {first.message}{more}", pytrace=False)
+            pytest.fail(f"{self.path}: {first.code.value}: {first.message}{more}", pytrace=False)
         if check_consumed and isinstance(transport, Httpx2CassetteTransport):
             try:
                 transport.assert_consumed()
             except AssertionError as error:
-                pytest.fail(f"{self._path}: {error}", pytrace=False)
+                pytest.fail(f"{self.path}: {error}", pytrace=False)
         if passed:
             self._check_ignored(transport.cassette)
 
     def _check_ignored(self, cassette: Cassette) -> None:
-        matching = self._options.matching
+        matching = self._opening.options.matching
         if matching is None or not cassette.calls:
             return
         unmatched = cassette.paths_matching_nothing(matching.ignore)
         if unmatched:
             pytest.fail(
                 f"course_cassette(ignore=...): {', '.join(map(repr, unmatched))} "
-                f"point(s) at nothing in any recorded call of {self._path}, so ignore "
+                f"point(s) at nothing in any recorded call of {self.path}, so ignore "
                 "nothing: is the path misspelt? (a mismatch names the path to paste)",
                 pytrace=False,
             )
 
-    def _keep_recording(self, passed: bool) -> None:
-        # Nothing written (new_episodes that made no new call): the cassette stays.
-        if passed and self._recording_path.exists():
-            os.replace(self._recording_path, self._path)
-        self._recording_path.unlink(missing_ok=True)
+    def _keep_recording(self, *, passed: bool) -> None:
+        keep_recording(self._opening.recording_path, self.path, passed=passed)
 
     @property
     def recording_path(self) -> Path:
         """Where a recording is written until it becomes the cassette: unique to this object."""
-        return self._recording_path
+        return self._opening.recording_path
 
     def __repr__(self) -> str:
-        return (
-            f"CourseCassette({str(self._path)!r}, mode={self._mode.value!r}, plan={self._plan!r})"
-        )
+        return f"CourseCassette({str(self.path)!r}, mode={self.mode.value!r}, plan={self.plan!r})"
 
 
-_SCRATCH_SUFFIX = ".recording"
 _ONE_WAY = (
     "this test's cassette is played by one transport: transport() (a course model) "
     "or httpx_transport() (an httpx2 client, an SDK), not both"
 )
-
-
-def remove_left_recordings(path: Path) -> None:
-    """Remove the scratch recordings of the cassette at ``path`` that killed runs left.
-
-    Only while holding its `CassetteLock`: every process recording it then
-    waits, so every scratch file there is a dead one's.
-    """
-    prefix = f".{path.name}."
-    try:
-        names = [entry.name for entry in os.scandir(path.parent)]
-    except FileNotFoundError:
-        return
-    for name in names:
-        if name.startswith(prefix) and name.endswith(_SCRATCH_SUFFIX):
-            path.with_name(name).unlink(missing_ok=True)

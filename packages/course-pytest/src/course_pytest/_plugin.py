@@ -15,10 +15,11 @@ import pytest_asyncio
 from returns.result import Failure
 
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
-from course_pytest._cassette import CourseCassette, remove_left_recordings
+from course_pytest._cassette import CourseCassette
 from course_pytest._lock import CassetteLock
 from course_pytest._modes import RecordMode, how_to_extend, how_to_record
 from course_pytest._options import CassetteOptions, cassette_path, options_from_marker
+from course_pytest._scratch import remove_left_recordings
 from course_scripted import ScriptedModel
 
 __all__ = [
