@@ -36,10 +36,9 @@ from course_provider_gemini._reads import (
     fail_invalid,
     fail_order,
     invalid,
-    optional_object,
     optional_text,
 )
-from course_provider_gemini._stop import course_stop_reason, refuse_prompt
+from course_provider_gemini._stop import course_stop_reason, read_prompt_feedback
 from course_vendor import StreamParser, TextPieces, ToolCallIds, event_object
 
 __all__ = ["GeminiStreamParser", "course_call_id"]
@@ -115,7 +114,7 @@ class GeminiStreamParser(StreamParser):
         if _wire.ERROR_KEY in data:
             raise_error_object(data, index)
         if data.get(_wire.PROMPT_FEEDBACK_KEY) is not None:
-            _read_feedback(data, index)
+            read_prompt_feedback(data, index)
         response_id = data.get(_wire.RESPONSE_ID_KEY)
         if response_id is not None and (
             response_id != self._response_id or type(response_id) is not str
@@ -293,15 +292,3 @@ def _check_usage(usage: dict[str, Any], index: int) -> None:
         _wire.THOUGHTS_TOKEN_COUNT_KEY,
     ):
         count_at(usage, key, index, f"{_wire.USAGE_METADATA_KEY}.{key}")
-
-
-def _read_feedback(data: dict[str, Any], index: int) -> None:
-    feedback = optional_object(data, _wire.PROMPT_FEEDBACK_KEY, index, _wire.PROMPT_FEEDBACK_KEY)
-    if feedback is None:
-        return
-    path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_KEY}"
-    reason = optional_text(feedback, _wire.BLOCK_REASON_KEY, index, path, non_blank=True)
-    if reason is not None:
-        message_path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_MESSAGE_KEY}"
-        message = optional_text(feedback, _wire.BLOCK_REASON_MESSAGE_KEY, index, message_path)
-        refuse_prompt(reason, message, index)
