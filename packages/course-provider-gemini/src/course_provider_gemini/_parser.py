@@ -35,18 +35,18 @@ from course_provider_gemini._reads import (
     fail,
     fail_invalid,
     fail_order,
-    list_at,
-    optional_object,
+    invalid,
     optional_text,
 )
-from course_provider_gemini._stop import course_stop_reason, refuse_prompt
+from course_provider_gemini._stop import course_stop_reason, read_prompt_feedback
 from course_vendor import StreamParser, TextPieces, ToolCallIds, event_object
 
 __all__ = ["GeminiStreamParser", "course_call_id"]
 
 _V = _wire.VENDOR
 _CANDIDATE = f"{_wire.CANDIDATES_KEY}[0]"
-_PARTS = f"{_CANDIDATE}.{_wire.CONTENT_KEY}.{_wire.PARTS_KEY}"
+_CONTENT = f"{_CANDIDATE}.{_wire.CONTENT_KEY}"
+_PARTS = f"{_CONTENT}.{_wire.PARTS_KEY}"
 
 
 def course_call_id(response_id: str, position: int) -> str:
@@ -100,6 +100,10 @@ class GeminiStreamParser(StreamParser):
         self.signatures: dict[str, str] = {}
 
     def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        # The hot path: every chunk of a long answer comes here. Each field is
+        # read with a plain get and checked inline; only a field that is
+        # present and rare, or fails its check, goes to the reader that words
+        # the failure, so every check stays and none builds a path meanwhile.
         data = event_object(event.data, vendor=_V, index=index)
         if event.event != "message":
             fail_invalid(f"a Gemini chunk is never a named event ({shown(event.event)!r})", index)
@@ -109,24 +113,35 @@ class GeminiStreamParser(StreamParser):
             )
         if _wire.ERROR_KEY in data:
             raise_error_object(data, index)
-        feedback = optional_object(
-            data, _wire.PROMPT_FEEDBACK_KEY, index, _wire.PROMPT_FEEDBACK_KEY
-        )
-        if feedback is not None:
-            path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_KEY}"
-            reason = optional_text(feedback, _wire.BLOCK_REASON_KEY, index, path, non_blank=True)
-            if reason is not None:
-                message_path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_MESSAGE_KEY}"
-                message = optional_text(
-                    feedback, _wire.BLOCK_REASON_MESSAGE_KEY, index, message_path
-                )
-                refuse_prompt(reason, message, index)
-        self._read_id(data, index)
-        usage = optional_object(data, _wire.USAGE_METADATA_KEY, index, _wire.USAGE_METADATA_KEY)
+        if data.get(_wire.PROMPT_FEEDBACK_KEY) is not None:
+            read_prompt_feedback(data, index)
+        response_id = data.get(_wire.RESPONSE_ID_KEY)
+        if response_id is not None and (
+            response_id != self._response_id or type(response_id) is not str
+        ):
+            self._read_id(data, index)
+        usage = data.get(_wire.USAGE_METADATA_KEY)
         if usage is not None:
+            if type(usage) is not dict:
+                invalid(index, _wire.USAGE_METADATA_KEY, "an object", usage)
             self._usage = usage
-            self._check_usage(usage, index)
-        candidates = list_at(data, _wire.CANDIDATES_KEY, index, _wire.CANDIDATES_KEY)
+            # Each count absent (None) or a token count, as count_at accepts it.
+            prompt = usage.get(_wire.PROMPT_TOKEN_COUNT_KEY)
+            output = usage.get(_wire.CANDIDATES_TOKEN_COUNT_KEY)
+            thoughts = usage.get(_wire.THOUGHTS_TOKEN_COUNT_KEY)
+            if not (
+                (prompt is None or (type(prompt) is int and 0 <= prompt <= MAX_TOKEN_COUNT))
+                and (output is None or (type(output) is int and 0 <= output <= MAX_TOKEN_COUNT))
+                and (
+                    thoughts is None or (type(thoughts) is int and 0 <= thoughts <= MAX_TOKEN_COUNT)
+                )
+            ):
+                _check_usage(usage, index)
+        candidates = data.get(_wire.CANDIDATES_KEY)
+        if candidates is None:
+            return
+        if type(candidates) is not list:
+            invalid(index, _wire.CANDIDATES_KEY, "an array", candidates)
         if not candidates:
             return
         if len(candidates) > 1:
@@ -141,20 +156,21 @@ class GeminiStreamParser(StreamParser):
         position = candidate.get(_wire.INDEX_KEY, 0)
         if position != 0 or type(position) is not int:
             fail_invalid(f"{_CANDIDATE}.{_wire.INDEX_KEY} must be 0 (one candidate)", index)
-        content = optional_object(
-            candidate, _wire.CONTENT_KEY, index, f"{_CANDIDATE}.{_wire.CONTENT_KEY}"
-        )
+        content = candidate.get(_wire.CONTENT_KEY)
         if content is not None:
+            if type(content) is not dict:
+                invalid(index, _CONTENT, "an object", content)
             self._read_content(content, index, push)
-        reason = optional_text(
-            candidate,
-            _wire.FINISH_REASON_KEY,
-            index,
-            f"{_CANDIDATE}.{_wire.FINISH_REASON_KEY}",
-            non_blank=True,
-        )
-        if reason is not None:
-            self._finish(candidate, reason, index)
+        if candidate.get(_wire.FINISH_REASON_KEY) is not None:
+            reason = optional_text(
+                candidate,
+                _wire.FINISH_REASON_KEY,
+                index,
+                f"{_CANDIDATE}.{_wire.FINISH_REASON_KEY}",
+                non_blank=True,
+            )
+            if reason is not None:
+                self._finish(candidate, reason, index)
 
     def _read_id(self, data: dict[str, Any], index: int) -> None:
         response_id = optional_text(
@@ -167,14 +183,6 @@ class GeminiStreamParser(StreamParser):
         elif response_id != self._response_id:
             fail_invalid(f"{_wire.RESPONSE_ID_KEY} changed within one response", index)
 
-    def _check_usage(self, usage: dict[str, Any], index: int) -> None:
-        for key in (
-            _wire.PROMPT_TOKEN_COUNT_KEY,
-            _wire.CANDIDATES_TOKEN_COUNT_KEY,
-            _wire.THOUGHTS_TOKEN_COUNT_KEY,
-        ):
-            count_at(usage, key, index, f"{_wire.USAGE_METADATA_KEY}.{key}")
-
     def _read_content(
         self, content: dict[str, Any], index: int, push: Callable[[CourseModelChunk], None]
     ) -> None:
@@ -183,7 +191,21 @@ class GeminiStreamParser(StreamParser):
             fail_invalid(
                 f"{_CANDIDATE}.{_wire.CONTENT_KEY}.{_wire.ROLE_KEY} must be {_wire.MODEL!r}", index
             )
-        for number, part in enumerate(list_at(content, _wire.PARTS_KEY, index, _PARTS)):
+        parts = content.get(_wire.PARTS_KEY)
+        if parts is None:
+            return
+        if type(parts) is not list:
+            invalid(index, _PARTS, "an array", parts)
+        for number, part in enumerate(parts):
+            # A part of answer text alone, the common case, needs none of
+            # read_part's checks but these: one key, ``text``, a string.
+            if type(part) is dict and len(part) == 1:
+                text = part.get(_wire.TEXT_KEY)
+                if type(text) is str:
+                    if text:
+                        self._text.append(text)
+                        push(CourseTextDeltaChunk(self._request_id, text))
+                    continue
             read = read_part(part, f"{_PARTS}[{number}]", index)
             if read is None:
                 continue
@@ -261,3 +283,12 @@ class GeminiStreamParser(StreamParser):
             vendor=_V,
             event_index=event_count,
         )
+
+
+def _check_usage(usage: dict[str, Any], index: int) -> None:
+    for key in (
+        _wire.PROMPT_TOKEN_COUNT_KEY,
+        _wire.CANDIDATES_TOKEN_COUNT_KEY,
+        _wire.THOUGHTS_TOKEN_COUNT_KEY,
+    ):
+        count_at(usage, key, index, f"{_wire.USAGE_METADATA_KEY}.{key}")

@@ -15,7 +15,6 @@ __all__ = [
     "fail_invalid",
     "fail_order",
     "invalid",
-    "list_at",
     "object_at",
     "optional_object",
     "optional_text",
@@ -53,16 +52,6 @@ def optional_object(data: dict[str, Any], key: str, index: int, path: str) -> di
     value = data.get(key)
     if value is not None and type(value) is not dict:
         invalid(index, path, "an object", value)
-    return value
-
-
-def list_at(data: dict[str, Any], key: str, index: int, path: str) -> list[Any]:
-    """``data[key]`` as a JSON array, ``[]`` when absent or null; else invalid."""
-    value = data.get(key)
-    if value is None:
-        return []
-    if type(value) is not list:
-        invalid(index, path, "an array", value)
     return value
 
 

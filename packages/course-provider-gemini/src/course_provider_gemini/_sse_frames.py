@@ -48,11 +48,17 @@ class SseFrames:
             self._dispatch(pending.take(""), events, fail)
             text = text[1:]
         cut = text.find("\n\n")
-        while cut >= 0:
-            frame = pending.take(text[:cut]) if pending else text[:cut]
-            self._dispatch(frame, events, fail)
+        if cut >= 0 and pending:
+            self._dispatch(pending.take(text[:cut]), events, fail)
             text = text[cut + 2 :]
             cut = text.find("\n\n")
+        # Nothing is pending now: each frame lies whole in this text.
+        start = 0
+        while cut >= 0:
+            self._dispatch(text[start:cut], events, fail)
+            start = cut + 2
+            cut = text.find("\n\n", start)
+        text = text[start:]
         if text:
             pending.hold(text, fail, len(events))
 
@@ -67,6 +73,10 @@ class SseFrames:
             return
         if len(frame) > self._pending.limit:
             raise self._pending.too_long(fail, len(events))
+        if frame[:6] == "data: " and "\n" not in frame:
+            # One data line, as Gemini sends every chunk: the loop below, without its lists.
+            events.append(SseEvent("message", frame[6:]))
+            return
         if frame[0] == "{":
             # A bare JSON object between the frames: the vendor's error, as it sends one.
             events.append(SseEvent("message", frame))

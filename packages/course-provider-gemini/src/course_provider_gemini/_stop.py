@@ -1,16 +1,16 @@
-"""The vendor's finish reasons: the two the course can express, and the failure of the rest."""
+"""Finish reasons (the two the course can express, the failure of the rest), prompt refusals."""
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import CourseStopReason
 from course_protocol.untrusted import shown
 from course_provider_gemini import _wire
-from course_provider_gemini._reads import fail
+from course_provider_gemini._reads import fail, optional_object, optional_text
 
-__all__ = ["course_stop_reason", "refuse_prompt"]
+__all__ = ["course_stop_reason", "read_prompt_feedback", "refuse_prompt"]
 
 
 def course_stop_reason(
@@ -65,3 +65,20 @@ def refuse_prompt(reason: str, message: str | None, index: int) -> NoReturn:
         vendor_type=reason,
         vendor_message=message,
     )
+
+
+def read_prompt_feedback(data: dict[str, Any], index: int) -> None:
+    """Read a chunk's ``promptFeedback``: raise `refuse_prompt` for a ``blockReason``.
+
+    Raises `VendorError` ``VENDOR_INVALID_EVENT`` for a feedback that is not
+    an object or a reason or message of the wrong type.
+    """
+    feedback = optional_object(data, _wire.PROMPT_FEEDBACK_KEY, index, _wire.PROMPT_FEEDBACK_KEY)
+    if feedback is None:
+        return
+    path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_KEY}"
+    reason = optional_text(feedback, _wire.BLOCK_REASON_KEY, index, path, non_blank=True)
+    if reason is not None:
+        message_path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_MESSAGE_KEY}"
+        message = optional_text(feedback, _wire.BLOCK_REASON_MESSAGE_KEY, index, message_path)
+        refuse_prompt(reason, message, index)
