@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course_http import VendorErrorBody, VendorErrorCode, code_for_status
+from course_http import VendorError, VendorErrorBody, VendorErrorCode, code_for_status
 from course_http._error_scrub import scrub_error
 from course_http._secrets import scrub, secret_values, without_secrets
 from course_http._status import retry_after_seconds, status_error
@@ -131,3 +131,30 @@ def test_the_secrets_of_a_request_are_its_auth_values_and_bearer_tokens() -> Non
         "sent [redacted] and [redacted]"
     )
     assert without_secrets(headers) == {"x-other": "visible"}
+
+
+def test_an_error_with_another_message_keeps_its_code_and_every_vendor_field() -> None:
+    error = VendorError(
+        Code.HTTP_RATE_LIMITED,
+        "slow down",
+        vendor="v",
+        status=429,
+        vendor_type="rate_limit",
+        vendor_code="r-1",
+        vendor_message="too many",
+        retry_after=2.5,
+        event_index=3,
+    )
+    moved = error.with_message("calls[0]: slow down")
+    assert moved is not error
+    assert (moved.code, moved.message) == (Code.HTTP_RATE_LIMITED, "calls[0]: slow down")
+    assert (
+        moved.vendor,
+        moved.status,
+        moved.vendor_type,
+        moved.vendor_code,
+        moved.vendor_message,
+        moved.retry_after,
+        moved.event_index,
+    ) == ("v", 429, "rate_limit", "r-1", "too many", 2.5, 3)
+    assert error.message == "slow down"

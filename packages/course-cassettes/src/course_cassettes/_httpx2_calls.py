@@ -41,14 +41,4 @@ def json_body(content: bytes) -> object | None:
 
 def located(error: VendorError, index: int) -> VendorError:
     """``error`` of a strict check, its message naming the recorded call it is about."""
-    return VendorError(
-        error.code,
-        f"calls[{index}].response.body: {error.message}",
-        vendor=error.vendor,
-        status=error.status,
-        vendor_type=error.vendor_type,
-        vendor_code=error.vendor_code,
-        vendor_message=error.vendor_message,
-        retry_after=error.retry_after,
-        event_index=error.event_index,
-    )
+    return error.with_message(f"calls[{index}].response.body: {error.message}")

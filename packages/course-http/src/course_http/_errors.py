@@ -174,6 +174,10 @@ class VendorError(CourseError):
         """
         return self.code in _RETRYABLE
 
+    def with_message(self, message: str) -> VendorError:
+        """A new error with this one's code and vendor fields, and ``message`` as its message."""
+        return VendorError(self.code, message, **self._fields())  # type: ignore[arg-type]
+
     def __repr__(self) -> str:
         return (
             f"VendorError(code={self.code.value!r}, message={self.message!r}, "

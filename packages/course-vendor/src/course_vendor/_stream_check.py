@@ -64,17 +64,7 @@ async def check_recorded_stream(path: str, response: RecordedResponse) -> Vendor
     error = await _played(served, wire)
     if error is None or (response.end != "complete" and error.code in _RECORDED_ENDS):
         return None
-    return VendorError(
-        error.code,
-        f"replayed on {wire.name}: {error.message}",
-        vendor=error.vendor,
-        status=error.status,
-        vendor_type=error.vendor_type,
-        vendor_code=error.vendor_code,
-        vendor_message=error.vendor_message,
-        retry_after=error.retry_after,
-        event_index=error.event_index,
-    )
+    return error.with_message(f"replayed on {wire.name}: {error.message}")
 
 
 def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorError | None:
