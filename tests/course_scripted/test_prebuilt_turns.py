@@ -122,6 +122,10 @@ SCRIPTS: dict[str, tuple[list[CourseModelChunk], CourseModelResponse]] = {
     "no chunks": ([], RESPONSE),
     "a chunk for another request": ([delta("a"), delta("b", "request-9"), delta("c")], RESPONSE),
     "the first chunk for another request": ([delta("a", "request-9")], RESPONSE),
+    "every chunk for one other request": (
+        [delta("a", "request-9"), delta("b", "request-9")],
+        RESPONSE,
+    ),
     "a Tool-call chunk for another request": (
         [delta("a"), CourseToolCallChunk("request-9", CALL)],
         RESPONSE,
@@ -172,6 +176,31 @@ async def test_a_batch_that_breaks_the_contract_fails_as_the_generator_yielding_
         ScriptedModelErrorCode.SCRIPT_INVALID_RESPONSE,
         ScriptedModelErrorCode.SCRIPT_REQUEST_MISMATCH,
     }
+
+
+@pytest.mark.parametrize(
+    ("chunks", "known"),
+    [
+        (list(CHUNKS), "request-1"),
+        ([delta("a", "request-9"), delta("b", "request-9")], "request-9"),
+        ([delta("a"), delta("b", "request-9")], None),
+        ([], None),
+    ],
+)
+def test_a_turn_knows_the_one_request_id_its_chunks_carry_only_while_untouched(
+    chunks: list[CourseModelChunk], known: str | None
+) -> None:
+    factory = reply_chunks(chunks, RESPONSE)
+    untouched = factory(request(), AbortController().signal)
+    stepped = factory(request(), AbortController().signal)
+
+    async def step() -> object:
+        return await anext(stepped)
+
+    asyncio.run(step())
+
+    assert untouched.take_rest() == ((*chunks, RESPONSE), known)  # type: ignore[attr-defined]
+    assert stepped.take_rest() == ((*chunks, RESPONSE)[1:], None)  # type: ignore[attr-defined]
 
 
 def test_reply_chunks_snapshots_the_list_when_the_factory_is_made() -> None:

@@ -91,7 +91,7 @@ def _one_chunk_turn(
             stop_reason=stop_reason,
             usage=usage,
         )
-        return PrebuiltTurn((chunk(request.id), response))
+        return PrebuiltTurn((chunk(request.id), response), chunks_request_id=request.id)
 
     return turn
 
@@ -126,9 +126,13 @@ def reply_chunks(
     if type(response) is not CourseModelResponse:
         raise TypeError(f"response: expected a CourseModelResponse, got {type_name(response)}")
     turn_items = cast("tuple[TurnItem, ...]", (*items, response))
+    # The chunks are immutable and their types exact: the request id they all
+    # carry, if they carry one, is a fact of this factory, established once.
+    request_ids = {cast(CourseModelChunk, item).request_id for item in items}
+    chunks_request_id = next(iter(request_ids)) if len(request_ids) == 1 else None
 
     def turn(request: CourseModelRequest, signal: AbortSignal) -> PrebuiltTurn:
-        return PrebuiltTurn(turn_items)
+        return PrebuiltTurn(turn_items, chunks_request_id=chunks_request_id)
 
     return turn
 

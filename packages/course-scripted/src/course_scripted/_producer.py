@@ -17,7 +17,7 @@ from course_protocol import (
 )
 from course_protocol.untrusted import special_method
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
-from course_scripted._turn import PrebuiltTurn, turn_batch
+from course_scripted._turn import PrebuiltTurn, TurnRest, turn_batch
 from course_stream import (
     AbortSignal,
     EventStream,
@@ -175,12 +175,14 @@ class _ScriptPlay:
 
 
 class _ScriptBatchPlay(_ScriptPlay):
-    """The same contract for a `PrebuiltTurn`, whose rest arrives as one item, a tuple.
+    """The same contract for a `PrebuiltTurn`, whose rest arrives as one item, a `TurnRest`.
 
     Every item of the batch gets the checks a streamed one gets, in the same
     order and with the same index in its errors; the chunks that pass before
     the first one that does not are published with one ``push_many``, then
-    that one's error is raised, as when they stream one by one.
+    that one's error is raised, as when they stream one by one. When the
+    turn's maker established the request id all its chunks carry, the
+    chunks' test is that one comparison; otherwise each chunk is tested.
     """
 
     __slots__ = ("_count", "_stream")
@@ -193,9 +195,14 @@ class _ScriptBatchPlay(_ScriptPlay):
         self._count = 0
 
     def item(self, item: Any, index: int, push: Callable[[CourseModelChunk], None]) -> None:
-        batch = cast("tuple[Any, ...]", item)
+        rest = cast(TurnRest, item)
+        batch: tuple[Any, ...] = rest.items
         count = self._count = len(batch)
-        passed = _chunks_for(batch, self._open_id)
+        known = rest.chunks_request_id
+        if known is not None and known == self._open_id:
+            passed = count - 1
+        else:
+            passed = _chunks_for(batch, self._open_id)
         if passed:
             self._stream.push_many(batch if passed == count else batch[:passed])
         # At most two rounds: the response is accepted, anything after it raises.

@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import NamedTuple
 
 from course_protocol import CourseModelChunk, CourseModelResponse
 
-__all__ = ["PrebuiltTurn", "TurnItem", "turn_batch"]
+__all__ = ["PrebuiltTurn", "TurnItem", "TurnRest", "turn_batch"]
 
 TurnItem = CourseModelChunk | CourseModelResponse
+
+
+class TurnRest(NamedTuple):
+    """What is left of a turn, taken at once: its items, and what is known of them."""
+
+    items: tuple[TurnItem, ...]
+    chunks_request_id: str | None
+    """The request id every item but the last carries, all of them exact chunk types.
+
+    Known when the turn was made from immutable values, so one comparison with
+    the active request's id answers for all of them; ``None`` when nobody
+    established it (the items are then checked one by one).
+    """
 
 
 class PrebuiltTurn:
@@ -21,10 +35,14 @@ class PrebuiltTurn:
     as closing a generator does.
     """
 
-    __slots__ = ("__weakref__", "_items", "_next")
+    __slots__ = ("__weakref__", "_chunks_request_id", "_items", "_next")
 
-    def __init__(self, items: tuple[TurnItem, ...]) -> None:
+    def __init__(
+        self, items: tuple[TurnItem, ...], *, chunks_request_id: str | None = None
+    ) -> None:
+        """A turn over ``items``; ``chunks_request_id`` as in `TurnRest`, if the maker knows it."""
         self._items = items
+        self._chunks_request_id = chunks_request_id
         self._next = 0
 
     def __repr__(self) -> str:
@@ -43,12 +61,18 @@ class PrebuiltTurn:
     async def aclose(self) -> None:
         self._next = len(self._items)
 
-    def take_rest(self) -> tuple[TurnItem, ...]:
-        """The items not yet yielded, in order; the turn is exhausted afterwards."""
+    def take_rest(self) -> TurnRest:
+        """The items not yet yielded, in order; the turn is exhausted afterwards.
+
+        What is known of the items holds for the whole turn only, so it is
+        kept only when nothing was yielded yet.
+        """
         position, self._next = self._next, len(self._items)
-        return self._items if position == 0 else self._items[position:]
+        if position == 0:
+            return TurnRest(self._items, self._chunks_request_id)
+        return TurnRest(self._items[position:], None)
 
 
-async def turn_batch(turn: PrebuiltTurn) -> AsyncIterator[tuple[TurnItem, ...]]:
+async def turn_batch(turn: PrebuiltTurn) -> AsyncIterator[TurnRest]:
     """A source of one item: the rest of ``turn``, taken at the first step."""
     yield turn.take_rest()
