@@ -17,7 +17,7 @@ import platform
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from benchmarks._serve_row import ServeBudget
@@ -154,12 +154,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--only", default=",".join(GROUPS), help=f"comma-separated groups out of {','.join(GROUPS)}"
     )
     parser.add_argument("--profile", action="store_true", help="also profile our streaming rows")
+    parser.add_argument(
+        "--wall-clock",
+        action="store_true",
+        help="time the streaming rows on the wall clock instead of the thread's CPU time",
+    )
     arguments = parser.parse_args(argv)
     selected = [group.strip() for group in arguments.only.split(",") if group.strip()]
     unknown = sorted(set(selected) - set(GROUPS))
     if unknown:
         parser.error(f"unknown group(s): {', '.join(unknown)}")
     budget = SMOKE if arguments.smoke else FULL
+    if arguments.wall_clock:
+        budget = replace(budget, streaming=replace(budget.streaming, clock="wall"))
     out: Path = arguments.out
     out.mkdir(parents=True, exist_ok=True)
     steps: dict[str, Callable[[], list[Row]]] = {

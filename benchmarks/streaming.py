@@ -17,8 +17,7 @@ from benchmarks._timing import (
     AsyncRun,
     Prepare,
     Spread,
-    measure_async_side_by_side,
-    per_round_ratios,
+    measure_async_paired,
 )
 from benchmarks._workload import (
     REQUEST_ID,
@@ -64,12 +63,13 @@ FAR_BELOW = 10.0
 
 @dataclass(frozen=True)
 class StreamingBudget:
-    """How many deltas each pass streams (odd), and how many rounds are timed."""
+    """How many deltas each pass streams (odd), how many rounds are timed, and on which clock."""
 
     chunks: int
     rounds: int
     warmup: int
     min_round_seconds: float
+    clock: str = "cpu"
 
 
 def _request() -> CourseModelRequest:
@@ -223,21 +223,20 @@ def run_streaming(budget: StreamingBudget) -> list[Row]:
     """Measure every candidate side by side and return the streaming rows, floor first."""
     deltas = text_deltas(budget.chunks)
     candidates, missing = build_candidates(deltas)
-    seconds = asyncio.run(
-        measure_async_side_by_side(
+    paired = asyncio.run(
+        measure_async_paired(
             candidates,
+            baseline=FLOOR,
             rounds=budget.rounds,
             warmup=budget.warmup,
             expected_items=len(deltas),
             min_round_seconds=budget.min_round_seconds,
+            clock=budget.clock,
         ),
         debug=False,
     )
-    ratios = {
-        name: Spread.of(per_round_ratios(values, seconds[FLOOR]))
-        for name, values in seconds.items()
-        if name != FLOOR
-    }
+    seconds = paired.seconds
+    ratios = {name: Spread.of(values) for name, values in paired.ratios.items()}
     against = f"floor, N={len(deltas):,}"
     rows: list[Row] = []
     for name in (FLOOR, *OURS, *(peer.name for peer in PEERS)):
