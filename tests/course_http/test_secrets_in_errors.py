@@ -31,14 +31,9 @@ from course_http._error_scrub import scrub_error
 from course_http._secrets import SHORTEST_CREDENTIAL
 from course_http.loopback import LoopbackServer
 from course_protocol.untrusted import SHOWN_LENGTH
-from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
-from course_provider_gemini import VENDOR as GEMINI_VENDOR
-from course_provider_openai import CHAT_VENDOR, RESPONSES_VENDOR
 from course_stream import AbortController
 from tests.course_http.helpers import RigKind, collect, read_error
 from tests.course_http.helpers import request as vendor_request
-from tests.course_provider_gemini import bodies as gemini
-from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import KEY, REQUEST, SSE, AnyModel, Wire, every_wire, read_into
 from tests.streams import GUARD_SECONDS
 
@@ -49,67 +44,6 @@ RIGS = pytest.mark.parametrize("kind", ["recorded", "live"])
 # is cut, an ellipsis marking the cut): a key placed across the cut leaves
 # only its start there.
 CUT = SHOWN_LENGTH - 1
-
-
-def _frame(name: str | None, data: object) -> bytes:
-    head = "" if name is None else f"event: {name}\n"
-    return f"{head}data: {json.dumps(data)}\n\n".encode()
-
-
-def _anthropic_error_event(message: str) -> list[bytes]:
-    error = {"type": "authentication_error", "message": message}
-    return [_frame("error", {"type": "error", "error": error})]
-
-
-def _openai_error(message: str) -> dict[str, object]:
-    return {"message": message, "type": "invalid_request_error", "code": "invalid_api_key"}
-
-
-def _chat_error_events(message: str) -> list[bytes]:
-    return [
-        _frame("error", {"error": _openai_error(message)}),
-        # Compatible vendors put the error object beside the choices of a chunk.
-        _frame(
-            None, {"id": "c1", "object": "chat.completion.chunk", "error": _openai_error(message)}
-        ),
-    ]
-
-
-def _responses_error_events(message: str) -> list[bytes]:
-    failed = {**openai.created()["response"], "status": "failed", "error": _openai_error(message)}
-    top = {"code": "invalid_api_key", "message": message, "param": None}
-    return [
-        # The reference puts the fields at the top, recorded streams nest them.
-        _frame("error", {"type": "error", "sequence_number": 0, **top}),
-        _frame("error", {"type": "error", "sequence_number": 0, "error": _openai_error(message)}),
-        b"".join(
-            _frame(event.event, json.loads(event.data))
-            for event in openai.responses_events(
-                openai.created(), {"type": "response.failed", "response": failed}
-            )
-        ),
-    ]
-
-
-def _gemini_error_events(message: str) -> list[bytes]:
-    error = {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
-    return [
-        _frame(None, error),
-        # Between the frames, an error object may come bare (no data: prefix).
-        b"data: "
-        + gemini.chunk(gemini.text("a")).data.encode()
-        + b"\r\n\r\n"
-        + json.dumps(error, indent=2).encode(),
-    ]
-
-
-ERROR_EVENTS: dict[str, Callable[[str], list[bytes]]] = {
-    ANTHROPIC_VENDOR: _anthropic_error_event,
-    GEMINI_VENDOR: _gemini_error_events,
-    CHAT_VENDOR: _chat_error_events,
-    RESPONSES_VENDOR: _responses_error_events,
-}
-"""Per vendor API, every kind of in-stream error report, each one whole 200 body."""
 
 
 def assert_shows_no_key(error: BaseException) -> None:
@@ -166,7 +100,7 @@ async def failure_of(model: AnyModel) -> VendorError:
 async def test_a_key_echoed_in_an_error_event_of_a_200_stream_is_scrubbed(
     kind: RigKind, wire: Wire
 ) -> None:
-    bodies = ERROR_EVENTS[wire.name](f"invalid api key {KEY}")
+    bodies = wire.error_events(f"invalid api key {KEY}")
     async with asyncio.timeout(GUARD_SECONDS), model_on(kind, wire, *bodies) as model:
         for _body in bodies:
             error = await failure_of(model)
@@ -188,7 +122,7 @@ async def test_a_key_the_parsers_cut_inside_leaves_no_start_of_it_in_the_message
 ) -> None:
     inside = 12  # characters of the key before the cut
     pad = "m" * (CUT - inside)
-    bodies = ERROR_EVENTS[wire.name](f"{pad}{KEY} is not a key")
+    bodies = wire.error_events(f"{pad}{KEY} is not a key")
     async with asyncio.timeout(GUARD_SECONDS), model_on(kind, wire, *bodies) as model:
         for _body in bodies:
             error = await failure_of(model)
@@ -208,7 +142,7 @@ async def test_a_status_error_and_an_error_event_are_scrubbed_alike(
     status = RecordedResponse(
         401, {"content-type": "application/json"}, wire.error_body("e", echoed)
     )
-    event = RecordedResponse(200, SSE, ERROR_EVENTS[wire.name](echoed)[0])
+    event = RecordedResponse(200, SSE, wire.error_events(echoed)[0])
     async with asyncio.timeout(GUARD_SECONDS):
         if kind == "recorded":
             transport: HttpTransport = RecordedTransport([status, event])
@@ -232,7 +166,7 @@ async def test_a_key_read_from_the_environment_is_scrubbed_too(
     wire: Wire, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(wire.key_variable, KEY)
-    [body, *_others] = ERROR_EVENTS[wire.name](f"invalid api key {KEY}")
+    [body, *_others] = wire.error_events(f"invalid api key {KEY}")
     async with (
         asyncio.timeout(GUARD_SECONDS),
         LoopbackServer([RecordedResponse(200, SSE, body)]) as server,

@@ -10,7 +10,7 @@ from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
 from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel, MessagesStreamParser
 from course_vendor import NamedTool
 from tests.course_provider_anthropic import bodies as anthropic
-from tests.course_vendor.wire import AnyModel, Wire
+from tests.course_vendor.wire import AnyModel, Wire, sse_frame
 
 
 def _anthropic(config: dict[str, Any], **options: Any) -> AnyModel:
@@ -23,6 +23,11 @@ def _anthropic_tool() -> list[SseEvent]:
 
 def _anthropic_error(kind: str, message: str) -> bytes:
     return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
+
+
+def _anthropic_error_events(message: str) -> list[bytes]:
+    error = {"type": "authentication_error", "message": message}
+    return [sse_frame("error", {"type": "error", "error": error})]
 
 
 WIRES = {
@@ -39,6 +44,7 @@ WIRES = {
         base_url="https://api.anthropic.com",
         parser=MessagesStreamParser,
         tool_call_id="toolu_01add",
+        error_events=_anthropic_error_events,
         options={
             "temperature": 0.3,
             "top_p": 0.9,

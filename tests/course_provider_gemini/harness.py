@@ -10,7 +10,7 @@ from course_provider_gemini import VENDOR as GEMINI_VENDOR
 from course_provider_gemini import GeminiConfig, GeminiModel, GeminiStreamParser
 from course_vendor import NamedTool, ThinkingBudget
 from tests.course_provider_gemini import bodies as gemini
-from tests.course_vendor.wire import AnyModel, Wire
+from tests.course_vendor.wire import AnyModel, Wire, sse_frame
 
 MODEL = "gemini-test"
 
@@ -27,6 +27,18 @@ def _gemini_error(kind: str, message: str) -> bytes:
     return json.dumps({"error": {"code": 400, "message": message, "status": kind}}).encode()
 
 
+def _gemini_error_events(message: str) -> list[bytes]:
+    error = {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
+    return [
+        sse_frame(None, error),
+        # Between the frames, an error object may come bare (no data: prefix).
+        b"data: "
+        + gemini.chunk(gemini.text("a")).data.encode()
+        + b"\r\n\r\n"
+        + json.dumps(error, indent=2).encode(),
+    ]
+
+
 WIRES = {
     GEMINI_VENDOR: Wire(
         GEMINI_VENDOR,
@@ -41,6 +53,7 @@ WIRES = {
         base_url="https://generativelanguage.googleapis.com",
         parser=GeminiStreamParser,
         tool_call_id=gemini.RESPONSE_ID + "-call-0",
+        error_events=_gemini_error_events,
         options={
             "temperature": 0.3,
             "top_p": 0.9,

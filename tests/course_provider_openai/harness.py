@@ -22,7 +22,38 @@ from course_provider_openai import (
 )
 from course_vendor import NamedTool, ReasoningEffort
 from tests.course_provider_openai import bodies as openai
-from tests.course_vendor.wire import AnyModel, Wire
+from tests.course_vendor.wire import AnyModel, Wire, sse_frame
+
+
+def _key_error(message: str) -> dict[str, object]:
+    return {"message": message, "type": "invalid_request_error", "code": "invalid_api_key"}
+
+
+def _chat_error_events(message: str) -> list[bytes]:
+    return [
+        sse_frame("error", {"error": _key_error(message)}),
+        # Compatible vendors put the error object beside the choices of a chunk.
+        sse_frame(
+            None, {"id": "c1", "object": "chat.completion.chunk", "error": _key_error(message)}
+        ),
+    ]
+
+
+def _responses_error_events(message: str) -> list[bytes]:
+    failed = {**openai.created()["response"], "status": "failed", "error": _key_error(message)}
+    top = {"code": "invalid_api_key", "message": message, "param": None}
+    return [
+        # The reference puts the fields at the top, recorded streams nest them.
+        sse_frame("error", {"type": "error", "sequence_number": 0, **top}),
+        sse_frame("error", {"type": "error", "sequence_number": 0, "error": _key_error(message)}),
+        b"".join(
+            sse_frame(event.event, json.loads(event.data))
+            for event in openai.responses_events(
+                openai.created(), {"type": "response.failed", "response": failed}
+            )
+        ),
+    ]
+
 
 _SHARED_OPTIONS: dict[str, Any] = {
     "temperature": 0.3,
@@ -101,6 +132,7 @@ WIRES = {
         base_url=DEFAULT_BASE_URL,
         parser=ChatStreamParser,
         tool_call_id="call_add_1",
+        error_events=_chat_error_events,
         options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
         options_body={
             **_SHARED_BODY,
@@ -124,6 +156,7 @@ WIRES = {
         base_url=DEFAULT_BASE_URL,
         parser=ResponsesStreamParser,
         tool_call_id="call_add_1",
+        error_events=_responses_error_events,
         options=_SHARED_OPTIONS,
         options_body={
             **_SHARED_BODY,

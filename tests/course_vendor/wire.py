@@ -10,6 +10,7 @@ collects them through the vendor registry.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,12 @@ REQUEST = CourseModelRequest("request-1", (CourseUserMessage("u-1", "What is 20 
 TOOLS = (CourseToolSpec("add", "Add two integers.", {"type": "object"}),)
 
 AnyModel = VendorModel[Any]
+
+
+def sse_frame(name: str | None, data: object) -> bytes:
+    """One SSE frame of ``data`` as JSON, named ``name`` unless it is ``None``, LF ends."""
+    head = "" if name is None else f"event: {name}\n"
+    return f"{head}data: {json.dumps(data)}\n\n".encode()
 
 
 def sse_bytes(events: Sequence[SseEvent]) -> bytes:
@@ -60,7 +67,9 @@ class Wire:
     ``base_url`` is the vendor's own, as its SDK and environment variable spell it;
     ``parser`` makes the wire's stream parser for a request id; ``tool_call_id``
     is the course id of the call of `tool_body` (the vendor's, or the one the
-    adapter makes up for a vendor that gives none);
+    adapter makes up for a vendor that gives none); ``error_events`` gives,
+    for an error message, every kind of in-stream error report the vendor
+    sends, each one a whole 200 body;
     ``options`` is a configuration (besides ``tools``: `TOOLS`) setting every
     option the wire sends that can go together, ``options_body`` the
     top-level body entries the vendor documents for them, ``options_headers``
@@ -81,6 +90,7 @@ class Wire:
     base_url: str
     parser: type[StreamParser]
     tool_call_id: str
+    error_events: Callable[[str], list[bytes]]
     options: Mapping[str, Any] = field(default_factory=dict)
     options_body: Mapping[str, Any] = field(default_factory=dict)
     options_headers: Mapping[str, str] = field(default_factory=dict)
