@@ -32,6 +32,7 @@ from course_cassettes import Httpx2CassetteTransport, Httpx2RecordingTransport, 
 
 __all__ = [
     "GROUP",
+    "KEY",
     "KINDS",
     "OURS",
     "VCR",
@@ -182,9 +183,9 @@ def unavailable(reason: str) -> list[Row]:
 def measure_cassettes(budget: CassettesBudget) -> list[Row]:
     """One replayed SDK call per pass, streamed and plain: the floor, ours and VCR.py.
 
-    VCR.py is measured only when ``budget.include_peers`` and it reaches
-    httpx2 (``httpx`` is ``httpx2`` in ``sys.modules``); its rows say why
-    not otherwise. Raises ``AssertionError`` when a candidate reads the
+    VCR.py is measured only when ``budget.include_peers`` and it intercepts
+    httpx2 (a probe request it must refuse never reaches the transport);
+    its rows say why not otherwise. Raises ``AssertionError`` when a candidate reads the
     wrong text or VCR.py lets a replayed request through.
     """
     try:
