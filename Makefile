@@ -14,6 +14,7 @@
 #                             (make test runs them at 100 fixed examples each)
 #   make bench                side-by-side performance tables (the benchmarks member's peers group)
 #   make bench-smoke          the benchmark harness on a tiny budget
+#   make node-deps            the Node example's SDK, from its lock (make pytest runs it)
 #   make api-reference        regenerate each package README's API reference
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -34,7 +35,7 @@ RUN := $(UV) run --frozen --no-sync
 # One line per check: its label and "ok", or its whole output when it fails.
 STEP := scripts/step.sh
 
-.PHONY: help sync sync-bench demo run wheels test checkpoint lint pytest bench bench-smoke deps-check dist-check api-reference
+.PHONY: help sync sync-bench demo run wheels test checkpoint lint pytest bench bench-smoke deps-check dist-check api-reference node-deps
 
 help:
 	@sed -n '/^#/!q;p' Makefile | sed 's/^# \{0,1\}//'
@@ -70,11 +71,29 @@ lint: sync
 # file on one worker, so a module-scoped fixture (the benchmark smoke run,
 # a minute of CPU) runs once, not once per worker. (loadgroup would group
 # finer, but pytest 9.2 silently ignores its xdist_group marks.)
-pytest: sync
+pytest: sync node-deps
 	@echo "pytest: every test, one worker per CPU (warnings are errors, asyncio debug on)"
 	@UV=$(UV) $(RUN) pytest -q -n auto --dist loadfile
 
 test: lint deps-check dist-check pytest
+
+# The official Node SDK of examples/record_with_node, installed from its lock
+# whenever the lock is newer than the install (npm writes the hidden lockfile
+# last, so an install cut short is tried again). Without npm, or offline, it
+# says so and goes on: the example's test then skips, naming what is missing.
+NODE_EXAMPLE := examples/record_with_node
+NODE_INSTALLED := $(NODE_EXAMPLE)/node_modules/.package-lock.json
+
+node-deps: $(NODE_INSTALLED)
+
+$(NODE_INSTALLED): $(NODE_EXAMPLE)/package-lock.json
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "node-deps: no npm on PATH: the Node example's test will skip"; \
+	elif npm ci --prefix $(NODE_EXAMPLE) --no-audit --no-fund --loglevel=error >/dev/null; then \
+	  echo "node-deps: the Node example's SDK installed from its lock"; \
+	else \
+	  echo "node-deps: npm ci failed (offline?): the Node example's test will skip"; \
+	fi
 
 # Each member imports only what its own pyproject declares (deptry per member).
 deps-check: sync

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["PYCACHE", "ROOT", "child_environment", "child_figures"]
+__all__ = ["PYCACHE", "ROOT", "child_environment", "child_figures", "child_json"]
 
 ROOT = Path(__file__).resolve().parent.parent
 PYCACHE = ROOT / "benchmarks" / "results" / "pycache"
@@ -32,10 +32,10 @@ def child_environment() -> dict[str, str]:
     return environment
 
 
-def child_figures(module: str, *arguments: str) -> dict[str, float]:
-    """Run ``python -m module arguments`` from the repository root; return its figures.
+def child_json(module: str, *arguments: str) -> object:
+    """Run ``python -m module arguments`` from the repository root; return its last line, parsed.
 
-    The child prints one JSON object as its last line of output. Raises
+    The child prints one JSON document as its last line of output. Raises
     ``RuntimeError`` with the child's standard error when it exits non-zero.
     """
     completed = subprocess.run(
@@ -48,5 +48,15 @@ def child_figures(module: str, *arguments: str) -> dict[str, float]:
     )
     if completed.returncode != 0:
         raise RuntimeError(f"{module} {' '.join(arguments)} failed:\n{completed.stderr}")
-    figures: dict[str, float] = json.loads(completed.stdout.strip().splitlines()[-1])
+    document: object = json.loads(completed.stdout.strip().splitlines()[-1])
+    return document
+
+
+def child_figures(module: str, *arguments: str) -> dict[str, float]:
+    """`child_json` for a child whose last line is one JSON object of figures.
+
+    Raises ``RuntimeError`` as `child_json` does.
+    """
+    figures = child_json(module, *arguments)
+    assert isinstance(figures, dict)
     return figures

@@ -1,237 +1,31 @@
-"""One recorded Anthropic SDK call replayed per test: our cassette transport, VCR.py, the floor.
+"""The cassettes group: our cassette replay, VCR.py and the floor, from one fresh interpreter.
 
-Each pass is one test's worth of work: the replay's set-up (our cassette
-loaded from its file and `Httpx2CassetteTransport` built over it; VCR.py's
-``use_cassette`` with pytest-recording's default record mode, ``none``),
-then an ``anthropic.Anthropic`` client over an ``httpx2.Client`` making one
-call, streamed (``messages.stream``) or plain (``messages.create``), and
-checking its text. The floor serves the same bytes from an
-``httpx2.MockTransport``. VCR.py patches ``httpx.Client``, so it reaches
-httpx2 only when ``httpx2.alias_httpx()`` ran before anything imported
-``httpx``: the row says ``n/a`` otherwise, or when a peer is not installed.
+`run_cassettes` runs ``benchmarks._cassettes_child`` (see
+``benchmarks._cassettes_measure`` for what a pass is) and returns its
+rows; with peers, it also hands back what VCR.py's defaults were seen to
+record and check (``benchmarks._vcr_defaults``), measured in the same child.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
-import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
-
-import httpx2
-
-from benchmarks._timing import Spread, measure_sync_side_by_side, per_round_ratios
-from benchmarks._vendor_bodies import vendor_body
+from benchmarks._cassettes_measure import CassettesBudget
+from benchmarks._children import child_json
+from benchmarks._vcr_defaults import VcrFact
 from benchmarks.report import Row
-from course_cassettes import Httpx2CassetteTransport, Httpx2RecordingTransport, load_cassette
 
-__all__ = ["CassettesBudget", "run_cassettes"]
-
-GROUP = "cassettes"
-FLOOR = "httpx2.MockTransport"
-OURS = "Httpx2CassetteTransport"
-VCR = "VCR.py (pytest-recording defaults)"
-TARGET = 1.5
-
-Kind = Literal["streamed", "plain"]
-_KINDS: tuple[Kind, ...] = ("streamed", "plain")
-_KEY = "sk-ant-api03-bench-not-a-key-bench-not-a-key-bench-not-a-key-0000"
-_PLAIN_TEXT = "Hello from a plain message."
+__all__ = ["CassettesBudget", "VcrFact", "run_cassettes"]
 
 
-@dataclass(frozen=True)
-class CassettesBudget:
-    """How many rounds are timed, and whether the peers (VCR.py) are measured."""
+def run_cassettes(budget: CassettesBudget, facts: list[VcrFact] | None = None) -> list[Row]:
+    """The group's rows, measured in a child interpreter; VCR.py's defaults appended to ``facts``.
 
-    rounds: int
-    warmup: int
-    include_peers: bool
-
-
-def _answer(kind: Kind) -> tuple[int, list[tuple[str, str]], bytes, str]:
-    if kind == "streamed":
-        body = vendor_body("anthropic-messages", "text", 20)
-        return 200, [("content-type", "text/event-stream; charset=utf-8")], body.body, body.text
-    message = (
-        '{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench",'
-        f'"content":[{{"type":"text","text":"{_PLAIN_TEXT}"}}],"stop_reason":"end_turn",'
-        '"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":6}}'
-    )
-    return 200, [("content-type", "application/json")], message.encode(), _PLAIN_TEXT
-
-
-def _upstream(kind: Kind) -> httpx2.MockTransport:
-    status, headers, body, _ = _answer(kind)
-    return httpx2.MockTransport(
-        lambda request: httpx2.Response(status, headers=headers, content=body)
-    )
-
-
-def _call(anthropic: Any, client: httpx2.Client, kind: Kind) -> str:
-    sdk = anthropic.Anthropic(api_key=_KEY, http_client=client, max_retries=0)
-    arguments: dict[str, Any] = {
-        "model": "claude-bench",
-        "max_tokens": 64,
-        "messages": [{"role": "user", "content": "Say hello."}],
-    }
-    if kind == "streamed":
-        with sdk.messages.stream(**arguments) as stream:
-            text: str = stream.get_final_text()
-        return text
-    message = sdk.messages.create(**arguments)
-    return str(message.content[0].text)
-
-
-def _checked(text: str, expected: str, name: str) -> str:
-    if text != expected:
-        raise AssertionError(f"{name} read {text!r}, not {expected!r}")
-    return text
-
-
-def _floor(anthropic: Any, kind: Kind) -> Callable[[], object]:
-    expected = _answer(kind)[3]
-
-    def run() -> object:
-        with httpx2.Client(transport=_upstream(kind)) as client:
-            return _checked(_call(anthropic, client, kind), expected, FLOOR)
-
-    return run
-
-
-def _ours(anthropic: Any, kind: Kind, path: Path) -> Callable[[], object]:
-    expected = _answer(kind)[3]
-    with httpx2.Client(transport=Httpx2RecordingTransport(path, inner=_upstream(kind))) as client:
-        _call(anthropic, client, kind)
-
-    def run() -> object:
-        transport = Httpx2CassetteTransport(load_cassette(path).unwrap())
-        with httpx2.Client(transport=transport) as client:
-            text = _checked(_call(anthropic, client, kind), expected, OURS)
-        transport.assert_consumed()
-        return text
-
-    return run
-
-
-def _vcr_unavailable() -> str | None:
-    try:
-        importlib.import_module("vcr")
-    except ImportError:
-        return "vcrpy not installed (the peers group)"
-    if sys.modules.get("httpx") is not httpx2:
-        return "VCR.py patches httpx.Client: httpx2 is reached only through httpx2.alias_httpx()"
-    return None
-
-
-def _vcr(anthropic: Any, kind: Kind, path: Path) -> Callable[[], object]:
-    vcr = importlib.import_module("vcr")
-    expected = _answer(kind)[3]
-    recording = vcr.use_cassette(str(path), record_mode="once")
-    with recording, httpx2.Client(transport=_upstream(kind)) as client:
-        _call(anthropic, client, kind)
-
-    def run() -> object:
-        replaying = vcr.use_cassette(str(path), record_mode="none")
-        with replaying, httpx2.Client(transport=_refusing()) as client:
-            return _checked(_call(anthropic, client, kind), expected, VCR)
-
-    return run
-
-
-def _refusing() -> httpx2.MockTransport:
-    def refuse(request: httpx2.Request) -> httpx2.Response:
-        raise AssertionError(f"VCR.py let {request.url} through to the transport")
-
-    return httpx2.MockTransport(refuse)
-
-
-def _alias_httpx_for_vcr() -> None:
-    # Before VCR.py's first import: it imports httpx, which must then be httpx2.
-    if "httpx" not in sys.modules and "vcr" not in sys.modules:
-        httpx2.alias_httpx()
-
-
-def run_cassettes(budget: CassettesBudget) -> list[Row]:
-    """One replayed SDK call per pass, streamed and plain: the floor, ours and VCR.py."""
-    try:
-        anthropic = importlib.import_module("anthropic")
-    except ImportError:
-        reason = "anthropic not installed (the peers group)"
-        return [
-            Row.unavailable(GROUP, f"{name}, {kind}", f"{FLOOR}, {kind}", reason)
-            for kind in _KINDS
-            for name in (FLOOR, OURS, VCR)
-        ]
+    Raises ``RuntimeError`` with the child's standard error when it fails.
+    """
+    arguments = ["--rounds", str(budget.rounds), "--warmup", str(budget.warmup)]
     if budget.include_peers:
-        _alias_httpx_for_vcr()
-    vcr_missing = _vcr_unavailable() if budget.include_peers else "peers left out (smoke)"
-    rows: list[Row] = []
-    with tempfile.TemporaryDirectory() as workdir:
-        for kind in _KINDS:
-            rows.extend(_group(anthropic, kind, Path(workdir), vcr_missing, budget))
-    return rows
-
-
-def _group(
-    anthropic: Any, kind: Kind, workdir: Path, vcr_missing: str | None, budget: CassettesBudget
-) -> list[Row]:
-    floor = f"{FLOOR}, {kind}"
-    candidates: dict[str, Callable[[], Callable[[], object]]] = {}
-    made = {
-        floor: _floor(anthropic, kind),
-        f"{OURS}, {kind}": _ours(anthropic, kind, workdir / f"ours-{kind}.json"),
-    }
-    if vcr_missing is None:
-        made[f"{VCR}, {kind}"] = _vcr(anthropic, kind, workdir / f"vcr-{kind}.yaml")
-    for name, run in made.items():
-        candidates[name] = _constant(run)
-    seconds = measure_sync_side_by_side(candidates, rounds=budget.rounds, warmup=budget.warmup)
-    base = Spread.of(seconds[floor]).median
-    rows = [
-        Row(
-            GROUP,
-            floor,
-            "one SDK call per test",
-            None,
-            f"{base * 1e3:.2f} ms per test",
-            status="baseline",
-            figures={"seconds": base},
-        )
-    ]
-    ours = f"{OURS}, {kind}"
-    ratio = Spread.of(per_round_ratios(seconds[ours], seconds[floor]))
-    rows.append(
-        Row(
-            GROUP,
-            ours,
-            floor,
-            ratio,
-            f"{Spread.of(seconds[ours]).median * 1e3:.2f} ms per test",
-            target=f"<= {TARGET}x",
-            status="met" if ratio.median <= TARGET else "missed",
-            figures={"seconds": Spread.of(seconds[ours]).median},
-        )
-    )
-    vcr = f"{VCR}, {kind}"
-    if vcr_missing is not None:
-        rows.append(Row.unavailable(GROUP, vcr, floor, vcr_missing))
-        return rows
-    mine = Spread.of(seconds[vcr]).median
-    rows.append(
-        Row(
-            GROUP,
-            vcr,
-            floor,
-            Spread.of(per_round_ratios(seconds[vcr], seconds[floor])),
-            f"{mine * 1e3:.2f} ms per test",
-            figures={"seconds": mine},
-        )
-    )
-    return rows
-
-
-def _constant(run: Callable[[], object]) -> Callable[[], Callable[[], object]]:
-    return lambda: run
+        arguments.append("--peers")
+    document = child_json("benchmarks._cassettes_child", *arguments)
+    assert isinstance(document, dict)
+    if facts is not None:
+        facts.extend(VcrFact(**fact) for fact in document["vcr_defaults"])
+    return [Row.from_json(row) for row in document["rows"]]

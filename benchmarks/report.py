@@ -8,6 +8,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benchmarks._timing import Spread
 
@@ -47,6 +48,24 @@ class Row:
     def unavailable(cls, group: str, name: str, against: str, reason: str) -> Row:
         """A row that could not be measured; ``reason`` follows ``n/a:``."""
         return cls(group, name, against, None, "", status=f"n/a: {reason}")
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> Row:
+        """The row ``dataclasses.asdict`` made ``document`` of (as `write_json` writes it).
+
+        Raises ``KeyError`` or ``TypeError`` when ``document`` is not such a row.
+        """
+        ratio = document["ratio"]
+        return cls(
+            document["group"],
+            document["name"],
+            document["against"],
+            None if ratio is None else Spread(ratio["median"], ratio["low"], ratio["high"]),
+            document["measured"],
+            target=document["target"],
+            status=document["status"],
+            figures=dict(document["figures"]),
+        )
 
     @property
     def available(self) -> bool:

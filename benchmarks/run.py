@@ -25,7 +25,7 @@ from benchmarks._timing import AsyncRun
 from benchmarks._vendor_bodies import APIS, SHAPES, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks._workload import text_deltas
-from benchmarks.cassettes import CassettesBudget, run_cassettes
+from benchmarks.cassettes import CassettesBudget, VcrFact, run_cassettes
 from benchmarks.check_cli import CheckBudget, run_check
 from benchmarks.imports import ImportBudget, run_imports
 from benchmarks.loading import LoadingBudget, run_loading
@@ -102,7 +102,7 @@ SMOKE = Budget(
 )
 
 
-def _context(budget: Budget, smoke: bool) -> dict[str, object]:
+def _context(budget: Budget, smoke: bool, vcr_defaults: list[VcrFact]) -> dict[str, object]:
     versions: dict[str, str] = {}
     for distribution in PEER_DISTRIBUTIONS:
         try:
@@ -117,6 +117,7 @@ def _context(budget: Budget, smoke: bool) -> dict[str, object]:
         "cpus": os.cpu_count(),
         "budget": asdict(budget),
         "versions": versions,
+        "vcr_defaults": [asdict(fact) for fact in vcr_defaults],
     }
 
 
@@ -169,10 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         budget = replace(budget, streaming=replace(budget.streaming, clock="wall"))
     out: Path = arguments.out
     out.mkdir(parents=True, exist_ok=True)
+    vcr_defaults: list[VcrFact] = []
     steps: dict[str, Callable[[], list[Row]]] = {
         "streaming": lambda: run_streaming(budget.streaming),
         "vendors": lambda: run_vendors(budget.vendors),
-        "cassettes": lambda: run_cassettes(budget.cassettes),
+        "cassettes": lambda: run_cassettes(budget.cassettes, vcr_defaults),
         "load": lambda: run_loading(budget.loading, out),
         "scaling": lambda: run_scaling(budget.scaling),
         "import": lambda: run_imports(budget.imports),
@@ -185,11 +187,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.extend(steps[group]())
     table = render_markdown(rows)
     (out / "table.md").write_text(table, encoding="utf-8")
-    write_json(rows, out / "results.json", context=_context(budget, arguments.smoke))
+    write_json(rows, out / "results.json", context=_context(budget, arguments.smoke, vcr_defaults))
     notes = [
         f"json: {out / 'results.json'}",
         f"chart: {write_scaling_chart(rows, out / 'scaling.png')}",
     ]
+    notes.extend(f"VCR.py default, {fact.default}: {fact.seen}" for fact in vcr_defaults)
     if arguments.profile:
         notes.extend(f"profile: {path}" for path in _profile(out, 50_001, 10**5))
     print(table)
