@@ -72,19 +72,19 @@ class TurnParser:
 
     def feed(self, record: JsonObject, line: int) -> CourseModelChunk | None:
         """Advance by one parsed line; return the chunk it emits, if any."""
-        kind = record.get(_wire.KIND)
+        kind = record.get(_wire.KIND_KEY)
         if self._response is not None:
             _reject(Code.JSONL_OUT_OF_ORDER, line, f"line {line} ({kind!r}) follows finish")
         if kind == _wire.BEGIN:
             if self._turn is not None:
                 _reject(Code.JSONL_OUT_OF_ORDER, line, f"line {line} begins a second turn")
-            self._turn = _text(record, _wire.TURN, line)
+            self._turn = _text(record, _wire.TURN_KEY, line)
             return None
         if kind == _wire.OOPS:
-            code = _text(record, _wire.CODE, line)
+            code = _text(record, _wire.CODE_KEY, line)
             raise JsonlProviderError(
                 Code.JSONL_PROVIDER_ERROR,
-                f"the provider failed with {code}: {record.get(_wire.DETAIL, '')}",
+                f"the provider failed with {code}: {record.get(_wire.DETAIL_KEY, '')}",
                 line=line,
                 provider_code=code,
             )
@@ -94,7 +94,7 @@ class TurnParser:
         if turn is None:
             _reject(Code.JSONL_OUT_OF_ORDER, line, f"line {line} ({kind!r}) comes before begin")
         if kind == _wire.SAY:
-            text = record.get(_wire.TEXT)
+            text = record.get(_wire.TEXT_KEY)
             if type(text) is not str:
                 _reject(Code.JSONL_INVALID_LINE, line, f"line {line}.text must be a string")
             self._content.append(CourseTextBlock(text))
@@ -115,31 +115,33 @@ class TurnParser:
     def _invoke(self, record: JsonObject, line: int) -> CourseToolCallChunk:
         # The provider's call id is opaque: kept exactly, never regenerated,
         # because the Tool result must point back to this very id.
-        call_id = _text(record, _wire.CALL, line)
+        call_id = _text(record, _wire.CALL_KEY, line)
         if call_id in self._call_ids:
             _reject(Code.JSONL_INVALID_LINE, line, f"line {line} repeats call id {call_id!r}")
-        arguments = record.get(_wire.INPUT)
+        arguments = record.get(_wire.INPUT_KEY)
         if not isinstance(arguments, type(record)):
             _reject(Code.JSONL_INVALID_LINE, line, f"line {line}.input must be an object")
-        call = CourseToolCall(call_id, _text(record, _wire.TOOL, line), arguments)
+        call = CourseToolCall(call_id, _text(record, _wire.TOOL_KEY, line), arguments)
         self._call_ids.add(call_id)
         self._content.append(call)
         return CourseToolCallChunk(self._request_id, call)
 
     def _finish(self, record: JsonObject, turn: str, line: int) -> None:
-        finished = _text(record, _wire.TURN, line)
+        finished = _text(record, _wire.TURN_KEY, line)
         if finished != turn:
             _reject(
                 Code.JSONL_TURN_MISMATCH, line, f"finish names {finished!r}, begin named {turn!r}"
             )
-        stop_reason = _STOP_REASONS.get(record.get(_wire.WHY))  # type: ignore[arg-type]
+        stop_reason = _STOP_REASONS.get(record.get(_wire.WHY_KEY))  # type: ignore[arg-type]
         if stop_reason is None:
             _reject(Code.JSONL_INVALID_LINE, line, f"line {line}.why must be 'done' or 'tool'")
-        tokens = record.get(_wire.TOKENS)
+        tokens = record.get(_wire.TOKENS_KEY)
         if not isinstance(tokens, type(record)):
             _reject(Code.JSONL_INVALID_LINE, line, f"line {line}.tokens must be an object")
         try:
-            usage = CourseModelUsage(tokens.get(_wire.TOKENS_IN), tokens.get(_wire.TOKENS_OUT))  # type: ignore[arg-type]
+            used_in, used_out = tokens.get(_wire.TOKENS_IN_KEY), tokens.get(_wire.TOKENS_OUT_KEY)
+            # The constructor checks both counts itself, with its own error.
+            usage = CourseModelUsage(used_in, used_out)  # type: ignore[arg-type]
         except CourseProtocolError as error:
             _reject(Code.JSONL_INVALID_LINE, line, f"line {line}.tokens: {error}")
         message = CourseAssistantMessage(f"message-{turn}", tuple(self._content))
