@@ -9,14 +9,12 @@ change.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import errno
-import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from course_cli._cassettes import cassettes_under
+from course_cli._listening import flush, listen_until_stopped
 from course_cli._output import one_line, writer_for
 from course_cli._sdks import SdkBaseUrl, sdk_base_urls
 
@@ -24,7 +22,6 @@ if TYPE_CHECKING:
     from course_cassettes import Cassette
     from course_cassettes.responder import ServedCall
     from course_http import Chunking
-    from course_http.loopback import LoopbackServer
 
 __all__ = ["SERVE_EPILOG", "add_serve_arguments", "run_serve"]
 
@@ -78,9 +75,6 @@ course serve CASSETTE.
 """
 
 _CHUNKINGS: dict[str, Chunking] = {"whole": "whole", "bytes": "bytes", "random": "random"}
-
-_TERMINATED = 128 + signal.SIGTERM
-"""The shell's status of a process ended by SIGTERM: ``course serve`` stopped by it exits so."""
 
 
 def _port(text: str) -> int:
@@ -187,23 +181,9 @@ def run_serve(
 
     def announce(base_url: str) -> None:
         out(_banner(base_url, cassettes, calls, sdks))
-        _flush()
+        flush()
 
-    try:
-        asyncio.run(_serve(server, announce))
-    except OSError as error:
-        if error.errno == errno.EADDRINUSE:
-            err(
-                f"course serve: error: port {port} on 127.0.0.1 is already in use; "
-                "choose another with --port\n"
-            )
-        else:
-            err(f"course serve: error: cannot listen on 127.0.0.1:{port}: {error.strerror}\n")
-        _flush()
-        return 2
-    _flush()
-    err("course serve: terminated\n")
-    return _TERMINATED
+    return listen_until_stopped(server, port, announce, err)
 
 
 def _banner(
@@ -223,19 +203,6 @@ def _banner(
     return "".join(lines)
 
 
-async def _serve(server: LoopbackServer, announce: Callable[[str], None]) -> None:
-    """Run ``server`` until SIGTERM (then return) or cancellation (Ctrl-C under ``asyncio.run``)."""
-    loop = asyncio.get_running_loop()
-    terminated = asyncio.Event()
-    loop.add_signal_handler(signal.SIGTERM, terminated.set)
-    try:
-        async with server:
-            announce(server.base_url)
-            await terminated.wait()
-    finally:
-        loop.remove_signal_handler(signal.SIGTERM)
-
-
 def _reporter(
     out: Callable[[str], None], err: Callable[[str], None]
 ) -> Callable[[ServedCall], None]:
@@ -246,11 +213,6 @@ def _reporter(
             out(f"{where}: {answer}: {served.status}\n")
         else:
             err(f"{where}: {served.code.value}: {one_line(served.problem or '')}\n")
-        _flush()
+        flush()
 
     return report
-
-
-def _flush() -> None:
-    sys.stdout.flush()
-    sys.stderr.flush()

@@ -9,23 +9,18 @@ each recorded stream is checked by its vendor's strict parser unless
 
 from __future__ import annotations
 
-import asyncio
-import errno
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from course_cli._listening import flush, listen_until_stopped
 from course_cli._output import one_line, writer_for
 
 if TYPE_CHECKING:
-    from course_cassettes.proxy import ProxiedCall, RecordingProxy
-    from course_http.loopback import LoopbackServer
+    from course_cassettes.proxy import ProxiedCall
 
 __all__ = ["run_record"]
-
-_TERMINATED = 128 + signal.SIGTERM
 
 
 def run_record(target: str, upstream: str, port: int, *, strict: bool) -> int:
@@ -61,39 +56,10 @@ def run_record(target: str, upstream: str, port: int, *, strict: bool) -> int:
             f"course serve: {base_url} records to {one_line(target)} from "
             f"{one_line(upstream)} (Ctrl-C or SIGTERM stops it)\n"
         )
-        _flush()
+        flush()
 
-    try:
-        asyncio.run(_recording(server, proxy, announce))
-    except OSError as error:
-        if error.errno == errno.EADDRINUSE:
-            err(
-                f"course serve: error: port {port} on 127.0.0.1 is already in use; "
-                "choose another with --port\n"
-            )
-        else:
-            err(f"course serve: error: cannot listen on 127.0.0.1:{port}: {error.strerror}\n")
-        _flush()
-        return 2
-    _flush()
-    err("course serve: terminated\n")
-    return _TERMINATED
-
-
-async def _recording(
-    server: LoopbackServer, proxy: RecordingProxy, announce: Callable[[str], None]
-) -> None:
-    loop = asyncio.get_running_loop()
-    terminated = asyncio.Event()
-    loop.add_signal_handler(signal.SIGTERM, terminated.set)
-    try:
-        async with server:
-            announce(server.base_url)
-            await terminated.wait()
-    finally:
-        loop.remove_signal_handler(signal.SIGTERM)
-        # What arrived is written, even when Ctrl-C stopped the server.
-        await proxy.aclose()
+    # What arrived is written, even when Ctrl-C stopped the server.
+    return listen_until_stopped(server, port, announce, err, closing=proxy.aclose)
 
 
 def _reporter(
@@ -105,11 +71,6 @@ def _reporter(
             out(f"{where}: recorded: {call.status}\n")
         else:
             err(f"{where}: {call.code.value}: {one_line(call.problem or '')}\n")
-        _flush()
+        flush()
 
     return report
-
-
-def _flush() -> None:
-    sys.stdout.flush()
-    sys.stderr.flush()
