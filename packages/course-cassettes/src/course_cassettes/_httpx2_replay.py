@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import random
 import threading
 from collections.abc import Callable, Mapping
-from typing import final, get_args
+from typing import final
 
 import httpx2
 from frozendict import frozendict
 
 from course_cassettes._cassette import Cassette, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
-from course_cassettes._faults import AppliedFault, ReplayFault
+from course_cassettes._faults import ReplayFault
 from course_cassettes._httpx2_body import played_response
 from course_cassettes._httpx2_calls import StreamCheck, json_body, located, raw_path
-from course_cassettes._matching import request_difference
+from course_cassettes._player import CassettePlayer
 from course_cassettes._redaction import redacted_request, request_secrets
 from course_cassettes._refusal import refusal
-from course_cassettes._replay import applied_faults
 from course_http import (
     Chunking,
     Playback,
@@ -28,7 +26,6 @@ from course_http import (
     VendorError,
     VendorErrorCode,
     masked_path,
-    playback_of,
     scrub,
 )
 
@@ -71,26 +68,17 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         check: StreamCheck | None = None,
         when_exhausted: str = "",
     ) -> None:
-        if type(cassette) is not Cassette:
-            raise TypeError(f"cassette must be a Cassette, not {type(cassette).__name__}")
-        if matching is not None and type(matching) is not RequestMatching:
-            raise TypeError("matching must be a RequestMatching or None")
-        if chunking not in get_args(Chunking):
-            raise ValueError(f"chunking must be one of {get_args(Chunking)}")
-        if type(seed) is not int:
-            raise TypeError("seed must be an int")
         if check is not None and not callable(check):
             raise TypeError("check must be a callable or None")
-        if type(when_exhausted) is not str:
-            raise TypeError("when_exhausted must be a str")
-        self._cassette = cassette
-        self._matching = cassette.matching if matching is None else matching
-        self._applied = applied_faults(cassette, faults or {})
-        self._chunking: Chunking = chunking
-        self._random = random.Random(seed)
+        self._player = CassettePlayer(
+            cassette,
+            matching=matching,
+            faults=faults,
+            chunking=chunking,
+            seed=seed,
+            when_exhausted=when_exhausted,
+        )
         self._check = check
-        self._when_exhausted = when_exhausted
-        self._requests: list[RecordedRequest] = []
         self._problems: list[VendorError] = []
         self._checked: set[int] = set()
         # A sync client may be shared by threads: each call takes its place in order.
@@ -99,12 +87,12 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     @property
     def cassette(self) -> Cassette:
         """The cassette being replayed."""
-        return self._cassette
+        return self._player.cassette
 
     @property
     def requests(self) -> tuple[RecordedRequest, ...]:
         """Every request received so far, in order, masked as a cassette would hold it."""
-        return tuple(self._requests)
+        return self._player.requests
 
     @property
     def problems(self) -> tuple[VendorError, ...]:
@@ -118,18 +106,11 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     @property
     def pending_call_count(self) -> int:
         """How many recorded calls no request has taken yet."""
-        return max(0, len(self._cassette.calls) - len(self._requests))
+        return self._player.pending_call_count
 
     def assert_consumed(self) -> None:
         """Raise ``AssertionError`` when recorded calls were never played (naming the first)."""
-        left = self.pending_call_count
-        if left:
-            first = len(self._cassette.calls) - left
-            request = self._cassette.calls[first].request
-            raise AssertionError(
-                f"{left} recorded call(s) never played, from calls[{first}] "
-                f"({request.method} {request.path}): the code made fewer calls than recorded"
-            )
+        self._player.assert_consumed()
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Answer ``request`` of a sync client from the cassette (see the class)."""
@@ -147,11 +128,11 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         path = raw_path(request)
         secrets = request_secrets(dict(request.headers.items()), path)
         body = json_body(content)
+        player = self._player
         with self._lock:
-            index = len(self._requests)
             if body is None:
                 shown = masked_path(scrub(path, secrets))
-                self._requests.append(
+                index = player.count(
                     RecordedRequest(request.method, shown, frozendict(), frozendict())
                 )
                 return self._refused(
@@ -160,35 +141,24 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
                     "a cassette could hold",
                 )
             sent = redacted_request(
-                request.method, path, {}, body, self._cassette.redaction, secrets
+                request.method, path, {}, body, player.cassette.redaction, secrets
             )
-            self._requests.append(sent)
-            if index >= len(self._cassette.calls):
-                exhausted = RecordingExhaustedError(index + 1, hint=self._when_exhausted)
+            try:
+                index, played = player.play(sent, sent)
+            except RecordingExhaustedError as exhausted:
                 return self._refused(VendorErrorCode.HTTP_RECORDING_EXHAUSTED, str(exhausted))
-            recorded = self._cassette.calls[index]
-            difference = request_difference(recorded.request, sent, self._matching)
-            if difference is not None:
-                mismatch = RequestMismatchError(index + 1, index, difference)
+            except RequestMismatchError as mismatch:
                 return self._refused(VendorErrorCode.HTTP_REQUEST_MISMATCH, str(mismatch))
-            applied = self._applied.get(index, AppliedFault(recorded.response))
-            played = playback_of(
-                applied.response,
-                self._chunking,
-                self._random,
-                pause_at=applied.pause_at,
-                pause_seconds=applied.pause_seconds,
-            )
-        checked = self._check is not None and index not in self._applied
+        checked = self._check is not None and not player.faulted(index)
         return played, (lambda: self._check_call(index)) if checked else None
 
     def _refused(self, code: VendorErrorCode, problem: str) -> tuple[Playback, None]:
         self._problems.append(VendorError(code, problem, vendor=CASSETTE_VENDOR))
-        return playback_of(refusal(400, code, problem), "whole", self._random), None
+        return self._player.whole(refusal(400, code, problem)), None
 
     def _check_call(self, index: int) -> None:
         assert self._check is not None
-        call = self._cassette.calls[index]
+        call = self._player.cassette.calls[index]
         with self._lock:
             if index in self._checked:
                 return
@@ -207,7 +177,4 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         """Nothing to release: the cassette is in memory."""
 
     def __repr__(self) -> str:
-        return (
-            f"Httpx2CassetteTransport(calls={len(self._cassette.calls)}, "
-            f"played={len(self._requests)}, matching={self._matching.on!r})"
-        )
+        return f"Httpx2CassetteTransport({self._player!r})"

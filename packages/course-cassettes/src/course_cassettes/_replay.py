@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping
-from typing import final, get_args
+from typing import final
 
 import httpx2
 
 from course_cassettes._cassette import Cassette, RequestMatching
-from course_cassettes._faults import AppliedFault, ReplayFault
-from course_cassettes._matching import request_difference
+from course_cassettes._faults import ReplayFault
+from course_cassettes._player import CassettePlayer
 from course_cassettes._redaction import redacted_request, request_secrets
 from course_http import (
     REPLAY_TIMEOUTS,
@@ -20,14 +19,11 @@ from course_http import (
     Playback,
     PlaybackExchange,
     RecordedRequest,
-    RecordingExhaustedError,
-    RequestMismatchError,
     Timeouts,
-    playback_of,
     sent_request,
 )
 
-__all__ = ["CassetteTransport", "applied_faults"]
+__all__ = ["CassetteTransport"]
 
 
 @final
@@ -66,23 +62,14 @@ class CassetteTransport(HttpTransport):
         base_url: str = "http://cassette.invalid",
         when_exhausted: str = "",
     ) -> None:
-        if type(cassette) is not Cassette:
-            raise TypeError(f"cassette must be a Cassette, not {type(cassette).__name__}")
-        if matching is not None and type(matching) is not RequestMatching:
-            raise TypeError("matching must be a RequestMatching or None")
-        if chunking not in get_args(Chunking):
-            raise ValueError(f"chunking must be one of {get_args(Chunking)}")
-        if type(seed) is not int:
-            raise TypeError("seed must be an int")
-        if type(when_exhausted) is not str:
-            raise TypeError("when_exhausted must be a str")
-        self._cassette = cassette
-        self._when_exhausted = when_exhausted
-        self._matching = cassette.matching if matching is None else matching
-        self._applied = applied_faults(cassette, faults or {})
-        self._chunking: Chunking = chunking
-        self._random = random.Random(seed)
-        self._requests: list[RecordedRequest] = []
+        self._player = CassettePlayer(
+            cassette,
+            matching=matching,
+            faults=faults,
+            chunking=chunking,
+            seed=seed,
+            when_exhausted=when_exhausted,
+        )
         super().__init__(base_url, timeouts=timeouts or REPLAY_TIMEOUTS, trust_env=False)
 
     @property
@@ -93,17 +80,17 @@ class CassetteTransport(HttpTransport):
     @property
     def cassette(self) -> Cassette:
         """The cassette being replayed."""
-        return self._cassette
+        return self._player.cassette
 
     @property
     def requests(self) -> tuple[RecordedRequest, ...]:
         """Every request sent so far, in order, as sent (secret headers left out)."""
-        return tuple(self._requests)
+        return self._player.requests
 
     @property
     def pending_call_count(self) -> int:
         """How many recorded calls no request has taken yet."""
-        return max(0, len(self._cassette.calls) - len(self._requests))
+        return self._player.pending_call_count
 
     def assert_consumed(self) -> None:
         """Raise ``AssertionError`` when recorded calls were never played.
@@ -111,65 +98,23 @@ class CassetteTransport(HttpTransport):
         The message names the first unplayed call (``calls[2]``) and how many
         are left: the code under test made fewer calls than were recorded.
         """
-        left = self.pending_call_count
-        if left:
-            first = len(self._cassette.calls) - left
-            request = self._cassette.calls[first].request
-            raise AssertionError(
-                f"{left} recorded call(s) never played, from calls[{first}] "
-                f"({request.method} {request.path}): the code made fewer calls than recorded"
-            )
+        self._player.assert_consumed()
 
     def _exchange(self) -> httpx2.AsyncBaseTransport:
         return PlaybackExchange(self._answer)
 
     def _answer(self, request: httpx2.Request, content: bytes) -> Playback:
         sent = sent_request(request, content)
-        self._requests.append(sent)
-        index = len(self._requests) - 1
-        if index >= len(self._cassette.calls):
-            raise RecordingExhaustedError(index + 1, hint=self._when_exhausted)
-        recorded = self._cassette.calls[index]
         masked = redacted_request(
             sent.method,
             sent.path,
             {},
             json.loads(content),
-            self._cassette.redaction,
+            self._player.cassette.redaction,
             request_secrets(dict(request.headers.items()), sent.path),
         )
-        difference = request_difference(recorded.request, masked, self._matching)
-        if difference is not None:
-            raise RequestMismatchError(index + 1, index, difference)
-        applied = self._applied.get(index, AppliedFault(recorded.response))
-        return playback_of(
-            applied.response,
-            self._chunking,
-            self._random,
-            pause_at=applied.pause_at,
-            pause_seconds=applied.pause_seconds,
-        )
+        _, playback = self._player.play(sent, masked)
+        return playback
 
     def __repr__(self) -> str:
-        return (
-            f"CassetteTransport(calls={len(self._cassette.calls)}, played={len(self._requests)}, "
-            f"matching={self._matching.on!r}, faults={sorted(self._applied)}, "
-            f"chunking={self._chunking!r})"
-        )
-
-
-def applied_faults(cassette: Cassette, faults: object) -> dict[int, AppliedFault]:
-    if not isinstance(faults, Mapping):
-        raise TypeError(f"faults must be a mapping of call index to ReplayFault, not {faults!r}")
-    applied: dict[int, AppliedFault] = {}
-    for index, fault in faults.items():
-        if type(index) is not int or not 0 <= index < len(cassette.calls):
-            held = f"calls 0 to {len(cassette.calls) - 1}" if cassette.calls else "no calls"
-            raise ValueError(f"faults[{index!r}]: the cassette holds {held}")
-        if type(fault) is not ReplayFault:
-            raise TypeError(f"faults[{index}] must be a ReplayFault")
-        try:
-            applied[index] = fault.apply(cassette.calls[index].response)
-        except ValueError as error:
-            raise ValueError(f"faults[{index}]: {error}") from None
-    return applied
+        return f"CassetteTransport({self._player!r})"
