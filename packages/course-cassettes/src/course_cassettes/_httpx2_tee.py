@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 import httpx2
 
 from course_cassettes._httpx2_body import OnceStream
-from course_cassettes._recording_log import RecordingCall
+from course_cassettes._recording_log import RecordingCall, ended_by
 from course_http import ResponseEnd, VendorError
 
 __all__ = ["Finish", "teed_response"]
@@ -50,13 +50,8 @@ class _TeeBody(OnceStream):
                 self._call.parts.append(chunk)
                 yield chunk
             end = "complete"
-        except httpx2.DecodingError:
-            end = "interrupted"
-            raise
-        except httpx2.TransportError as error:
-            # A read timeout is a stall: the connection stayed open, silent.
-            if not isinstance(error, httpx2.ReadTimeout):
-                end = "interrupted"
+        except BaseException as error:
+            end = ended_by(error)
             raise
         finally:
             self._response.close()
@@ -69,12 +64,8 @@ class _TeeBody(OnceStream):
                 self._call.parts.append(chunk)
                 yield chunk
             end = "complete"
-        except httpx2.DecodingError:
-            end = "interrupted"
-            raise
-        except httpx2.TransportError as error:
-            if not isinstance(error, httpx2.ReadTimeout):
-                end = "interrupted"
+        except BaseException as error:
+            end = ended_by(error)
             raise
         finally:
             await self._response.aclose()

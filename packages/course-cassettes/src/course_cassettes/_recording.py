@@ -12,7 +12,7 @@ from typing import final
 import httpx2
 
 from course_cassettes._cassette import Cassette, Redaction, RequestMatching
-from course_cassettes._recording_log import RecordingCall, RecordingLog
+from course_cassettes._recording_log import RecordingCall, RecordingLog, ended_by
 from course_http import (
     HttpTransport,
     LiveTransport,
@@ -155,14 +155,8 @@ class _TeeBody(httpx2.AsyncByteStream):
                 self._call.parts.append(chunk)
                 yield chunk
             end = "complete"
-        except httpx2.DecodingError:
-            # What decoded is kept; the rest was not a body, and it ends there.
-            end = "interrupted"
-            raise
-        except httpx2.TransportError as error:
-            # A read timeout is a stall: the connection stayed open, silent.
-            if not isinstance(error, httpx2.ReadTimeout):
-                end = "interrupted"
+        except BaseException as error:
+            end = ended_by(error)
             raise
         finally:
             # Stopped early (closed, cancelled) or timed out: nothing more came.

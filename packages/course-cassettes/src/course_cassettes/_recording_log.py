@@ -31,7 +31,7 @@ from course_cassettes._redaction import (
 )
 from course_http import RecordedRequest, ResponseEnd
 
-__all__ = ["RecordingCall", "RecordingLog"]
+__all__ = ["RecordingCall", "RecordingLog", "ended_by"]
 
 # What describes the body as the server encoded it, no more true once it is decoded.
 _DECODED_AWAY = frozenset({"content-encoding", "content-length"})
@@ -227,3 +227,19 @@ class RecordingLog:
 
 def _secrets(request: httpx2.Request) -> tuple[str, ...]:
     return request_secrets(dict(request.headers), raw_path(request))
+
+
+def ended_by(error: BaseException) -> ResponseEnd:
+    """How a recorded body ended when reading it raised ``error``.
+
+    A body that could not be decoded, or whose connection failed, was
+    ``interrupted`` (what decoded is kept; the rest was not a body). A read
+    timeout is a stall: the connection stayed open, silent. Anything else
+    (the reader closed it, a cancellation) left it ``stalled`` too: nothing
+    more came.
+    """
+    if isinstance(error, httpx2.DecodingError):
+        return "interrupted"
+    if isinstance(error, httpx2.TransportError) and not isinstance(error, httpx2.ReadTimeout):
+        return "interrupted"
+    return "stalled"
