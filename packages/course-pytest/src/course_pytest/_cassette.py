@@ -223,11 +223,7 @@ class CourseCassette:
             if isinstance(transport, RecordingTransport):
                 self._keep_recording(passed=passed)
         if check_consumed and isinstance(transport, CassetteTransport):
-            try:
-                transport.assert_consumed()
-            except AssertionError as error:
-                # The plugin's own frames would say nothing the message does not.
-                pytest.fail(f"{self.path}: {error}", pytrace=False)
+            self._fail_unless_consumed(transport)
         if passed:
             self._check_ignored(transport.cassette)
 
@@ -250,12 +246,16 @@ class CourseCassette:
             first = problems[0]
             pytest.fail(f"{self.path}: {first.code.value}: {first.message}{more}", pytrace=False)
         if check_consumed and isinstance(transport, Httpx2CassetteTransport):
-            try:
-                transport.assert_consumed()
-            except AssertionError as error:
-                pytest.fail(f"{self.path}: {error}", pytrace=False)
+            self._fail_unless_consumed(transport)
         if passed:
             self._check_ignored(transport.cassette)
+
+    def _fail_unless_consumed(self, transport: CassetteTransport | Httpx2CassetteTransport) -> None:
+        try:
+            transport.assert_consumed()
+        except AssertionError as error:
+            # The plugin's own frames would say nothing the message does not.
+            pytest.fail(f"{self.path}: {error}", pytrace=False)
 
     def _check_ignored(self, cassette: Cassette) -> None:
         matching = self._opening.options.matching
