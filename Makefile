@@ -81,6 +81,7 @@ test: lint deps-check dist-check pytest
 # whenever the lock is newer than the install (npm writes the hidden lockfile
 # last, so an install cut short is tried again). Without npm, or offline, it
 # says so and goes on: the example's test then skips, naming what is missing.
+# A registry that does not answer gives up within minutes (fetch timeout, one retry).
 NODE_EXAMPLE := examples/record_with_node
 NODE_INSTALLED := $(NODE_EXAMPLE)/node_modules/.package-lock.json
 
@@ -89,7 +90,8 @@ node-deps: $(NODE_INSTALLED)
 $(NODE_INSTALLED): $(NODE_EXAMPLE)/package-lock.json
 	@if ! command -v npm >/dev/null 2>&1; then \
 	  echo "node-deps: no npm on PATH: the Node example's test will skip"; \
-	elif npm ci --prefix $(NODE_EXAMPLE) --no-audit --no-fund --loglevel=error >/dev/null; then \
+	elif npm ci --prefix $(NODE_EXAMPLE) --no-audit --no-fund --loglevel=error \
+	    --fetch-timeout=60000 --fetch-retries=1 >/dev/null; then \
 	  echo "node-deps: the Node example's SDK installed from its lock"; \
 	else \
 	  echo "node-deps: npm ci failed (offline?): the Node example's test will skip"; \

@@ -53,5 +53,6 @@ def test_a_failing_npm_ci_is_reported_and_tolerated(tmp_path: Path) -> None:
         "node-deps: npm ci failed (offline?): the Node example's test will skip\n",
     )
     assert (tmp_path / "asked").read_text(encoding="utf-8") == (
-        "ci --prefix examples/record_with_node --no-audit --no-fund --loglevel=error\n"
+        "ci --prefix examples/record_with_node --no-audit --no-fund --loglevel=error "
+        "--fetch-timeout=60000 --fetch-retries=1\n"
     )
