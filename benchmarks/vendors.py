@@ -196,18 +196,23 @@ def _memory_row(api: Api, shape: Shape, sizes: tuple[int, ...]) -> Row:
     return Row(GROUP, title, against, ratio, measured, target, status, figures)
 
 
-def run_vendors(budget: VendorsBudget) -> list[Row]:
-    """Measure every API and shape, then the memory children; return the group's rows."""
+def run_vendors(budget: VendorsBudget, apis: tuple[Api, ...] = APIS) -> list[Row]:
+    """Measure every shape of each API of ``apis`` (every API by default), then the memory
+    children and the ``course serve`` rows of the same APIs; return the group's rows.
+
+    The wires with no body builder get their ``n/a`` row only when every API is measured.
+    """
+    unmeasured = UNMEASURED if apis == APIS else ()
     rows: list[Row] = [
         Row.unavailable(GROUP, f"{api}: ours", "the floor", "no body builder for this wire")
-        for api in UNMEASURED
+        for api in unmeasured
     ]
-    for api in APIS:
+    for api in apis:
         for shape in SHAPES:
             rows.extend(_rows_for(api, shape, measure(api, shape, budget), budget))
     if len(budget.memory_sizes) == 2:
-        for api in APIS:
+        for api in apis:
             for shape in SHAPES:
                 rows.append(_memory_row(api, shape, budget.memory_sizes))
-    rows.extend(serve_rows(budget.serve))
+    rows.extend(serve_rows(budget.serve, apis))
     return rows
