@@ -93,8 +93,7 @@ def prepare_gemini_raw(body: VendorBody, base_url: str | None = None) -> Prepare
                 result: object = "".join(pieces)
             else:
                 seen, result = body.deltas, arguments
-            expected: object = body.text if body.shape == "text" else body.arguments
-            if seen != body.deltas or result != expected:
+            if seen != body.deltas or result != body.expected:
                 raise AssertionError(f"gemini {body.shape}: saw {seen} of {body.deltas} deltas")
             return seen
 

@@ -150,12 +150,12 @@ def _row(api: Api, body: VendorBody, loopback: list[float], local: list[float]) 
     return Row(GROUP, _title(api), _AGAINST, ratio, measured, figures=figures)
 
 
-def serve_rows(budget: ServeBudget) -> list[Row]:
-    """One row per API: its SDK reading from ``course serve`` against reading in-process."""
+def serve_rows(budget: ServeBudget, apis: tuple[Api, ...] = APIS) -> list[Row]:
+    """One row per API of ``apis``: its SDK reading from ``course serve`` against in-process."""
     calls = budget.warmup + budget.rounds
     bodies: dict[Api, VendorBody] = {}
     rows: dict[Api, Row] = {}
-    for api in APIS:
+    for api in apis:
         body = vendor_body(api, "text", budget.events)
         try:
             SDK_RAW[api](body, None)
@@ -174,4 +174,4 @@ def serve_rows(budget: ServeBudget) -> list[Row]:
                         _side_by_side(remote, inside, budget.rounds, budget.warmup), debug=False
                     )
                     rows[api] = _row(api, body, loopback, local)
-    return [rows[api] for api in APIS]
+    return [rows[api] for api in apis]

@@ -86,6 +86,12 @@ class Measured:
     skipped: dict[str, str] = field(default_factory=dict)
     growth: dict[str, tuple[int, int, Spread]] = field(default_factory=dict)
     """Per-round t(larger)/t(smaller) of the rows that ran both sizes in the same rounds."""
+    events: dict[int, int] = field(default_factory=dict)
+    """The body's event count at each size."""
+
+    def one_event_body(self) -> bool:
+        """Whether the body is one event at every size measured (a Gemini Tool call, whole)."""
+        return bool(self.events) and set(self.events.values()) == {1}
 
     def ratios(self, name: str, n: int) -> Spread | None:
         """The per-round ratios to the floor at ``n``, or ``None`` when not measured there."""
@@ -121,8 +127,9 @@ def _peers(api: Api, shape: Shape, n: int, measured: Measured) -> dict[str, Prep
     return prepared
 
 
-def _ours(api: Api, shape: Shape, n: int) -> dict[str, Prepare]:
+def _ours(api: Api, shape: Shape, n: int, measured: Measured) -> dict[str, Prepare]:
     body = vendor_body(api, shape, n)
+    measured.events[n] = body.events
     return {
         FLOOR: prepare_floor(body),
         HTTPX_FRAMING: prepare_httpx_framing(body),
@@ -173,11 +180,11 @@ def measure(api: Api, shape: Shape, budget: VendorsBudget) -> Measured:
     measured = Measured()
     previous: int | None = None
     for n in budget.sizes:
-        candidates = _ours(api, shape, n)
+        candidates = _ours(api, shape, n, measured)
         if n in budget.peer_sizes:
             candidates.update(_peers(api, shape, n, measured))
         if previous is not None:
-            smaller = _ours(api, shape, previous)
+            smaller = _ours(api, shape, previous, measured)
             candidates.update({f"{name}@{previous}": run for name, run in smaller.items()})
         rounds, warmup, fill = budget.rounds, budget.warmup, budget.min_round_seconds
         expected = previous or n

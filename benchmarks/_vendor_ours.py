@@ -152,6 +152,8 @@ def prepare_ours(body: VendorBody) -> Prepare:
     request = bench_request()
     recorded = RecordedResponse(200, {"content-type": "text/event-stream"}, body.body)
 
+    expected = body.expected
+
     def prepare() -> AsyncRun:
         transport = RecordedTransport([recorded])
         model = our_model(body.api, transport)
@@ -165,14 +167,10 @@ def prepare_ours(body: VendorBody) -> Prepare:
             response = await stream.result
             await transport.aclose()
             seen = deltas if body.shape == "text" else body.deltas
-            if seen != body.deltas or response_result(response, body) != _expected(body):
+            if seen != body.deltas or response_result(response, body) != expected:
                 raise AssertionError(f"{body.api} {body.shape}: saw {seen} of {body.deltas}")
             return seen
 
         return run
 
     return prepare
-
-
-def _expected(body: VendorBody) -> object:
-    return body.text if body.shape == "text" else body.arguments

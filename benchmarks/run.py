@@ -1,9 +1,11 @@
-"""``python -m benchmarks.run [--smoke] [--out DIR] [--only GROUPS] [--profile]``.
+"""``python -m benchmarks.run [--smoke] [--out DIR] [--only GROUPS] [--wires WIRES] [--profile]``.
 
 Runs every group of the side-by-side table, prints it as markdown, and
 writes ``results.json``, ``table.md`` and ``scaling.png`` to ``--out``
 (``benchmarks/results/`` by default, git-ignored). ``--smoke`` swaps the
 full budget for a tiny one that checks the harness still works in seconds.
+``--wires`` keeps the vendors group (and ``--profile``'s vendor reports) to
+some of the registered vendor wires it has bodies for, e.g. ``gemini``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from benchmarks._serve_row import ServeBudget
 from benchmarks._timing import AsyncRun
-from benchmarks._vendor_bodies import APIS, SHAPES, vendor_body
+from benchmarks._vendor_bodies import APIS, SHAPES, Api, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks._workload import text_deltas
 from benchmarks.cassettes import CassettesBudget, VcrFact, run_cassettes
@@ -34,7 +36,7 @@ from benchmarks.scaling import ScalingBudget, run_scaling
 from benchmarks.streaming import OURS, StreamingBudget, build_candidates, run_streaming
 from benchmarks.vendors import VendorsBudget, run_vendors
 
-__all__ = ["FULL", "GROUPS", "SMOKE", "Budget", "main"]
+__all__ = ["FULL", "GROUPS", "SMOKE", "Budget", "Options", "main", "parse_options"]
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 GROUPS = ("streaming", "vendors", "cassettes", "load", "scaling", "import", "check")
@@ -102,7 +104,9 @@ SMOKE = Budget(
 )
 
 
-def _context(budget: Budget, smoke: bool, vcr_defaults: list[VcrFact]) -> dict[str, object]:
+def _context(
+    budget: Budget, smoke: bool, wires: tuple[Api, ...], vcr_defaults: list[VcrFact]
+) -> dict[str, object]:
     versions: dict[str, str] = {}
     for distribution in PEER_DISTRIBUTIONS:
         try:
@@ -116,12 +120,71 @@ def _context(budget: Budget, smoke: bool, vcr_defaults: list[VcrFact]) -> dict[s
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
         "budget": asdict(budget),
+        "wires": list(wires),
         "versions": versions,
         "vcr_defaults": [asdict(fact) for fact in vcr_defaults],
     }
 
 
-def _profile(out: Path, chunks: int, vendor_deltas: int) -> list[str]:
+@dataclass(frozen=True)
+class Options:
+    """What one command line asks for: the budget, where results go, which groups and wires."""
+
+    smoke: bool
+    out: Path
+    groups: tuple[str, ...]
+    """In `GROUPS` order, whatever order the command line named them in."""
+    wires: tuple[Api, ...]
+    """The vendor wires the vendors group measures, in the order of ``APIS``."""
+    profile: bool
+    wall_clock: bool
+    """Time the streaming rows on the wall clock instead of the thread's CPU time."""
+
+
+def _names(value: str, known: tuple[str, ...]) -> tuple[tuple[str, ...], list[str]]:
+    """The names of comma-separated ``value`` found in ``known`` (in its order), and the rest."""
+    named = {name.strip() for name in value.split(",") if name.strip()}
+    return tuple(name for name in known if name in named), sorted(named - set(known))
+
+
+def parse_options(argv: Sequence[str] | None = None) -> Options:
+    """The options of ``argv`` (``sys.argv[1:]`` by default).
+
+    Exits with status 2 and a usage message (argparse's ``parser.error``) for
+    an unknown group or wire, or a ``--wires`` that names none.
+    """
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="tiny budget: seconds, not minutes")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where results go")
+    parser.add_argument(
+        "--only", default=",".join(GROUPS), help=f"comma-separated groups out of {','.join(GROUPS)}"
+    )
+    parser.add_argument(
+        "--wires",
+        default=",".join(APIS),
+        help=f"comma-separated vendor wires the vendors group measures, out of {','.join(APIS)}",
+    )
+    parser.add_argument("--profile", action="store_true", help="also profile our streaming rows")
+    parser.add_argument(
+        "--wall-clock",
+        action="store_true",
+        help="time the streaming rows on the wall clock instead of the thread's CPU time",
+    )
+    arguments = parser.parse_args(argv)
+    groups, unknown = _names(arguments.only, GROUPS)
+    if unknown:
+        parser.error(f"unknown group(s): {', '.join(unknown)}")
+    wires, unknown = _names(arguments.wires, APIS)
+    if unknown:
+        parser.error(f"unknown wire(s): {', '.join(unknown)} (known: {', '.join(APIS)})")
+    if not wires:
+        parser.error("--wires names no wire")
+    return Options(
+        arguments.smoke, arguments.out, groups, wires, arguments.profile, arguments.wall_clock
+    )
+
+
+def _profile(out: Path, chunks: int, vendor_deltas: int, wires: tuple[Api, ...]) -> list[str]:
     """Profile our streaming rows and our vendor adapters with pyinstrument; return the paths."""
     try:
         profiler_class = importlib.import_module("pyinstrument").Profiler
@@ -129,7 +192,7 @@ def _profile(out: Path, chunks: int, vendor_deltas: int) -> list[str]:
         return ["n/a: pyinstrument not installed (the benchmarks member's peers group)"]
     candidates, _ = build_candidates(text_deltas(chunks))
     runs: dict[str, AsyncRun] = {name: candidates[name]() for name in OURS if name in candidates}
-    for api in APIS:
+    for api in wires:
         for shape in SHAPES:
             runs[f"vendors {api} {shape}"] = prepare_ours(vendor_body(api, shape, vendor_deltas))()
     written = []
@@ -148,32 +211,16 @@ def _profile(out: Path, chunks: int, vendor_deltas: int) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the selected groups, print the table, write the files; return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
-    parser.add_argument("--smoke", action="store_true", help="tiny budget: seconds, not minutes")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where results go")
-    parser.add_argument(
-        "--only", default=",".join(GROUPS), help=f"comma-separated groups out of {','.join(GROUPS)}"
-    )
-    parser.add_argument("--profile", action="store_true", help="also profile our streaming rows")
-    parser.add_argument(
-        "--wall-clock",
-        action="store_true",
-        help="time the streaming rows on the wall clock instead of the thread's CPU time",
-    )
-    arguments = parser.parse_args(argv)
-    selected = [group.strip() for group in arguments.only.split(",") if group.strip()]
-    unknown = sorted(set(selected) - set(GROUPS))
-    if unknown:
-        parser.error(f"unknown group(s): {', '.join(unknown)}")
-    budget = SMOKE if arguments.smoke else FULL
-    if arguments.wall_clock:
+    options = parse_options(argv)
+    budget = SMOKE if options.smoke else FULL
+    if options.wall_clock:
         budget = replace(budget, streaming=replace(budget.streaming, clock="wall"))
-    out: Path = arguments.out
+    out = options.out
     out.mkdir(parents=True, exist_ok=True)
     vcr_defaults: list[VcrFact] = []
     steps: dict[str, Callable[[], list[Row]]] = {
         "streaming": lambda: run_streaming(budget.streaming),
-        "vendors": lambda: run_vendors(budget.vendors),
+        "vendors": lambda: run_vendors(budget.vendors, options.wires),
         "cassettes": lambda: run_cassettes(budget.cassettes, vcr_defaults),
         "load": lambda: run_loading(budget.loading, out),
         "scaling": lambda: run_scaling(budget.scaling),
@@ -181,20 +228,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": lambda: run_check(budget.check, out),
     }
     rows: list[Row] = []
-    for group in GROUPS:
-        if group in selected:
-            print(f"measuring {group} ...", file=sys.stderr, flush=True)
-            rows.extend(steps[group]())
+    for group in options.groups:
+        print(f"measuring {group} ...", file=sys.stderr, flush=True)
+        rows.extend(steps[group]())
     table = render_markdown(rows)
     (out / "table.md").write_text(table, encoding="utf-8")
-    write_json(rows, out / "results.json", context=_context(budget, arguments.smoke, vcr_defaults))
+    context = _context(budget, options.smoke, options.wires, vcr_defaults)
+    write_json(rows, out / "results.json", context=context)
     notes = [
         f"json: {out / 'results.json'}",
         f"chart: {write_scaling_chart(rows, out / 'scaling.png')}",
     ]
     notes.extend(f"VCR.py default, {fact.default}: {fact.seen}" for fact in vcr_defaults)
-    if arguments.profile:
-        notes.extend(f"profile: {path}" for path in _profile(out, 50_001, 10**5))
+    if options.profile:
+        notes.extend(f"profile: {path}" for path in _profile(out, 50_001, 10**5, options.wires))
     print(table)
     for note in notes:
         print(note)

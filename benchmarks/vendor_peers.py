@@ -48,11 +48,10 @@ def _module(name: str) -> Any:
 
 def _checked(body: VendorBody, seen: int, result: object) -> int:
     """``body.deltas`` when ``seen`` counts every delta and ``result`` is what was streamed."""
-    expected: object = body.text if body.shape == "text" else body.arguments
-    if seen != body.deltas or result != expected:
+    if seen != body.deltas or result != body.expected:
         raise AssertionError(
             f"{body.api} {body.shape}: saw {seen} of {body.deltas} deltas, result differs: "
-            f"{result != expected}"
+            f"{result != body.expected}"
         )
     return seen
 

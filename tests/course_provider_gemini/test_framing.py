@@ -222,3 +222,30 @@ async def test_a_bare_error_after_chunks_fails_the_model_call_as_an_error_event(
         1,
         "CANCELLED",
     )
+
+
+@pytest.mark.parametrize("prefix", ["data: ", "data:", "{"])
+def test_frames_whole_in_one_chunk_are_bounded_as_pending_ones_are(prefix: str) -> None:
+    # The frame at the bound passes and the one past it fails, after the
+    # frames before it were returned, whichever way a frame is read.
+    decoder = GeminiDecoder(vendor="gemini", max_frame_length=64)
+    at_bound = prefix + "x" * (64 - len(prefix))
+    past = prefix + "y" * (65 - len(prefix))
+    body = f"data: a\n\n{at_bound}\n\n{past}\n\ndata: b\n\n".encode()
+
+    events = decoder.feed_bytes(body)
+
+    # A data field's prefix is not data; a bare JSON object is all data.
+    data = at_bound if prefix == "{" else at_bound.removeprefix(prefix)
+    assert [event.data for event in events] == ["a", data]
+    assert decoder.failure is not None
+    assert decoder.failure.code is C.VENDOR_INVALID_EVENT
+    assert decoder.failure.event_index == 2
+    assert decoder.failure.message == "event 2: a frame is longer than 64 characters"
+    assert decoder.event_count == 2
+
+
+def test_blank_lines_between_frames_in_one_chunk_make_no_event() -> None:
+    body = b"\n\ndata: a\n\n\n\n\ndata: b\n\n: keep-alive\n\ndata: c\r\n\r\n"
+
+    assert decoded(body) == ["a", "b", "c"]

@@ -52,15 +52,21 @@ class SseFrames:
             self._dispatch(pending.take(text[:cut]), events, fail)
             text = text[cut + 2 :]
             cut = text.find("\n\n")
-        # Nothing is pending now: each frame lies whole in this text.
-        start = 0
-        while cut >= 0:
-            self._dispatch(text[start:cut], events, fail)
-            start = cut + 2
-            cut = text.find("\n\n", start)
-        text = text[start:]
-        if text:
-            pending.hold(text, fail, len(events))
+        # Nothing is pending now: each frame lies whole in this text, and
+        # every "\n\n" ends one (as the find above would find them, in order).
+        frames = text.split("\n\n") if cut >= 0 else [text]
+        tail = frames.pop()
+        limit = pending.limit
+        append = events.append
+        for frame in frames:
+            # One data line within the limit, as Gemini sends every chunk:
+            # what _dispatch makes of it, without its call.
+            if frame[:6] == "data: " and "\n" not in frame and len(frame) <= limit:
+                append(SseEvent("message", frame[6:]))
+            else:
+                self._dispatch(frame, events, fail)
+        if tail:
+            pending.hold(tail, fail, len(events))
 
     def finish(self, events: list[SseEvent], fail: Fail) -> None:
         """End of body: dispatch the frame still pending, if any."""
