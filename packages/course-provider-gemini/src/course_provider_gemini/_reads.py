@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
-from course_http import VendorErrorCode
 from course_provider_gemini import _wire
 from course_vendor import EventFailures, token_count
 
@@ -37,14 +36,11 @@ text_at: Final = FAILURES.text_at
 """``text_at(data, key, index, *, parent="", non_blank=False)``: ``data[key]`` as a ``str``."""
 
 
-def fail_invalid(message: str, index: int) -> NoReturn:
-    """Raise ``VENDOR_INVALID_EVENT`` for event ``index``."""
-    fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, message)
+fail_invalid: Final = FAILURES.fail_invalid
+"""``fail_invalid(message, index)``: raise ``VENDOR_INVALID_EVENT`` about event ``index``."""
 
-
-def fail_order(message: str, index: int) -> NoReturn:
-    """Raise ``VENDOR_EVENT_ORDER`` for event ``index``."""
-    fail(VendorErrorCode.VENDOR_EVENT_ORDER, index, message)
+fail_order: Final = FAILURES.fail_order
+"""``fail_order(message, index)``: raise ``VENDOR_EVENT_ORDER`` about event ``index``."""
 
 
 def optional_object(data: dict[str, Any], key: str, index: int, path: str) -> dict[str, Any] | None:

@@ -100,6 +100,14 @@ class EventFailures:
             f"{path} must be {expected}, got {described(value)}",
         )
 
+    def fail_invalid(self, message: str, index: int) -> NoReturn:
+        """Raise ``VENDOR_INVALID_EVENT`` for event ``index``, ``message`` saying what is wrong."""
+        self.fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, message)
+
+    def fail_order(self, message: str, index: int) -> NoReturn:
+        """Raise ``VENDOR_EVENT_ORDER`` for event ``index``, ``message`` saying what came when."""
+        self.fail(VendorErrorCode.VENDOR_EVENT_ORDER, index, message)
+
     def object_at(
         self, data: dict[str, Any], key: str, index: int, *, parent: str = ""
     ) -> dict[str, Any]:
