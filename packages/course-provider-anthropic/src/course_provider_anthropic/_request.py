@@ -17,7 +17,7 @@ from course_protocol import (
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._options import cache_control, option_entries
-from course_vendor import checked_api_key
+from course_vendor import Turns, checked_api_key
 
 __all__ = ["keyless_headers", "messages_request_body", "request_headers"]
 
@@ -160,75 +160,51 @@ def _result_block(message: CourseToolResultMessage) -> _Block:
 
 
 class _TurnBuilder:
-    """The turns built so far and the Tool calls of the last assistant turn still unanswered."""
+    """The turns (the kit's `Turns`) and the last block sent for each course message."""
 
-    __slots__ = ("last_blocks", "open_calls", "turns")
+    __slots__ = ("last_blocks", "order")
 
     def __init__(self) -> None:
-        self.turns: list[dict[str, Any]] = []
+        self.order = Turns(
+            role_key=_wire.ROLE_KEY,
+            parts_key=_wire.CONTENT_KEY,
+            user_role=_wire.USER,
+            assistant_role=_wire.ASSISTANT,
+            vendor=_wire.VENDOR,
+        )
         # Course message index -> the last block sent for it, where a cache breakpoint goes.
         self.last_blocks: dict[int, _Block] = {}
-        # Tool-use id -> index of the course message that made the call. User
-        # text is taken only once this is empty, so a Tool result can never
-        # come after user text in its turn.
-        self.open_calls: dict[str, int] = {}
 
-    def add(self, role: str, blocks: list[_Block], position: int) -> None:
-        self.last_blocks[position] = blocks[-1]
-        if self.turns and self.turns[-1][_wire.ROLE_KEY] == role:
-            self.turns[-1][_wire.CONTENT_KEY].extend(blocks)
-            return
-        if not self.turns and role != _wire.USER:
-            raise _invalid(
-                f"messages[{position}]: the transcript must open with a user message, "
-                "not an assistant message"
-            )
-        self.turns.append({_wire.ROLE_KEY: role, _wire.CONTENT_KEY: blocks})
-
-    def unanswered(self, position: int) -> VendorError:
-        call_id, call_position = next(iter(self.open_calls.items()))
-        return _invalid(
-            f"messages[{position}]: the Tool call {call_id!r} of messages[{call_position}] "
-            "must be answered by its Tool result first, right after the assistant turn"
-        )
+    @property
+    def turns(self) -> list[dict[str, Any]]:
+        """The turns built so far."""
+        return self.order.turns
 
 
 def _turns(request: CourseModelRequest) -> _TurnBuilder:
     builder = _TurnBuilder()
+    order = builder.order
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
             if is_blank(message.content):
                 raise _invalid(f"messages[{position}]: a user message must not be blank")
-            if builder.open_calls:
-                raise builder.unanswered(position)
-            text = {_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: message.content}
-            builder.add(_wire.USER, [text], position)
+            blocks = [{_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: message.content}]
+            order.user_text(blocks, position)
         elif type(message) is CourseAssistantMessage:
             blocks = _assistant_blocks(message)
             if not blocks:
                 continue
-            if builder.open_calls and builder.turns[-1][_wire.ROLE_KEY] == _wire.USER:
-                raise builder.unanswered(position)
-            builder.add(_wire.ASSISTANT, blocks, position)
-            for block in blocks:
-                if block[_wire.TYPE_KEY] == _wire.TOOL_USE:
-                    builder.open_calls[block[_wire.ID_KEY]] = position
+            calls = [
+                block[_wire.ID_KEY] for block in blocks if block[_wire.TYPE_KEY] == _wire.TOOL_USE
+            ]
+            order.assistant(blocks, calls, position)
         else:
-            _add_result(builder, message, position)
-    if not builder.turns:
-        raise _invalid("messages: nothing to send: every message is blank assistant text")
+            # A transcript check_sendable accepted is always in order; one it
+            # was not given to fails with the typed error, never a KeyError.
+            blocks = [_result_block(message)]
+            order.tool_result(message.tool_call_id, blocks, position)
+        builder.last_blocks[position] = blocks[-1]
     # check_sendable (validate_transcript) guarantees a later result for every
     # call, and each result was taken only while its call was open: none is left open here.
+    order.finished()
     return builder
-
-
-def _add_result(builder: _TurnBuilder, message: CourseToolResultMessage, position: int) -> None:
-    # A transcript check_sendable accepted never comes here; one it was not
-    # given to fails with the typed error, never a KeyError.
-    if message.tool_call_id not in builder.open_calls:
-        raise _invalid(
-            f"messages[{position}]: the Tool result for {message.tool_call_id!r} must follow "
-            "the assistant turn that made the call, with nothing in between"
-        )
-    del builder.open_calls[message.tool_call_id]
-    builder.add(_wire.USER, [_result_block(message)], position)

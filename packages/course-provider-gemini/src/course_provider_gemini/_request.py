@@ -18,7 +18,7 @@ from course_protocol import (
 from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
 from course_provider_gemini._options import generation_entries, tool_config
-from course_vendor import checked_api_key
+from course_vendor import Turns, checked_api_key
 
 __all__ = ["generate_content_body", "request_headers"]
 
@@ -126,62 +126,25 @@ def _result_part(message: CourseToolResultMessage) -> _Part:
     }
 
 
-class _TurnBuilder:
-    """The turns built so far and the Tool calls of the last model turn still unanswered."""
-
-    __slots__ = ("open_calls", "turns")
-
-    def __init__(self) -> None:
-        self.turns: list[dict[str, Any]] = []
-        # Course call id -> index of the course message that made the call.
-        self.open_calls: dict[str, int] = {}
-
-    def add(self, role: str, parts: list[_Part], position: int) -> None:
-        if self.turns and self.turns[-1][_wire.ROLE_KEY] == role:
-            self.turns[-1][_wire.PARTS_KEY].extend(parts)
-            return
-        if not self.turns and role != _wire.USER:
-            raise _invalid(
-                f"messages[{position}]: the transcript must open with a user message, "
-                "not an assistant message"
-            )
-        self.turns.append({_wire.ROLE_KEY: role, _wire.PARTS_KEY: parts})
-
-    def unanswered(self, position: int) -> VendorError:
-        open_id, call_position = next(iter(self.open_calls.items()))
-        return _invalid(
-            f"messages[{position}]: the Tool call {open_id!r} of messages[{call_position}] "
-            "must be answered by its Tool result first, right after the assistant turn"
-        )
-
-
 def _turns(request: CourseModelRequest, signatures: Mapping[str, str]) -> list[dict[str, Any]]:
-    builder = _TurnBuilder()
+    order = Turns(
+        role_key=_wire.ROLE_KEY,
+        parts_key=_wire.PARTS_KEY,
+        user_role=_wire.USER,
+        assistant_role=_wire.MODEL,
+        vendor=_wire.VENDOR,
+    )
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
             if is_blank(message.content):
                 raise _invalid(f"messages[{position}]: a user message must not be blank")
-            if builder.open_calls:
-                raise builder.unanswered(position)
-            builder.add(_wire.USER, [{_wire.TEXT_KEY: message.content}], position)
+            order.user_text([{_wire.TEXT_KEY: message.content}], position)
         elif type(message) is CourseAssistantMessage:
             parts = _model_parts(message, signatures)
             if not parts:
                 continue
-            if builder.open_calls and builder.turns[-1][_wire.ROLE_KEY] == _wire.USER:
-                raise builder.unanswered(position)
-            builder.add(_wire.MODEL, parts, position)
-            for block in message.content:
-                if type(block) is not CourseTextBlock:
-                    builder.open_calls[block.id] = position
+            calls = [block.id for block in message.content if type(block) is not CourseTextBlock]
+            order.assistant(parts, calls, position)
         else:
-            if message.tool_call_id not in builder.open_calls:
-                raise _invalid(
-                    f"messages[{position}]: the Tool result for {message.tool_call_id!r} must "
-                    "follow the assistant turn that made the call, with nothing in between"
-                )
-            del builder.open_calls[message.tool_call_id]
-            builder.add(_wire.USER, [_result_part(message)], position)
-    if not builder.turns:
-        raise _invalid("messages: nothing to send: every message is blank assistant text")
-    return builder.turns
+            order.tool_result(message.tool_call_id, [_result_part(message)], position)
+    return order.finished()

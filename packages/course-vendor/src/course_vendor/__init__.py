@@ -26,6 +26,8 @@
   event (`EventFailures.object_at`, `EventFailures.text_at`), naming a bad
   value by `described`; `TextPieces`, a streamed text kept at about its own
   size.
+- The order of a Messages-style request: `Turns` groups a transcript into a
+  vendor's alternating turns, each Tool result right after its call.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
   the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
   installed wires without importing them, `load_vendor` imports one,
@@ -73,6 +75,7 @@ from course_vendor._stream_parser import FeedResult, OneChunkStreamParser, Strea
 from course_vendor._support import OptionSupport, option_fields
 from course_vendor._text_pieces import TextPieces
 from course_vendor._tool_call_ids import ToolCallIds
+from course_vendor._turns import Turns
 from course_vendor._vendor_model import VendorModel, VendorPlay
 from course_vendor._vendor_wire import VendorWire
 
@@ -90,6 +93,7 @@ __all__ = [
     "ThinkingBudget",
     "ToolCallIds",
     "ToolChoice",
+    "Turns",
     "VendorConfig",
     "VendorConfigError",
     "VendorConfigErrorCode",
