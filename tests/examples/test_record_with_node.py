@@ -10,18 +10,15 @@ node-deps``, run by ``make test``, installs it when npm is present).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 from course_cassettes import load_cassette
-from course_http.loopback import LoopbackServer
-from tests.children import child_env
-from tests.course_cli.test_serve_record import KEY, WHOLE, upstream_answer
+from tests.course_cli.test_serve_record import KEY, WHOLE
+from tests.examples.proxy_runs import run_example
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "record_with_node"
@@ -54,31 +51,13 @@ async def test_the_node_sdk_records_through_the_proxy_and_replays_the_same_text(
     tmp_path: Path,
 ) -> None:
     cassette = tmp_path / "answer.json"
-    async with LoopbackServer(upstream_answer) as upstream:
-        process = await asyncio.create_subprocess_exec(
-            "node",
-            str(EXAMPLE / "record.mjs"),
-            upstream.base_url,
-            str(cassette),
-            cwd=tmp_path,
-            env=child_env({"ANTHROPIC_API_KEY": KEY, "COURSE": f"{sys.executable} -m course_cli"}),
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        try:
-            async with asyncio.timeout(120):
-                out, err = await process.communicate()
-        finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
-        received = list(upstream.requests)
-    assert process.returncode == 0, err.decode()
-    assert out == b"42\n42\n", "the answer as it came, then the same text replayed"
-    assert KEY.encode() not in out + err
-    assert [request.path for request in received] == ["/v1/messages"]
+    run = await run_example("node", str(EXAMPLE / "record.mjs"), cassette=cassette)
+    assert run.returncode == 0, run.err.decode()
+    assert run.out == b"42\n42\n", "the answer as it came, then the same text replayed"
+    assert KEY.encode() not in run.out + run.err
+    assert [request.path for request in run.received] == ["/v1/messages"]
     # This SDK sends its key as a bearer token, not as x-api-key: forwarded, never recorded.
-    assert [request.header("authorization") for request in received] == [f"Bearer {KEY}"]
+    assert [request.header("authorization") for request in run.received] == [f"Bearer {KEY}"]
     text = cassette.read_text(encoding="utf-8")
     assert KEY not in text
     assert "authorization" not in text.lower()
