@@ -17,7 +17,7 @@ def turns() -> Turns:
 def refusal(order: Turns, step: str) -> str:
     with pytest.raises(VendorError) as raised:
         {
-            "user": lambda: order.user_text([{"text": "more"}], 9),
+            "user": lambda: order.user_text("more", [{"text": "more"}], 9),
             "assistant": lambda: order.assistant([{"text": "again"}], [], 9),
             "result c-9": lambda: order.tool_result("c-9", [{"r": 9}], 9),
             "finished": order.finished,
@@ -31,12 +31,12 @@ def refusal(order: Turns, step: str) -> str:
 
 def test_consecutive_messages_of_one_role_share_a_turn_and_results_join_the_user_turn() -> None:
     order = turns()
-    order.user_text([{"text": "hi"}], 0)
-    order.user_text([{"text": "add"}], 1)
+    order.user_text("hi", [{"text": "hi"}], 0)
+    order.user_text("add", [{"text": "add"}], 1)
     order.assistant([{"call": "c-1"}, {"call": "c-2"}], ["c-1", "c-2"], 2)
     order.tool_result("c-2", [{"r": 2}], 3)
     order.tool_result("c-1", [{"r": 1}], 4)
-    order.user_text([{"text": "thanks"}], 5)
+    order.user_text("thanks", [{"text": "thanks"}], 5)
 
     assert order.finished() == [
         {"role": "user", "parts": [{"text": "hi"}, {"text": "add"}]},
@@ -54,7 +54,7 @@ def test_the_first_turn_must_be_the_users() -> None:
 @pytest.mark.parametrize("step", ["user", "assistant"])
 def test_nothing_but_results_may_follow_an_unanswered_call(step: str) -> None:
     order = turns()
-    order.user_text([{"text": "add"}], 0)
+    order.user_text("add", [{"text": "add"}], 0)
     order.assistant([{"call": "c-1"}, {"call": "c-2"}], ["c-1", "c-2"], 1)
     order.tool_result("c-1", [{"r": 1}], 2)
 
@@ -66,7 +66,7 @@ def test_nothing_but_results_may_follow_an_unanswered_call(step: str) -> None:
 
 def test_an_assistant_message_right_after_another_joins_its_turn_and_its_calls() -> None:
     order = turns()
-    order.user_text([{"text": "add"}], 0)
+    order.user_text("add", [{"text": "add"}], 0)
     order.assistant([{"text": "let me"}], [], 1)
     order.assistant([{"call": "c-1"}], ["c-1"], 2)
     order.tool_result("c-1", [{"r": 1}], 3)
@@ -76,12 +76,20 @@ def test_an_assistant_message_right_after_another_joins_its_turn_and_its_calls()
 
 def test_a_result_whose_call_is_not_open_is_refused() -> None:
     order = turns()
-    order.user_text([{"text": "add"}], 0)
+    order.user_text("add", [{"text": "add"}], 0)
 
     assert refusal(order, "result c-9") == (
         "messages[9]: the Tool result for 'c-9' must follow the assistant turn that made the "
         "call, with nothing in between"
     )
+
+
+def test_blank_user_text_is_refused() -> None:
+    order = turns()
+    with pytest.raises(VendorError) as raised:
+        order.user_text(" \n", [{"text": " \n"}], 3)
+    assert raised.value.message == "messages[3]: a user message must not be blank"
+    assert order.turns == []
 
 
 def test_no_turn_at_all_is_nothing_to_send() -> None:

@@ -99,9 +99,9 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
                     _wire.CACHE_CONTROL_KEY: cache_control(config),
                 }
             ]
-    builder = _turns(request)
-    _mark_cached_messages(builder, config, len(request.messages))
-    body[_wire.MESSAGES_KEY] = builder.turns
+    turns, last_blocks = _turns(request)
+    _mark_cached_messages(last_blocks, config, len(request.messages))
+    body[_wire.MESSAGES_KEY] = turns
     if config.tools:
         body[_wire.TOOLS_KEY] = [
             {
@@ -118,10 +118,12 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     return body
 
 
-def _mark_cached_messages(builder: _TurnBuilder, config: AnthropicConfig, count: int) -> None:
+def _mark_cached_messages(
+    last_blocks: dict[int, _Block], config: AnthropicConfig, count: int
+) -> None:
     for position, chosen in enumerate(config.cache_messages):
         index = chosen + count if chosen < 0 else chosen
-        block = builder.last_blocks.get(index) if 0 <= index < count else None
+        block = last_blocks.get(index) if 0 <= index < count else None
         if block is None:
             where = f"cache_messages[{position}] ({chosen})"
             if not 0 <= index < count:
@@ -159,37 +161,21 @@ def _result_block(message: CourseToolResultMessage) -> _Block:
     return block
 
 
-class _TurnBuilder:
-    """The turns (the kit's `Turns`) and the last block sent for each course message."""
-
-    __slots__ = ("last_blocks", "order")
-
-    def __init__(self) -> None:
-        self.order = Turns(
-            role_key=_wire.ROLE_KEY,
-            parts_key=_wire.CONTENT_KEY,
-            user_role=_wire.USER,
-            assistant_role=_wire.ASSISTANT,
-            vendor=_wire.VENDOR,
-        )
-        # Course message index -> the last block sent for it, where a cache breakpoint goes.
-        self.last_blocks: dict[int, _Block] = {}
-
-    @property
-    def turns(self) -> list[dict[str, Any]]:
-        """The turns built so far."""
-        return self.order.turns
-
-
-def _turns(request: CourseModelRequest) -> _TurnBuilder:
-    builder = _TurnBuilder()
-    order = builder.order
+def _turns(request: CourseModelRequest) -> tuple[list[dict[str, Any]], dict[int, _Block]]:
+    """The request's turns, and the last block sent for each course message (where a cache
+    breakpoint goes)."""
+    order = Turns(
+        role_key=_wire.ROLE_KEY,
+        parts_key=_wire.CONTENT_KEY,
+        user_role=_wire.USER,
+        assistant_role=_wire.ASSISTANT,
+        vendor=_wire.VENDOR,
+    )
+    last_blocks: dict[int, _Block] = {}
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
-            if is_blank(message.content):
-                raise _invalid(f"messages[{position}]: a user message must not be blank")
             blocks = [{_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: message.content}]
-            order.user_text(blocks, position)
+            order.user_text(message.content, blocks, position)
         elif type(message) is CourseAssistantMessage:
             blocks = _assistant_blocks(message)
             if not blocks:
@@ -203,8 +189,7 @@ def _turns(request: CourseModelRequest) -> _TurnBuilder:
             # was not given to fails with the typed error, never a KeyError.
             blocks = [_result_block(message)]
             order.tool_result(message.tool_call_id, blocks, position)
-        builder.last_blocks[position] = blocks[-1]
+        last_blocks[position] = blocks[-1]
     # check_sendable (validate_transcript) guarantees a later result for every
     # call, and each result was taken only while its call was open: none is left open here.
-    order.finished()
-    return builder
+    return order.finished(), last_blocks

@@ -136,9 +136,7 @@ def _turns(request: CourseModelRequest, signatures: Mapping[str, str]) -> list[d
     )
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
-            if is_blank(message.content):
-                raise _invalid(f"messages[{position}]: a user message must not be blank")
-            order.user_text([{_wire.TEXT_KEY: message.content}], position)
+            order.user_text(message.content, [{_wire.TEXT_KEY: message.content}], position)
         elif type(message) is CourseAssistantMessage:
             parts = _model_parts(message, signatures)
             if not parts:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any, final
 
 from course_http import VendorError, VendorErrorCode
+from course_protocol import is_blank
 
 __all__ = ["Turns"]
 
@@ -54,8 +55,13 @@ class Turns:
         # never come after user text in its turn.
         self._open_calls: dict[str, int] = {}
 
-    def user_text(self, parts: list[_Part], position: int) -> None:
-        """Add the parts of user message ``position``; raises while a Tool call is unanswered."""
+    def user_text(self, text: str, parts: list[_Part], position: int) -> None:
+        """Add the parts of user message ``position`` (whose text is ``text``).
+
+        Raises when ``text`` is blank, or while a Tool call is unanswered.
+        """
+        if is_blank(text):
+            raise self._invalid(f"messages[{position}]: a user message must not be blank")
         if self._open_calls:
             raise self._unanswered(position)
         self._add(self._user, parts, position)
