@@ -177,4 +177,4 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         """Nothing to release: the cassette is in memory."""
 
     def __repr__(self) -> str:
-        return f"Httpx2CassetteTransport({self._player!r})"
+        return f"Httpx2CassetteTransport({self._player.summary()})"

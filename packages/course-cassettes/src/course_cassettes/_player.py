@@ -141,12 +141,16 @@ class CassettePlayer:
         """``response`` played whole and at once (a refusal, which no chunking cuts)."""
         return playback_of(response, "whole", self._random)
 
-    def __repr__(self) -> str:
+    def summary(self) -> str:
+        """How far the play is, for a repr: calls, played, matching, faults, chunking."""
         return (
             f"calls={len(self._cassette.calls)}, played={len(self._requests)}, "
             f"matching={self._matching.on!r}, faults={sorted(self._applied)}, "
             f"chunking={self._chunking!r}"
         )
+
+    def __repr__(self) -> str:
+        return f"CassettePlayer({self.summary()})"
 
 
 def applied_faults(cassette: Cassette, faults: object) -> dict[int, AppliedFault]:

@@ -117,4 +117,4 @@ class CassetteTransport(HttpTransport):
         return playback
 
     def __repr__(self) -> str:
-        return f"CassetteTransport({self._player!r})"
+        return f"CassetteTransport({self._player.summary()})"
