@@ -20,7 +20,7 @@ from course_cassettes import (
 )
 from course_cli._problems import Problem
 from course_http import VendorError, VendorErrorCode
-from course_vendor import check_recorded_stream
+from course_vendor import recorded_stream_problem
 
 __all__ = [
     "check_cassette_file",
@@ -80,7 +80,7 @@ def _cassette_in(path: str) -> Cassette | Problem:
 
 
 async def _replay_problem(path: str, index: int, call: CassetteCall) -> Problem | None:
-    error = await check_recorded_stream(call.request.path, call.response)
+    error = recorded_stream_problem(call.request.path, call.response)
     if error is None:
         return None
     return Problem(

@@ -32,10 +32,15 @@
   the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
   installed wires without importing them, `load_vendor` imports one,
   `vendor_for_path` finds the wire a recorded request path belongs to.
-- The strict check of a recording: `check_recorded_stream` plays a recorded
-  response through its wire's parser (`streamed_wire` says which reads it),
-  `recorded_stream_problem` is the same for a sync caller (the cassettes'
-  ``StreamCheck``).
+- Each wire's two halves: its `WireGrammar` (the vendor's whole documented
+  stream language, a synchronous fold of frames into validated `WireEvent` s
+  and a typed result) and its `WireMapping` (those events as course chunks,
+  the result as the response; only the mapping refuses what the port cannot
+  carry).
+- The strict check of a recording, by the grammar alone: `StreamJudge`
+  judges a body as its bytes pass, `judge_body` a whole one,
+  `recorded_stream_problem` a recorded response to a path (the cassettes'
+  ``StreamCheck``; `streamed_wire` says which wire judges it).
 """
 
 import inspect as _inspect
@@ -51,6 +56,7 @@ from course_vendor._event_json import (
     tool_arguments,
     usage_counts,
 )
+from course_vendor._grammar import WireEvent, WireGrammar
 from course_vendor._options import (
     COMMON_OPTIONS,
     NamedTool,
@@ -67,7 +73,8 @@ from course_vendor._registry import (
 )
 from course_vendor._sendable import check_sendable
 from course_vendor._stream_check import (
-    check_recorded_stream,
+    StreamJudge,
+    judge_body,
     recorded_stream_problem,
     streamed_wire,
 )
@@ -78,6 +85,7 @@ from course_vendor._tool_call_ids import ToolCallIds
 from course_vendor._turns import Turns
 from course_vendor._vendor_model import VendorModel, VendorPlay
 from course_vendor._vendor_wire import VendorWire
+from course_vendor._wire_mapping import WireMapping
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -88,6 +96,7 @@ __all__ = [
     "OneChunkStreamParser",
     "OptionSupport",
     "ReasoningEffort",
+    "StreamJudge",
     "StreamParser",
     "TextPieces",
     "ThinkingBudget",
@@ -101,8 +110,10 @@ __all__ = [
     "VendorPlay",
     "VendorPlugin",
     "VendorWire",
+    "WireEvent",
+    "WireGrammar",
+    "WireMapping",
     "body_object",
-    "check_recorded_stream",
     "check_sendable",
     "checked_api_key",
     "config_error",
@@ -110,6 +121,7 @@ __all__ = [
     "event_error",
     "event_object",
     "invalid_event",
+    "judge_body",
     "load_vendor",
     "option_fields",
     "recorded_stream_problem",

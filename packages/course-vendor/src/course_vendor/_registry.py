@@ -21,6 +21,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, final
 
 from course_http import HttpTransport, VendorError, VendorErrorCode
+from course_vendor._grammar import WireGrammar
 from course_vendor._vendor_model import VendorModel
 from course_vendor._vendor_wire import VendorWire
 
@@ -50,6 +51,8 @@ class VendorPlugin:
     carries an ``event:`` name, which a data-only recording has lost.
     ``replay_model`` builds the wire's model over a transport, for playing a
     recorded body, whose answer does not depend on the configuration.
+    ``grammar`` makes a fresh `WireGrammar` of the wire, which judges one
+    streamed body alone (the cassettes' strict check, ``course check``).
     """
 
     wire: VendorWire
@@ -58,6 +61,7 @@ class VendorPlugin:
     base_url_variable: str
     named_events: bool
     replay_model: Callable[[HttpTransport], VendorModel[Any]]
+    grammar: Callable[[], WireGrammar[Any]] | None = None
 
     @property
     def name(self) -> str:

@@ -1,108 +1,206 @@
-"""A recorded response played through its vendor's strict parser: the cassettes' strict check.
+"""A recorded or passing body judged by its wire's grammar alone: the strict check of a stream.
 
-What ``course check`` does to each call of a cassette, and what the httpx2
-cassette transports do to each call they record or replay (given this as
-their ``check``): a 2xx ``text/event-stream`` response to a path a vendor
-wire claims (`vendor_for_path`) is served to that wire's own model, the
-code path of a live call with no socket and no key, so a problem reported
-is exactly what a replay of the same bytes fails with.
+What ``course check`` does to each call of a cassette, and what the cassette
+transports do to each stream they record or replay: a 2xx response whose
+media type is its wire's framing, to a path a wire claims
+(`vendor_for_path`), is cut into frames by that framing and judged by that
+wire's `WireGrammar`. No event loop, thread, client or model is involved,
+so the check costs about what framing the body and decoding its JSON cost,
+and it judges what the vendor documents, not what the course port carries.
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from typing import Final
+import zlib
+from typing import Any, Final, final
 
-from course_http import RecordedResponse, RecordedTransport, VendorError, VendorErrorCode
-from course_protocol import CourseModelRequest, CourseUserMessage
-from course_stream import AbortController
+from returns.result import Failure, Result, Success
+
+from course_http import EventDecoder, RecordedResponse, VendorError, VendorErrorCode
+from course_vendor._grammar import WireGrammar
+from course_vendor._played_check import played_stream_problem
 from course_vendor._registry import VendorPlugin, vendor_for_path
 
-__all__ = ["check_recorded_stream", "recorded_stream_problem", "streamed_wire"]
+__all__ = ["StreamJudge", "judge_body", "recorded_stream_problem", "streamed_wire"]
 
-_EVENT_STREAM: Final = "text/event-stream"
-# A vendor model refuses an empty transcript; a recorded body answers any question.
-_QUESTION: Final = CourseUserMessage("check-user-1", "(the recorded answer is checked)")
-# A call recorded as cut short fails the way it was recorded; only a failure
-# before the cut (the parser refusing a recorded event) is a problem.
+# A call recorded as cut short fails where it was cut; only a frame the
+# grammar refuses before the cut is a problem of the recording.
 _RECORDED_ENDS: Final = frozenset(
-    {VendorErrorCode.HTTP_STREAM_INTERRUPTED, VendorErrorCode.HTTP_TIMEOUT}
+    {
+        VendorErrorCode.VENDOR_MISSING_TERMINAL,
+        VendorErrorCode.HTTP_STREAM_INTERRUPTED,
+        VendorErrorCode.HTTP_TIMEOUT,
+    }
 )
+_DECODED_ENCODINGS: Final = {"": None, "identity": None, "gzip": 16 + 15, "deflate": 32 + 15}
+"""Each content coding a judge reads, and its ``zlib`` window bits (deflate: zlib or gzip)."""
+
+
+def _media_type(response: RecordedResponse) -> str:
+    return response.headers.get("content-type", "").partition(";")[0].strip().lower()
+
+
+def _content_encoding(response: RecordedResponse) -> str:
+    return response.headers.get("content-encoding", "").strip().lower()
 
 
 def streamed_wire(path: str, response: RecordedResponse) -> VendorPlugin | None:
-    """The wire whose strict parser reads ``response`` to a request to ``path``, or ``None``.
+    """The wire whose grammar judges ``response`` to a request to ``path``, or ``None``.
 
-    ``None`` unless the response is a 2xx ``text/event-stream`` and a wire
-    claims the path (its query left out): an error status, a JSON body, a
-    path no vendor streams from is what was recorded, not a stream to parse.
+    ``None`` unless the response is a 2xx in one of the media types of the
+    wire's framing (``text/event-stream`` for most), in a content coding a
+    judge reads (none, ``gzip``, ``deflate``), and a wire claims the path
+    (its query left out): an error status, a JSON body, a path no wire
+    streams from is what was recorded, not a stream to judge.
     """
     if not 200 <= response.status < 300:
         return None
-    media_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if media_type != _EVENT_STREAM:
+    if _content_encoding(response) not in _DECODED_ENCODINGS:
         return None
-    return vendor_for_path(path.partition("?")[0])
+    plugin = vendor_for_path(path.partition("?")[0])
+    if plugin is None:
+        return None
+    if _media_type(response) not in plugin.wire.framing.media_types:
+        return None
+    return plugin
 
 
-async def check_recorded_stream(path: str, response: RecordedResponse) -> VendorError | None:
-    """The `VendorError` the strict parser of ``path``'s wire fails ``response`` with, or ``None``.
+@final
+class StreamJudge:
+    """One body judged by one wire's grammar as its bytes pass, with no event loop.
 
-    ``None`` too when no wire reads it (`streamed_wire`), and for a response
-    recorded cut short (``end`` not ``"complete"``) that fails only where
-    it was cut. The error's message says the wire: ``replayed on
-    anthropic-messages: ...``. Never raises for what the body holds.
+    ``plugin`` names the wire (its framing and its grammar);
+    ``content_encoding`` the body's content coding (``""``, ``identity``,
+    ``gzip`` or ``deflate``). `feed_bytes` judges the frames each chunk
+    completes and `close` the end of the body; both return the first
+    problem found so far, or ``None``: a judge never raises for what the
+    body holds. Raises ``ValueError`` for a plug-in without a grammar or a
+    content coding it cannot read.
     """
-    wire = streamed_wire(path, response)
-    if wire is None:
-        return None
-    served = response
-    if response.end == "stalled":
-        # The same bytes, then the end a replay reaches after its read timeout, at once.
-        served = RecordedResponse(response.status, response.headers, response.body, "interrupted")
-    error = await _played(served, wire)
-    if error is None or (response.end != "complete" and error.code in _RECORDED_ENDS):
-        return None
-    return error.with_message(f"replayed on {wire.name}: {error.message}")
+
+    __slots__ = ("_decoder", "_frames", "_grammar", "_inflater", "_problem", "_result", "_wire")
+
+    def __init__(self, plugin: VendorPlugin, *, content_encoding: str = "") -> None:
+        if plugin.grammar is None:
+            raise ValueError(f"the wire {plugin.name!r} has no grammar to judge a body with")
+        coding = content_encoding.strip().lower()
+        if coding not in _DECODED_ENCODINGS:
+            raise ValueError(f"a judge cannot read a body in content coding {coding!r}")
+        window = _DECODED_ENCODINGS[coding]
+        self._inflater = None if window is None else zlib.decompressobj(window)
+        self._wire = plugin.name
+        self._grammar: WireGrammar[Any] = plugin.grammar()
+        self._decoder: EventDecoder = plugin.wire.framing.decoder(plugin.name)
+        self._frames = 0
+        self._problem: VendorError | None = None
+        self._result: object = None
+
+    @property
+    def frame_count(self) -> int:
+        """The number of frames judged so far."""
+        return self._frames
+
+    @property
+    def finished(self) -> bool:
+        """Whether the wire's terminal event was judged."""
+        return self._grammar.finished
+
+    @property
+    def problem(self) -> VendorError | None:
+        """The first problem found so far, or ``None``."""
+        return self._problem
+
+    @property
+    def result(self) -> object:
+        """The grammar's result once `close` found no problem; ``None`` before."""
+        return self._result
+
+    def feed_bytes(self, chunk: bytes) -> VendorError | None:
+        """Judge every frame ``chunk`` completes; the first problem so far, or ``None``.
+
+        After a problem, the chunk is not read: the body is already judged.
+        """
+        if self._problem is not None:
+            return self._problem
+        try:
+            data = chunk if self._inflater is None else self._inflater.decompress(chunk)
+        except zlib.error as error:
+            return self._refuse(f"the body is not valid in its content coding ({error})")
+        return self._judge(self._decoder.feed_bytes, data)
+
+    def close(self) -> VendorError | None:
+        """Judge the end of the body: the first problem of the whole body, or ``None``."""
+        if self._problem is not None:
+            return self._problem
+        if self._inflater is not None:
+            try:
+                rest = self._inflater.flush()
+            except zlib.error as error:
+                return self._refuse(f"the body is not valid in its content coding ({error})")
+            if not self._inflater.eof:
+                return self._refuse("the body ends inside its content coding")
+            if self._judge(self._decoder.feed_bytes, rest) is not None:
+                return self._problem
+        if self._judge(lambda _: self._decoder.close(), b"") is not None:
+            return self._problem
+        try:
+            self._result = self._grammar.end(self._frames)
+        except VendorError as error:
+            self._problem = error
+        return self._problem
+
+    def _judge(self, frames_of: Any, data: bytes) -> VendorError | None:
+        try:
+            for frame in frames_of(data):
+                self._grammar.feed(frame, self._frames)
+                self._frames += 1
+        except VendorError as error:
+            self._problem = error
+        return self._problem
+
+    def _refuse(self, message: str) -> VendorError:
+        self._problem = VendorError(
+            VendorErrorCode.VENDOR_INVALID_EVENT,
+            f"event {self._frames}: {message}",
+            vendor=self._wire,
+            event_index=self._frames,
+        )
+        return self._problem
+
+
+def judge_body(
+    plugin: VendorPlugin, body: bytes, *, content_encoding: str = ""
+) -> Result[Any, VendorError]:
+    """``body``, a whole streamed body of ``plugin``'s wire, judged by its grammar.
+
+    ``Success`` holds the grammar's result; ``Failure`` the `VendorError` of
+    the first frame off the grammar (or ``VENDOR_MISSING_TERMINAL`` when the
+    body ends before its terminal event). Raises ``ValueError`` as
+    `StreamJudge` does.
+    """
+    judge = StreamJudge(plugin, content_encoding=content_encoding)
+    problem = judge.feed_bytes(body) or judge.close()
+    return Success(judge.result) if problem is None else Failure(problem)
 
 
 def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorError | None:
-    """`check_recorded_stream`, for a caller with no event loop of its own (a sync transport).
+    """The problem the grammar of ``path``'s wire finds in the recorded ``response``, or ``None``.
 
-    A `course_cassettes.StreamCheck`. Runs the check on an event loop of its
-    own: in this thread, or in a new one when this thread already runs a
-    loop (an async client's transport), waiting for it.
+    A ``course_cassettes.StreamCheck``. ``None`` when no wire judges it
+    (`streamed_wire`), and for a response recorded cut short (``end`` not
+    ``"complete"``) whose frames are all on the grammar up to the cut. The
+    message says the wire: ``judged on anthropic-messages: ...``. Never
+    raises for what the body holds.
     """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(check_recorded_stream(path, response))
-    found: list[VendorError | None] = []
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            found.append(asyncio.run(check_recorded_stream(path, response)))
-        except BaseException as error:  # handed to the waiting thread, raised there
-            failed.append(error)
-
-    worker = threading.Thread(target=run, name="course-stream-check")
-    worker.start()
-    worker.join()
-    if failed:
-        raise failed[0]
-    return found[0]
-
-
-async def _played(served: RecordedResponse, wire: VendorPlugin) -> VendorError | None:
-    async with RecordedTransport([served]) as transport:
-        model = wire.replay_model(transport)
-        stream = model.stream(CourseModelRequest("check-1", (_QUESTION,)), AbortController().signal)
-        try:
-            async for _chunk in stream:
-                pass
-            await stream.result
-        except VendorError as error:
-            return error
-    return None
+    plugin = streamed_wire(path, response)
+    if plugin is None:
+        return None
+    if plugin.grammar is None:
+        return played_stream_problem(plugin, response)
+    verdict = judge_body(plugin, response.body, content_encoding=_content_encoding(response))
+    if not isinstance(verdict, Failure):
+        return None
+    error: VendorError = verdict.failure()
+    if response.end != "complete" and error.code in _RECORDED_ENDS:
+        return None
+    return error.with_message(f"judged on {plugin.name}: {error.message}")
