@@ -46,7 +46,6 @@ class WireGrammar(ABC, Generic[R]):
       the wrong type), ``VENDOR_UNKNOWN_EVENT`` (an event, block, item or
       part kind the vendor does not document), ``VENDOR_EVENT_ORDER`` (an
       order the vendor never produces, anything after the terminal),
-      ``VENDOR_ERROR_EVENT`` (the vendor's in-stream error),
       ``VENDOR_INVALID_TOOL_ARGUMENTS`` (a Tool call's arguments that are not
       a JSON object), ``VENDOR_MISSING_TERMINAL`` (a body that ended before
       its terminal event);
@@ -55,7 +54,10 @@ class WireGrammar(ABC, Generic[R]):
     - `finished` says that the vendor's terminal event was read.
 
     What the vendor documents as optional is accepted; what the course
-    protocol can or cannot carry is not a grammar's concern.
+    protocol can or cannot carry is not a grammar's concern. The vendor's
+    own in-stream error event is on the grammar: it ends the stream as the
+    vendor documents (the result says the error), and the mapping fails
+    the call with ``VENDOR_ERROR_EVENT`` at that event.
     """
 
     __slots__ = ("_failure", "_terminal")
