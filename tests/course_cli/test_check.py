@@ -230,3 +230,68 @@ def test_check_still_refuses_numbers_the_reference_refuses(
     [problem] = _problems(run.out)
     assert problem["code"] == code
     assert where in problem["message"]  # type: ignore[operator]
+
+
+def test_a_folder_is_checked_as_every_json_file_under_it_in_name_order(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    nested = tmp_path / "b" / "deeper"
+    nested.mkdir(parents=True)
+    write_fixture(tmp_path / "a.json", [START, TEXT, END])
+    write_fixture(nested / "c.json", [TEXT, END])
+    (tmp_path / "notes.txt").write_text("not a fixture, not read")
+    hidden = tmp_path / ".hidden"
+    hidden.mkdir()
+    write_fixture(hidden / "skipped.json", [TEXT])
+    run = course("check", tmp_path)
+    lines = run.out.splitlines()
+    assert lines[0].startswith(
+        f"{nested / 'c.json'}: response 0, record 0: PROVIDER_MISSING_START: "
+    )
+    assert lines[1:] == ["checked 2 files, 2 responses: 1 problem in 1 file"]
+    assert run.status == 1
+
+
+def test_a_folder_under_a_wire_is_checked_as_every_recorded_body_but_json_files(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    body = b"".join(
+        b"event: " + name + b"\ndata: " + data + b"\n\n"
+        for name, data in [
+            (
+                b"message_start",
+                b'{"type":"message_start","message":{"id":"msg_1","type":"message",'
+                b'"role":"assistant","model":"m","content":[],"usage":{"input_tokens":3,"output_tokens":1}}}',
+            ),
+            (
+                b"content_block_start",
+                b'{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+            ),
+            (
+                b"content_block_delta",
+                b'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}',
+            ),
+            (b"content_block_stop", b'{"type":"content_block_stop","index":0}'),
+            (
+                b"message_delta",
+                b'{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}',
+            ),
+            (b"message_stop", b'{"type":"message_stop"}'),
+        ]
+    )
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "one.sse").write_bytes(body)
+    (tmp_path / "two.sse").write_bytes(body[: body.index(b"event: message_stop")])
+    (tmp_path / "error.json").write_text('{"type":"error"}')
+    run = course("check", "--wire", "anthropic-messages", tmp_path)
+    lines = run.out.splitlines()
+    assert lines[-1] == "checked 2 files, 2 responses: 1 problem in 1 file"
+    assert lines[0].startswith(f"{tmp_path / 'two.sse'}: VENDOR_MISSING_TERMINAL: ")
+    assert len(lines) == 2
+    assert run.status == 1
+
+
+def test_an_empty_folder_is_one_unreadable_problem(course: CourseRunner, tmp_path: Path) -> None:
+    run = course("check", tmp_path)
+    assert run.status == 2
+    assert f"{tmp_path}: FILE_UNREADABLE: is a directory, not a fixture file" in run.out

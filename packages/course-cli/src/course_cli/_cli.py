@@ -16,7 +16,7 @@ from typing import NoReturn
 from course_cli._cassettes import CASSETTE_WIRE
 from course_cli._check import check_cassettes, check_files
 from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
-from course_cli._files import unreadable_reason
+from course_cli._files import files_under, unreadable_reason
 from course_cli._models import MODEL_NAMES, build_demo_model, fixture_demo_model
 from course_cli._output import format_problem, one_line, trace_line, writer_for
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
@@ -178,15 +178,20 @@ def _build_parser() -> _Parser:
     check = commands.add_parser(
         "check",
         help="validate every response of every fixture file",
-        description="Validate fixture files and cassettes (or, with --wire VENDOR, recorded "
-        "response bodies) by playing every response offline; print one line per problem "
-        "(file, response index, record index, code, message).",
+        description="Validate fixture files and cassettes by playing every response offline, "
+        "or, with --wire WIRE, judge recorded response bodies with that wire's grammar (the "
+        "vendor's whole stream language, whatever the port carries); a FOLDER is read at any "
+        "depth as course serve reads one. Print one line per problem (file, response index, "
+        "record index, code, message).",
         epilog=_CHECK_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.set_defaults(subparser=check)
     check.add_argument(
-        "fixtures", metavar="FILE", nargs="+", help="fixture files, or recorded bodies with --wire"
+        "fixtures",
+        metavar="FILE",
+        nargs="+",
+        help="fixture files, cassettes, or recorded bodies with --wire; or folders of them",
     )
     _add_wire_option(check, (*wire_names(), CASSETTE_WIRE))
 
@@ -355,7 +360,8 @@ def _replay(path: str, request_prefix: str, wire: str) -> int:
     return 1
 
 
-def _check(paths: Sequence[str], wire: str) -> int:
+def _check(named: Sequence[str], wire: str) -> int:
+    paths = files_under(named, streams=wire not in (CASSETTE_WIRE, FIXTURE_WIRE))
     if wire == CASSETTE_WIRE:
         report = asyncio.run(check_cassettes(paths))
     elif wire == FIXTURE_WIRE:

@@ -1,12 +1,14 @@
-"""Playing recorded vendor bodies: ``course replay --wire X FILE`` and ``course check --wire X``.
+"""Recorded vendor bodies: ``course replay --wire X FILE`` plays, ``course check --wire X`` judges.
 
 A file is the body of one HTTP response as received: an SSE body (any name
 but the two below), or a ``.jsonl`` file that kept only the data of each
-event, one per line, which is played as the SSE body of one unnamed
+event, one per line, which is read as the SSE body of one unnamed
 ``data:`` frame per line. A ``.json`` file (an HTTP error body, or a request)
-is not a stream and is refused before anything is played. Each file is one
-model call through the vendor's model over a ``RecordedTransport``: the same
-code path as a live call, with no socket and no key.
+is not a stream and is refused before anything is read. ``replay`` plays
+each file as one model call through the wire's model over a
+``RecordedTransport`` (the port: what it carries, or the kind it cannot);
+``check`` judges each file with the wire's grammar alone (the vendor's
+whole stream language, whatever the port can carry).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from course_cli._files import unreadable_reason
 from course_cli._playing import play_response
 from course_cli._problems import Problem
 from course_http import RecordedResponse
-from course_vendor import VendorPlugin
+from course_vendor import VendorPlugin, judge_body
 
 __all__ = [
     "DATA_ONLY_SUFFIX",
@@ -84,8 +86,11 @@ async def replay_recording(
 
 
 async def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckReport:
-    """``course check --wire``: play every file to its end, one problem per failed file.
+    """``course check --wire``: judge every file with the wire's grammar, one problem per bad file.
 
+    A body is valid when it is the vendor's traffic, whether or not the
+    course port can carry what it holds (a wire without a grammar plays it
+    through its model instead).
     A path that cannot be read at all, or holds no event stream for ``wire``
     (a ``.json`` error body, a ``.jsonl`` file on a wire whose events are
     named), is one ``FILE_UNREADABLE`` problem and plays nothing.
@@ -100,9 +105,19 @@ async def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckRep
             unreadable += 1
             continue
         responses += 1
-        problem = await play_recording(path, wire, f"check-{index + 1}", None)
+        if wire.grammar is None:
+            problem = await play_recording(path, wire, f"check-{index + 1}", None)
+        else:
+            problem = _judged(path, wire)
         if problem is not None:
             problems.append(problem)
     return CheckReport(
         files=len(paths), responses=responses, problems=tuple(problems), unreadable=unreadable
     )
+
+
+def _judged(path: str, wire: VendorPlugin) -> Problem | None:
+    error = judge_body(wire, recorded_body(path)).swap().value_or(None)
+    if error is None:
+        return None
+    return Problem(path, None, None, error.code.value, error.message)
