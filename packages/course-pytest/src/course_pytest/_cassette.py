@@ -177,7 +177,8 @@ class CourseCassette:
 
         For any vendor model built as ``Model(config, *, transport=...)``
         (``AnthropicMessagesModel``, ``OpenAIChatModel``,
-        ``OpenAIResponsesModel``); the transport is made for
+        ``OpenAIResponsesModel``, ``GeminiModel``, or a vendor package's
+        own); the transport is made for
         ``config.base_url``. A recording needs the vendor's key, from
         ``api_key=`` or the vendor's environment variable; a replay needs none.
         """
