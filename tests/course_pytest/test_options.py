@@ -11,7 +11,7 @@ import pytest
 from course_cassettes import Redaction, ReplayFault, RequestMatching
 from course_pytest import CASSETTES_FOLDER, RecordMode
 from course_pytest._modes import how_to_record, plan_for
-from course_pytest._options import cassette_path, options_from_marker
+from course_pytest._options import cassette_path, cassettes_folder, options_from_marker
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,7 @@ def test_without_a_marker_the_cassette_is_named_after_the_test_and_keeps_its_own
 
     assert options.name == "test_sum-20-22"
     assert options.matching is None
-    assert cassette_path(Path("/p/tests/test_agent.py"), options.name) == Path(
+    assert cassette_path(cassettes_folder(Path("/p/tests/test_agent.py")), options.name) == Path(
         f"/p/tests/{CASSETTES_FOLDER}/test_agent/test_sum-20-22.json"
     )
 

@@ -16,6 +16,7 @@ __all__ = [
     "CASSETTES_FOLDER",
     "CassetteOptions",
     "cassette_path",
+    "cassettes_folder",
     "derived_name",
     "options_from_marker",
 ]
@@ -59,16 +60,34 @@ class CassetteOptions:
 
 
 def options_from_marker(
-    args: tuple[object, ...], kwargs: Mapping[str, object], test_name: str
+    args: tuple[object, ...],
+    kwargs: Mapping[str, object],
+    test_name: str,
+    suite: Mapping[str, object] | None = None,
 ) -> CassetteOptions:
     """The `CassetteOptions` of a ``course_cassette`` marker on the test ``test_name``.
 
     ``test_name`` is the test's node id after its file (``TestChat::test_x[a]``).
     The name is the marker's one positional argument (or ``name=``), or
-    `derived_name`.
+    `derived_name`. ``suite`` holds the suite's own defaults (the
+    ``course_cassette_config`` fixture): the marker's options, the same
+    keywords but ``name``, win over them one by one.
     Raises ``TypeError`` or ``ValueError`` (saying which option) for
     anything else.
     """
+    if suite:
+        if not isinstance(suite, Mapping):
+            raise TypeError(
+                "the course_cassette_config fixture must return a dict of course_cassette "
+                f"options, not {type(suite).__name__}"
+            )
+        unknown_defaults = sorted(str(key) for key in set(suite) - (_KNOWN - {"name"}))
+        if unknown_defaults:
+            raise TypeError(
+                f"the course_cassette_config fixture has unknown options {unknown_defaults}; "
+                f"it takes {sorted(_KNOWN - {'name'})}"
+            )
+        kwargs = {**suite, **kwargs}
     unknown = sorted(set(kwargs) - _KNOWN)
     if unknown:
         raise TypeError(
@@ -161,6 +180,11 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
-def cassette_path(test_file: Path, name: str) -> Path:
-    """``<test folder>/cassettes/<test module>/<name>.json``."""
-    return test_file.parent / CASSETTES_FOLDER / test_file.stem / f"{name}.json"
+def cassettes_folder(test_file: Path) -> Path:
+    """Where a test module's cassettes live by default: ``<test folder>/cassettes/<module>``."""
+    return test_file.parent / CASSETTES_FOLDER / test_file.stem
+
+
+def cassette_path(folder: Path, name: str) -> Path:
+    """``<folder>/<name>.json``: the cassette ``name`` in the test's cassettes folder."""
+    return folder / f"{name}.json"

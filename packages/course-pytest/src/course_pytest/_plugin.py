@@ -6,7 +6,7 @@ Disable it with ``-p no:course``.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Mapping
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -18,12 +18,20 @@ from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from course_pytest._cassette import CourseCassette
 from course_pytest._lock import CassetteLock
 from course_pytest._modes import RecordMode, how_to_extend, how_to_record
-from course_pytest._options import CassetteOptions, cassette_path, options_from_marker
+from course_pytest._options import (
+    CassetteOptions,
+    cassette_path,
+    cassettes_folder,
+    options_from_marker,
+)
 from course_pytest._scratch import remove_left_recordings
 from course_scripted import ScriptedModel
 
 __all__ = [
     "course_cassette",
+    "course_cassette_config",
+    "course_cassette_dir",
+    "course_record_mode",
     "fixture_provider",
     "pytest_addoption",
     "pytest_configure",
@@ -117,31 +125,90 @@ def _record_mode(config: pytest.Config) -> RecordMode:
     return RecordMode(config.getoption("course_record_mode") or configured)
 
 
-def _options(item: pytest.Item) -> CassetteOptions:
+def _options(item: pytest.Item, suite: Mapping[str, object] | None = None) -> CassetteOptions:
     marker = item.get_closest_marker("course_cassette")
     args, kwargs = (marker.args, marker.kwargs) if marker is not None else ((), {})
     # The node id after the file: test classes are part of the test's name.
     _file, _separator, test_name = item.nodeid.partition("::")
-    return options_from_marker(args, kwargs, test_name or item.name)
+    return options_from_marker(args, kwargs, test_name or item.name, suite)
+
+
+@pytest.fixture
+def course_cassette_config() -> dict[str, object]:
+    """The suite's default ``course_cassette`` options; override it in a ``conftest.py``.
+
+    The marker's keywords but the name (``match``, ``ignore``,
+    ``redact_fields``, ``redact_paths``, ``keep_headers``, ``faults``,
+    ``chunking``, ``strict``); a test's marker overrides them one by one.
+    Default: none (``{}``).
+    """
+    return {}
+
+
+@pytest.fixture
+def course_cassette_dir(request: pytest.FixtureRequest) -> Path:
+    """The folder a test's cassettes live in; override it in a ``conftest.py``.
+
+    Default: ``cassettes/<test module>`` beside the test module.
+    """
+    return cassettes_folder(Path(request.node.path))
+
+
+@pytest.fixture
+def course_record_mode(request: pytest.FixtureRequest) -> RecordMode | str:
+    """The record mode of a test's cassette; override it in a ``conftest.py`` (a `RecordMode`
+    or its value, ``"none"``, ``"once"``, ``"new_episodes"``, ``"all"``).
+
+    Default: ``--course-record-mode``, else the ``course_record_mode`` ini option, else ``none``.
+    """
+    return request.config.stash[_RECORD_MODE]
+
+
+def _chosen_mode(mode: object) -> RecordMode:
+    if isinstance(mode, RecordMode):
+        return mode
+    if type(mode) is str and mode in _MODES:
+        return RecordMode(mode)
+    pytest.fail(
+        f"the course_record_mode fixture must return one of {', '.join(_MODES)}, not {mode!r}",
+        pytrace=False,
+    )
 
 
 @pytest_asyncio.fixture
-async def course_cassette(request: pytest.FixtureRequest) -> AsyncIterator[CourseCassette]:
+async def course_cassette(
+    request: pytest.FixtureRequest,
+    course_cassette_config: Mapping[str, object],
+    course_cassette_dir: Path,
+    course_record_mode: RecordMode | str,
+) -> AsyncIterator[CourseCassette]:
     """This test's cassette: a transport and models over it, or httpx2 clients for an SDK.
 
     ``course_cassette.transport(base_url)``, ``.model(Model, config)``; for
     the official SDKs ``.client()``, ``.async_client()`` and ``.httpx_transport()``.
 
-    The cassette is ``cassettes/<test module>/<name>.json`` next to the test
-    module; name and options come from ``@pytest.mark.course_cassette``
-    (the test's, classes and parameters included, when unmarked). In a
+    The cassette is ``<name>.json`` in `course_cassette_dir`
+    (``cassettes/<test module>`` next to the test module); name and options
+    come from ``@pytest.mark.course_cassette`` (the test's, classes and
+    parameters included, when unmarked) over `course_cassette_config`; the
+    record mode is `course_record_mode`. Each of the three fixtures may be
+    overridden for a whole suite in a ``conftest.py``. In a
     mode that may record, the test holds its cassette's lock from before
     it plans to after its recording is kept or dropped: another process
     using the same cassette waits, then sees what this test left.
     """
-    options = _options(request.node)
-    path = cassette_path(Path(request.node.path), options.name)
-    mode = request.config.stash[_RECORD_MODE]
+    try:
+        options = _options(request.node, course_cassette_config)
+    except (TypeError, ValueError) as error:
+        pytest.fail(str(error), pytrace=False)
+    if not isinstance(course_cassette_dir, Path):
+        pytest.fail(
+            "the course_cassette_dir fixture must return a pathlib.Path, "
+            f"not {type(course_cassette_dir).__name__}",
+            pytrace=False,
+        )
+    path = cassette_path(course_cassette_dir, options.name)
+    mode = _chosen_mode(course_record_mode)
     lock = CassetteLock(path)
     # Under "none" nothing is written; a test with faults never records, and
     # with no folder there is no cassette, nor a process recording one.
