@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import pytest
-
 import course_http
 import course_http.loopback
 from course_http import VendorErrorCode
@@ -18,19 +16,57 @@ from tests.children import child_env
 README = Path(__file__).resolve().parents[2] / "packages" / "course-http" / "README.md"
 
 
-@pytest.mark.parametrize("module", [course_http, course_http.loopback], ids=lambda m: m.__name__)
-def test_all_lists_exactly_the_public_names_and_each_has_a_docstring(module: ModuleType) -> None:
+def table_of_contents_problems(module: ModuleType) -> list[str]:
+    """Where ``module.__all__`` is not its public names once each, or an export has no docstring."""
     public = {
         name
         for name, value in vars(module).items()
         if not name.startswith("_") and not inspect.ismodule(value)
     }
-    assert set(module.__all__) == public
-    assert len(module.__all__) == len(set(module.__all__))
-    for name in module.__all__:
-        value = getattr(module, name)
-        if inspect.isclass(value) or inspect.isfunction(value):
-            assert inspect.getdoc(value), f"{name} has no docstring"
+    listed = list(module.__all__)
+    problems = [
+        f"{module.__name__}.__all__ leaves out {name}" for name in sorted(public - set(listed))
+    ]
+    problems += [
+        f"{module.__name__}.__all__ lists {name}, which is not public"
+        for name in sorted(set(listed) - public)
+    ]
+    problems += [
+        f"{module.__name__}.__all__ lists {name} twice"
+        for name in sorted({n for n in listed if listed.count(n) > 1})
+    ]
+    for name in dict.fromkeys(listed):
+        value = getattr(module, name, None)
+        if (inspect.isclass(value) or inspect.isfunction(value)) and not inspect.getdoc(value):
+            problems.append(f"{module.__name__}.{name} has no docstring")
+    return problems
+
+
+def test_all_lists_exactly_the_public_names_and_each_has_a_docstring() -> None:
+    problems = [
+        problem
+        for module in (course_http, course_http.loopback)
+        for problem in table_of_contents_problems(module)
+    ]
+
+    assert problems == [], "\n".join(["", *problems])
+
+
+def test_a_table_of_contents_that_drifted_is_named() -> None:
+    def undocumented() -> None:
+        pass
+
+    planted = ModuleType("planted")
+    planted.__dict__.update(
+        __all__=["undocumented", "gone", "undocumented"], undocumented=undocumented, unlisted=1
+    )
+
+    assert table_of_contents_problems(planted) == [
+        "planted.__all__ leaves out unlisted",
+        "planted.__all__ lists gone, which is not public",
+        "planted.__all__ lists undocumented twice",
+        "planted.undocumented has no docstring",
+    ]
 
 
 def test_importing_course_http_pulls_in_neither_the_server_nor_uvicorn() -> None:

@@ -7,7 +7,12 @@ from typing import Any
 
 from course_http import SseEvent
 from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
-from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel, MessagesStreamParser
+from course_provider_anthropic import (
+    AnthropicConfig,
+    AnthropicMessagesModel,
+    MessagesStreamParser,
+    request_headers,
+)
 from course_vendor import NamedTool
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_vendor.wire import AnyModel, Wire, sse_frame
@@ -45,6 +50,7 @@ WIRES = {
         parser=MessagesStreamParser,
         tool_call_id="toolu_01add",
         error_events=_anthropic_error_events,
+        request_headers=request_headers,
         options={
             "temperature": 0.3,
             "top_p": 0.9,

@@ -7,7 +7,7 @@ from typing import Any
 
 from course_http import SseEvent
 from course_provider_gemini import VENDOR as GEMINI_VENDOR
-from course_provider_gemini import GeminiConfig, GeminiModel, GeminiStreamParser
+from course_provider_gemini import GeminiConfig, GeminiModel, GeminiStreamParser, request_headers
 from course_vendor import NamedTool, ThinkingBudget
 from tests.course_provider_gemini import bodies as gemini
 from tests.course_vendor.wire import AnyModel, Wire, sse_frame
@@ -54,6 +54,7 @@ WIRES = {
         parser=GeminiStreamParser,
         tool_call_id=gemini.RESPONSE_ID + "-call-0",
         error_events=_gemini_error_events,
+        request_headers=request_headers,
         options={
             "temperature": 0.3,
             "top_p": 0.9,

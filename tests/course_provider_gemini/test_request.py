@@ -17,7 +17,6 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_provider_gemini import GeminiConfig, generate_content_body, request_headers
-from course_vendor import VendorConfigError
 
 ADD = CourseToolSpec("add", "Add two integers.", {"type": "object", "properties": {"a": {}}})
 CALL = CourseToolCall("resp-1-call-0", "add", {"a": 1})
@@ -141,9 +140,5 @@ def test_a_transcript_the_api_cannot_take_is_refused_naming_the_message(
     assert refused.value.message.startswith(message)
 
 
-def test_the_key_goes_in_the_goog_header_and_a_bad_key_is_refused_unshown() -> None:
+def test_the_key_goes_in_the_goog_header() -> None:
     assert request_headers("AIza-test-key") == {"x-goog-api-key": "AIza-test-key"}
-    with pytest.raises(VendorConfigError) as refused:
-        request_headers("AIza key\nx-evil: 1")
-    assert refused.value.code.value == "VENDOR_INVALID_API_KEY"
-    assert "AIza" not in refused.value.message

@@ -19,6 +19,7 @@ from course_provider_openai import (
     OpenAIConfig,
     OpenAIResponsesModel,
     ResponsesStreamParser,
+    request_headers,
 )
 from course_vendor import NamedTool, ReasoningEffort
 from tests.course_provider_openai import bodies as openai
@@ -133,6 +134,7 @@ WIRES = {
         parser=ChatStreamParser,
         tool_call_id="call_add_1",
         error_events=_chat_error_events,
+        request_headers=request_headers,
         options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
         options_body={
             **_SHARED_BODY,
@@ -157,6 +159,7 @@ WIRES = {
         parser=ResponsesStreamParser,
         tool_call_id="call_add_1",
         error_events=_responses_error_events,
+        request_headers=request_headers,
         options=_SHARED_OPTIONS,
         options_body={
             **_SHARED_BODY,

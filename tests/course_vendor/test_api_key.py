@@ -1,8 +1,10 @@
-"""One API-key rule: every vendor's header builder and every model refuse a key the same way.
+"""One API-key rule: every wire's header builder and model refuse a key the same way.
 
 The rule is the kit's `checked_api_key`: a non-empty ``str`` of visible
 ASCII. Anything else is `VendorConfigError` ``VENDOR_INVALID_API_KEY`` (path
-``api_key``) with the same message whoever checks it, and the key is never in it.
+``api_key``) with the same message whoever checks it, and the key is never in
+it. The wires are every registered one (`every_wire`); where each puts a good
+key is tested with its headers in the vendor's own folder.
 """
 
 from __future__ import annotations
@@ -13,40 +15,11 @@ from typing import Any
 import pytest
 
 from course_http import RecordedTransport
-from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel
-from course_provider_anthropic import request_headers as anthropic_headers
-from course_provider_openai import OpenAIChatModel, OpenAIConfig, OpenAIResponsesModel
-from course_provider_openai import request_headers as openai_headers
 from course_vendor import VendorConfigError, VendorConfigErrorCode, checked_api_key
+from tests.course_vendor.wires import Wire, every_wire
 
 SECRET = "sk-NEVER-SHOWN-0123456789"
 
-
-def _anthropic_model(key: Any) -> object:
-    return AnthropicMessagesModel(
-        AnthropicConfig("claude-test", 64), api_key=key, transport=RecordedTransport([])
-    )
-
-
-def _chat_model(key: Any) -> object:
-    return OpenAIChatModel(OpenAIConfig("gpt-test"), api_key=key, transport=RecordedTransport([]))
-
-
-def _responses_model(key: Any) -> object:
-    return OpenAIResponsesModel(
-        OpenAIConfig("gpt-test"), api_key=key, transport=RecordedTransport([])
-    )
-
-
-CHECKS: dict[str, Callable[[Any], object]] = {
-    "kit": checked_api_key,
-    "anthropic-headers": anthropic_headers,
-    "openai-headers": openai_headers,
-    "anthropic-model": _anthropic_model,
-    "openai-chat-model": _chat_model,
-    "openai-responses-model": _responses_model,
-}
-every_check = pytest.mark.parametrize("check", list(CHECKS.values()), ids=list(CHECKS))
 
 BAD_KEYS = {
     "int": 42,
@@ -72,26 +45,43 @@ def _refusal(check: Callable[[Any], object], key: object) -> VendorConfigError:
     return caught.value
 
 
-@every_check
-@pytest.mark.parametrize("key", list(BAD_KEYS.values()), ids=list(BAD_KEYS))
-def test_a_bad_key_is_refused_the_same_way_by_every_vendor_without_showing_it(
-    check: Callable[[Any], object], key: object
-) -> None:
-    error = _refusal(check, key)
-
+def _assert_refused_unshown(error: VendorConfigError) -> None:
     assert (error.code, error.path) == (VendorConfigErrorCode.VENDOR_INVALID_API_KEY, "api_key")
-    assert error.message == _refusal(checked_api_key, key).message
     assert error.message.startswith("api_key ")
     assert error.message.endswith("; the key itself is not shown")
     for shown in (str(error), repr(error), *map(str, error.args)):
         assert "NEVER-SHOWN" not in shown
 
 
-@pytest.mark.parametrize("check", [checked_api_key, anthropic_headers, openai_headers])
-def test_a_header_builder_refuses_no_key_which_a_model_reads_from_the_environment(
-    check: Callable[[Any], object],
+bad_key = pytest.mark.parametrize("key", list(BAD_KEYS.values()), ids=list(BAD_KEYS))
+
+
+@bad_key
+def test_the_kit_refuses_a_bad_key_without_showing_it(key: object) -> None:
+    _assert_refused_unshown(_refusal(checked_api_key, key))
+
+
+@every_wire
+@bad_key
+def test_a_bad_key_is_refused_the_same_way_by_every_vendor_without_showing_it(
+    wire: Wire, key: object
 ) -> None:
-    error = _refusal(check, None)
+    def build_model(given: object) -> object:
+        return wire.model(api_key=given, transport=RecordedTransport([]))  # type: ignore[arg-type]
+
+    kit = _refusal(checked_api_key, key).message
+    for check in (wire.request_headers, build_model):
+        error = _refusal(check, key)
+
+        _assert_refused_unshown(error)
+        assert error.message == kit
+
+
+@every_wire
+def test_a_header_builder_refuses_no_key_which_a_model_reads_from_the_environment(
+    wire: Wire,
+) -> None:
+    error = _refusal(wire.request_headers, None)
 
     assert (error.code, error.message) == (
         VendorConfigErrorCode.VENDOR_INVALID_API_KEY,
@@ -112,9 +102,9 @@ def test_the_message_says_what_is_wrong(key: object, problem: str) -> None:
     assert _refusal(checked_api_key, key).message.startswith(f"api_key {problem}")
 
 
-def test_every_visible_ascii_character_is_a_usable_key_character() -> None:
+@every_wire
+def test_every_visible_ascii_character_is_a_usable_key_character(wire: Wire) -> None:
     key = "".join(chr(code) for code in range(0x21, 0x7F))
 
     assert checked_api_key(key) is key
-    assert anthropic_headers(key)["x-api-key"] == key
-    assert openai_headers(key) == {"authorization": f"Bearer {key}"}
+    assert wire.request_headers(key)[wire.key_header] == wire.key_value(key)

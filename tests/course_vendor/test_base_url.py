@@ -1,28 +1,27 @@
-"""One base-URL rule for every vendor, and each vendor's default spelled as its SDK spells it.
+"""One base-URL rule for every vendor, each vendor's default, and its paths joined after it.
 
-The table runs over both vendor configurations: the same URLs are accepted
-(a trailing ``/`` dropped, so the endpoint paths join after it) and refused
-with `VendorConfigError` ``VENDOR_INVALID_CONFIG`` naming ``<Config>.base_url``.
+The tables run over the configuration class of every registered wire
+(`every_config`): the same URLs are accepted (a trailing ``/`` dropped, so
+the endpoint paths join after it) and refused with `VendorConfigError`
+``VENDOR_INVALID_CONFIG`` naming ``<Config>.base_url``. Every registered wire
+(`every_wire`) defaults to the base URL its plug-in registers and sends its
+calls to its endpoint under the base URL's path. How each vendor spells its
+default (as its SDK does) is tested in the vendor's own folder.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
-from course_http import LiveTransport
-from course_provider_anthropic import MESSAGES_PLUGIN, AnthropicConfig
-from course_provider_openai import CHAT_PLUGIN, DEFAULT_BASE_URL, RESPONSES_PLUGIN, OpenAIConfig
-from course_vendor import VendorConfig, VendorConfigError, VendorConfigErrorCode
-
-CONFIGS: list[tuple[type[VendorConfig], dict[str, Any]]] = [
-    (AnthropicConfig, {"model": "claude-test", "max_output_tokens": 64}),
-    (OpenAIConfig, {"model": "gpt-test"}),
-]
-every_config = pytest.mark.parametrize(
-    ("config_class", "minimal"), CONFIGS, ids=[kind.__name__ for kind, _ in CONFIGS]
-)
+from course_http import LiveTransport, RecordedTransport
+from course_http.loopback import LoopbackServer
+from course_vendor import VendorConfig, VendorConfigError, VendorConfigErrorCode, load_vendor
+from tests.course_cassettes.replays import replay
+from tests.course_vendor.wires import KEY, Wire, every_config, every_wire
+from tests.streams import GUARD_SECONDS
 
 
 @every_config
@@ -71,6 +70,7 @@ def test_a_base_url_is_accepted_by_every_vendor_without_its_trailing_slash(
         ("https://api.example.com/\x00", "must not hold whitespace or control characters"),
         ("https://api.example.com/\u2028", "must not hold whitespace or control characters"),
         ("https://api.example.com/v1?x=1", "must not have a query or a fragment"),
+        ("https://api.example.com?x=1", "must not have a query or a fragment"),
         ("https://api.example.com/v1?", "must not have a query or a fragment"),
         ("https://api.example.com/#top", "must not have a query or a fragment"),
         ("https://user:secret@api.example.com", "must not hold credentials"),
@@ -93,22 +93,29 @@ def test_a_bad_base_url_is_refused_the_same_way_by_every_vendor(
     assert "secret" not in caught.value.message
 
 
-def test_each_vendor_defaults_to_its_sdks_base_url_and_joins_its_paths_after_it() -> None:
-    anthropic = AnthropicConfig("claude-test", 64)
-    openai = OpenAIConfig("gpt-test")
+@every_wire
+def test_each_wire_defaults_to_the_base_url_its_plugin_registers(wire: Wire) -> None:
+    plugin = load_vendor(wire.name)
+    config = wire.model(transport=RecordedTransport([])).config
 
-    assert anthropic.base_url == MESSAGES_PLUGIN.base_url == "https://api.anthropic.com"
-    assert anthropic.messages_url == "https://api.anthropic.com/v1/messages"
-    assert MESSAGES_PLUGIN.wire.path == "/v1/messages"
-    assert openai.base_url == DEFAULT_BASE_URL == "https://api.openai.com/v1"
-    assert CHAT_PLUGIN.base_url == RESPONSES_PLUGIN.base_url == DEFAULT_BASE_URL
-    assert [CHAT_PLUGIN.wire.path, RESPONSES_PLUGIN.wire.path] == [
-        "/chat/completions",
-        "/responses",
+    assert config.base_url == plugin.base_url == wire.base_url
+    assert plugin.wire.request_path(config.model) == wire.path
+
+
+PREFIXES = ["/v1", "/openai/v1", "/api/v1/", ""]
+
+
+@every_wire
+async def test_a_live_call_goes_to_the_endpoint_under_the_base_urls_path(wire: Wire) -> None:
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([wire.served("ok") for _ in PREFIXES]) as server,
+    ):
+        for prefix in PREFIXES:
+            async with wire.model(api_key=KEY, base_url=server.base_url + prefix) as model:
+                played = await replay(model)
+            assert played.error is None, prefix
+
+    assert [request.path for request in server.requests] == [
+        prefix.rstrip("/") + wire.path for prefix in PREFIXES
     ]
-
-
-def test_a_base_url_with_a_trailing_slash_joins_the_endpoint_once() -> None:
-    config = AnthropicConfig("claude-test", 64, base_url="https://proxy.example/anthropic/")
-
-    assert config.messages_url == "https://proxy.example/anthropic/v1/messages"

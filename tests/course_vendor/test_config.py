@@ -1,10 +1,11 @@
 """One configuration shape for every vendor: the same fields, names, checks and error.
 
-Every table runs over both vendor configurations: a field every vendor has is
-spelled, accepted and refused the same way, with `VendorConfigError`
-``VENDOR_INVALID_CONFIG`` and a message that starts with the field's path
-(``AnthropicConfig.max_output_tokens must be ...``). Where a vendor differs
-(Anthropic needs an output limit), the difference is the one tested apart.
+Every table runs over the configuration class of every registered wire
+(`every_config`): a field every vendor has is spelled, accepted and refused
+the same way, with `VendorConfigError` ``VENDOR_INVALID_CONFIG`` and a message
+that starts with the field's path (``AnthropicConfig.max_output_tokens must be
+...``). Where a vendor may differ (whether its API needs an output limit), the
+kit's rule is tested here and each vendor's choice in its own folder.
 """
 
 from __future__ import annotations
@@ -18,21 +19,13 @@ import pytest
 
 from course_http import Timeouts
 from course_protocol import CourseError, CourseToolSpec
-from course_provider_anthropic import AnthropicConfig
 from course_provider_openai import OpenAIConfig
 from course_vendor import COMMON_OPTIONS, VendorConfig, VendorConfigError, VendorConfigErrorCode
+from tests.course_vendor.wires import every_config
 
 ADD = CourseToolSpec("add", "Adds.", {"type": "object"})
 MUL = CourseToolSpec("mul", "Multiplies.", {"type": "object"})
 INVALID = VendorConfigErrorCode.VENDOR_INVALID_CONFIG
-
-CONFIGS: list[tuple[type[VendorConfig], dict[str, Any]]] = [
-    (AnthropicConfig, {"model": "claude-test", "max_output_tokens": 64}),
-    (OpenAIConfig, {"model": "gpt-test"}),
-]
-every_config = pytest.mark.parametrize(
-    ("config_class", "minimal"), CONFIGS, ids=[kind.__name__ for kind, _ in CONFIGS]
-)
 
 
 class ListThatLiesWhenIterated(list[object]):
@@ -95,7 +88,6 @@ def test_every_vendor_spells_the_shared_fields_the_same_way(
     ("field", "given", "kept"),
     [
         ("model", "m", "m"),
-        ("model", " padded model ", " padded model "),
         ("max_output_tokens", 1, 1),
         ("max_output_tokens", 2**53 - 1, 2**53 - 1),
         ("system_prompt", None, None),
@@ -143,6 +135,7 @@ def test_a_good_value_is_kept_the_same_way_by_every_vendor(
         ("tools", iter([ADD]), "got list_iterator"),
         ("tools", None, "got null"),
         ("timeouts", 5.0, "must be a Timeouts or None, got float"),
+        ("timeouts", 30, "got int"),
         ("timeouts", {"read": 5.0}, "got dict"),
     ],
 )
@@ -213,26 +206,63 @@ def test_a_config_is_frozen_comparable_and_never_holds_a_key(
     assert not {"key", "api_key", "secret", "token"} & names
 
 
-def test_anthropic_needs_an_output_limit_and_openai_has_a_default() -> None:
-    error = refusal(AnthropicConfig, {"model": "claude-test", "max_output_tokens": None})
+def test_the_kit_keeps_a_model_name_as_given() -> None:
+    # A vendor may narrow the names it takes (Gemini's is one path segment):
+    # the kit's own check strips nothing.
+    config = VendorConfig(" padded model ", base_url="http://x.invalid")
 
-    assert (error.code, error.path) == (INVALID, "AnthropicConfig.max_output_tokens")
-    assert error.message == (
-        "AnthropicConfig.max_output_tokens must be an int from 1 to 2**53 - 1, got null"
+    assert config.model == " padded model "
+
+
+@every_config
+def test_what_is_left_out_is_none_or_empty(
+    config_class: type[VendorConfig], minimal: dict[str, Any]
+) -> None:
+    config = config_class(**minimal)
+
+    assert (config.system_prompt, config.tools, config.timeouts) == (None, (), None)
+    assert [getattr(config, option) for option in COMMON_OPTIONS] == [
+        None,
+        None,
+        (),
+        None,
+        None,
+        None,
+        None,
+    ]
+    assert (config.extra_body, config.extra_headers) == (None, None)
+
+
+@every_config
+def test_an_output_limit_is_needed_only_by_a_vendor_whose_api_needs_one(
+    config_class: type[VendorConfig], minimal: dict[str, Any]
+) -> None:
+    path = f"{config_class.__name__}.max_output_tokens"
+    without = {**minimal, "max_output_tokens": None}
+
+    if config_class.OUTPUT_LIMIT_REQUIRED:
+        assert refusal(config_class, without).message == (
+            f"{path} must be an int from 1 to 2**53 - 1, got null"
+        )
+        with pytest.raises(TypeError, match="max_output_tokens"):
+            config_class(model=minimal["model"])
+    else:
+        assert config_class(**without).max_output_tokens is None
+        assert config_class(model=minimal["model"]).max_output_tokens is None
+        assert refusal(config_class, {**minimal, "max_output_tokens": 0}).message == (
+            f"{path} must be an int from 1 to 2**53 - 1 or None, got 0"
+        )
+
+
+@every_config
+def test_the_first_bad_field_is_the_one_named(
+    config_class: type[VendorConfig], minimal: dict[str, Any]
+) -> None:
+    error = refusal(
+        config_class, {**minimal, "model": "", "max_output_tokens": 0, "base_url": "ftp://x"}
     )
-    with pytest.raises(TypeError, match="max_output_tokens"):
-        AnthropicConfig("claude-test")  # type: ignore[call-arg]
-    assert OpenAIConfig("gpt-test").max_output_tokens is None
-    assert (
-        refusal(OpenAIConfig, {"model": "gpt-test", "max_output_tokens": 0}).message
-        == "OpenAIConfig.max_output_tokens must be an int from 1 to 2**53 - 1 or None, got 0"
-    )
 
-
-def test_the_first_bad_field_is_the_one_named() -> None:
-    error = refusal(OpenAIConfig, {"model": "", "max_output_tokens": 0, "base_url": "ftp://x"})
-
-    assert error.path == "OpenAIConfig.model"
+    assert error.path == f"{config_class.__name__}.model"
 
 
 def test_the_config_error_is_a_course_error_and_a_value_error_that_survives_pickling() -> None:

@@ -1,8 +1,9 @@
 """The common options and the escape hatch: checked the same way by every vendor's configuration.
 
-Every table runs over both vendor configurations: a value no vendor can take
-is refused with ``VENDOR_INVALID_CONFIG`` and a message starting with the
-field's path; each vendor's own ranges and spellings are tested in its folder.
+Every table runs over the configuration class of every registered wire
+(`every_config`): a value no vendor can take is refused with
+``VENDOR_INVALID_CONFIG`` and a message starting with the field's path; each
+vendor's own ranges and spellings are tested in its folder.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import pytest
 
 from course_http import RecordedTransport, VendorErrorBody, VendorErrorCode
 from course_protocol import CourseModelRequest, CourseToolSpec, CourseUserMessage
-from course_provider_anthropic import AnthropicConfig
 from course_provider_openai import OpenAIConfig
 from course_vendor import (
     NamedTool,
@@ -32,16 +32,10 @@ from course_vendor import (
     VendorWire,
 )
 from tests.course_cassettes.replays import replay
+from tests.course_vendor.wires import every_config
 
 ADD = CourseToolSpec("add", "Adds.", {"type": "object"})
 INVALID = VendorConfigErrorCode.VENDOR_INVALID_CONFIG
-CONFIGS: list[tuple[type[VendorConfig], dict[str, Any]]] = [
-    (AnthropicConfig, {"model": "claude-test", "max_output_tokens": 64}),
-    (OpenAIConfig, {"model": "gpt-test"}),
-]
-every_config = pytest.mark.parametrize(
-    ("config_class", "minimal"), CONFIGS, ids=[kind.__name__ for kind, _ in CONFIGS]
-)
 
 
 class DictThatLiesWhenRead(dict[str, str]):

@@ -12,8 +12,9 @@ import pytest
 
 from course_http import SSE_FRAMING, RecordedResponse, RecordedTransport, VendorError
 from course_http import VendorErrorCode as C
-from course_vendor import VendorWire
+from course_vendor import VendorWire, load_vendor
 from course_vendor._api_key import environment_api_key
+from tests.course_vendor.wires import Wire, every_wire
 
 TEMPLATED = VendorWire("v", "V_KEY", "/v1/models/{model}:run", lambda body: None, query="alt=x")
 FIXED = VendorWire("v", "V_KEY", "/v1/messages", lambda body: None)
@@ -45,6 +46,16 @@ def test_the_base_path_is_what_precedes_the_wires_endpoint(
     wire: VendorWire, path: str, base: str | None
 ) -> None:
     assert wire.base_path(path) == base
+
+
+@every_wire
+def test_each_registered_wire_finds_the_base_path_before_its_endpoint(wire: Wire) -> None:
+    endpoint = wire.path.partition("?")[0]
+    registered = load_vendor(wire.name).wire
+    prefixes = ["", "/proxy", "/openai/v1"]
+
+    assert [registered.base_path(prefix + endpoint) for prefix in prefixes] == prefixes
+    assert registered.base_path(endpoint + "/other") is None
 
 
 @pytest.mark.parametrize(

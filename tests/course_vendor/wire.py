@@ -91,6 +91,7 @@ class Wire:
     parser: type[StreamParser]
     tool_call_id: str
     error_events: Callable[[str], list[bytes]]
+    request_headers: Callable[[Any], Mapping[str, str]]
     options: Mapping[str, Any] = field(default_factory=dict)
     options_body: Mapping[str, Any] = field(default_factory=dict)
     options_headers: Mapping[str, str] = field(default_factory=dict)

@@ -4,7 +4,9 @@
 wire of every installed vendor package, found through the vendor registry
 (the ``course.vendors`` entry points), each made by the ``harness.py`` of
 that package's test folder. A vendor package that registers a wire but has
-no harness fails here, at collection.
+no harness fails here, at collection. `CONFIGS` is the configuration class
+of those wires, once each (two wires of one vendor share one), for the
+shared tests of what a configuration checks.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from __future__ import annotations
 import asyncio
 import importlib
 from importlib.metadata import entry_points
+from typing import Any
 
 import httpx2
 import pytest
 
-from course_http import HttpTransport, Timeouts
-from course_vendor import VENDOR_ENTRY_POINT_GROUP
+from course_http import HttpTransport, RecordedTransport, Timeouts
+from course_vendor import VENDOR_ENTRY_POINT_GROUP, VendorConfig
 from tests.course_vendor.wire import (
     JSON,
     KEY,
@@ -31,6 +34,7 @@ from tests.course_vendor.wire import (
 )
 
 __all__ = [
+    "CONFIGS",
     "JSON",
     "KEY",
     "REQUEST",
@@ -41,6 +45,7 @@ __all__ = [
     "StallingTransport",
     "StallsBeforeTheStatus",
     "Wire",
+    "every_config",
     "every_wire",
     "read_into",
     "sse_bytes",
@@ -64,6 +69,27 @@ WIRES = _registered_wires()
 
 every_wire = pytest.mark.parametrize("wire", WIRES, ids=[wire.name for wire in WIRES])
 """Run a test once per vendor API, with the `Wire` as its ``wire`` argument."""
+
+
+def _configurations() -> tuple[tuple[type[VendorConfig], dict[str, Any]], ...]:
+    found: dict[type[VendorConfig], dict[str, Any]] = {}
+    for wire in WIRES:
+        config = wire.model(tools=(), transport=RecordedTransport([])).config
+        found.setdefault(
+            type(config), {"model": config.model, "max_output_tokens": config.max_output_tokens}
+        )
+    return tuple(found.items())
+
+
+CONFIGS = _configurations()
+"""The configuration class of every registered wire, once each, with the fields of the
+smallest configuration its harness builds (``model`` and ``max_output_tokens``)."""
+
+every_config = pytest.mark.parametrize(
+    ("config_class", "minimal"), CONFIGS, ids=[kind.__name__ for kind, _ in CONFIGS]
+)
+"""Run a test once per configuration class, with ``config_class`` and ``minimal``, the
+fields a configuration of it needs."""
 
 
 class StallsBeforeTheStatus(httpx2.AsyncBaseTransport):

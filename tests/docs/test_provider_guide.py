@@ -6,8 +6,6 @@ import re
 import textwrap
 from pathlib import Path
 
-import pytest
-
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GUIDE = REPO_ROOT / "docs" / "writing-a-provider-adapter.md"
 # The port signature is quoted from the design, not from the example.
@@ -28,16 +26,35 @@ QUOTED_SOURCES = [
 PORT_EXCERPT = "class CourseModel(Protocol):"
 
 
-def python_blocks(markdown: str) -> list[str]:
-    """The guide's quoted excerpts: the blocks fenced as ``python excerpt``."""
-    return re.findall(r"^```python excerpt\n(.*?)^```$", markdown, flags=re.MULTILINE | re.DOTALL)
+def python_blocks(markdown: str) -> list[tuple[int, str]]:
+    """The guide's quoted excerpts, each with the line its code starts on.
+
+    An excerpt is a block fenced as ``python excerpt``.
+    """
+    return [
+        (markdown.count("\n", 0, match.start(1)) + 1, match.group(1))
+        for match in re.finditer(
+            r"^```python excerpt\n(.*?)^```$", markdown, flags=re.MULTILINE | re.DOTALL
+        )
+    ]
 
 
 def normalized(code: str) -> str:
     return textwrap.dedent(code).strip()
 
 
-EXCERPTS = [block for block in python_blocks(GUIDE.read_text()) if PORT_EXCERPT not in block]
+EXCERPTS = [
+    (line, block) for line, block in python_blocks(GUIDE.read_text()) if PORT_EXCERPT not in block
+]
+
+
+def unquoted(where: str, excerpts: list[tuple[int, str]]) -> list[str]:
+    """Every excerpt that is not a run of lines of one of `QUOTED_SOURCES`."""
+    return [
+        f"{where}:{line}: quotes no tested source: {block.strip().splitlines()[0]}"
+        for line, block in excerpts
+        if not any(quoted_in(normalized(block), path) for path in QUOTED_SOURCES)
+    ]
 
 
 def test_the_guide_quotes_several_excerpts() -> None:
@@ -49,7 +66,7 @@ def test_the_anthropic_example_quotes_the_adapter_and_its_tests() -> None:
 
     quoted = {
         path.name
-        for excerpt in EXCERPTS
+        for _, excerpt in EXCERPTS
         for path in anthropic
         if quoted_in(normalized(excerpt), path)
     }
@@ -58,15 +75,21 @@ def test_the_anthropic_example_quotes_the_adapter_and_its_tests() -> None:
     assert "test_recorded_compatibility.py" in quoted
 
 
-@pytest.mark.parametrize("excerpt", EXCERPTS, ids=lambda block: block.strip().splitlines()[0])
-def test_each_excerpt_is_quoted_verbatim_from_the_tested_example(excerpt: str) -> None:
-    assert any(quoted_in(normalized(excerpt), path) for path in QUOTED_SOURCES)
+def test_each_excerpt_is_quoted_verbatim_from_the_tested_example() -> None:
+    offences = unquoted(str(GUIDE.relative_to(REPO_ROOT)), EXCERPTS)
+
+    assert offences == [], "\n".join(["", *offences])
 
 
-def test_an_edited_excerpt_is_noticed() -> None:
-    tampered = EXCERPTS[0].replace("line", "row", 1)
+def test_an_edited_excerpt_is_noticed_at_its_line() -> None:
+    line, excerpt = EXCERPTS[0]
+    tampered = excerpt.replace("line", "row", 1)
 
-    assert not any(quoted_in(normalized(tampered), path) for path in QUOTED_SOURCES)
+    assert tampered != excerpt
+    assert unquoted("guide.md", [(line, tampered)]) == [
+        f"guide.md:{line}: quotes no tested source: {tampered.strip().splitlines()[0]}"
+    ]
+    assert unquoted("guide.md", [(line, excerpt)]) == []
 
 
 def quoted_in(wanted: str, path: Path) -> bool:

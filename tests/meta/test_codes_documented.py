@@ -21,8 +21,6 @@ from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
 
-import pytest
-
 from course_protocol import CourseError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -128,42 +126,85 @@ def test_every_known_error_code_set_is_found() -> None:
     }
 
 
-@pytest.mark.parametrize(
-    ("package", "readme", "code_set"),
-    CASES,
-    ids=[f"{package}.{code_set.__name__}" for package, _, code_set in CASES],
-)
-def test_every_code_is_named_in_the_hand_written_part_of_its_readme(
-    package: str, readme: Path, code_set: type[StrEnum]
-) -> None:
-    text = _hand_written(readme)
-
+def unnamed_codes(where: str, hand_written: str, code_set: type[StrEnum]) -> list[str]:
+    """The codes of ``code_set`` the ``hand_written`` text never names, as one offence."""
     missing = [
         member.name
         for member in code_set
-        if f"`{member.value}`" not in text and f"`{member.name}`" not in text
+        if f"`{member.value}`" not in hand_written and f"`{member.name}`" not in hand_written
     ]
+    return [f"{where}: never names {code_set.__name__} {missing}"] if missing else []
 
-    assert missing == [], f"{readme.relative_to(REPO)} never names {missing}"
 
+def table_problems(where: str, hand_written: str, code_set: type[StrEnum]) -> list[str]:
+    """A hand-written table of ``code_set`` that misses a code or repeats one, as one offence.
 
-@pytest.mark.parametrize(
-    ("package", "readme", "code_set"),
-    CASES,
-    ids=[f"{package}.{code_set.__name__}" for package, _, code_set in CASES],
-)
-def test_a_hand_written_code_table_lists_every_code_of_its_set_once(
-    package: str, readme: Path, code_set: type[StrEnum]
-) -> None:
+    A table is the rows (``| `CODE` ...``) that name a code of the set; the
+    offence names the line of its first row.
+    """
     spellings = {
         spelling: member for member in code_set for spelling in (member.name, member.value)
     }
     rows = [
-        spellings[cell]
-        for line in _hand_written(readme).splitlines()
+        (number, spellings[cell])
+        for number, line in enumerate(hand_written.splitlines(), start=1)
         if line.lstrip().startswith("| `") and (cell := line.split("`", 2)[1]) in spellings
     ]
-    if not rows:
-        return
+    listed = sorted(member for _, member in rows)
+    if not rows or listed == sorted(code_set):
+        return []
+    missing = [member.name for member in code_set if member not in listed]
+    repeated = sorted({member.name for member in listed if listed.count(member) > 1})
+    wrong = []
+    if missing:
+        wrong.append(f"misses {missing}")
+    if repeated:
+        wrong.append(f"lists {repeated} more than once")
+    return [f"{where}:{rows[0][0]}: the table of {code_set.__name__} {', '.join(wrong)}"]
 
-    assert sorted(rows) == sorted(code_set), f"{readme.relative_to(REPO)}: {code_set.__name__}"
+
+def test_every_code_is_named_in_the_hand_written_part_of_its_readme() -> None:
+    offences = [
+        offence
+        for _, readme, code_set in CASES
+        for offence in unnamed_codes(str(readme.relative_to(REPO)), _hand_written(readme), code_set)
+    ]
+
+    assert offences == [], "\n".join(["", *offences])
+
+
+def test_a_hand_written_code_table_lists_every_code_of_its_set_once() -> None:
+    offences = [
+        offence
+        for _, readme, code_set in CASES
+        for offence in table_problems(
+            str(readme.relative_to(REPO)), _hand_written(readme), code_set
+        )
+    ]
+
+    assert offences == [], "\n".join(["", *offences])
+
+
+class PlantedCode(StrEnum):
+    FIRST = "FIRST"
+    SECOND = "SECOND"
+    THIRD = "THIRD"
+
+
+def test_an_unnamed_code_and_a_table_that_misses_or_repeats_one_are_named() -> None:
+    text = "# planted\n\nFails with `FIRST`.\n\n| `FIRST` | one |\n| `FIRST` | again |\n"
+    whole = "| `FIRST` | one |\n| `SECOND` | two |\n| `THIRD` | three |\n"
+
+    assert unnamed_codes("README.md", text, PlantedCode) == [
+        "README.md: never names PlantedCode ['SECOND', 'THIRD']"
+    ]
+    assert table_problems("README.md", text, PlantedCode) == [
+        "README.md:5: the table of PlantedCode misses ['SECOND', 'THIRD'], "
+        "lists ['FIRST'] more than once"
+    ]
+    assert unnamed_codes("README.md", whole, PlantedCode) == []
+    assert table_problems("README.md", whole, PlantedCode) == []
+    assert table_problems("README.md", whole + whole, PlantedCode) == [
+        "README.md:1: the table of PlantedCode lists ['FIRST', 'SECOND', 'THIRD'] more than once"
+    ]
+    assert table_problems("README.md", "No table names `FIRST`.\n", PlantedCode) == []

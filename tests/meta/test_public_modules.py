@@ -7,8 +7,7 @@ import inspect
 import pickle
 import traceback
 from pathlib import Path
-
-import pytest
+from types import ModuleType
 
 from course_http import VendorError, VendorErrorCode
 from course_protocol import CourseTextBlock
@@ -22,34 +21,58 @@ PUBLIC_MODULES = sorted(
 )
 
 
-def _exported_definitions() -> list[tuple[str, str, object]]:
-    found: list[tuple[str, str, object]] = []
-    for module_name in PUBLIC_MODULES:
-        module = importlib.import_module(module_name)
-        for name in module.__all__:
-            value = getattr(module, name)
-            if inspect.isclass(value) or inspect.isfunction(value):
-                found.append((module_name, name, value))
-    return found
+def exported_definitions(module: ModuleType) -> list[tuple[str, object]]:
+    """The classes and functions ``module`` exports, by name."""
+    exported = [(name, getattr(module, name)) for name in module.__all__]
+    return [
+        (name, value)
+        for name, value in exported
+        if inspect.isclass(value) or inspect.isfunction(value)
+    ]
+
+
+def misplaced(module_name: str, module: ModuleType) -> list[str]:
+    """Every class or function ``module`` exports whose ``__module__`` is not ``module_name``."""
+    return [
+        f"{module_name}.{name}: carries the module {carried!r}"
+        for name, value in exported_definitions(module)
+        if (carried := getattr(value, "__module__", None)) != module_name
+    ]
 
 
 def test_the_public_modules_are_found() -> None:
     assert {"course_stream", "course_protocol", "course_http", "course_cli"} <= set(PUBLIC_MODULES)
-    assert len(_exported_definitions()) > 100
+    definitions = [
+        definition
+        for module_name in PUBLIC_MODULES
+        for definition in exported_definitions(importlib.import_module(module_name))
+    ]
+    assert len(definitions) > 100
 
 
-# Ids by name: a function's repr holds its address, which differs between the
-# processes of a pytest-xdist run, and every worker must collect the same ids.
-@pytest.mark.parametrize(
-    ("module_name", "name", "value"),
-    _exported_definitions(),
-    ids=[f"{module_name}.{name}" for module_name, name, _ in _exported_definitions()],
-)
-def test_an_exported_name_carries_its_public_module(
-    module_name: str, name: str, value: object
-) -> None:
-    assert getattr(value, "__module__", None) == module_name
-    assert getattr(importlib.import_module(module_name), name) is value
+def test_every_exported_name_carries_its_public_module() -> None:
+    offences = [
+        offence
+        for module_name in PUBLIC_MODULES
+        for offence in misplaced(module_name, importlib.import_module(module_name))
+    ]
+
+    assert offences == [], "\n".join(["", *offences])
+
+
+def test_an_export_that_carries_its_private_module_is_named() -> None:
+    def exported() -> None:
+        """Defined here, so it carries this test module's name."""
+
+    planted = ModuleType("planted")
+    planted.__dict__.update(
+        __all__=["exported", "Kept", "VALUE"],
+        exported=exported,
+        Kept=type("Kept", (), {"__module__": "planted"}),
+        VALUE=1,
+    )
+
+    assert misplaced("planted", planted) == [f"planted.exported: carries the module {__name__!r}"]
 
 
 def test_a_traceback_names_the_error_by_its_public_path() -> None:
