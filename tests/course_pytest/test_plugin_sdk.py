@@ -170,16 +170,25 @@ async def test_an_sdk_call_is_recorded_once_without_its_key_then_replayed_offlin
     )
     assert changed.results("test_sum") == ("failed",)
     message = changed.message("test_sum")
+    # Course-first: the course code and message, then what the SDK raised.
+    headline = (
+        "HTTP_REQUEST_MISMATCH: call 1 differs from the recorded calls[0]: "
+        'messages[0].content[0].text: recorded "20 + 22?", sent "20 + 23?"'
+    )
+    assert message.lstrip().startswith(headline), message
     assert "BadRequestError" in message, message
-    assert 'messages[0].content[0].text: recorded "20 + 22?", sent "20 + 23?"' in message
+    assert f"FAILED tests/test_sdk.py::test_sum - {headline[:40]}" in changed.output, changed.output
 
     # The SDK's error is caught by the code under test: the teardown still fails it.
     swallowed = await run_pytest(tmp_path, "tests/test_sdk.py::test_sum_swallowed", env=offline)
     assert swallowed.results("test_sum_swallowed") == ("passed", "error")
     assert (
-        "sum.json: HTTP_REQUEST_MISMATCH: call 1 differs from the recorded calls[0]: "
+        "HTTP_REQUEST_MISMATCH: call 1 differs from the recorded calls[0]: "
         "stream: recorded true, sent <missing>"
     ) in swallowed.message("test_sum_swallowed")
+    assert "ERROR tests/test_sdk.py::test_sum_swallowed - HTTP_REQUEST_MISMATCH" in (
+        swallowed.output
+    ), swallowed.output
 
 
 async def test_a_failed_tests_recording_and_a_stream_the_parser_refuses_are_not_kept(
@@ -199,7 +208,7 @@ async def test_a_failed_tests_recording_and_a_stream_the_parser_refuses_are_not_
     assert run.results("test_cut_stream") == ("failed",)
     cut = run.message("test_cut_stream")
     assert "VendorError" in cut, cut
-    assert "VENDOR_MISSING_TERMINAL" in cut, cut
+    assert cut.lstrip().startswith("VENDOR_MISSING_TERMINAL: "), cut
     assert "calls[0].response.body: replayed on anthropic-messages" in cut, cut
     assert run.results("test_cut_stream_unchecked") == ("passed",)
     assert sorted(path.name for path in cassettes.iterdir()) == ["cut-unchecked.json"], (

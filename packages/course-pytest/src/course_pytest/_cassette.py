@@ -106,6 +106,16 @@ class CourseCassette:
         return self._opening.plan
 
     @property
+    def problems(self) -> tuple[VendorError, ...]:
+        """Every refusal and strict-check failure of this test's httpx2 transport so far.
+
+        An SDK may turn a refusal into an error of its own (a ``400``'s
+        ``BadRequestError``); this is where the course error still is. A
+        course transport raises its errors itself: ``()`` for it.
+        """
+        return () if self._httpx is None else self._httpx.problems
+
+    @property
     def recording(self) -> bool:
         """Whether calls of this test may reach the network (it records, or extends)."""
         return self.plan in ("record", "extend")
@@ -244,8 +254,7 @@ class CourseCassette:
                 self._keep_recording(passed=passed and not problems)
         if passed and problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            first = problems[0]
-            pytest.fail(f"{self.path}: {first.code.value}: {first.message}{more}", pytrace=False)
+            pytest.fail(f"{problems[0]} ({self.path}){more}", pytrace=False)
         if check_consumed and isinstance(transport, Httpx2CassetteTransport):
             self._fail_unless_consumed(transport)
         if passed:

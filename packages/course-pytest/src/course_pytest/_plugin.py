@@ -16,6 +16,7 @@ from returns.result import Failure
 
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from course_pytest._cassette import CourseCassette
+from course_pytest._headline import course_first, course_problem
 from course_pytest._lock import CassetteLock
 from course_pytest._modes import RecordMode, how_to_extend, how_to_record
 from course_pytest._options import (
@@ -43,6 +44,7 @@ __all__ = [
 _MODES = tuple(mode.value for mode in RecordMode)
 _CALL_PASSED = pytest.StashKey[bool]()
 _RECORD_MODE = pytest.StashKey[RecordMode]()
+_CASSETTE = pytest.StashKey[CourseCassette]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -98,10 +100,17 @@ def pytest_pycollect_makeitem(
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Remember whether the test's own call passed: teardown checks run only then."""
+    """Remember whether the test's own call passed (teardown checks run only then); make a
+    failure that a cassette caused read course-first (`course_first`)."""
     report = yield
     if report.when == "call":
         item.stash[_CALL_PASSED] = report.passed
+    if report.failed and call.excinfo is not None:
+        cassette = item.stash.get(_CASSETTE, None)
+        kept = () if cassette is None else cassette.problems
+        problem = course_problem(call.excinfo.value, kept)
+        if problem is not None:
+            course_first(report, problem)
     return report
 
 
@@ -226,6 +235,7 @@ async def course_cassette(
             how_to_replace=how_to_record(node_id, replacing=True),
             how_to_extend=how_to_extend(node_id),
         )
+        request.node.stash[_CASSETTE] = cassette
         try:
             yield cassette
         finally:
