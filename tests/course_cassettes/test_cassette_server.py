@@ -106,7 +106,10 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
         "message": 'first.json calls[0]: model: recorded "m", sent "other"',
         "code": VendorErrorCode.HTTP_REQUEST_MISMATCH.value,
     }
-    assert "not a JSON object" in json.loads(broken.content)["error"]["message"]
+    assert json.loads(broken.content)["error"]["message"] == (
+        "first.json calls[0]: body: not usable JSON: nesting is too deep to parse "
+        "(no cassette can hold this request body)"
+    )
     assert json.loads(exhausted.content)["error"]["code"] == "HTTP_RECORDING_EXHAUSTED"
     assert json.loads(unknown.content)["error"] == {
         "type": "course_cassette_error",
