@@ -103,6 +103,51 @@ async def test_a_key_sent_by_basic_auth_is_scrubbed_in_clear_as_well_as_in_base6
         assert written["response"]["body"] == [f'{{"error": {{"message": "bad {REDACTED}"}}}}']
 
 
+def _base64_echoes(key: str) -> list[str]:
+    """What a server may echo of ``key`` in base64: alone, and inside longer encoded texts."""
+    raw = key.encode()
+    return [
+        base64.b64encode(raw).decode(),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+        base64.b64encode(b"Bearer " + raw).decode(),
+        base64.b64encode(b"user:" + raw).decode(),
+        base64.urlsafe_b64encode(b"[" + raw + b"]").decode(),
+    ]
+
+
+def _base64_windows(key: str) -> set[bytes]:
+    """Every 8 characters base64 writes for ``key``'s bytes alone, wherever the key sits."""
+    windows: set[bytes] = set()
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        for before in range(3):
+            # The groups shared with the neighbours (one at each end) are not the key's alone.
+            inner = encode(b"\0" * before + key.encode())[4:-4]
+            windows.update(inner[start : start + 8] for start in range(len(inner) - 7))
+    return windows
+
+
+@pytest.mark.parametrize(
+    ("target", "headers"),
+    [
+        ("/v1/x", {"x-api-key": KEY}),
+        ("/v1/x", {"authorization": f"Bearer {KEY}"}),
+        (f"/v1/x?key={KEY}", {}),
+    ],
+    ids=["x-api-key", "bearer", "query"],
+)
+async def test_a_key_echoed_in_base64_alone_or_inside_a_longer_text_is_scrubbed(
+    tmp_path: Path, target: str, headers: dict[str, str]
+) -> None:
+    echoes = _base64_echoes(KEY)
+    body = json.dumps({"error": {"message": "seen: " + " ".join(echoes)}}).encode()
+    data = await recorded_bytes(tmp_path, RecordedResponse(401, JSON, body), target, headers)
+
+    assert [echo for echo in echoes if echo.encode() in data] == []
+    assert [window for window in _base64_windows(KEY) if window in data] == []
+    [written] = document(tmp_path / "secret.json")["calls"]
+    assert written["response"]["body"][0].count(REDACTED) == len(echoes)
+
+
 def test_the_credentials_of_basic_auth_are_its_token_its_pair_and_its_long_parts() -> None:
     token = base64.b64encode(b"user:p@ssw0rd-long").decode()
     dummy = base64.b64encode(f"{KEY}:X".encode()).decode()

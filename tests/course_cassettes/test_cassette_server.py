@@ -106,7 +106,10 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
         "message": 'first.json calls[0]: model: recorded "m", sent "other"',
         "code": VendorErrorCode.HTTP_REQUEST_MISMATCH.value,
     }
-    assert "not a JSON object" in json.loads(broken.content)["error"]["message"]
+    assert json.loads(broken.content)["error"]["message"] == (
+        "first.json calls[0]: body: not usable JSON: nesting is too deep to parse "
+        "(no cassette can hold this request body)"
+    )
     assert json.loads(exhausted.content)["error"]["code"] == "HTTP_RECORDING_EXHAUSTED"
     assert json.loads(unknown.content)["error"] == {
         "type": "course_cassette_error",
@@ -122,6 +125,24 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
         VendorErrorCode.HTTP_RECORDING_EXHAUSTED,
         VendorErrorCode.HTTP_REQUEST_MISMATCH,
     ]
+
+
+async def test_a_request_without_a_body_matches_a_recorded_one_held_as_an_empty_object() -> None:
+    # The httpx2 transports record a GET (a model listing) with body {}.
+    listing = RecordedResponse(200, {"content-type": "application/json"}, b'{"data": []}')
+    models = cassette(call({}, listing, path="/v1/models", method="GET"))
+    reports: list[ServedCall] = []
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(
+            CassetteResponder([("models.json", models)], report=reports.append)
+        ) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        answer = await client.get("/v1/models")
+
+    assert (answer.status_code, answer.content) == (200, b'{"data": []}')
+    assert reports == [ServedCall("GET", "/v1/models", "models.json", 0, 200)]
 
 
 async def test_a_path_recorded_under_another_prefix_is_named_in_the_404() -> None:

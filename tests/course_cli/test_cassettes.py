@@ -123,7 +123,7 @@ class ServingIsAFailure:
     ("arguments", "message"),
     [
         ((), "the following arguments are required: CASSETTE_OR_DIR"),
-        (("{missing}",), "cannot be read (No such file or directory)"),
+        (("{missing}",), "missing: cannot be read: No such file or directory"),
         (("{empty}",), "no cassette (a *.json file with a 'course_cassette' key) found"),
         (("{broken}",), "calls: must be a list, not an object"),
         (("{edited}",), "edited/b.json: not JSON: Expecting value at line 1 column 34"),

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,7 @@ from tests.course_cassettes.replays import replay
 from tests.course_cassettes.sdk_upstream import ANTHROPIC_SSE, Upstream
 from tests.course_cassettes.test_httpx2_transports import recorded
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
+from tests.course_cli.serving import serving
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import JSON, SSE, WIRES, Wire, sse_bytes
 
@@ -276,7 +279,7 @@ def test_a_cassette_that_cannot_be_read_is_reported_with_the_cassette_code_and_s
     assert run.status == 2
     assert run.out.splitlines() == [
         f"{missing}: HTTP_RECORDING_INVALID: cannot be read: No such file or directory",
-        f"{folder}: HTTP_RECORDING_INVALID: cannot be read: Is a directory",
+        f"{folder}: HTTP_RECORDING_INVALID: cannot be read: is not a regular file (a folder)",
         "checked 3 files, 1 response: 2 problems in 2 files (2 files could not be read)",
     ]
 
@@ -327,3 +330,17 @@ def test_course_check_reads_what_the_sdk_transports_recorded(
         f"{bad}: response 0: VENDOR_MISSING_TERMINAL: calls[0].response.body: "
         "replayed on anthropic-messages: "
     ), broken.out
+
+
+def test_a_named_pipe_checked_as_a_cassette_is_one_problem_at_once(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)  # no writer: reading it would wait forever
+    command = (sys.executable, "-m", "course_cli")
+    with serving("check", "--wire", "cassette", str(pipe), command=command) as child:
+        out, err = child.finish()
+
+    assert (child.process.returncode, err) == (2, "")
+    assert out.splitlines() == [
+        f"{pipe}: HTTP_RECORDING_INVALID: cannot be read: is not a regular file (a named pipe)",
+        "checked 1 file, 0 responses: 1 problem in 1 file (1 file could not be read)",
+    ]

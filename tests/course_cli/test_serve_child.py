@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import sys
@@ -97,3 +98,23 @@ def test_sigterm_stops_the_server_closing_its_connections_with_status_143(
         "POST /v1/messages: HTTP_REQUEST_MISMATCH: no cassette records POST /v1/messages",
         "course serve: terminated",
     ]
+
+
+def test_a_named_pipe_among_the_cassettes_is_refused_at_once_never_waited_on(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "cassettes"
+    folder.mkdir()
+    write_cassette(folder / "a.json", Cassette())
+    pipe = folder / "b.json"
+    os.mkfifo(pipe)  # no writer: reading it would wait forever
+    ends = []
+    for target in (folder, pipe):
+        with serving(str(target)) as child:
+            ends.append((*child.finish(), child.process.returncode))
+
+    refused = (
+        f"course serve: error: {pipe}: cannot be read: is not a regular file (a named pipe) "
+        "(see 'course serve --help')\n"
+    )
+    assert ends == [("", refused, 2), ("", refused, 2)]

@@ -171,3 +171,80 @@ async def test_an_upstream_that_cannot_be_reached_is_a_typed_502(tmp_path: Path)
     assert response.headers["x-should-retry"] == "false"
     assert json.loads(response.content)["error"]["code"] == "HTTP_CONNECT_FAILED"
     assert "POST /v1/messages: HTTP_CONNECT_FAILED: the upstream could not be reached" in err
+
+
+def _post_raw(url: str, body: bytes, headers: dict[bytes, bytes] | None = None) -> httpx2.Response:
+    with httpx2.Client(timeout=SECONDS) as http:
+        return http.post(url, content=body, headers={b"x-api-key": KEY.encode(), **(headers or {})})
+
+
+async def test_a_body_no_cassette_can_hold_is_a_typed_400_sent_nowhere_and_named_on_stderr(
+    tmp_path: Path,
+) -> None:
+    cassette = tmp_path / "refused.json"
+    deep = b'{"a": ' + b"[" * 64 + b"]" * 64 + b"}"
+    async with LoopbackServer(upstream_answer) as upstream:
+        with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
+            url = _base_url(child.line()) + "/v1/messages"
+            answers = [
+                await asyncio.to_thread(_post_raw, url, body)
+                for body in (b'{"temperature": NaN}', b'{"a": 1e400}', deep)
+            ]
+            child.process.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.to_thread(child.finish)
+        received = list(upstream.requests)
+
+    assert [(answer.status_code, answer.headers["x-should-retry"]) for answer in answers] == [
+        (400, "false")
+    ] * 3
+    assert [answer.json()["error"]["code"] for answer in answers] == ["HTTP_RECORDING_INVALID"] * 3
+    held = "(no cassette can hold this request body)"
+    assert err.splitlines() == [
+        f"POST /v1/messages: HTTP_RECORDING_INVALID: body: not strict JSON: NaN is not a JSON "
+        f"number {held}",
+        f"POST /v1/messages: HTTP_RECORDING_INVALID: body: not strict JSON: the number 1e400 "
+        f"overflows a float {held}",
+        "POST /v1/messages: HTTP_RECORDING_INVALID: body.a" + "[0]" * 63 + ": nests more than "
+        f"JSON_MAX_DEPTH (64) containers {held}",
+        "course serve: terminated",
+    ], "one line each, no traceback"
+    assert received == [], "nothing reached the API"
+    assert not cassette.exists() or load_cassette(cassette).unwrap().calls == ()
+
+
+EURO = "€".encode()
+
+
+def upstream_with_header_bytes(request: LoopbackRequest) -> RecordedResponse:
+    # Text of one character per byte goes out as those bytes: here, UTF-8's.
+    note = EURO.decode("latin-1")
+    return RecordedResponse(200, {"content-type": f"application/json; note={note}"}, b"{}")
+
+
+async def test_header_bytes_outside_ascii_pass_both_ways_as_they_came_and_replay_so(
+    tmp_path: Path,
+) -> None:
+    cassette = tmp_path / "headers.json"
+    beta = {b"anthropic-beta": b"caf\xe9"}
+    async with LoopbackServer(upstream_with_header_bytes) as upstream:
+        with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
+            url = _base_url(child.line()) + "/v1/messages"
+            live = await asyncio.to_thread(_post_raw, url, b'{"q": 1}', beta)
+            report = await asyncio.to_thread(child.line)
+            child.process.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.to_thread(child.finish)
+        [received] = upstream.requests
+    with serving(str(cassette)) as child:
+        url = _base_url(child.line()) + "/v1/messages"
+        replayed = await asyncio.to_thread(_post_raw, url, b'{"q": 1}', beta)
+        child.process.send_signal(signal.SIGTERM)
+        _out, replay_err = await asyncio.to_thread(child.finish)
+
+    sent = b"application/json; note=" + EURO
+    assert (live.status_code, dict(live.headers.raw)[b"content-type"]) == (200, sent)
+    assert (replayed.status_code, dict(replayed.headers.raw)[b"content-type"]) == (200, sent)
+    assert received.header("anthropic-beta") == "caf\xe9", "the byte the client sent"
+    assert report == "POST /v1/messages: recorded: 200"
+    assert (err, replay_err) == ("course serve: terminated\n", "course serve: terminated\n")
+    [call] = load_cassette(cassette).unwrap().calls
+    assert call.request.headers["anthropic-beta"] == "caf\xe9"

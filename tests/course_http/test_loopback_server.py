@@ -52,6 +52,21 @@ async def test_responses_are_served_in_order_and_requests_recorded_as_received()
     assert server.requests == (one, two), "still there after the server stopped"
 
 
+async def test_header_text_goes_out_as_its_latin1_bytes_or_else_as_utf8_never_a_500() -> None:
+    # "café" is one byte a character (as a cassette holds header values);
+    # "€" is not Latin-1 at all: it goes out as the UTF-8 a server writes.
+    served = RecordedResponse(200, {**SSE, "x-latin": "café", "x-euro": "€"}, b"data: 1\n\n")
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([served]) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        response = await client.post("/v1/messages", content=b"{}")
+    raw = dict(response.headers.raw)
+    assert (response.status_code, response.text) == (200, "data: 1\n\n")
+    assert (raw[b"x-latin"], raw[b"x-euro"]) == (b"caf\xe9", "€".encode())
+
+
 async def test_a_request_with_nothing_scripted_gets_a_500_that_says_so() -> None:
     async with (
         asyncio.timeout(GUARD_SECONDS),

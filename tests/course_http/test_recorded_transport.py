@@ -70,6 +70,13 @@ async def test_requests_lists_what_was_sent_without_the_secret_headers() -> None
     assert KEY not in repr(transport.requests)
 
 
+async def test_a_header_value_outside_ascii_is_played_as_its_bytes() -> None:
+    # Latin-1 text, as a cassette may hold it: httpx2 alone would take ASCII only.
+    served = RecordedResponse(200, {**SSE, "x-note": "café"}, FRAMES)
+    async with asyncio.timeout(GUARD_SECONDS), RecordedTransport([served]) as transport:
+        assert await collect(transport) == FRAME_EVENTS
+
+
 async def test_a_call_beyond_the_recording_fails_with_the_exhaustion_code_and_is_listed() -> None:
     async with (
         asyncio.timeout(GUARD_SECONDS),

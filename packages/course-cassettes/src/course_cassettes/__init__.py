@@ -2,7 +2,8 @@
 
 - A `Cassette` of `CassetteCall` s (each request as sent, each response as
   received), versioned (`CASSETTE_VERSION` under `CASSETTE_VERSION_KEY`),
-  read with `load_cassette` (`loads_cassette`, `parse_cassette`) and written
+  read with `load_cassette` (`read_cassette_file`, a regular file of at most
+  `MAX_CASSETTE_BYTES`; `loads_cassette`, `parse_cassette`) and written
   with `write_cassette` (`dumps_cassette`, `cassette_to_json`): readable JSON,
   SSE bodies as lines.
 - `RecordingTransport` records through a live transport, redacted as a
@@ -30,9 +31,11 @@ from course_cassettes._cassette import (
     RequestMatching,
 )
 from course_cassettes._cassette_file import (
+    MAX_CASSETTE_BYTES,
     dumps_cassette,
     load_cassette,
     loads_cassette,
+    read_cassette_file,
     write_cassette,
 )
 from course_cassettes._cassette_json import cassette_to_json, parse_cassette
@@ -52,6 +55,7 @@ __all__ = [
     "CASSETTE_VERSION_KEY",
     "KEPT_REQUEST_HEADERS",
     "KEPT_RESPONSE_HEADERS",
+    "MAX_CASSETTE_BYTES",
     "AppliedFault",
     "Cassette",
     "CassetteCall",
@@ -70,6 +74,7 @@ __all__ = [
     "load_cassette",
     "loads_cassette",
     "parse_cassette",
+    "read_cassette_file",
     "write_cassette",
 ]
 

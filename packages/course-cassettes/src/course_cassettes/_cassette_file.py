@@ -13,15 +13,43 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import Final
 
-from returns.result import Failure, Result
+from returns.result import Failure, Result, Success
 
 from course_cassettes._cassette import Cassette
 from course_cassettes._cassette_json import CASSETTE_VENDOR, cassette_to_json, parse_cassette
 from course_http import VendorError, VendorErrorCode
 from course_protocol.strict_json import loads_strict_json
 
-__all__ = ["dumps_cassette", "load_cassette", "loads_cassette", "write_cassette"]
+__all__ = [
+    "MAX_CASSETTE_BYTES",
+    "dumps_cassette",
+    "load_cassette",
+    "loads_cassette",
+    "read_cassette_file",
+    "write_cassette",
+]
+
+MAX_CASSETTE_BYTES: Final = 64 * 1024 * 1024
+"""The largest cassette file read (64 MiB): a bound on the memory one file may take.
+
+Far above what a test's calls record (a long streamed answer is tens of
+kilobytes; a request holding images, a few megabytes); a recording that
+grows past it cannot be read back: split the test, or keep the large
+inputs out of the recorded calls."""
+
+# Opened without waiting: a named pipe with no writer would block the open
+# itself, before anything could tell it from a file. No controlling
+# terminal either, whatever device the path names.
+_READ_FLAGS: Final = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+_READ_SIZE: Final = 1024 * 1024
 
 
 def _invalid_error(message: str) -> VendorError:
@@ -47,22 +75,85 @@ def load_cassette(path: str | os.PathLike[str]) -> Result[Cassette, VendorError]
     """The `Cassette` in the file at ``path``.
 
     Returns ``Failure`` with ``HTTP_RECORDING_INVALID`` when the file cannot
-    be read (the message says why and names the file) or is not a valid
-    cassette (see `loads_cassette`; the message names the file, then the
-    problem's path). A ``path`` no file can have (one holding a NUL
-    character or a lone surrogate, or not a path at all) is a file that
-    cannot be read. Never raises.
+    be read (`read_cassette_file`: the message says why and names the file)
+    or is not a valid cassette (see `loads_cassette`; the message names the
+    file, then the problem's path). Never raises, and never waits on a
+    file that does not end: only a regular file of at most
+    `MAX_CASSETTE_BYTES` is read.
+    """
+    name = _file_name(path)[0]
+    return read_cassette_file(path).bind(
+        lambda data: loads_cassette(data).alt(
+            lambda error: VendorError(error.code, f"{name}: {error.message}", vendor=error.vendor)
+        )
+    )
+
+
+def read_cassette_file(path: str | os.PathLike[str]) -> Result[bytes, VendorError]:
+    """The bytes of the cassette file at ``path``, as `load_cassette` reads them.
+
+    Only a regular file (a link to one is followed) of at most
+    `MAX_CASSETTE_BYTES` bytes is read: a named pipe, a device (a link to
+    ``/dev/zero``), a socket or a folder is refused at once, as is a larger
+    file, so a file that never ends can neither hang the read nor fill the
+    memory. The file is opened without waiting (a pipe with no writer does
+    not block) and judged by what was opened, so a file swapped between a
+    check and the read cannot slip past. Returns ``Failure`` with
+    ``HTTP_RECORDING_INVALID``, its message naming the file and why it
+    cannot be read (a ``path`` no file can have, one holding a NUL
+    character or a lone surrogate or not a path at all, is one such).
+    Never raises.
     """
     name, unusable = _file_name(path)
     if unusable is not None:
         return _invalid(f"{name}: cannot be read: {unusable}")
     try:
-        data = Path(name).read_bytes()
+        descriptor = os.open(name, _READ_FLAGS)
     except OSError as error:
         return _invalid(f"{name}: cannot be read: {error.strerror or error}")
-    return loads_cassette(data).alt(
-        lambda error: VendorError(error.code, f"{name}: {error.message}", vendor=error.vendor)
+    try:
+        data = _bounded_read(descriptor)
+    except OSError as error:
+        return _invalid(f"{name}: cannot be read: {error.strerror or error}")
+    finally:
+        os.close(descriptor)
+    if isinstance(data, str):
+        return _invalid(f"{name}: cannot be read: {data}")
+    return Success(data)
+
+
+def _bounded_read(descriptor: int) -> bytes | str:
+    """What the open ``descriptor`` holds, or why it is not read (not a regular file, too large)."""
+    status = os.fstat(descriptor)
+    kind = _not_regular(status.st_mode)
+    if kind is not None:
+        return f"is not a regular file ({kind})"
+    too_large = f"is larger than MAX_CASSETTE_BYTES ({MAX_CASSETTE_BYTES} bytes)"
+    if status.st_size > MAX_CASSETTE_BYTES:
+        return too_large
+    parts: list[bytes] = []
+    # At most one byte past the bound: a file still growing stops there.
+    left = MAX_CASSETTE_BYTES + 1
+    while left > 0 and (part := os.read(descriptor, min(left, _READ_SIZE))):
+        parts.append(part)
+        left -= len(part)
+    if left <= 0:
+        return too_large
+    return b"".join(parts)
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file; ``None`` when it is."""
+    if stat.S_ISREG(mode):
+        return None
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
     )
+    return next((kind for test, kind in kinds if test(mode)), "not a file")
 
 
 def _file_name(path: str | os.PathLike[str]) -> tuple[str, str | None]:

@@ -17,7 +17,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, 
 
 import httpx2
 
-from course_http import Playback
+from course_http import Playback, header_bytes
 
 __all__ = ["OnceStream", "played_response"]
 
@@ -29,7 +29,7 @@ def played_response(
     timeouts = request.extensions.get("timeout", {})
     return httpx2.Response(
         status_code=played.status,
-        headers=list(played.headers.items()),
+        headers=header_bytes(played.headers.items()),
         stream=_PlayedBody(played, timeouts.get("read"), after),
         request=request,
     )

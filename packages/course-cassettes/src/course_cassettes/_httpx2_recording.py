@@ -10,15 +10,23 @@ from pathlib import Path
 from typing import final
 
 import httpx2
+from returns.result import Failure
 
 from course_cassettes._cassette import Cassette, Redaction, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
 from course_cassettes._httpx2_body import played_response
-from course_cassettes._httpx2_calls import StreamCheck, json_body, located
+from course_cassettes._httpx2_calls import StreamCheck, json_body, located, raw_path
 from course_cassettes._httpx2_tee import teed_response
 from course_cassettes._recording_log import RecordingCall, RecordingLog
 from course_cassettes._refusal import refusal
-from course_http import ResponseEnd, VendorError, VendorErrorCode, playback_of
+from course_http import (
+    ResponseEnd,
+    VendorError,
+    VendorErrorCode,
+    playback_of,
+    request_secrets,
+    scrub,
+)
 
 __all__ = ["Httpx2RecordingTransport"]
 
@@ -43,9 +51,11 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     the cassette for its replays; ``replay_first`` serves recorded calls
     first, as `RecordingTransport` does (VCR's ``new_episodes``).
 
-    A request whose body is not a JSON object (a cassette holds none) is
-    refused, unsent, with a 400 marked ``x-should-retry: false``
-    (``HTTP_RECORDING_INVALID``). With ``check`` (a `StreamCheck`), each
+    A request whose body a cassette cannot hold (not a strict JSON object:
+    a file upload, a ``NaN``, ``Infinity`` or ``1e400``, a key given twice,
+    nesting past ``course_protocol.JSON_MAX_DEPTH``) is refused, unsent,
+    with a 400 marked ``x-should-retry: false`` (``HTTP_RECORDING_INVALID``,
+    naming the path of the bad value). With ``check`` (a `StreamCheck`), each
     response recorded whole is checked once its last byte was read: a
     problem is kept in `problems` and raised (a `VendorError`) where the
     client reads the end of the body; the call stays in the file, as it was.
@@ -99,11 +109,9 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` of a sync client on, and record it (see the class)."""
-        content = request.read()
-        early = self._early_answer(request, content)
-        if early is not None:
-            return early
-        call = self._begin(request, content)
+        call = self._answered_or_begun(request, request.read())
+        if isinstance(call, httpx2.Response):
+            return call
         inner = self._sync_inner()
         try:
             response = inner.handle_request(request)
@@ -114,11 +122,9 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` of an async client on, and record it (see the class)."""
-        content = await request.aread()
-        early = self._early_answer(request, content)
-        if early is not None:
-            return early
-        call = self._begin(request, content)
+        call = self._answered_or_begun(request, await request.aread())
+        if isinstance(call, httpx2.Response):
+            return call
         inner = self._async_inner()
         try:
             response = await inner.handle_async_request(request)
@@ -145,23 +151,29 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
             raise TypeError("an async client's calls need an async inner transport")
         return inner
 
-    def _early_answer(self, request: httpx2.Request, content: bytes) -> httpx2.Response | None:
-        """A replayed earlier call, or the refusal of a body no cassette holds; else ``None``."""
+    def _answered_or_begun(
+        self, request: httpx2.Request, content: bytes
+    ) -> httpx2.Response | RecordingCall:
+        """A replayed earlier call or the refusal of a body no cassette holds; else the call begun.
+
+        The refusal names the path of the bad value, scrubbed of the
+        request's credentials.
+        """
         body = json_body(content)
-        if body is None:
-            problem = "the request body is not a JSON object: a cassette cannot hold it"
+        if isinstance(body, Failure):
             code = VendorErrorCode.HTTP_RECORDING_INVALID
+            problem = scrub(
+                body.failure(), request_secrets(dict(request.headers), raw_path(request))
+            )
             with self._lock:
                 self._problems.append(VendorError(code, problem, vendor=CASSETTE_VENDOR))
             played = playback_of(refusal(400, code, problem), "whole", self._random)
             return played_response(played, request)
-        earlier = self._log.replayed(lambda: self._log.redacted(request, body))
-        if earlier is None:
-            return None
-        return played_response(playback_of(earlier.response, "whole", self._random), request)
-
-    def _begin(self, request: httpx2.Request, content: bytes) -> RecordingCall:
-        call = self._log.begin(request, json_body(content))
+        held = body.unwrap()
+        earlier = self._log.replayed(lambda: self._log.redacted(request, held))
+        if earlier is not None:
+            return played_response(playback_of(earlier.response, "whole", self._random), request)
+        call = self._log.begin(request, held)
         # Unencoded bytes keep the cassette readable; the vendor's answer is the same.
         request.headers["accept-encoding"] = "identity"
         return call

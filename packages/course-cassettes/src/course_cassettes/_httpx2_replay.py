@@ -8,6 +8,7 @@ from typing import final
 
 import httpx2
 from frozendict import frozendict
+from returns.result import Failure
 
 from course_cassettes._cassette import Cassette, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
@@ -44,17 +45,19 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     rule); the recorded response is played byte for byte (``chunking`` and
     ``seed`` cut it, at once by default), with ``faults`` applied as there.
 
-    A request that differs, one past the last recorded call, or one whose
-    body a cassette cannot hold is refused with a 400 whose JSON body names
-    the code (``HTTP_REQUEST_MISMATCH``, ``HTTP_RECORDING_EXHAUSTED``) and
-    the problem, marked ``x-should-retry: false`` so that no SDK retries it:
-    the SDK raises its own error for a 400 (``BadRequestError``), and the
-    problem is kept in `problems` as a `VendorError`. With ``check`` (a
-    `StreamCheck`), each recorded response played whole with no fault is
-    checked once its last byte was read: a problem is kept and raised (a
-    `VendorError` with the parser's code) where the client reads the end of
-    the body. Raises ``TypeError`` or ``ValueError`` for bad arguments, as
-    `CassetteTransport` does.
+    A request that differs, one whose body a cassette cannot hold (not a
+    strict JSON object: a file upload, a ``NaN``, ``Infinity`` or ``1e400``,
+    a key given twice, nesting past ``course_protocol.JSON_MAX_DEPTH``),
+    or one past the last recorded call is refused with a 400 whose JSON
+    body names the code (``HTTP_REQUEST_MISMATCH`` for the first two,
+    ``HTTP_RECORDING_EXHAUSTED``) and the problem, marked ``x-should-retry:
+    false`` so that no SDK retries it: the SDK raises its own error for a
+    400 (``BadRequestError``), and the problem is kept in `problems` as a
+    `VendorError`. With ``check`` (a `StreamCheck`), each recorded response
+    played whole with no fault is checked once its last byte was read: a
+    problem is kept and raised (a `VendorError` with the parser's code)
+    where the client reads the end of the body. Raises ``TypeError`` or
+    ``ValueError`` for bad arguments, as `CassetteTransport` does.
     """
 
     def __init__(
@@ -130,18 +133,17 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         body = json_body(content)
         player = self._player
         with self._lock:
-            if body is None:
+            if isinstance(body, Failure):
                 shown = masked_path(scrub(path, secrets))
                 index = player.count(
                     RecordedRequest(request.method, shown, frozendict(), frozendict())
                 )
                 return self._refused(
                     VendorErrorCode.HTTP_REQUEST_MISMATCH,
-                    f"call {index + 1}: body: the request body is not a JSON object "
-                    "a cassette could hold",
+                    f"call {index + 1}: {scrub(body.failure(), secrets)}",
                 )
             sent = redacted_request(
-                request.method, path, {}, body, player.cassette.redaction, secrets
+                request.method, path, {}, body.unwrap(), player.cassette.redaction, secrets
             )
             try:
                 index, played = player.play(sent, sent)

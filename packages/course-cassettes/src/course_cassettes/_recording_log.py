@@ -29,7 +29,7 @@ from course_cassettes._redaction import (
     remasked_request,
     request_secrets,
 )
-from course_http import RecordedRequest, ResponseEnd
+from course_http import RecordedRequest, ResponseEnd, header_text
 
 __all__ = ["RecordingCall", "RecordingLog", "ended_by"]
 
@@ -54,13 +54,15 @@ class RecordingCall:
 
         The body is passed on (and kept) decoded: a credential echoed in a
         compressed body could not be scrubbed, and the client decodes it
-        anyway; so the headers that describe the encoded body go.
+        anyway; so the headers that describe the encoded body go. Header
+        values are kept one character per byte (``course_http.header_text``),
+        so a replay sends the bytes that came, whatever their encoding.
         """
         self.status = response.status_code
         self.headers = {
             name: value
-            for name, value in response.headers.items()
-            if name.lower() not in _DECODED_AWAY
+            for name, value in header_text(response.headers.raw).items()
+            if name not in _DECODED_AWAY
         }
         return [
             (name, value)
@@ -139,7 +141,7 @@ class RecordingLog:
         return redacted_request(
             request.method,
             raw_path(request),
-            dict(request.headers),
+            header_text(request.headers.raw),
             body,
             self._redaction,
             _secrets(request),

@@ -20,8 +20,15 @@ from course_cassettes._cassette import Redaction
 from course_cassettes._httpx2_calls import StreamCheck
 from course_cassettes._httpx2_recording import Httpx2RecordingTransport
 from course_cassettes._refusal import refusal
-from course_http import VendorErrorCode, masked_path, request_secrets, scrub
-from course_http.loopback import LoopbackRequest, LoopbackResponse, LoopbackStream
+from course_http import (
+    VendorErrorCode,
+    header_bytes,
+    header_text,
+    masked_path,
+    request_secrets,
+    scrub,
+)
+from course_http.loopback import LoopbackRequest, LoopbackStream
 
 __all__ = ["ProxiedCall", "RecordingProxy"]
 
@@ -37,8 +44,10 @@ class ProxiedCall:
     """What a `RecordingProxy` did with one request.
 
     ``path`` is masked as a cassette keeps it; ``status`` is what the client
-    got (``None`` when the upstream could not be reached and the proxy
-    answered 502); ``code`` is the problem's (``HTTP_CONNECT_FAILED``, a
+    got from the upstream (``None`` when the proxy answered itself: 502 when
+    the upstream could not be reached, 500 when the proxy failed); ``code``
+    is the problem's (``HTTP_CONNECT_FAILED``, ``HTTP_SERVER_ERROR``,
+    ``HTTP_RECORDING_INVALID`` for a request body no cassette can hold, a
     strict check's ``VENDOR_*``), ``None`` when there was none.
     """
 
@@ -55,15 +64,19 @@ class RecordingProxy:
 
     ``upstream`` is the API's base URL (``https://api.anthropic.com``): a
     request for ``/v1/messages`` goes to ``upstream`` + ``/v1/messages``.
-    The answer streams back as it arrives; the cassette at ``path`` is
-    rewritten as each call ends (`Httpx2RecordingTransport`, with
-    ``redaction``, ``keep_headers`` and ``check``). An upstream that cannot
-    be reached (no connection, a timeout before the status) is answered
-    with a 502 marked ``x-should-retry: false`` naming
-    ``HTTP_CONNECT_FAILED``, and not recorded. ``report`` is called with a
-    `ProxiedCall` for every request. `aclose` writes the cassette and
-    closes the connections. Raises ``TypeError`` or ``ValueError`` for bad
-    arguments.
+    The answer streams back as it arrives, its headers' bytes as they came
+    (whatever their encoding); the cassette at ``path`` is rewritten as each
+    call ends (`Httpx2RecordingTransport`, with ``redaction``,
+    ``keep_headers`` and ``check``). A request whose body no cassette can
+    hold is refused unsent, as that transport refuses it (a 400,
+    ``HTTP_RECORDING_INVALID``). An upstream that cannot be reached (no
+    connection, a timeout before the status) is answered with a 502 marked
+    ``x-should-retry: false`` naming ``HTTP_CONNECT_FAILED``, and not
+    recorded; whatever else fails is answered with a 500 the same way
+    (``HTTP_SERVER_ERROR``, naming the exception's type), never a bare one.
+    ``report`` is called with a `ProxiedCall` for every request. `aclose`
+    writes the cassette and closes the connections. Raises ``TypeError`` or
+    ``ValueError`` for bad arguments.
     """
 
     def __init__(
@@ -101,37 +114,50 @@ class RecordingProxy:
         shown = masked_path(scrub(request.path, secrets))
 
         async def opened() -> tuple[int, Mapping[str, str], AsyncIterator[bytes]]:
+            # Header bytes as they came, both ways: a value outside ASCII is
+            # neither re-encoded nor a reason to fail the exchange.
             outgoing = self._client.build_request(
                 request.method,
                 self._upstream + request.path,
-                headers=[
+                headers=header_bytes(
                     (name, value)
                     for name, value in request.headers
                     if name.lower() not in _HOP_BY_HOP
-                ],
+                ),
                 content=request.body,
             )
+            problems = len(self._recording.problems)
             try:
                 response = await self._client.send(outgoing, stream=True)
             except httpx2.TransportError as error:
                 # Only the type: a message may quote the URL, and so a key in its query.
                 problem = f"the upstream could not be reached: {type(error).__name__}"
                 code = VendorErrorCode.HTTP_CONNECT_FAILED
-                self._told(ProxiedCall(request.method, shown, None, code, problem))
-                answer = LoopbackResponse(refusal(502, code, problem))
-                return 502, dict(answer.response.headers), _once(answer.response.body)
+                return self._answered(request.method, shown, 502, code, problem)
+            except Exception as error:
+                # A defect still reaches the client typed, never as a bare 500.
+                problem = f"the recording proxy failed to answer: {type(error).__name__}"
+                code = VendorErrorCode.HTTP_SERVER_ERROR
+                return self._answered(request.method, shown, 500, code, problem)
             return (
                 response.status_code,
-                dict(response.headers),
-                self._relayed(request.method, shown, response),
+                header_text(response.headers.raw),
+                self._relayed(request.method, shown, response, problems),
             )
 
         return LoopbackStream(opened)
 
+    def _answered(
+        self, method: str, shown: str, status: int, code: VendorErrorCode, problem: str
+    ) -> tuple[int, Mapping[str, str], AsyncIterator[bytes]]:
+        """The proxy's own typed answer, when the upstream gave none or the proxy failed."""
+        self._told(ProxiedCall(method, shown, None, code, problem))
+        answer = refusal(status, code, problem)
+        return status, dict(answer.headers), _once(answer.body)
+
     async def _relayed(
-        self, method: str, shown: str, response: httpx2.Response
+        self, method: str, shown: str, response: httpx2.Response, problems: int
     ) -> AsyncIterator[bytes]:
-        problems = len(self._recording.problems)
         try:
             async for chunk in response.aiter_raw():
                 yield chunk

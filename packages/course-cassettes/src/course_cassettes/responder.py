@@ -14,14 +14,16 @@ cassette records), ``HTTP_RECORDING_EXHAUSTED`` (a 400), or
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, final, get_args
 
+from returns.result import Failure
+
 from course_cassettes._cassette import Cassette, CassetteCall
+from course_cassettes._httpx2_calls import json_body
 from course_cassettes._matching import request_difference
 from course_cassettes._redaction import redacted_request, request_secrets
 from course_cassettes._refusal import refusal
@@ -211,11 +213,10 @@ def _refusal(status: int, code: VendorErrorCode, problem: str) -> LoopbackRespon
 def _difference(tape: _Tape, request: LoopbackRequest, secrets: tuple[str, ...]) -> str | None:
     call = tape.next_call()
     assert call is not None
-    try:
-        body = json.loads(request.body)
-        sent = redacted_request(
-            request.method, request.path, {}, body, tape.cassette.redaction, secrets
-        )
-    except (ValueError, RecursionError) as error:
-        return f"body: the request body is not a JSON object the cassette could hold ({error})"
+    body = json_body(request.body)
+    if isinstance(body, Failure):
+        return scrub(body.failure(), secrets)
+    sent = redacted_request(
+        request.method, request.path, {}, body.unwrap(), tape.cassette.redaction, secrets
+    )
     return request_difference(call.request, sent, tape.cassette.matching)

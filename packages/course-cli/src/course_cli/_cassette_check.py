@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 from course_cassettes import (
     Cassette,
     CassetteCall,
     load_cassette,
-    loads_cassette,
 )
 from course_cli._problems import Problem
 from course_http import VendorError, VendorErrorCode
@@ -68,15 +66,19 @@ async def check_cassette_file(path: str) -> tuple[int, list[Problem]]:
 
 
 def _cassette_in(path: str) -> Cassette | Problem:
-    """The cassette the readable file at ``path`` holds, or its first problem (strict JSON)."""
-    loaded = loads_cassette(Path(path).read_bytes())
+    """The cassette the file at ``path`` holds, or its first problem (strict JSON).
+
+    The file is read as ``load_cassette`` reads it (a regular file, bounded).
+    """
+    loaded = load_cassette(path)
     cassette = loaded.value_or(None)
     if isinstance(cassette, Cassette):
         return cassette
     error: VendorError = loaded.failure()
-    found = _CALL_PATH.match(error.message)
+    message = error.message.removeprefix(f"{os.fsdecode(path)}: ")
+    found = _CALL_PATH.match(message)
     call = int(found.group(1)) if found else None
-    return Problem(path, call, None, error.code.value, error.message)
+    return Problem(path, call, None, error.code.value, message)
 
 
 async def _replay_problem(path: str, index: int, call: CassetteCall) -> Problem | None:

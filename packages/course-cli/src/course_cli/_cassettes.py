@@ -76,22 +76,30 @@ def cassettes_under(target: str) -> list[tuple[str, Cassette]] | str:
     ``target`` is a cassette file, or a folder whose ``*.json`` files (at any
     depth, in name order) are read: JSON documents without the version key
     are not cassettes and are passed over; a cassette that cannot be used,
-    and a file that is not JSON at all (a cassette broken by hand cannot be
-    told from anything else), is an error (the returned ``str``, naming the
-    file and its problem).
+    a file that is not JSON at all (a cassette broken by hand cannot be
+    told from anything else), and one that cannot be read as a cassette
+    file (not a regular file, such as a named pipe that would never end;
+    larger than ``course_cassettes.MAX_CASSETTE_BYTES``) is an error (the
+    returned ``str``, naming the file and its problem). A folder whose name
+    ends in ``.json`` is searched, not read.
     """
-    from course_cassettes import Cassette, loads_cassette
+    from course_cassettes import Cassette, load_cassette, loads_cassette, read_cassette_file
 
     root = Path(target)
     if not root.is_dir():
-        loaded = loads_cassette(root.read_bytes())
+        loaded = load_cassette(target)
         cassette = loaded.value_or(None)
         if isinstance(cassette, Cassette):
             return [(root.name, cassette)]
-        return f"{target}: {loaded.failure().message}"
+        return loaded.failure().message
     found: list[tuple[str, Cassette]] = []
     for path in sorted(root.rglob("*.json")):
-        data = path.read_bytes()
+        if path.is_dir():
+            continue
+        read = read_cassette_file(path)
+        data = read.value_or(None)
+        if data is None:
+            return read.failure().message
         loaded = loads_cassette(data)
         cassette = loaded.value_or(None)
         if isinstance(cassette, Cassette):

@@ -60,7 +60,9 @@ background of a script, where SIGINT is ignored) stops the server: every
 connection is closed, one line goes to stderr, 'course serve: interrupted'
 or 'course serve: terminated'. Exit status: 130 after Ctrl-C, 143 after
 SIGTERM, 2 for bad arguments, a cassette that cannot be used (a file in a
-folder that is not JSON at all counts) or a port already in use.
+folder that is not JSON at all counts, as does one that is not a regular
+file, such as a named pipe, or is larger than 64 MiB) or a port already in
+use.
 
 Recording (a recording proxy, for a client in any language):
   $ course serve tests/cassettes/answer.json --record --upstream https://api.anthropic.com

@@ -24,7 +24,9 @@
   `playback_response`, `cut_body`), `sent_request` (a request as a replaying
   transport lists it), and the two signals a replaying transport raises,
   `RecordingExhaustedError` and `RequestMismatchError`, which `stream_events`
-  turns into `VendorError` s; `ClosedOnExit`, the ``async with`` base.
+  turns into `VendorError` s; `ClosedOnExit`, the ``async with`` base;
+  `header_text` and `header_bytes`, header values read and written one
+  character per byte (Latin-1), so the bytes that came are the bytes that go.
 
 This is the only course package that imports an HTTP client. The loopback
 test server is `course_http.loopback` (the ``serve`` extra), imported apart.
@@ -38,6 +40,7 @@ from course_http._closing import ClosedOnExit
 from course_http._error_scrub import ScrubbedStream
 from course_http._errors import VendorError, VendorErrorCode
 from course_http._framing import SSE_FRAMING, EventDecoder, EventFraming
+from course_http._header_text import header_bytes, header_text
 from course_http._playback import (
     Playback,
     PlaybackExchange,
@@ -107,6 +110,8 @@ __all__ = [
     "VendorErrorCode",
     "code_for_status",
     "cut_body",
+    "header_bytes",
+    "header_text",
     "masked_path",
     "playback_of",
     "playback_response",

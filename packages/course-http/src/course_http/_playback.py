@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, final
 
 import httpx2
 
+from course_http._header_text import header_bytes
+
 if TYPE_CHECKING:
     from course_http._recorded import Chunking, RecordedResponse, ResponseEnd
 
@@ -121,7 +123,7 @@ def playback_response(played: Playback, request: httpx2.Request) -> httpx2.Respo
     timeouts = request.extensions.get("timeout", {})
     return httpx2.Response(
         status_code=played.status,
-        headers=list(played.headers.items()),
+        headers=header_bytes(played.headers.items()),
         stream=_PlaybackBody(played, timeouts.get("read")),
     )
 

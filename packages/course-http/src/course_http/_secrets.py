@@ -4,8 +4,9 @@ Pure text: every repr and message of a request masks with these, and so does
 what a cassette records (`course_cassettes._redaction` builds on them), what an
 error says (`course_http._error_scrub`) and what is logged
 (`course_http._log_masking`). A credential is what `request_secrets` finds
-in a request, `SHORTEST_CREDENTIAL` characters or more; `scrub` replaces it
-wherever it occurs, `scrub_shown` also where a text cut to length ends in it.
+in a request, `SHORTEST_CREDENTIAL` characters or more, in each form a
+server may echo it in (as sent, percent-decoded, base64); `scrub` replaces
+it wherever it occurs, `scrub_shown` also where a text cut to length ends in it.
 """
 
 from __future__ import annotations
@@ -97,18 +98,23 @@ def secret_values(headers: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def request_secrets(headers: Mapping[str, str], path: str) -> tuple[str, ...]:
-    """The credentials a request carries, longest first: all to scrub from what is shown.
+    """The credentials a request carries, in every form shown, longest first: all to scrub.
 
     Those of its headers (`secret_values`), and the value of each
     `MASKED_QUERY_KEYS` parameter of ``path`` (`query_credentials`), as
     written and percent-decoded: a vendor that takes its key in the query
-    may echo it in an error. Values shorter than `SHORTEST_CREDENTIAL` are
-    left out.
+    may echo it in an error. Each of them also as base64 shows it, in the
+    standard and the URL-safe alphabet: whole, with or without its ``=``
+    padding, and the part that stays the same inside a longer base64 text
+    (``base64("Bearer " + key)``, a Basic token of ``"user:" + key``), all
+    but the characters it shares with its neighbours (at most 2 of its bytes
+    at each end). Values shorter than `SHORTEST_CREDENTIAL` are left out.
     """
     found = set(secret_values(headers))
     for _name, value in query_credentials(path):
         found.update({value, percent_decoded(value)})
-    return _credentials(found)
+    clear = _credentials(found)
+    return _credentials({*clear, *(form for secret in clear for form in _base64_forms(secret))})
 
 
 def _credentials(found: Iterable[str]) -> tuple[str, ...]:
@@ -125,6 +131,30 @@ def _basic_credentials(token: str) -> set[str]:
     # The key may be either part (some APIs take it as the user, with a dummy
     # password such as "X"); a short part is dropped with the other short values.
     return {pair, user, password} if pair else set()
+
+
+def _base64_forms(secret: str) -> frozenset[str]:
+    """``secret`` (its UTF-8 bytes) as base64 shows it, in the standard and the URL-safe alphabet.
+
+    Whole, with and without its ``=`` padding; and, for a secret encoded
+    inside a longer text (``base64("user:" + key)``), the run of characters
+    that encodes it whatever comes before or after: base64 writes 3 bytes as
+    4 characters, so the secret's bytes start at one of 3 places in a group,
+    and the groups it fills alone read the same every time. The characters
+    of the groups it shares with its neighbours (at most 2 of its bytes at
+    each end) are not among the forms. Forms shorter than
+    `SHORTEST_CREDENTIAL` are left to the caller to drop.
+    """
+    data = secret.encode("utf-8", "surrogatepass")
+    forms: set[str] = set()
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(data).decode("ascii")
+        forms.update((whole, whole.rstrip("=")))
+        for shared in range(3):
+            alone = data[shared:]
+            forms.add(encode(alone[: len(alone) - len(alone) % 3]).decode("ascii"))
+    forms.discard("")
+    return frozenset(forms)
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 
+from course_http._header_text import header_bytes
 from course_http._recorded import RecordedResponse
 from course_http.loopback._script import (
     LoopbackEnd,
@@ -150,11 +151,11 @@ async def _play(
         {
             "type": "http.response.start",
             "status": response.status,
-            "headers": [
-                (name.encode("latin-1"), value.encode("latin-1"))
+            "headers": header_bytes(
+                (name, value)
                 for name, value in response.headers.items()
                 if name not in _FRAMING_HEADERS
-            ],
+            ),
         }
     )
     if reply.first_delay and await _paused(reply.first_delay, wake):
@@ -181,11 +182,11 @@ async def _relay(reply: LoopbackStream, send: Send, gone: asyncio.Event) -> Loop
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [
-                (name.encode("latin-1"), value.encode("latin-1"))
+            "headers": header_bytes(
+                (name, value)
                 for name, value in headers.items()
                 if name.lower() not in _FRAMING_HEADERS
-            ],
+            ),
         }
     )
     iterator = aiter(chunks)
