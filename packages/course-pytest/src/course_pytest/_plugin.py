@@ -20,6 +20,7 @@ from course_pytest._lock import CassetteLock
 from course_pytest._modes import RecordMode, how_to_extend, how_to_record
 from course_pytest._options import CassetteOptions, cassette_path, options_from_marker
 from course_pytest._scratch import remove_left_recordings
+from course_pytest._teardown import fail_unless_consumed
 from course_scripted import ScriptedModel
 
 __all__ = [
@@ -183,12 +184,14 @@ def scripted_model(request: pytest.FixtureRequest) -> Iterator[ScriptedModel]:
     """An empty ``ScriptedModel(validate_requests=True)``; give it responses with ``set_responses``.
 
     At teardown, when the test passed, every scripted response must have been
-    played (``assert_consumed``), unless the test is marked ``course_allow_unplayed``.
+    played (``assert_consumed``; models derived with ``with_config`` share
+    the script, so they are checked too), unless the test is marked
+    ``course_allow_unplayed``; the test then fails with the one-line message.
     """
     model = ScriptedModel(validate_requests=True)
     yield model
     if _check_consumed(request):
-        model.assert_consumed()
+        fail_unless_consumed(model.assert_consumed)
 
 
 @pytest.fixture
@@ -201,14 +204,16 @@ def fixture_provider(
     or absolute) or a fixture document. Requests are validated
     (``validate_requests=True``). At teardown, when the test passed, every
     adapter made must have played all its responses, unless the test is
-    marked ``course_allow_unplayed``.
+    marked ``course_allow_unplayed``; the test then fails with a one-line
+    message naming the fixture file and the first unplayed response.
     """
-    made: list[FixtureProviderAdapter] = []
+    made: list[tuple[FixtureProviderAdapter, str | None]] = []
     folder = Path(request.node.path).parent
 
     def make(source: object, *, match_requests: bool = False) -> FixtureProviderAdapter:
-        document = source
+        document, name = source, None
         if isinstance(source, str | os.PathLike):
+            name = os.fsdecode(source)
             loaded = load_fixture(folder / source)
             if isinstance(loaded, Failure):
                 raise loaded.failure()
@@ -216,10 +221,10 @@ def fixture_provider(
         adapter = FixtureProviderAdapter(
             document, validate_requests=True, match_requests=match_requests
         )
-        made.append(adapter)
+        made.append((adapter, name))
         return adapter
 
     yield make
     if _check_consumed(request):
-        for adapter in made:
-            adapter.assert_consumed()
+        for adapter, name in made:
+            fail_unless_consumed(adapter.assert_consumed, name)
