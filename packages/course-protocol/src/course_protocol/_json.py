@@ -35,6 +35,7 @@ __all__ = [
     "frozen_json_error",
     "is_frozen_json_object",
     "key_segment",
+    "snapshot_json",
     "thaw_json",
 ]
 
@@ -268,6 +269,27 @@ def freeze_json(
     if error is not None:
         return Failure(error)
     return Success(cast(JsonValue, result))
+
+
+def snapshot_json(
+    value: object, path: str = "$", *, max_depth: int = JSON_MAX_DEPTH
+) -> Result[object, JsonError]:
+    """:func:`freeze_json`'s deep snapshot, with every float kept: NaN and the infinities too.
+
+    For an untrusted document whose numbers are judged only where they are
+    read, as JavaScript holds what ``JSON.parse`` made of ``1e400``: a
+    field nobody reads may hold an infinity, and the reader of a field that
+    must be finite refuses it there. The result is as immutable as
+    :func:`freeze_json`'s, but not a :data:`JsonValue` when it holds a
+    non-finite float. Every other rule, and the ``Failure``, are
+    :func:`freeze_json`'s; never raises.
+    """
+    result, error = _walk(
+        value, path, tuple, _frozen_object, max_depth=max_depth, finite_only=False
+    )
+    if error is not None:
+        return Failure(error)
+    return Success(result)
 
 
 def freeze_json_keeping(
