@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import math
 import socket
 import urllib.request
 from collections.abc import AsyncIterator, Iterator
@@ -483,13 +482,11 @@ async def test_later_mutation_of_the_callers_fixture_changes_nothing() -> None:
     ("bad_value", "path_suffix"),
     [
         (Unsupported(), ".arguments.x"),
-        (math.nan, ".arguments.x"),
-        (math.inf, ".arguments.x"),
         (b"bytes", ".arguments.x"),
         ({1: "non-str key"}, ".arguments.x"),
         ({"set": {1, 2}}, ".arguments.x.set"),
     ],
-    ids=["object", "nan", "infinity", "bytes", "int-key", "set"],
+    ids=["object", "bytes", "int-key", "set"],
 )
 def test_array_records_that_are_not_json_fail_at_construction_with_their_path(
     bad_value: object, path_suffix: str
@@ -1231,24 +1228,11 @@ async def test_a_reusable_async_iterable_may_feed_several_responses() -> None:
         (b'{"schemaVersion": 1, "schemaVersion": 1, "responses": []}', "duplicate object key"),
         (b'{"schemaVersion": 1, "responses": [{"records": [NaN]}]}', "NaN"),
         (b'{"schemaVersion": 1, "responses": [{"records": [-Infinity]}]}', "-Infinity"),
-        (b'{"schemaVersion": 1, "responses": [], "x": 1e400}', "1e400 overflows"),
-        (b'{"schemaVersion": 1, "responses": [], "x": -1E+999}', "-1E+999 overflows"),
         (b'{"schemaVersion": 1, "responses": []}\xff', "invalid UTF-8"),
         (b'{"schemaVersion": 1, "responses": [', "Expecting value"),
         (b"[" * 100_000 + b"]" * 100_000, "too deep"),
-        (b'{"schemaVersion": ' + b"9" * 5000 + b"}", "digits"),
     ],
-    ids=[
-        "duplicate-key",
-        "nan",
-        "infinity",
-        "overflow",
-        "negative-overflow",
-        "bad-utf8",
-        "truncated",
-        "deep",
-        "huge-int",
-    ],
+    ids=["duplicate-key", "nan", "infinity", "bad-utf8", "truncated", "deep"],
 )
 def test_load_fixture_is_strict(tmp_path: Path, content: bytes, reason: str) -> None:
     path = tmp_path / "fixture.json"

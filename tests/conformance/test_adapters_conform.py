@@ -141,6 +141,23 @@ async def test_scripted_model_conforms_on_every_scenario(script: str) -> None:
         assert report.result_for(scenario).response is None
 
 
+async def test_a_scripted_model_derived_with_with_config_conforms_and_records_its_options() -> None:
+    origins: list[ScriptedModel] = []
+
+    def derived() -> ScriptedModel:
+        origin = ScriptedModel(SCRIPTS["paced"]())
+        origins.append(origin)
+        return origin.with_config(temperature=0.2)
+
+    report = await assert_conforms(derived, REQUEST)
+
+    assert [result.scenario for result in report.results] == list(Scenario)
+    calls = [call for origin in origins for call in origin.calls]
+    assert len(calls) >= len(Scenario)
+    assert {call.request.id for call in calls} == {REQUEST.id}
+    assert all(call.options == {"temperature": 0.2} for call in calls)
+
+
 async def test_paced_script_is_interrupted_after_its_first_chunk() -> None:
     report = await assert_conforms(lambda: ScriptedModel([paced_factory()]), REQUEST)
 

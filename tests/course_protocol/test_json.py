@@ -24,6 +24,7 @@ from course_protocol import (
     JsonValue,
     freeze_json,
     freeze_json_object,
+    snapshot_json,
     thaw_json,
 )
 from tests.course_protocol import strategies
@@ -106,6 +107,29 @@ def test_non_finite_floats_are_rejected_with_their_path(bad: float) -> None:
     error = failure({"items": [0, 0, 0, {"x": bad}]}, "arguments")
     assert error.path == "arguments.items[3].x"
     assert "finite" in error.message
+
+
+def test_snapshot_json_keeps_every_float_and_applies_every_other_rule_of_freeze_json() -> None:
+    source = {"items": [math.nan, {"x": math.inf}], "low": -math.inf, "ok": 1.5}
+
+    kept = snapshot_json(source, "record")
+    refused = snapshot_json({"items": [math.inf, {1, 2}]}, "record")
+    deep = snapshot_json(nested_lists(JSON_MAX_DEPTH + 1))
+
+    assert isinstance(kept, Success)
+    snapshot = as_object(cast(JsonValue, kept.unwrap()))
+    items = snapshot["items"]
+    assert type(items) is tuple
+    assert math.isnan(cast(float, items[0]))
+    assert as_object(items[1]) == {"x": math.inf}
+    assert (snapshot["low"], snapshot["ok"]) == (-math.inf, 1.5)
+    source["low"] = 0.0
+    assert snapshot["low"] == -math.inf, "a snapshot: the caller's objects change nothing"
+    assert isinstance(refused, Failure)
+    assert refused.failure().path == "record.items[1]"
+    assert isinstance(deep, Failure)
+    assert "JSON_MAX_DEPTH" in deep.failure().message
+    assert isinstance(freeze_json(source), Failure), "freeze_json itself still refuses them"
 
 
 def test_the_default_path_prefix_is_the_dollar_root() -> None:

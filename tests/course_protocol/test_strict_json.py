@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+import sys
+from typing import cast
+
 import pytest
 from returns.result import Failure, Success
 
@@ -32,6 +36,31 @@ def test_an_integer_too_long_to_convert_is_refused_not_raised() -> None:
 
     assert isinstance(outcome, Failure)
     assert outcome.failure().startswith("not strict JSON: Exceeds the limit")
+
+
+def test_overflow_to_infinity_reads_a_number_past_the_largest_float_as_json_parse_does() -> None:
+    largest = int(sys.float_info.max)
+    first_to_overflow = largest + 2**970  # half an ulp above: rounds up to infinity
+    text = (
+        f"[1e400, -1E+999, {first_to_overflow}, -{first_to_overflow}, {'9' * 5_000}, "
+        f"{first_to_overflow - 1}, {largest}, 1.5, 7]"
+    )
+
+    outcome = loads_strict_json(text, overflow_to_infinity=True)
+
+    assert isinstance(outcome, Success), outcome
+    values = cast(list[object], outcome.unwrap())
+    assert values[:5] == [math.inf, -math.inf, math.inf, -math.inf, math.inf]
+    assert values[5:] == [first_to_overflow - 1, largest, 1.5, 7]
+    assert [type(value) for value in values[5:]] == [int, int, float, int]
+    assert loads_strict_json(text) == Failure("not strict JSON: the number 1e400 overflows a float")
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_overflow_to_infinity_still_refuses_what_is_no_json_number(constant: str) -> None:
+    assert loads_strict_json(f"[{constant}]", overflow_to_infinity=True) == Failure(
+        f"not strict JSON: {constant} is not a JSON number"
+    )
 
 
 def test_strict_json_comes_back_as_plain_values_in_order() -> None:

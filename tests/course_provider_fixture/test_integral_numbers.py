@@ -170,8 +170,8 @@ def test_a_schema_version_message_shows_the_integer_a_float_equals() -> None:
     assert "schemaVersion must be 1, got 2" in result.failure().message
 
 
-@pytest.mark.parametrize("number", ["1e400", "-1e400", "NaN", "Infinity"])
-def test_a_number_that_is_not_finite_is_refused_when_the_file_is_loaded(
+@pytest.mark.parametrize("number", ["NaN", "Infinity"])
+def test_a_constant_that_is_no_json_number_is_refused_when_the_file_is_loaded(
     number: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "fixture.json"

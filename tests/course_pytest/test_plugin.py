@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -123,6 +124,10 @@ async def test_scripted_played(scripted_model):
 
 def test_scripted_unplayed(scripted_model):
     scripted_model.set_responses([REPLY])
+
+
+def test_scripted_derived_unplayed(scripted_model):
+    scripted_model.with_config(temperature=0.2).set_responses([REPLY, REPLY])
 
 
 @pytest.mark.course_allow_unplayed
@@ -251,6 +256,10 @@ async def test_the_plugin_records_once_replays_offline_extends_and_records_again
         "(POST /v1/messages): the code made fewer calls than recorded"
     ) in unplayed, unplayed
     assert "_cassette.py" not in unplayed, "a short message, without the plugin's traceback"
+    [line] = failure_section(replayed.output, "test_fewer_calls_than_recorded")
+    assert line.endswith("the code made fewer calls than recorded"), line
+    assert line.count("never played") == 1, line
+    assert "During handling" not in replayed.output, "printed once, not chained to itself"
     assert replayed.results("test_missing") == ("failed",)
     missing = replayed.message("test_missing")
     assert "tests/cassettes/test_agent/never-recorded.json does not exist" in missing
@@ -290,18 +299,42 @@ async def test_the_plugin_records_once_replays_offline_extends_and_records_again
     assert (cassettes / "answer.json").read_text() == before, "the same call records the same file"
 
 
+def failure_section(output: str, test: str) -> list[str]:
+    """The lines pytest prints under ``test``'s failure or teardown header (not included)."""
+    lines = output.splitlines()
+    header = re.compile(rf"^_+ (ERROR at teardown of )?{re.escape(test)} _+$")
+    starts = [index for index, line in enumerate(lines) if header.match(line)]
+    assert len(starts) == 1, f"{test}: {len(starts)} section(s) in\n{output}"
+    section = []
+    for line in lines[starts[0] + 1 :]:
+        if line.startswith(("____", "====")):
+            break
+        section.append(line)
+    return section
+
+
 def _check_the_doubles(run: Run) -> None:
     """The double fixtures validate requests and check consumption at teardown."""
     assert run.results("test_scripted_model_is_empty_and_validates") == ("passed",)
     assert run.results("test_scripted_played") == ("passed",)
     assert run.results("test_scripted_unplayed") == ("passed", "error")
-    assert "1 scripted response(s) never played" in run.message("test_scripted_unplayed")
+    assert failure_section(run.output, "test_scripted_unplayed") == [
+        "1 scripted response(s) never played after 0 call(s)"
+    ], "one line, as the cassette's: no traceback of the plugin"
+    assert run.results("test_scripted_derived_unplayed") == ("passed", "error")
+    assert failure_section(run.output, "test_scripted_derived_unplayed") == [
+        "2 scripted response(s) never played after 0 call(s)"
+    ], "a model derived with with_config shares the fixture's script"
     assert run.results("test_scripted_unplayed_allowed") == ("passed",)
     assert run.results("test_scripted_failing_test_is_reported_once") == ("failed",)
     assert run.results("test_scripted_refuses_a_bad_transcript") == ("passed",)
     assert run.results("test_fixture_played") == ("passed",)
     assert run.results("test_fixture_unplayed") == ("passed", "error")
-    assert "responses[0]" in run.message("test_fixture_unplayed")
+    assert failure_section(run.output, "test_fixture_unplayed") == [
+        "fixtures/one.json: 1 fixture response(s) never played after 0 call(s); "
+        "the first unplayed is responses[0]"
+    ]
+    assert "During handling" not in run.output
 
 
 def test_the_plugin_is_installed_by_its_entry_point_and_this_suite_runs_without_it(

@@ -8,11 +8,14 @@ given, ``message-<responseId>``, the wire stop reason normalized, and usage
 normalized from whichever aliases were used, a count spelled as the float it
 equals (``12.0``) coming out as that ``int``. Then one defect is planted in a
 valid response and the model predicts the code, the record index and the
-chunks delivered before the failure.
+chunks delivered before the failure. Numbers are the reference's: an
+infinity (its ``JSON.parse`` of ``1e400``) in an unknown field is ignored,
+and fails only the record whose count or Tool-call arguments hold it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -219,6 +222,16 @@ def plant(plan: ResponsePlan, defect: str, where: int) -> Defect:
         key = "input_tokens" if plan.snake_input else "inputTokens"
         usage[key] = plan.input_tokens + 0.5 if plan.input_tokens < 2**52 else 0.5
         return Defect(records, Code.PROVIDER_INVALID_EVENT, end, items)
+    if defect == "an infinite count":
+        # What the reference's JSON.parse makes of 1e400: a number, but no count.
+        usage = records[-1]["usage"]
+        key = "input_tokens" if plan.snake_input else "inputTokens"
+        usage[key] = math.inf if where % 2 else -math.inf
+        return Defect(records, Code.PROVIDER_INVALID_EVENT, end, items)
+    if defect == "an infinite Tool-call argument":
+        call = {"type": "tool_call", "id": "call-inf", "name": "add", "arguments": {"x": math.inf}}
+        records.insert(at, call)
+        return Defect(records, Code.PROVIDER_INVALID_EVENT, at, _chunk_count(plan, at - 1))
     if defect == "text before the start":
         return Defect(
             [{"type": "text_delta", "text": "early"}, *records], Code.PROVIDER_MISSING_START, 0, 0
@@ -252,6 +265,8 @@ DEFECTS = (
     "stop reason contradicts the Tool calls",
     "both aliases of one count",
     "a count with a fraction",
+    "an infinite count",
+    "an infinite Tool-call argument",
     "text before the start",
     "second start",
     "unknown record type",

@@ -3,13 +3,14 @@
 A `ResponsePlan` is what a provider meant to say (a response id, text and
 Tool-call items in order, usage); `ResponsePlan.records` spells it in the
 wire vocabulary, choosing usage aliases and adding unknown fields the
-adapter must ignore. The expected course values are derived from the plan by
-the tests, never from the records, so the parser is checked against an
-independent model.
+adapter must ignore (whatever number they hold, infinities included). The
+expected course values are derived from the plan by the tests, never from
+the records, so the parser is checked against an independent model.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ __all__ = [
     "ResponsePlan",
     "TextItem",
     "ToolItem",
+    "ignored_values",
     "json_values",
     "response_plans",
 ]
@@ -42,6 +44,17 @@ json_values: st.SearchStrategy[Any] = st.recursive(
     max_leaves=8,
 )
 """Plain JSON values as ``json.loads`` gives them (arbitrary ints, finite floats)."""
+
+ignored_values: st.SearchStrategy[Any] = st.recursive(
+    json_scalars | st.sampled_from([math.inf, -math.inf, math.nan]),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=3),
+    max_leaves=8,
+)
+"""What an unknown field may hold: any JSON value, or a number that is not finite.
+
+The reference's ``JSON.parse`` reads ``1e400`` as an infinity, and a field
+nobody reads may hold one (or a NaN, from Python): it is ignored all the same.
+"""
 
 ids = st.text(min_size=1, max_size=10).filter(lambda text: not is_blank(text))
 counts = st.integers(min_value=0, max_value=2**53 - 1)
@@ -141,7 +154,9 @@ def response_plans(draw: st.DrawFn) -> ResponsePlan:
     unknown = draw(
         st.dictionaries(
             st.integers(min_value=-1, max_value=len(items) + 1),
-            st.dictionaries(st.sampled_from(UNKNOWN_FIELDS), json_values, min_size=1, max_size=2),
+            st.dictionaries(
+                st.sampled_from(UNKNOWN_FIELDS), ignored_values, min_size=1, max_size=2
+            ),
             max_size=3,
         )
     )

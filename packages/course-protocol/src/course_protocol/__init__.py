@@ -34,6 +34,7 @@ from course_protocol._json import (
     freeze_json,
     freeze_json_object,
     frozen_json_error,
+    snapshot_json,
     thaw_json,
 )
 from course_protocol._messages import (
@@ -104,6 +105,7 @@ __all__ = [
     "parse_request",
     "parse_response",
     "parse_usage",
+    "snapshot_json",
     "terminal_semantics_error",
     "text_from_assistant",
     "thaw_json",

@@ -29,11 +29,13 @@ __all__ = [
     "JsonObject",
     "JsonValue",
     "freeze_json",
+    "freeze_json_keeping",
     "freeze_json_object",
     "freeze_json_object_or_raise",
     "frozen_json_error",
     "is_frozen_json_object",
     "key_segment",
+    "snapshot_json",
     "thaw_json",
 ]
 
@@ -109,11 +111,16 @@ def _walk(
     make_object: _ObjectBuilder,
     frozen_only: bool = False,
     max_depth: int = JSON_MAX_DEPTH,
+    finite_only: bool = True,
+    keep: Callable[[object], bool] | None = None,
 ) -> tuple[object, JsonError | None]:
     # Scalars are taken inline in the loops over a container's entries; only
     # containers (and errors) go round the outer loop. Classification is by
     # ``type(...) is`` and ``issubclass`` on the real type only: ``in`` on a
     # set or tuple of types would call a hostile metaclass's __hash__/__eq__.
+    # ``finite_only=False`` keeps NaN and the infinities; ``keep`` keeps, as
+    # it is, a value of any other type it accepts. Both are only asked about
+    # values the plain walk would refuse, so its fast path stays as it is.
     stack: list[_Frame] = []
     active: set[int] = set()
     # ids stay unique during the walk: every container is reachable from root.
@@ -125,10 +132,12 @@ def _walk(
         if kind is str or kind is int or kind is bool or value is None:
             result = value
         elif kind is float:
-            if not math.isfinite(value):
+            if finite_only and not math.isfinite(value):
                 return None, JsonError(
                     _NOT_JSON, _path(prefix, stack, len(stack)), "is not a finite number"
                 )
+            result = value
+        elif keep is not None and not issubclass(kind, (dict, list, tuple)) and keep(value):
             result = value
         else:
             if frozen_only and kind is not frozendict and kind is not tuple:
@@ -260,6 +269,43 @@ def freeze_json(
     if error is not None:
         return Failure(error)
     return Success(cast(JsonValue, result))
+
+
+def snapshot_json(
+    value: object, path: str = "$", *, max_depth: int = JSON_MAX_DEPTH
+) -> Result[object, JsonError]:
+    """:func:`freeze_json`'s deep snapshot, with every float kept: NaN and the infinities too.
+
+    For an untrusted document whose numbers are judged only where they are
+    read, as JavaScript holds what ``JSON.parse`` made of ``1e400``: a
+    field nobody reads may hold an infinity, and the reader of a field that
+    must be finite refuses it there. The result is as immutable as
+    :func:`freeze_json`'s, but not a :data:`JsonValue` when it holds a
+    non-finite float. Every other rule, and the ``Failure``, are
+    :func:`freeze_json`'s; never raises.
+    """
+    result, error = _walk(
+        value, path, tuple, _frozen_object, max_depth=max_depth, finite_only=False
+    )
+    if error is not None:
+        return Failure(error)
+    return Success(result)
+
+
+def freeze_json_keeping(
+    value: object, path: str, keep: Callable[[object], bool]
+) -> Result[object, JsonError]:
+    """:func:`freeze_json`, keeping as it is any value of another type for which ``keep`` is true.
+
+    Lists, tuples and dicts are still walked and rebuilt (``keep`` is never
+    asked about them), so nesting, cycles and sharing are bounded as
+    :func:`freeze_json` bounds them; only what that walk would refuse as an
+    unsupported type is offered to ``keep``. Raises what ``keep`` raises.
+    """
+    result, error = _walk(value, path, tuple, _frozen_object, keep=keep)
+    if error is not None:
+        return Failure(error)
+    return Success(result)
 
 
 def freeze_json_object(value: object, path: str = "$") -> Result[JsonObject, JsonError]:

@@ -2,8 +2,9 @@
 
 `check_stream_call` is the argument check every ``CourseModel`` of the
 workspace makes first; `CallQueue` is the finite FIFO queue, the captured
-requests and the counts that both test doubles (``ScriptedModel``,
-``FixtureProviderAdapter``) keep, so the two behave the same way.
+calls and the counts that both test doubles (``ScriptedModel``,
+``FixtureProviderAdapter``) keep, so the two behave the same way; a
+`ModelCall` is one captured call, its request and the options in effect.
 
 A public module: the doubles import it as ``course_protocol.calls``.
 """
@@ -15,12 +16,22 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
+from course_protocol._call_options import NO_OPTIONS, CallOptions, ModelCall, call_options
 from course_protocol._messages import CourseModelRequest
 from course_protocol._transcript import validate_transcript
 from course_protocol.untrusted import type_name
 from course_stream import AbortSignal
 
-__all__ = ["CallQueue", "QueuedDouble", "check_stream_call", "invalid_transcript_message"]
+__all__ = [
+    "NO_OPTIONS",
+    "CallOptions",
+    "CallQueue",
+    "ModelCall",
+    "QueuedDouble",
+    "call_options",
+    "check_stream_call",
+    "invalid_transcript_message",
+]
 
 T = TypeVar("T")
 
@@ -71,7 +82,7 @@ class CallQueue(Generic[T]):
     Not thread-safe; use one event loop.
     """
 
-    __slots__ = ("_call_count", "_noun", "_queue", "_requests", "_validate_requests")
+    __slots__ = ("_call_count", "_calls", "_noun", "_queue", "_validate_requests")
 
     def __init__(self, items: Iterable[T], noun: str, *, validate_requests: bool = False) -> None:
         """A queue holding ``items`` in order; ``noun`` names them in messages (``"fixture"``).
@@ -84,7 +95,7 @@ class CallQueue(Generic[T]):
                 f"validate_requests: expected a bool, got {type_name(validate_requests)}"
             )
         self._queue: deque[T] = deque(items)
-        self._requests: list[CourseModelRequest] = []
+        self._calls: list[ModelCall] = []
         self._call_count = 0
         self._noun = noun
         self._validate_requests = validate_requests
@@ -102,11 +113,19 @@ class CallQueue(Generic[T]):
     @property
     def requests(self) -> tuple[CourseModelRequest, ...]:
         """Every accepted request, in call order, as a new tuple each time."""
-        return tuple(self._requests)
+        return tuple(call.request for call in self._calls)
 
-    def accept(self, request: CourseModelRequest) -> int:
-        """Capture ``request`` and count the call; return its number (1 for the first)."""
-        self._requests.append(request)
+    @property
+    def calls(self) -> tuple[ModelCall, ...]:
+        """Every accepted call, its request and options, in call order, as a new tuple each time."""
+        return tuple(self._calls)
+
+    def accept(self, request: CourseModelRequest, options: CallOptions = NO_OPTIONS) -> int:
+        """Capture ``request`` with ``options`` and count the call; return its number (from 1).
+
+        Raises what `ModelCall` raises for them; nothing is captured or counted then.
+        """
+        self._calls.append(ModelCall(request, options))
         self._call_count += 1
         return self._call_count
 
@@ -185,3 +204,7 @@ class QueuedDouble(Generic[T]):
     def requests(self) -> tuple[CourseModelRequest, ...]:
         """Every captured request, in call order, as a new tuple each time."""
         return self._calls.requests
+
+
+# Names re-exported from the private module carry this public one, as the package's do.
+ModelCall.__module__ = call_options.__module__ = __name__

@@ -2,8 +2,9 @@
 
 ``json.loads`` accepts what JSON does not: ``NaN`` and ``Infinity``,
 duplicate object keys (the last silently wins), numbers that overflow a
-float to ``inf``. A fixture or a cassette holding any of these is a mistake
-to report, never a value to guess at.
+float to ``inf``. A cassette holding any of these is a mistake to report,
+never a value to guess at; a course fixture reads an overflowing number as
+the reference course's JavaScript does (``overflow_to_infinity``).
 
 A public module: the fixture adapter and the cassettes import it as
 ``course_protocol.strict_json``.
@@ -47,7 +48,24 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def loads_strict_json(text: bytes | str) -> Result[object, str]:
+# The largest double, 1.797...e308, has 309 integer digits: a literal with
+# fewer can never overflow one.
+_DOUBLE_DIGITS = 309
+
+
+def _int_or_infinity(text: str) -> int | float:
+    # What JSON.parse reads: an integer past the largest double is an infinity;
+    # below it, Python's exact int (float() rounds as JavaScript does).
+    if len(text.lstrip("-")) >= _DOUBLE_DIGITS:
+        value = float(text)
+        if math.isinf(value):
+            return value
+    return int(text)
+
+
+def loads_strict_json(
+    text: bytes | str, *, overflow_to_infinity: bool = False
+) -> Result[object, str]:
     """Strict JSON ``text`` (``bytes`` must be UTF-8) as plain values.
 
     Returns ``Success`` with dicts, lists, str, int, float, bool and None,
@@ -56,10 +74,26 @@ def loads_strict_json(text: bytes | str) -> Result[object, str]:
     column), duplicate object keys, ``NaN``/``Infinity``, a number that
     overflows a float, an integer too long to convert, nesting too deep to
     parse. Never raises.
+
+    ``overflow_to_infinity=True`` reads a number past the largest float
+    (``1e400``, ``-1E+999``, an integer of 310 digits or more) as the
+    infinity of its sign, as JavaScript's ``JSON.parse`` does, instead of
+    refusing it: for documents a JavaScript program reads too, whose reader
+    judges each number where it is used. ``NaN`` and ``Infinity``, which
+    are not JSON, are refused all the same.
     """
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
+        if overflow_to_infinity:
+            return Success(
+                json.loads(
+                    text,
+                    object_pairs_hook=_unique_keys,
+                    parse_constant=_no_constant,
+                    parse_int=_int_or_infinity,
+                )
+            )
         return Success(
             json.loads(
                 text,

@@ -14,7 +14,7 @@ from typing import cast
 
 from returns.result import Failure, Result, Success
 
-from course_protocol import JSON_MAX_DEPTH, JsonError, freeze_json
+from course_protocol import JSON_MAX_DEPTH, JsonError, freeze_json, snapshot_json
 from course_protocol.untrusted import (
     integral_number,
     sequence_snapshot,
@@ -116,15 +116,17 @@ def snapshot_record(record: object, records_path: str, index: int) -> object | J
     A flat record (see :func:`is_flat_record`) is copied into a new private
     ``dict`` (nothing else ever holds it, so it is as immutable as a
     ``frozendict`` and far cheaper to build). Everything else goes through
-    ``freeze_json``, which applies the same rules to any shape and returns
-    ``frozendict`` objects and tuples; error paths start with
-    ``records_path[index]``.
+    ``snapshot_json``, which applies ``freeze_json``'s rules to any shape
+    and returns ``frozendict`` objects and tuples; error paths start with
+    ``records_path[index]``. A float is kept whatever its value, NaN and the
+    infinities too, as the reference keeps the numbers ``JSON.parse`` gives
+    it: the field that reads one judges it when the record plays.
     """
     if is_flat_record(record):
         return dict(cast(dict[str, object], record))
     # The record is one container around its values: Tool-call arguments may
     # nest JSON_MAX_DEPTH deep themselves, as the protocol allows them to.
-    result = freeze_json(record, f"{records_path}[{index}]", max_depth=JSON_MAX_DEPTH + 1)
+    result = snapshot_json(record, f"{records_path}[{index}]", max_depth=JSON_MAX_DEPTH + 1)
     if isinstance(result, Failure):
         return cast(JsonError, result.failure())
     return result.unwrap()

@@ -27,11 +27,15 @@ def load_fixture(path: str | os.PathLike[str]) -> Result[object, FixtureProvider
 
     Returns ``Success`` with the parsed document (dicts, lists, str, int,
     float, bool, None), ready for ``FixtureProviderAdapter.from_fixture``.
-    Returns ``Failure`` with ``PROVIDER_INVALID_FIXTURE`` when the file is
-    missing or unreadable (the OS reason is in the message), is not valid
-    UTF-8, or is not strict JSON: duplicate keys, ``NaN``/``Infinity``, numbers
-    that overflow a float, nesting too deep to parse, integers too long to
-    convert. Never raises.
+    Numbers are read as the reference's ``JSON.parse`` reads them: one past
+    the largest float (``1e400``, an integer of 310 digits or more) is the
+    infinity of its sign, judged where the fixture's reader uses it (refused
+    as a count or in Tool-call arguments when the record plays, ignored in
+    a field nobody reads). Returns ``Failure`` with
+    ``PROVIDER_INVALID_FIXTURE`` when the file is missing or unreadable (the
+    OS reason is in the message), is not valid UTF-8, or is not strict
+    JSON: duplicate keys, ``NaN``/``Infinity`` (no JSON numbers, for
+    ``JSON.parse`` either), nesting too deep to parse. Never raises.
     """
     given: object = path
     if not isinstance(given, str | os.PathLike):
@@ -45,4 +49,6 @@ def load_fixture(path: str | os.PathLike[str]) -> Result[object, FixtureProvider
         return _invalid(name, f"cannot be read: {error.strerror or error}")
     except (TypeError, ValueError) as error:
         return _invalid(name, f"cannot be opened: {error}")
-    return loads_strict_json(data).alt(lambda reason: _invalid_error(name, f"is {reason}"))
+    return loads_strict_json(data, overflow_to_infinity=True).alt(
+        lambda reason: _invalid_error(name, f"is {reason}")
+    )

@@ -28,6 +28,7 @@ from course_pytest._modes import Plan, RecordMode, plan_for
 from course_pytest._opening import Opening
 from course_pytest._options import CassetteOptions
 from course_pytest._scratch import keep_recording, scratch_path
+from course_pytest._teardown import fail_unless_consumed
 
 __all__ = ["CourseCassette"]
 
@@ -261,11 +262,7 @@ class CourseCassette:
             self._check_ignored(transport.cassette)
 
     def _fail_unless_consumed(self, transport: CassetteTransport | Httpx2CassetteTransport) -> None:
-        try:
-            transport.assert_consumed()
-        except AssertionError as error:
-            # The plugin's own frames would say nothing the message does not.
-            pytest.fail(f"{self.path}: {error}", pytrace=False)
+        fail_unless_consumed(transport.assert_consumed, str(self.path))
 
     def _check_ignored(self, cassette: Cassette) -> None:
         matching = self._opening.options.matching

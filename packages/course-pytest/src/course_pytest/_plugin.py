@@ -26,6 +26,7 @@ from course_pytest._options import (
     options_from_marker,
 )
 from course_pytest._scratch import remove_left_recordings
+from course_pytest._teardown import fail_unless_consumed
 from course_scripted import ScriptedModel
 
 __all__ = [
@@ -260,12 +261,14 @@ def scripted_model(request: pytest.FixtureRequest) -> Iterator[ScriptedModel]:
     """An empty ``ScriptedModel(validate_requests=True)``; give it responses with ``set_responses``.
 
     At teardown, when the test passed, every scripted response must have been
-    played (``assert_consumed``), unless the test is marked ``course_allow_unplayed``.
+    played (``assert_consumed``; models derived with ``with_config`` share
+    the script, so they are checked too), unless the test is marked
+    ``course_allow_unplayed``; the test then fails with the one-line message.
     """
     model = ScriptedModel(validate_requests=True)
     yield model
     if _check_consumed(request):
-        model.assert_consumed()
+        fail_unless_consumed(model.assert_consumed)
 
 
 @pytest.fixture
@@ -278,14 +281,16 @@ def fixture_provider(
     or absolute) or a fixture document. Requests are validated
     (``validate_requests=True``). At teardown, when the test passed, every
     adapter made must have played all its responses, unless the test is
-    marked ``course_allow_unplayed``.
+    marked ``course_allow_unplayed``; the test then fails with a one-line
+    message naming the fixture file and the first unplayed response.
     """
-    made: list[FixtureProviderAdapter] = []
+    made: list[tuple[FixtureProviderAdapter, str | None]] = []
     folder = Path(request.node.path).parent
 
     def make(source: object, *, match_requests: bool = False) -> FixtureProviderAdapter:
-        document = source
+        document, name = source, None
         if isinstance(source, str | os.PathLike):
+            name = os.fsdecode(source)
             loaded = load_fixture(folder / source)
             if isinstance(loaded, Failure):
                 raise loaded.failure()
@@ -293,10 +298,10 @@ def fixture_provider(
         adapter = FixtureProviderAdapter(
             document, validate_requests=True, match_requests=match_requests
         )
-        made.append(adapter)
+        made.append((adapter, name))
         return adapter
 
     yield make
     if _check_consumed(request):
-        for adapter in made:
-            adapter.assert_consumed()
+        for adapter, name in made:
+            fail_unless_consumed(adapter.assert_consumed, name)

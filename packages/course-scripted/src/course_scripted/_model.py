@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from typing import cast
+from typing import Self, cast
 
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
-from course_protocol.calls import CallQueue, QueuedDouble, check_stream_call
+from course_protocol.calls import (
+    NO_OPTIONS,
+    CallOptions,
+    CallQueue,
+    ModelCall,
+    QueuedDouble,
+    call_options,
+    check_stream_call,
+)
 from course_protocol.untrusted import sequence_snapshot, type_name
 from course_scripted._errors import ScriptedModelError, ScriptedModelErrorCode
 from course_scripted._producer import ScriptedResponseFactory, play_factory
@@ -24,10 +33,15 @@ class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
     queue fails the call with ``SCRIPT_EXHAUSTED``: there is no default
     answer, so an unexpected extra model turn is always visible.
 
+    A loop that changes options between turns with ``model.with_config(...)``,
+    as it does on a vendor model, runs on it unchanged: `with_config`
+    derives a double that plays the same script and records into the same
+    capture, and `calls` says which options each call had.
+
     Not thread-safe; use one event loop.
     """
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "_options")
 
     def __init__(
         self,
@@ -50,6 +64,47 @@ class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
         self._calls: CallQueue[ScriptedResponseFactory] = CallQueue(
             _factories(responses), "scripted", validate_requests=validate_requests
         )
+        self._options: CallOptions = NO_OPTIONS
+
+    @property
+    def options(self) -> CallOptions:
+        """The options each call of this model records: empty unless `with_config` made it."""
+        return self._options
+
+    @property
+    def calls(self) -> tuple[ModelCall, ...]:
+        """Every captured call, its request and options, in call order, as a new tuple each time.
+
+        One capture for a model and every model `with_config` derives from
+        it, at any remove, as ``requests`` and ``call_count`` are; so
+        ``model.calls[-1].options["temperature"]`` is what the loop's last
+        call ran with, whichever model it called.
+        """
+        return self._calls.calls
+
+    def with_config(self, **changes: object) -> Self:
+        """A model playing this one's script whose calls record `options` updated with ``changes``.
+
+        Stands in for a vendor model's ``with_config``, which returns a model
+        whose configuration is ``dataclasses.replace(config, **changes)``:
+        the derived model shares this one's queue, captured calls, counts
+        and ``validate_requests`` (a factory queued on either is played by
+        either, and ``assert_consumed`` on either checks the one script); it
+        differs only in the options it records, this one's with ``changes``
+        applied. A double knows no vendor's configuration, so names and
+        values are not checked against one, only made immutable (see
+        ``course_protocol.calls.call_options``): a ``dict`` or ``list`` value
+        is snapshotted, any other value must be hashable.
+
+        Raises ``TypeError`` naming the option (``options.extra_body``) for a
+        name that is not an identifier or a value that is mutable, not
+        finite, cyclic or nested too deep.
+        """
+        options = call_options(changes, self._options)
+        # A shallow copy: the one queue and capture, shared by reference.
+        derived = copy.copy(self)
+        derived._options = options
+        return derived
 
     def set_responses(self, responses: Sequence[ScriptedResponseFactory]) -> None:
         """Replace every queued factory with ``responses``, in order.
@@ -100,7 +155,7 @@ class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
         """
         check_stream_call("ScriptedModel", request, signal)
         calls = self._calls
-        call_number = calls.accept(request)
+        call_number = calls.accept(request, self._options)
         stream: EventStream[CourseModelChunk, CourseModelResponse] = EventStream()
 
         async def produce() -> None:
@@ -120,9 +175,10 @@ class ScriptedModel(QueuedDouble[ScriptedResponseFactory]):
         return stream
 
     def __repr__(self) -> str:
+        options = f", options={dict(self._options)!r}" if self._options else ""
         return (
             f"ScriptedModel(call_count={self._calls.call_count}, "
-            f"pending_response_count={self._calls.pending_count})"
+            f"pending_response_count={self._calls.pending_count}{options})"
         )
 
 
