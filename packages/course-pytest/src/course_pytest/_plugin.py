@@ -5,17 +5,15 @@ Disable it with ``-p no:course``.
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Callable, Generator, Iterator, Mapping
+from collections.abc import AsyncIterator, Generator, Mapping
 from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from returns.result import Failure
 
-from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from course_pytest._cassette import CourseCassette
+from course_pytest._doubles import fixture_provider, scripted_model
 from course_pytest._headline import course_first, course_problem
 from course_pytest._lock import CassetteLock
 from course_pytest._modes import RecordMode, how_to_extend, how_to_record
@@ -25,9 +23,8 @@ from course_pytest._options import (
     cassettes_folder,
     options_from_marker,
 )
+from course_pytest._outcome import CALL_PASSED, check_consumed, passed
 from course_pytest._scratch import remove_left_recordings
-from course_pytest._teardown import fail_unless_consumed
-from course_scripted import ScriptedModel
 
 __all__ = [
     "course_cassette",
@@ -43,7 +40,6 @@ __all__ = [
 ]
 
 _MODES = tuple(mode.value for mode in RecordMode)
-_CALL_PASSED = pytest.StashKey[bool]()
 _RECORD_MODE = pytest.StashKey[RecordMode]()
 _CASSETTE = pytest.StashKey[CourseCassette]()
 
@@ -105,7 +101,7 @@ def pytest_runtest_makereport(
     failure that a cassette caused read course-first (`course_first`)."""
     report = yield
     if report.when == "call":
-        item.stash[_CALL_PASSED] = report.passed
+        item.stash[CALL_PASSED] = report.passed
     if report.failed and call.excinfo is not None:
         cassette = item.stash.get(_CASSETTE, None)
         kept = () if cassette is None else cassette.problems
@@ -113,15 +109,6 @@ def pytest_runtest_makereport(
         if problem is not None:
             course_first(report, problem)
     return report
-
-
-def _passed(request: pytest.FixtureRequest) -> bool:
-    passed: bool = request.node.stash.get(_CALL_PASSED, False)
-    return passed
-
-
-def _check_consumed(request: pytest.FixtureRequest) -> bool:
-    return _passed(request) and request.node.get_closest_marker("course_allow_unplayed") is None
 
 
 def _record_mode(config: pytest.Config) -> RecordMode:
@@ -240,7 +227,7 @@ async def course_cassette(
         try:
             yield cassette
         finally:
-            await cassette.close(check_consumed=_check_consumed(request), passed=_passed(request))
+            await cassette.close(check_consumed=check_consumed(request), passed=passed(request))
     finally:
         lock.release()
 
@@ -254,54 +241,3 @@ def _tell(config: pytest.Config, line: str) -> None:
     with capture.global_and_fixture_disabled() if capture is not None else nullcontext():
         reporter.write_line(line)
         reporter.flush()
-
-
-@pytest.fixture
-def scripted_model(request: pytest.FixtureRequest) -> Iterator[ScriptedModel]:
-    """An empty ``ScriptedModel(validate_requests=True)``; give it responses with ``set_responses``.
-
-    At teardown, when the test passed, every scripted response must have been
-    played (``assert_consumed``; models derived with ``with_config`` share
-    the script, so they are checked too), unless the test is marked
-    ``course_allow_unplayed``; the test then fails with the one-line message.
-    """
-    model = ScriptedModel(validate_requests=True)
-    yield model
-    if _check_consumed(request):
-        fail_unless_consumed(model.assert_consumed)
-
-
-@pytest.fixture
-def fixture_provider(
-    request: pytest.FixtureRequest,
-) -> Iterator[Callable[..., FixtureProviderAdapter]]:
-    """``fixture_provider(source, *, match_requests=False)``: a ``FixtureProviderAdapter``.
-
-    ``source`` is a fixture file (a path relative to the test module's folder,
-    or absolute) or a fixture document. Requests are validated
-    (``validate_requests=True``). At teardown, when the test passed, every
-    adapter made must have played all its responses, unless the test is
-    marked ``course_allow_unplayed``; the test then fails with a one-line
-    message naming the fixture file and the first unplayed response.
-    """
-    made: list[tuple[FixtureProviderAdapter, str | None]] = []
-    folder = Path(request.node.path).parent
-
-    def make(source: object, *, match_requests: bool = False) -> FixtureProviderAdapter:
-        document, name = source, None
-        if isinstance(source, str | os.PathLike):
-            name = os.fsdecode(source)
-            loaded = load_fixture(folder / source)
-            if isinstance(loaded, Failure):
-                raise loaded.failure()
-            document = loaded.unwrap()
-        adapter = FixtureProviderAdapter(
-            document, validate_requests=True, match_requests=match_requests
-        )
-        made.append((adapter, name))
-        return adapter
-
-    yield make
-    if _check_consumed(request):
-        for adapter, name in made:
-            fail_unless_consumed(adapter.assert_consumed, name)
