@@ -29,9 +29,12 @@
 - The order of a Messages-style request: `Turns` groups a transcript into a
   vendor's alternating turns, each Tool result right after its call.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
-  the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
-  installed wires without importing them, `load_vendor` imports one,
-  `vendor_for_path` finds the wire a recorded request path belongs to.
+  the `VENDOR_ENTRY_POINT_GROUP` entry-point group, scanned once per process
+  into a `VendorRegistry` (`installed_vendors`; `rescan_installed_vendors`
+  scans again); `vendor_names` lists the installed wires without importing
+  them, `load_vendor` imports one, `vendor_for_path` finds the wire a
+  recorded request path belongs to, passing over a broken plug-in, which
+  `registry_problems` names with every wire name claimed twice.
 - Each wire's two halves: its `WireGrammar` (the vendor's whole documented
   stream language, a synchronous fold of frames into validated `WireEvent` s
   and a typed result) and its `WireMapping` (those events as course chunks,
@@ -66,8 +69,11 @@ from course_vendor._options import (
 )
 from course_vendor._registry import (
     VENDOR_ENTRY_POINT_GROUP,
-    VendorPlugin,
+    VendorRegistry,
+    installed_vendors,
     load_vendor,
+    registry_problems,
+    rescan_installed_vendors,
     vendor_for_path,
     vendor_names,
 )
@@ -84,6 +90,7 @@ from course_vendor._text_pieces import TextPieces
 from course_vendor._tool_call_ids import ToolCallIds
 from course_vendor._turns import Turns
 from course_vendor._vendor_model import VendorModel, VendorPlay
+from course_vendor._vendor_plugin import VendorPlugin
 from course_vendor._vendor_wire import VendorWire
 from course_vendor._wire_mapping import WireMapping
 
@@ -109,6 +116,7 @@ __all__ = [
     "VendorModel",
     "VendorPlay",
     "VendorPlugin",
+    "VendorRegistry",
     "VendorWire",
     "WireEvent",
     "WireGrammar",
@@ -120,11 +128,14 @@ __all__ = [
     "described",
     "event_error",
     "event_object",
+    "installed_vendors",
     "invalid_event",
     "judge_body",
     "load_vendor",
     "option_fields",
     "recorded_stream_problem",
+    "registry_problems",
+    "rescan_installed_vendors",
     "streamed_wire",
     "token_count",
     "tool_arguments",
