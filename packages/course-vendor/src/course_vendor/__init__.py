@@ -24,8 +24,9 @@
   `event_error` and `invalid_event`, the one shape of an event's error, and
   `EventFailures`, which binds them to one vendor and reads one field of an
   event (`EventFailures.object_at`, `EventFailures.text_at`), naming a bad
-  value by `described`; `TextPieces`, a streamed text kept at about its own
-  size.
+  value by ``course_protocol.untrusted.described`` (JSON's words,
+  ``missing`` for an absent key); `TextPieces`, a streamed text kept at
+  about its own size.
 - The order of a Messages-style request: `Turns` groups a transcript into a
   vendor's alternating turns, each Tool result right after its call.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
@@ -51,7 +52,7 @@ import inspect as _inspect
 from course_vendor._api_key import checked_api_key
 from course_vendor._config import VendorConfig
 from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode, config_error
-from course_vendor._event_errors import EventFailures, described, event_error, invalid_event
+from course_vendor._event_errors import EventFailures, event_error, invalid_event
 from course_vendor._event_json import (
     body_object,
     event_object,
@@ -125,7 +126,6 @@ __all__ = [
     "check_sendable",
     "checked_api_key",
     "config_error",
-    "described",
     "event_error",
     "event_object",
     "installed_vendors",
