@@ -256,11 +256,12 @@ RESPONSE = (*CALL, "response")
         ((("course_cassette",), 2), "course_cassette: must be 1"),
         ((("course_cassette",), True), "course_cassette: must be 1"),
         ((("course_cassette",), KeyError), "course_cassette: is missing"),
-        ((("calls",), {}), "calls: must be a list, not an object"),
+        ((("calls",), {}), "calls: must be an array, not an object"),
+        ((("calls",), None), "calls: must be an array, not null"),
         ((("extra",), 1), "extra: is not a key of the cassette format"),
         ((("matching", "on"), "fuzzy"), 'matching.on: must be "request" or "order"'),
         ((("matching", "ignore"), ["a..b"]), "matching: JSON path 'a..b'"),
-        ((("redaction", "fields"), [1]), "redaction.fields[0]: must be a string, not a number"),
+        ((("redaction", "fields"), [1]), "redaction.fields[0]: must be a string, not 1"),
         (((*CALL, "extra"), 1), "calls[0].extra: is not a key of the cassette format"),
         (((*REQUEST, "method"), "post"), "calls[0].request.method: must be upper-case"),
         (((*REQUEST, "path"), "v1/messages"), "calls[0].request.path: must be a path"),
@@ -310,7 +311,7 @@ def test_bad_base64_and_not_an_object_are_refused() -> None:
     assert parse_cassette(bad).failure().message == (
         "calls[0].response.body_base64: is not valid base64"
     )
-    assert parse_cassette([]).failure().message == "$: must be a JSON object, not a list"
+    assert parse_cassette([]).failure().message == "$: must be a JSON object, not an array"
 
 
 @pytest.mark.parametrize(

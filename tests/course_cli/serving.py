@@ -12,7 +12,7 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -60,12 +60,17 @@ class ServeChild:
 
 
 @contextmanager
-def serving(*arguments: str, command: Sequence[str] = SERVE) -> Iterator[ServeChild]:
-    """``command ARGUMENTS`` running from the repository root; killed if it outlives the block."""
+def serving(
+    *arguments: str, command: Sequence[str] = SERVE, environment: Mapping[str, str] | None = None
+) -> Iterator[ServeChild]:
+    """``command ARGUMENTS`` running from the repository root; killed if it outlives the block.
+
+    ``environment`` is set over `child_env`'s (a ``PYTHONPATH`` with a made-up package).
+    """
     process = subprocess.Popen(
         [*command, *arguments],
         cwd=REPO,
-        env=child_env(),
+        env=child_env(environment),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -125,7 +125,7 @@ class ServingIsAFailure:
         ((), "the following arguments are required: CASSETTE_OR_DIR"),
         (("{missing}",), "missing: cannot be read: No such file or directory"),
         (("{empty}",), "no cassette (a *.json file with a 'course_cassette' key) found"),
-        (("{broken}",), "calls: must be a list, not an object"),
+        (("{broken}",), "calls: must be an array, not an object"),
         (("{edited}",), "edited/b.json: not JSON: Expecting value at line 1 column 34"),
         (("{edited}/b.json",), "edited/b.json: not JSON: Expecting value at line 1 column 34"),
         (("{undecodable}",), "undecodable/b.json: not valid UTF-8 (invalid UTF-8 at byte 0)"),

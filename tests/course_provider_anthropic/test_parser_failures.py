@@ -548,7 +548,51 @@ def test_every_stream_code_has_a_case() -> None:
         C.VENDOR_MISSING_API_KEY,
         C.VENDOR_INVALID_REQUEST,
         C.VENDOR_UNKNOWN_WIRE,
+        C.VENDOR_PLUGIN_BROKEN,
+        C.VENDOR_WIRE_CONFLICT,
         *(code for code in C if code.value.startswith("HTTP_")),
     }
 
     assert covered == set(C) - before_the_stream
+
+
+@pytest.mark.parametrize(
+    ("events", "message"),
+    [
+        (
+            [start_usage()],
+            "event 0: message.usage.input_tokens must be an integer, got missing",
+        ),
+        (
+            [start_usage(input_tokens=None)],
+            "event 0: message.usage.input_tokens must be an integer, got null",
+        ),
+        (
+            [START, start_of(0, {"text": ""})],
+            "event 1: content_block.type must be a string, got missing",
+        ),
+        (
+            [START, event({"type": "content_block_start", "content_block": {"type": "text"}})],
+            "event 1: index must be a non-negative integer, got missing",
+        ),
+        (
+            [*CLOSED, usage_delta(input_tokens=3)],
+            "event 4: usage.output_tokens must be an integer from 0 to 2**53 - 1, got missing",
+        ),
+        (
+            [START, start_of(0, {"type": "tool_use", "id": "", "name": "add", "input": {}})],
+            "event 1: content_block.id must be a non-blank string, got an empty string",
+        ),
+        (
+            [START, start_of(0, {"type": "tool_use", "id": "toolu_1", "name": "add"})],
+            "event 1: content_block.input must be the empty object of a streamed tool_use "
+            "block, got missing",
+        ),
+    ],
+)
+def test_an_absent_field_is_said_missing_and_an_empty_id_an_empty_string(
+    events: list[SseEvent], message: str
+) -> None:
+    _chunks, error = failure(events)
+
+    assert (error.code, error.message) == (C.VENDOR_INVALID_EVENT, message)

@@ -254,14 +254,14 @@ def test_betas_are_one_comma_separated_header_and_none_sends_no_header() -> None
             "must be from 0.95 to 1 with extended thinking",
         ),
         ({"top_k": 0}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got 0"),
-        ({"top_k": True}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got bool"),
+        ({"top_k": True}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got True"),
         ({"cache_system": True}, "AnthropicConfig.cache_system", "needs a system_prompt to cache"),
         ({"cache_tools": True}, "AnthropicConfig.cache_tools", "needs tools to cache"),
-        ({"cache_system": 1}, "AnthropicConfig.cache_system", "must be a bool, got int"),
+        ({"cache_system": 1}, "AnthropicConfig.cache_system", "must be a bool, got 1"),
         (
             {"cache_messages": -1},
             "AnthropicConfig.cache_messages",
-            "must be a tuple of int message indexes, got int",
+            "must be a tuple of int message indexes, got -1",
         ),
         (
             {"cache_messages": (0, 0)},
@@ -271,7 +271,7 @@ def test_betas_are_one_comma_separated_header_and_none_sends_no_header() -> None
         (
             {"cache_messages": (0, True)},
             "AnthropicConfig.cache_messages[1]",
-            "must be an int message index, got bool",
+            "must be an int message index, got True",
         ),
         (
             {"cache_messages": (0, 1, 2, 3), "system_prompt": "Hi.", "cache_system": True},
@@ -282,7 +282,7 @@ def test_betas_are_one_comma_separated_header_and_none_sends_no_header() -> None
         (
             {"cache_ttl": "2h", "cache_messages": (-1,)},
             "AnthropicConfig.cache_ttl",
-            "must be '5m', '1h' or None, got str",
+            "must be '5m', '1h' or None, got '2h'",
         ),
         (
             {"betas": ("a,b",)},

@@ -69,7 +69,7 @@ def test_a_schema_version_too_long_to_print_is_an_invalid_fixture(sign: int) -> 
     error = result.failure()
     assert error.code is Code.PROVIDER_INVALID_FIXTURE
     assert error.path == "schemaVersion"
-    assert str(error) == "PROVIDER_INVALID_FIXTURE: schemaVersion must be 1, got int"
+    assert str(error) == "PROVIDER_INVALID_FIXTURE: schemaVersion must be 1, got a large integer"
 
 
 def test_a_short_wrong_schema_version_is_still_shown_by_value() -> None:

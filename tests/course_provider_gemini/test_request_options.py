@@ -183,7 +183,7 @@ def test_no_tool_choice_sends_no_tool_config() -> None:
         (
             {"reasoning": ThinkingBudget(2**31)},
             "GeminiConfig.reasoning.tokens",
-            "must be at most 2**31 - 1 for gemini, got an int too large",
+            "must be at most 2**31 - 1 for gemini, got 2147483648",
         ),
         (
             {"top_k": 0},
@@ -193,7 +193,7 @@ def test_no_tool_choice_sends_no_tool_config() -> None:
         (
             {"top_k": True},
             "GeminiConfig.top_k",
-            "must be an int from 1 to 2**31 - 1 or None, got bool",
+            "must be an int from 1 to 2**31 - 1 or None, got True",
         ),
         (
             {"top_k": 2**31},
@@ -203,7 +203,7 @@ def test_no_tool_choice_sends_no_tool_config() -> None:
         (
             {"seed": 1.5},
             "GeminiConfig.seed",
-            "must be an int from -2**31 to 2**31 - 1 or None, got float",
+            "must be an int from -2**31 to 2**31 - 1 or None, got 1.5",
         ),
         (
             {"seed": -(2**31) - 1},
@@ -213,7 +213,7 @@ def test_no_tool_choice_sends_no_tool_config() -> None:
         (
             {"seed": 10**400},
             "GeminiConfig.seed",
-            "must be an int from -2**31 to 2**31 - 1 or None, got int",
+            "must be an int from -2**31 to 2**31 - 1 or None, got a large int",
         ),
     ],
 )

@@ -184,16 +184,16 @@ def test_the_responses_model_refuses_what_only_chat_takes(
         ),
         ({"seed": 2**63}, "OpenAIConfig.seed", "must be a 64-bit signed int or None"),
         ({"seed": True}, "OpenAIConfig.seed", "must be a 64-bit signed int or None"),
-        ({"store": 1}, "OpenAIConfig.store", "must be a bool or None, got int"),
+        ({"store": 1}, "OpenAIConfig.store", "must be a bool or None, got 1"),
         (
             {"service_tier": " "},
             "OpenAIConfig.service_tier",
-            "must be a non-blank str or None, got str",
+            "must be a non-blank str or None, got ' '",
         ),
         (
             {"prompt_cache_key": 5},
             "OpenAIConfig.prompt_cache_key",
-            "must be a non-blank str or None, got int",
+            "must be a non-blank str or None, got 5",
         ),
         (
             {"extra_body": {"reasoning_effort": "low"}},

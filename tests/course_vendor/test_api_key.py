@@ -85,14 +85,16 @@ def test_a_header_builder_refuses_no_key_which_a_model_reads_from_the_environmen
 
     assert (error.code, error.message) == (
         VendorConfigErrorCode.VENDOR_INVALID_API_KEY,
-        "api_key must be a str, got null; the key itself is not shown",
+        "api_key must be a str, got None; the key itself is not shown",
     )
 
 
 @pytest.mark.parametrize(
     ("key", "problem"),
     [
-        (None, "must be a str, got null"),
+        (None, "must be a str, got None"),
+        (b"sk-ant-api03-secret", "must be a str, got bytes;"),
+        (123456789, "must be a str, got int;"),
         ("", "is empty"),
         ("sk key", "holds a character that is not visible ASCII"),
         ("sk-\u00e9", "holds a character that is not visible ASCII"),

@@ -51,7 +51,7 @@ def test_a_base_url_is_accepted_by_every_vendor_without_its_trailing_slash(
 @pytest.mark.parametrize(
     ("given", "words"),
     [
-        (None, "must be a str, got null"),
+        (None, "must be a str, got None"),
         (b"https://api.example.com", "must be a str, got bytes"),
         ("", "must be an http:// or https:// URL with a host"),
         ("api.example.com", "must be an http:// or https:// URL with a host"),

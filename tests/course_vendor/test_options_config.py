@@ -60,37 +60,48 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
     (
         {"temperature": math.nan},
         "temperature",
-        "must be a finite number of 0 or more or None, got float",
+        "must be a finite number of 0 or more or None, got nan",
     ),
     (
         {"temperature": True},
         "temperature",
-        "must be a finite number of 0 or more or None, got bool",
+        "must be a finite number of 0 or more or None, got True",
     ),
     (
         {"temperature": "0.5"},
         "temperature",
-        "must be a finite number of 0 or more or None, got str",
+        "must be a finite number of 0 or more or None, got '0.5'",
     ),
     (
         {"temperature": 10**400},
         "temperature",
-        "must be a number of 0 or more, got an int too large",
+        "must be a number of 0 or more, got a large int",
     ),
     ({"top_p": 1.01}, "top_p", "must be a number from 0 to 1, got 1.01"),
     ({"top_p": -1}, "top_p", "must be a number from 0 to 1, got -1"),
-    ({"stop_sequences": "END"}, "stop_sequences", "must be a tuple or list of str, got str"),
+    ({"stop_sequences": "END"}, "stop_sequences", "must be a tuple or list of str, got 'END'"),
     (
         {"stop_sequences": ("END", " ")},
         "stop_sequences[1]",
-        "must be a non-blank str, got blank text",
+        "must be a non-blank str, got ' '",
     ),
-    ({"stop_sequences": ("END", 3)}, "stop_sequences[1]", "must be a non-blank str, got int"),
+    ({"stop_sequences": ("END", 3)}, "stop_sequences[1]", "must be a non-blank str, got 3"),
     ({"stop_sequences": ("END", "END")}, "stop_sequences", "repeats a stop sequence"),
     (
         {"tool_choice": "any"},
         "tool_choice",
-        "must be a ToolChoice ('auto', 'none', 'required'), a NamedTool or None, got str",
+        "must be a ToolChoice ('auto', 'none', 'required'), a NamedTool or None, got 'any'",
+    ),
+    (
+        {"tool_choice": "requried"},
+        "tool_choice",
+        "must be a ToolChoice ('auto', 'none', 'required'), a NamedTool or None, got 'requried'",
+    ),
+    (
+        {"tool_choice": "x" * 1000},
+        "tool_choice",
+        "must be a ToolChoice ('auto', 'none', 'required'), a NamedTool or None, "
+        f"got '{'x' * 199}\u2026'",
     ),
     (
         {"tool_choice": ToolChoice.AUTO},
@@ -100,17 +111,17 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
     (
         {"tool_choice": NamedTool("mul"), "tools": (ADD,)},
         "tool_choice.name",
-        "must name a configured Tool ('add'), got a str of 3 characters",
+        "must name a configured Tool ('add'), got 'mul'",
     ),
     (
         {"tool_choice": NamedTool(7), "tools": (ADD,)},  # type: ignore[arg-type]
         "tool_choice.name",
-        "must name a configured Tool ('add'), got int",
+        "must name a configured Tool ('add'), got 7",
     ),
     (
         {"parallel_tool_calls": 0, "tools": (ADD,)},
         "parallel_tool_calls",
-        "must be a bool or None, got int",
+        "must be a bool or None, got 0",
     ),
     (
         {"parallel_tool_calls": True},
@@ -125,7 +136,12 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
     (
         {"user_id": ""},
         "user_id",
-        "must be a non-blank str of at most 256 characters or None, got blank text",
+        "must be a non-blank str of at most 256 characters or None, got an empty str",
+    ),
+    (
+        {"user_id": " \t"},
+        "user_id",
+        "must be a non-blank str of at most 256 characters or None, got a blank str",
     ),
     (
         {"user_id": "u" * 257},
@@ -135,7 +151,7 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
     (
         {"reasoning": "hard"},
         "reasoning",
-        "must be a ReasoningEffort, a ThinkingBudget or None, got str",
+        "must be a ReasoningEffort, a ThinkingBudget or None, got 'hard'",
     ),
     (
         {"reasoning": ThinkingBudget(0)},

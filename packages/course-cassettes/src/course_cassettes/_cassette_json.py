@@ -40,7 +40,7 @@ from course_http import (
     VendorErrorCode,
 )
 from course_protocol import freeze_json_object, thaw_json
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import described, shown
 
 __all__ = ["CASSETTE_VENDOR", "body_lines", "cassette_to_json", "parse_cassette"]
 
@@ -132,7 +132,7 @@ def _object(
     value: object, path: str, required: tuple[str, ...], optional: tuple[str, ...]
 ) -> dict[str, object]:
     if type(value) is not dict:
-        _fail(path, f"must be a JSON object, not {_kind(value)}")
+        _fail(path, f"must be a JSON object, not {described(value)}")
     for key in required:
         if key not in value:
             _fail(_join(path, key), "is missing")
@@ -149,7 +149,7 @@ def _cassette(document: object) -> Cassette:
         _fail(CASSETTE_VERSION_KEY, f"must be {CASSETTE_VERSION}, the version this reader knows")
     calls = top["calls"]
     if type(calls) is not list:
-        _fail("calls", f"must be a list, not {_kind(calls)}")
+        _fail("calls", f"must be an array, not {described(calls)}")
     return Cassette(
         [_call(call, f"calls[{index}]") for index, call in enumerate(calls)],
         matching=_matching(top.get("matching", {}), "matching"),
@@ -182,10 +182,10 @@ def _redaction(value: object, path: str) -> Redaction:
 
 def _strings(value: object, path: str) -> list[str]:
     if type(value) is not list:
-        _fail(path, f"must be a list of strings, not {_kind(value)}")
+        _fail(path, f"must be an array of strings, not {described(value)}")
     for index, item in enumerate(value):
         if type(item) is not str:
-            _fail(f"{path}[{index}]", f"must be a string, not {_kind(item)}")
+            _fail(f"{path}[{index}]", f"must be a string, not {described(item)}")
     return value
 
 
@@ -253,7 +253,7 @@ def _text_body(value: object, path: str) -> bytes:
 
 def _base64_body(value: object, path: str) -> bytes:
     if type(value) is not str:
-        _fail(path, f"must be a base64 string, not {_kind(value)}")
+        _fail(path, f"must be a base64 string, not {described(value)}")
     try:
         return base64.b64decode(value.encode("ascii"), validate=True)
     except (UnicodeEncodeError, binascii.Error):
@@ -262,7 +262,7 @@ def _base64_body(value: object, path: str) -> bytes:
 
 def _headers(value: object, path: str) -> frozendict[str, str]:
     if type(value) is not dict:
-        _fail(path, f"must be a JSON object of strings, not {_kind(value)}")
+        _fail(path, f"must be a JSON object of strings, not {described(value)}")
     headers: dict[str, str] = {}
     for name, header in value.items():
         where = _join(path, name)
@@ -295,20 +295,6 @@ def _visible_ascii(text: str) -> bool:
 def _join(path: str, key: str) -> str:
     segment = f".{key}" if key.isidentifier() else f"[{json.dumps(key)}]"
     return segment[1:] if path == "$" and segment.startswith(".") else path + segment
-
-
-def _kind(value: object) -> str:
-    names = {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-    }
-    if value is None:
-        return "null"
-    return names.get(type(value), f"a {type(value).__name__}")
 
 
 def _shown(value: object) -> str:

@@ -22,13 +22,15 @@ class CheckReport:
     """What ``check`` found: how much it played and every problem, in file and response order.
 
     ``unreadable`` counts the files that could not be read at all (each is
-    one of the problems too).
+    one of the problems too); ``cassettes`` the files checked as cassettes,
+    whose recorded streams were played through the vendor wires installed.
     """
 
     files: int
     responses: int
     problems: tuple[Problem, ...]
     unreadable: int = 0
+    cassettes: int = 0
 
     @property
     def status(self) -> int:
@@ -75,6 +77,7 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     problems: list[Problem] = []
     responses = 0
     unreadable = 0
+    cassettes = 0
     for path in paths:
         reason = unreadable_reason(path)
         if reason is not None:
@@ -90,6 +93,7 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
 
             calls, found = await check_cassette_file(path)
             responses += calls
+            cassettes += 1
             problems.extend(found)
             continue
         match document.bind(FixtureProviderAdapter.from_fixture):
@@ -108,7 +112,11 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
             except FixtureProviderError as error:
                 problems.append(problem_from_error(path, index, error))
     return CheckReport(
-        files=len(paths), responses=responses, problems=tuple(problems), unreadable=unreadable
+        files=len(paths),
+        responses=responses,
+        problems=tuple(problems),
+        unreadable=unreadable,
+        cassettes=cassettes,
     )
 
 
@@ -134,7 +142,11 @@ async def check_cassettes(paths: Sequence[str]) -> CheckReport:
         calls += count
         problems.extend(found)
     return CheckReport(
-        files=len(paths), responses=calls, problems=tuple(problems), unreadable=unreadable
+        files=len(paths),
+        responses=calls,
+        problems=tuple(problems),
+        unreadable=unreadable,
+        cassettes=len(paths) - unreadable,
     )
 
 

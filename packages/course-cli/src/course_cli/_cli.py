@@ -11,19 +11,28 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from course_cli._cassettes import CASSETTE_WIRE
 from course_cli._check import check_cassettes, check_files
 from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
 from course_cli._files import files_under, unreadable_reason
 from course_cli._models import MODEL_NAMES, build_demo_model, fixture_demo_model
-from course_cli._output import format_problem, one_line, trace_line, writer_for
+from course_cli._output import (
+    format_command_problem,
+    format_problem,
+    one_line,
+    trace_line,
+    writer_for,
+)
 from course_cli._replay import DEFAULT_REQUEST_PREFIX, replay_file
 from course_cli._serve import SERVE_EPILOG, add_serve_arguments, load_for_serving, run_serve
 from course_cli._serve_record import run_record
-from course_cli._wires import FIXTURE_WIRE, load_wire, wire_names
+from course_cli._wires import FIXTURE_WIRE, load_wire, registry_problem_lines, wire_names
 from course_provider_fixture import FixtureProviderError
+
+if TYPE_CHECKING:
+    from course_vendor import VendorPlugin
 
 __all__ = ["main"]
 
@@ -62,6 +71,10 @@ call (request id PREFIX-1) through that vendor's model over an in-process
 recorded transport: no network, no key. A failure is reported as
   FILE: CODE: MESSAGE
 A .json file (an error body, a request) is not a stream and is refused.
+A vendor wire whose installed plug-in cannot be used is one line on stderr
+and exit status 2:
+  course replay: VENDOR_PLUGIN_BROKEN: the wire 'W' cannot be used: ...
+(VENDOR_WIRE_CONFLICT when two installed packages register the name W).
 """
 
 _CHECK_EPILOG = """\
@@ -92,7 +105,13 @@ on /v1/messages, /v1/chat/completions or /v1/responses) is replayed through
 its vendor's parser; a replay that fails is one line with its code,
   FILE: response C: VENDOR_MISSING_TERMINAL: calls[C].response.body: ...
 --wire cassette says that every FILE must be one (a file that cannot be read
-is then HTTP_RECORDING_INVALID too, and exit status 2).
+is then HTTP_RECORDING_INVALID too, and exit status 2). A stream whose path
+two installed wires claim alike is one VENDOR_WIRE_CONFLICT line naming
+both. An installed vendor plug-in that cannot be loaded is passed over (the
+other wires still check their streams) and named once on stderr,
+  course check: VENDOR_PLUGIN_BROKEN: the wire 'W' cannot be used: ...
+which leaves the exit status to the files. With --wire VENDOR, a wire whose
+plug-in cannot be used is that one line and exit status 2.
 """
 
 _DEMO_EPILOG = """\
@@ -247,14 +266,34 @@ def _add_wire_option(command: argparse.ArgumentParser, choices: Sequence[str]) -
     )
 
 
-def _require_playable(parser: argparse.ArgumentParser, wire: str, paths: Sequence[str]) -> None:
+def _vendor_wire(command: str, wire: str) -> VendorPlugin | None:
+    """The plug-in of ``--wire`` when it names a vendor wire; ``None`` for the course's own.
+
+    A wire whose plug-in cannot be used (broken, or registered by two
+    packages) ends the command with one line on stderr and status 2.
+    """
     if wire in (FIXTURE_WIRE, CASSETTE_WIRE):
+        return None
+    # A vendor wire's package, and the HTTP stack under it, load only now.
+    from course_http import VendorError
+
+    try:
+        return load_wire(wire)
+    except VendorError as error:
+        line = format_command_problem(command, error.code.value, error.message)
+        writer_for(sys.stderr)(line + "\n")
+        raise _ParserExit(2) from None
+
+
+def _require_playable(
+    parser: argparse.ArgumentParser, wire: VendorPlugin | None, paths: Sequence[str]
+) -> None:
+    if wire is None:
         return
     from course_cli._recordings import unplayable_reason
 
-    recording = load_wire(wire)
     for path in paths:
-        reason = unplayable_reason(path, recording)
+        reason = unplayable_reason(path, wire)
         if reason is not None:
             parser.error(f"{path}: {reason}")
 
@@ -271,8 +310,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     0: success. 1: a typed failure was reported (a bad fixture, a failed
     model call, a demo loop that had to stop), or stdout was closed by its
-    reader. 2: bad arguments, reported in one line on stderr, or (``check``)
-    a file that could not be read at all, after every file was checked.
+    reader. 2: bad arguments, reported in one line on stderr (a ``--wire``
+    whose plug-in cannot be used is one), or (``check``) a file that could
+    not be read at all, after every file was checked.
     130: interrupted (Ctrl-C). 143: ``serve`` stopped by SIGTERM. Expected failures never
     raise; an unexpected internal error does.
     """
@@ -283,7 +323,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("choose a command: replay, check, demo or serve")
         if arguments.command == "replay":
             _require_readable(arguments.subparser, [arguments.fixture])
-            _require_playable(arguments.subparser, arguments.wire, [arguments.fixture])
+            arguments.plugin = _vendor_wire("replay", arguments.wire)
+            _require_playable(arguments.subparser, arguments.plugin, [arguments.fixture])
+        elif arguments.command == "check":
+            arguments.plugin = _vendor_wire("check", arguments.wire)
         elif arguments.command == "demo" and arguments.fixture is not None:
             if arguments.model != MODEL_NAMES[0]:
                 arguments.subparser.error(
@@ -306,9 +349,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_.status
     try:
         if arguments.command == "replay":
-            status = _replay(arguments.fixture, arguments.request_id, arguments.wire)
+            status = _replay(arguments.fixture, arguments.request_id, arguments.plugin)
         elif arguments.command == "check":
-            status = _check(arguments.fixtures, arguments.wire)
+            status = _check(arguments.fixtures, arguments.wire, arguments.plugin)
         elif arguments.command == "serve" and arguments.record:
             status = run_record(
                 arguments.target, arguments.upstream, arguments.port, strict=arguments.strict
@@ -344,15 +387,14 @@ def _detach_stdout() -> None:
         os.close(devnull)
 
 
-def _replay(path: str, request_prefix: str, wire: str) -> int:
+def _replay(path: str, request_prefix: str, wire: VendorPlugin | None) -> int:
     write = writer_for(sys.stdout)
-    if wire == FIXTURE_WIRE:
+    if wire is None:
         problem = asyncio.run(replay_file(path, request_prefix, write))
     else:
-        # A vendor wire's package, and the HTTP stack under it, load only now.
         from course_cli._recordings import replay_recording
 
-        problem = asyncio.run(replay_recording(path, load_wire(wire), request_prefix, write))
+        problem = asyncio.run(replay_recording(path, wire, request_prefix, write))
     if problem is None:
         return 0
     sys.stdout.flush()
@@ -360,20 +402,24 @@ def _replay(path: str, request_prefix: str, wire: str) -> int:
     return 1
 
 
-def _check(named: Sequence[str], wire: str) -> int:
-    paths = files_under(named, streams=wire not in (CASSETTE_WIRE, FIXTURE_WIRE))
-    if wire == CASSETTE_WIRE:
-        report = asyncio.run(check_cassettes(paths))
-    elif wire == FIXTURE_WIRE:
-        report = asyncio.run(check_files(paths))
-    else:
+def _check(named: Sequence[str], wire: str, plugin: VendorPlugin | None) -> int:
+    paths = files_under(named, streams=plugin is not None)
+    if plugin is not None:
         from course_cli._recordings import check_recordings
 
-        report = asyncio.run(check_recordings(paths, load_wire(wire)))
+        report = asyncio.run(check_recordings(paths, plugin))
+    elif wire == CASSETTE_WIRE:
+        report = asyncio.run(check_cassettes(paths))
+    else:
+        report = asyncio.run(check_files(paths))
     write = writer_for(sys.stdout)
     for problem in report.problems:
         write(format_problem(problem) + "\n")
     write(report.summary() + "\n")
+    if report.cassettes:
+        # A plug-in passed over while the streams were checked is named once, apart.
+        sys.stdout.flush()
+        writer_for(sys.stderr)("".join(registry_problem_lines("check")))
     return report.status
 
 

@@ -15,6 +15,7 @@ from course_cli._problems import Problem
 
 __all__ = [
     "compact_json",
+    "format_command_problem",
     "format_problem",
     "json_line",
     "one_line",
@@ -64,6 +65,15 @@ def format_problem(problem: Problem) -> str:
     if position:
         where.append(", ".join(position))
     return f"{': '.join(where)}: {problem.code}: {one_line(problem.message)}"
+
+
+def format_command_problem(command: str, code: str, message: str) -> str:
+    """The single line of a problem that belongs to no file: ``course COMMAND: CODE: MESSAGE``.
+
+    What the installed vendor plug-ins are found to be (one that cannot be
+    loaded, a wire name two packages register) is said this way, on stderr.
+    """
+    return f"course {command}: {code}: {one_line(message)}"
 
 
 _LABEL_WIDTH = 10

@@ -14,10 +14,14 @@ an SDK whose base URL is the server's with that path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from course_cli._wires import vendor_wire_for_path
+
+if TYPE_CHECKING:
+    from course_http import VendorError
 
 __all__ = ["SdkBaseUrl", "sdk_base_urls"]
 
@@ -31,16 +35,31 @@ class SdkBaseUrl:
     variable: str
 
 
-def sdk_base_urls(root: str, recorded_paths: Iterable[str]) -> list[SdkBaseUrl]:
+def sdk_base_urls(
+    root: str,
+    recorded_paths: Iterable[str],
+    conflict: Callable[[VendorError], object] | None = None,
+) -> list[SdkBaseUrl]:
     """For each SDK whose endpoints the ``recorded_paths`` call, its base URL under ``root``.
 
     In the order of the SDKs' names, then of the URLs; one entry per SDK and
-    path prefix. A recorded path no installed vendor wire claims gives none.
+    path prefix. A recorded path no installed vendor wire claims gives none,
+    nor does one that two wires claim alike: its ``VENDOR_WIRE_CONFLICT``
+    goes to ``conflict``, once per path.
     """
+    from course_http import VendorError
+
     found: set[tuple[str, str, str]] = set()
+    conflicting: set[str] = set()
     for recorded in recorded_paths:
         path = recorded.partition("?")[0]
-        plugin = vendor_wire_for_path(path)
+        try:
+            plugin = vendor_wire_for_path(path)
+        except VendorError as error:
+            if conflict is not None and path not in conflicting:
+                conflict(error)
+            conflicting.add(path)
+            continue
         prefix = None if plugin is None else plugin.wire.base_path(path)
         if plugin is not None and prefix is not None:
             found.add((plugin.sdk, prefix, plugin.base_url_variable))

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from course_cli._cassettes import cassettes_under
 from course_cli._listening import flush, listen_until_stopped
-from course_cli._output import one_line, writer_for
+from course_cli._output import format_command_problem, one_line, writer_for
 from course_cli._sdks import SdkBaseUrl, sdk_base_urls
+from course_cli._wires import registry_problem_lines
 
 if TYPE_CHECKING:
     from course_cassettes import Cassette
@@ -53,7 +54,11 @@ problem, with x-should-retry: false (so the SDKs do not retry it):
                             has been served
   HTTP_SERVER_ERROR         500: course serve itself failed to answer it
 Each recorded call is served once: restart the server to replay again. One
-line per request on stdout (refusals on stderr, with their code).
+line per request on stdout (refusals on stderr, with their code). An
+installed vendor plug-in that cannot be loaded, and a recorded path two
+installed wires claim alike, are each one line on stderr before the banner
+('course serve: VENDOR_PLUGIN_BROKEN: ...', 'VENDOR_WIRE_CONFLICT'); the
+server answers all the same.
 
 Ctrl-C (SIGINT) or SIGTERM (kill PID: what stops a server started in the
 background of a script, where SIGINT is ignored) stops the server: every
@@ -71,9 +76,10 @@ answer streams back as it arrives, and the exchange is written to the
 cassette, redacted as the pytest plugin records (no secret header, no key
 anywhere). Each recorded stream is checked by its vendor's strict parser
 (--no-strict: not): a refused one is cut short for the client, and its code
-goes to stderr. An upstream that cannot be reached is answered 502
-HTTP_CONNECT_FAILED. Stop the server (Ctrl-C, SIGTERM), then replay with
-course serve CASSETTE.
+goes to stderr. A plug-in that cannot be loaded is named once on stderr
+when the server starts, and checks nothing; the other wires check theirs.
+An upstream that cannot be reached is answered 502 HTTP_CONNECT_FAILED.
+Stop the server (Ctrl-C, SIGTERM), then replay with course serve CASSETTE.
 """
 
 _CHUNKINGS: dict[str, Chunking] = {"whole": "whole", "bytes": "bytes", "random": "random"}
@@ -178,8 +184,18 @@ def run_serve(
     calls = responder.pending_call_count
     # Which SDKs the cassettes serve is known before the port is: finding
     # them loads the vendors' plug-ins, which happens here, not in the loop.
-    recorded = (call.request.path for _, cassette in cassettes for call in cassette.calls)
-    sdks = sdk_base_urls("", recorded)
+    recorded = [call.request.path for _, cassette in cassettes for call in cassette.calls]
+    said: list[str] = []
+    sdks = sdk_base_urls(
+        "",
+        recorded,
+        lambda error: said.append(
+            format_command_problem("serve", error.code.value, error.message) + "\n"
+        ),
+    )
+    if recorded:
+        # A plug-in passed over, and a path two wires claim, each one line before the banner.
+        err("".join([*registry_problem_lines("serve"), *said]))
 
     def announce(base_url: str) -> None:
         out(_banner(base_url, cassettes, calls, sdks))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from course_cli._listening import flush, listen_until_stopped
 from course_cli._output import one_line, writer_for
+from course_cli._wires import registry_problem_lines
 
 if TYPE_CHECKING:
     from course_cassettes.proxy import ProxiedCall
@@ -50,6 +51,10 @@ def run_record(target: str, upstream: str, port: int, *, strict: bool) -> int:
         report=_reporter(out, err),
     )
     server = LoopbackServer(proxy, port=port)
+    if strict:
+        # Every plug-in loads here, before the loop runs; one that cannot is
+        # named once, and the other wires still check what they claim.
+        err("".join(registry_problem_lines("serve")))
 
     def announce(base_url: str) -> None:
         out(

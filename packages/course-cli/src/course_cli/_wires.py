@@ -14,6 +14,8 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
+from course_cli._output import format_command_problem
+
 if TYPE_CHECKING:
     from course_vendor import VendorPlugin
 
@@ -21,6 +23,7 @@ __all__ = [
     "FIXTURE_WIRE",
     "VENDOR_ENTRY_POINT_GROUP",
     "load_wire",
+    "registry_problem_lines",
     "vendor_wire_for_path",
     "wire_names",
 ]
@@ -47,7 +50,9 @@ def load_wire(name: str) -> VendorPlugin:
     """The vendor plug-in registered as ``name``, imported now (with the HTTP stack under it).
 
     Raises what ``course_vendor.load_vendor`` raises: `VendorError`
-    ``VENDOR_UNKNOWN_WIRE`` for a name no installed package registers.
+    ``VENDOR_UNKNOWN_WIRE`` for a name no installed package registers,
+    ``VENDOR_PLUGIN_BROKEN`` for a plug-in that cannot be loaded,
+    ``VENDOR_WIRE_CONFLICT`` for a name two packages register.
     """
     from course_vendor import load_vendor
 
@@ -55,7 +60,26 @@ def load_wire(name: str) -> VendorPlugin:
 
 
 def vendor_wire_for_path(path: str) -> VendorPlugin | None:
-    """The vendor wire a recorded request ``path`` (its query left out) went to, or ``None``."""
+    """The vendor wire a recorded request ``path`` (its query left out) went to, or ``None``.
+
+    A plug-in that cannot be loaded is passed over (`registry_problem_lines`
+    names it). Raises `VendorError` ``VENDOR_WIRE_CONFLICT`` when two wires
+    claim the path alike.
+    """
     from course_vendor import vendor_for_path
 
     return vendor_for_path(path.partition("?")[0])
+
+
+def registry_problem_lines(command: str) -> list[str]:
+    """One line for each problem of the installed vendor plug-ins, for ``course COMMAND``'s stderr.
+
+    Loads every plug-in not yet loaded; each problem is said once, as
+    ``course COMMAND: CODE: MESSAGE`` (each line ends with a newline).
+    """
+    from course_vendor import registry_problems
+
+    return [
+        format_command_problem(command, problem.code.value, problem.message) + "\n"
+        for problem in registry_problems()
+    ]

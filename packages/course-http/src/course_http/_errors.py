@@ -34,6 +34,12 @@ class VendorErrorCode(StrEnum):
     VENDOR_UNKNOWN_WIRE = "VENDOR_UNKNOWN_WIRE"
     """No installed vendor package registers the wire asked for (a ``course.vendors`` name)."""
 
+    VENDOR_PLUGIN_BROKEN = "VENDOR_PLUGIN_BROKEN"
+    """A wire's plug-in cannot be used: its entry point fails to import, or is no plug-in."""
+
+    VENDOR_WIRE_CONFLICT = "VENDOR_WIRE_CONFLICT"
+    """Two registrations claim one wire name, or one recorded endpoint alike: none is picked."""
+
     HTTP_CONNECT_FAILED = "HTTP_CONNECT_FAILED"
     """No connection: refused, name resolution, TLS, or a proxy failure."""
 

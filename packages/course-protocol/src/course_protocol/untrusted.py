@@ -11,6 +11,9 @@ kit), so each rule has exactly one definition:
   does, without ``__getattr__`` or ``__getattribute__``;
 - the blank-string rule (ECMAScript's ``trim()``, the reference course's);
 - how much of an untrusted text an error message quotes (`shown`);
+- how a message names a wrong value: read from JSON (an event, a fixture,
+  a cassette), in JSON's words (`described`, with `ABSENT` for a key that is
+  not there); or given in a configuration, in Python's (`described_setting`);
 - what counts as an integral number (the reference's ``Number.isInteger``:
   ``12.0`` and ``1E1`` are integers), and the token-count limit.
 
@@ -19,13 +22,15 @@ A public module: the other course packages import it as ``course_protocol.untrus
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import Final, cast, final
 
 __all__ = [
+    "ABSENT",
     "BLANK_CHARACTERS",
     "MAX_TOKEN_COUNT",
     "SHOWN_LENGTH",
-    "describe",
+    "described",
+    "described_setting",
     "integral_number",
     "is_blank",
     "sequence_snapshot",
@@ -75,9 +80,90 @@ def shown(text: str) -> str:
     return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 1] + _ELLIPSIS
 
 
-def describe(value: object) -> str:
-    """How an error message names an unexpected value: ``null`` for None, else its type name."""
-    return "null" if value is None else type_name(value)
+@final
+class _Absent:
+    """The type of `ABSENT`: one value, never equal to anything a JSON document holds."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Final = _Absent()
+"""What a read of a JSON object gets for a key that is not there: ``data.get(key, ABSENT)``.
+
+A key that is absent and a key whose value is ``null`` are different
+mistakes; `described` says ``missing`` for this one, ``null`` for ``None``.
+"""
+
+_SHOWN_NUMBER: Final = 10**18
+_JSON_WORDS: Final[dict[type, str]] = {dict: "an object", list: "an array", tuple: "an array"}
+
+
+def described(value: object) -> str:
+    """How a message names a wrong value read from JSON, in JSON's words: ``got <described>``.
+
+    ``missing`` for `ABSENT`, ``null``, ``true``, ``false``; a number as
+    itself (``-1``, ``1.5``; an integer of 19 digits or more as ``a large
+    integer``); a string by what it is, never by its text, which could be
+    huge or forge a line of a log: ``an empty string``, ``a blank string``
+    (`is_blank`), ``a string``; ``an object``, ``an array`` (a ``list`` or
+    ``tuple``); anything else, which no JSON document holds, as ``a value of
+    type <name>`` (its type's name, read without running its code). One
+    word for one value in every course message. Never raises.
+    """
+    kind = type(value)
+    if value is ABSENT:
+        return "missing"
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        number = cast(int, value)
+        return repr(number) if -_SHOWN_NUMBER < number < _SHOWN_NUMBER else "a large integer"
+    if kind is float:
+        return float.__repr__(cast(float, value))
+    if kind is str:
+        text = cast(str, value)
+        if not text:
+            return "an empty string"
+        return "a blank string" if is_blank(text) else "a string"
+    return _JSON_WORDS.get(kind) or f"a value of type {type_name(value)}"
+
+
+def described_setting(value: object, *, private: bool = False) -> str:
+    """How a message names a wrong value given in a configuration, in Python's words.
+
+    A configuration is Python written by the caller, so its values are
+    shown as Python spells them: ``None``, ``True``, ``False``, a number as
+    itself (an ``int`` of 19 digits or more as ``a large int``), a ``str``
+    as its ``repr``, quoted by `shown` (``'requried'``); anything else by its
+    type's name (``list``, ``dict``, ``CourseToolSpec``), read without
+    running its code. With ``private`` (an API key, an end user's id) only
+    ``None`` and the booleans are shown: a ``str`` is ``an empty str``, ``a
+    blank str`` or ``a str of N characters``, anything else its type's name.
+    Never raises.
+    """
+    kind = type(value)
+    if value is None or kind is bool:
+        return repr(value)
+    if private:
+        if kind is not str:
+            return type_name(value)
+        text = cast(str, value)
+        if not text:
+            return "an empty str"
+        return "a blank str" if is_blank(text) else f"a str of {len(text)} characters"
+    if kind is int:
+        number = cast(int, value)
+        return repr(number) if -_SHOWN_NUMBER < number < _SHOWN_NUMBER else "a large int"
+    if kind is float:
+        return float.__repr__(cast(float, value))
+    if kind is str:
+        return repr(shown(cast(str, value)))
+    return type_name(value)
 
 
 def is_blank(text: str) -> bool:

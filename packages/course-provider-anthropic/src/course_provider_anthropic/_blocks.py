@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, NoReturn, final
 
 from course_http import VendorErrorCode
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import ABSENT, described, shown
 from course_provider_anthropic import _wire
 from course_provider_anthropic._reads import fail, fail_invalid, invalid, text_at
-from course_vendor import TextPieces, described
+from course_vendor import TextPieces
 
 __all__ = ["OpenBlock", "open_block", "refuse_delta"]
 
@@ -72,7 +72,7 @@ def open_block(block: dict[str, Any], index: int) -> OpenBlock:
     ``VENDOR_UNKNOWN_EVENT`` for a block type this parser does not know,
     ``VENDOR_INVALID_EVENT`` for a field of the wrong type.
     """
-    kind = block.get(_wire.TYPE_KEY)
+    kind = block.get(_wire.TYPE_KEY, ABSENT)
     if type(kind) is not str:
         invalid(index, _path(_wire.TYPE_KEY), "a string", kind)
     if kind == _wire.TEXT:
@@ -86,7 +86,7 @@ def open_block(block: dict[str, Any], index: int) -> OpenBlock:
             block, _wire.ID_KEY, index, parent=_wire.CONTENT_BLOCK_KEY, non_blank=True
         )
         name = text_at(block, _wire.NAME_KEY, index, parent=_wire.CONTENT_BLOCK_KEY, non_blank=True)
-        placeholder = block.get(_wire.INPUT_KEY)
+        placeholder = block.get(_wire.INPUT_KEY, ABSENT)
         # A streamed tool_use carries its arguments in input_json_delta
         # fragments only; anything but {} here would be a second, conflicting source.
         if type(placeholder) is not dict or placeholder:
@@ -125,18 +125,18 @@ def refuse_delta(block: OpenBlock, delta: dict[str, Any], index: int) -> None:
     for a payload of the wrong type or a known delta type that does not fit
     the block, ``VENDOR_UNKNOWN_EVENT`` for an unknown delta type.
     """
-    kind = delta.get(_wire.TYPE_KEY)
+    kind = delta.get(_wire.TYPE_KEY, ABSENT)
     if type(kind) is not str:
         invalid(index, f"{_wire.DELTA_KEY}.{_wire.TYPE_KEY}", "a string", kind)
     if kind == block.delta_type:
         fail_invalid(
             f"{_wire.DELTA_KEY}.{block.delta_key} must be a string, "
-            f"got {described(delta.get(block.delta_key))}",
+            f"got {described(delta.get(block.delta_key, ABSENT))}",
             index,
         )
     payload_key = _skipped_payload(block.kind, kind)
     if payload_key is not None:
-        payload = delta.get(payload_key)
+        payload = delta.get(payload_key, ABSENT)
         wanted = dict if kind == _wire.CITATIONS_DELTA else str
         if type(payload) is not wanted:
             fail_invalid(

@@ -21,6 +21,7 @@ from course_protocol import (
     CourseToolCall,
     CourseToolCallChunk,
 )
+from course_protocol.untrusted import described
 from course_provider_anthropic import _wire
 from course_provider_anthropic._blocks import OpenBlock, open_block, refuse_delta
 from course_provider_anthropic._reads import (
@@ -28,7 +29,7 @@ from course_provider_anthropic._reads import (
     fail_order,
     object_at,
 )
-from course_vendor import OneChunkStreamParser, ToolCallIds, described, tool_arguments
+from course_vendor import OneChunkStreamParser, ToolCallIds, tool_arguments
 
 __all__ = ["ContentBlockParser"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from course_protocol import is_blank
-from course_protocol.untrusted import describe, sequence_snapshot
+from course_protocol.untrusted import described_setting, sequence_snapshot
 from course_provider_anthropic import _wire
 from course_vendor import (
     COMMON_OPTIONS,
@@ -83,8 +83,9 @@ def checked_messages_options(config: AnthropicConfig) -> dict[str, tuple[object,
     name = type(config).__name__
     top_k = config.top_k
     if top_k is not None and (type(top_k) is not int or top_k < 1):
-        got = repr(top_k) if type(top_k) is int else describe(top_k)
-        raise config_error(f"{name}.top_k", f"must be an int of 1 or more or None, got {got}")
+        raise config_error(
+            f"{name}.top_k", f"must be an int of 1 or more or None, got {described_setting(top_k)}"
+        )
     cached = _checked_cache(config, name)
     betas = _betas(config.betas, f"{name}.betas")
     if type(config.reasoning) is ThinkingBudget:
@@ -96,7 +97,7 @@ def _checked_cache(config: AnthropicConfig, name: str) -> tuple[int, ...]:
     for flag in ("cache_system", "cache_tools"):
         if type(getattr(config, flag)) is not bool:
             raise config_error(
-                f"{name}.{flag}", f"must be a bool, got {describe(getattr(config, flag))}"
+                f"{name}.{flag}", f"must be a bool, got {described_setting(getattr(config, flag))}"
             )
     if config.cache_system and config.system_prompt is None:
         raise config_error(f"{name}.cache_system", "needs a system_prompt to cache")
@@ -106,11 +107,14 @@ def _checked_cache(config: AnthropicConfig, name: str) -> tuple[int, ...]:
     items = sequence_snapshot(value)
     path = f"{name}.cache_messages"
     if items is None:
-        raise config_error(path, f"must be a tuple of int message indexes, got {describe(value)}")
+        raise config_error(
+            path, f"must be a tuple of int message indexes, got {described_setting(value)}"
+        )
     for position, item in enumerate(items):
         if type(item) is not int:
             raise config_error(
-                f"{path}[{position}]", f"must be an int message index, got {describe(item)}"
+                f"{path}[{position}]",
+                f"must be an int message index, got {described_setting(item)}",
             )
     if len(set(items)) != len(items):
         raise config_error(path, "repeats a message index")
@@ -123,7 +127,7 @@ def _checked_cache(config: AnthropicConfig, name: str) -> tuple[int, ...]:
     if ttl is not None:
         if type(ttl) is not str or ttl not in _TTLS:
             raise config_error(
-                f"{name}.cache_ttl", f"must be '5m', '1h' or None, got {describe(ttl)}"
+                f"{name}.cache_ttl", f"must be '5m', '1h' or None, got {described_setting(ttl)}"
             )
         if not breakpoints:
             raise config_error(f"{name}.cache_ttl", "needs something to cache")
@@ -133,7 +137,7 @@ def _checked_cache(config: AnthropicConfig, name: str) -> tuple[int, ...]:
 def _betas(value: object, path: str) -> tuple[str, ...]:
     items = sequence_snapshot(value)
     if items is None:
-        raise config_error(path, f"must be a tuple or list of str, got {describe(value)}")
+        raise config_error(path, f"must be a tuple or list of str, got {described_setting(value)}")
     for position, item in enumerate(items):
         if type(item) is not str or is_blank(item) or not set(item) <= _TOKEN - {","}:
             raise config_error(

@@ -23,7 +23,7 @@ from course_protocol import (
     is_blank,
     terminal_semantics_error,
 )
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import ABSENT, described, shown
 from course_provider_anthropic import _wire
 from course_provider_anthropic._content import ContentBlockParser
 from course_provider_anthropic._error_body import raise_error_event
@@ -143,8 +143,9 @@ class MessagesStreamParser(ContentBlockParser):
         usage = object_at(message, _wire.USAGE_KEY, index, parent=_wire.MESSAGE_KEY)
         total_input = input_tokens(usage, usage_path, index)
         if total_input is None:
+            got = described(usage.get(_wire.INPUT_TOKENS_KEY, ABSENT))
             fail_invalid(
-                f"{usage_path}.{_wire.INPUT_TOKENS_KEY} must be an integer, got null", index
+                f"{usage_path}.{_wire.INPUT_TOKENS_KEY} must be an integer, got {got}", index
             )
         # The start's output count is a placeholder; message_delta gives the real one.
         placeholder = usage.get(_wire.OUTPUT_TOKENS_KEY)
@@ -167,7 +168,7 @@ class MessagesStreamParser(ContentBlockParser):
         usage = object_at(data, _wire.USAGE_KEY, index)
         output_path = f"{_wire.USAGE_KEY}.{_wire.OUTPUT_TOKENS_KEY}"
         output = token_count(
-            usage.get(_wire.OUTPUT_TOKENS_KEY), vendor=_V, index=index, path=output_path
+            usage.get(_wire.OUTPUT_TOKENS_KEY, ABSENT), vendor=_V, index=index, path=output_path
         )
         if self._output_tokens is not None and output < self._output_tokens:
             fail_invalid(f"{output_path} is cumulative; it went down to {output}", index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from course_protocol import MAX_TOKEN_COUNT
+from course_protocol.untrusted import ABSENT
 from course_provider_anthropic import _wire
 from course_vendor import EventFailures, token_count
 
@@ -45,7 +46,7 @@ fail_order: Final = FAILURES.fail_order
 
 def block_index(data: dict[str, Any], index: int) -> int:
     """The event's block ``index``: a non-negative ``int``, or ``VENDOR_INVALID_EVENT``."""
-    value = data.get(_wire.INDEX_KEY)
+    value = data.get(_wire.INDEX_KEY, ABSENT)
     # type() is int, never isinstance: True would find block 1 (True == 1).
     if type(value) is not int or value < 0:
         invalid(index, _wire.INDEX_KEY, "a non-negative integer", value)

@@ -16,6 +16,8 @@ from returns.result import Failure, Result, Success
 
 from course_protocol import JSON_MAX_DEPTH, JsonError, freeze_json, snapshot_json
 from course_protocol.untrusted import (
+    ABSENT,
+    described,
     integral_number,
     sequence_snapshot,
     special_method,
@@ -31,8 +33,6 @@ __all__ = [
     "parse_fixture",
     "snapshot_record",
 ]
-
-_MISSING = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,19 +73,15 @@ class _InvalidFixtureError(Exception):
         )
 
 
-def _type_name(value: object) -> str:
-    return "missing" if value is _MISSING else type_name(value)
-
-
 def _own_fields(value: object, path: str) -> dict[str, object]:
     """A plain copy of a ``dict`` (or subclass) read through ``dict.items`` only."""
     if not issubclass(type(value), dict):
-        raise _InvalidFixtureError(path, f"must be an object, got {_type_name(value)}")
+        raise _InvalidFixtureError(path, f"must be an object, got {described(value)}")
     fields: dict[str, object] = {}
     for key, item in dict.items(cast(dict[object, object], value)):
         if type(key) is not str:
             raise _InvalidFixtureError(
-                path, f"has a key of type {_type_name(key)}; keys must be str"
+                path, f"has a key of type {type_name(key)}; keys must be str"
             )
         fields[key] = item
     return fields
@@ -137,8 +133,8 @@ _REQUEST_MAX_DEPTH = JSON_MAX_DEPTH + 5
 
 
 def _recorded_request(fields: dict[str, object], path: str) -> object:
-    request = fields.get(_wire.REQUEST_KEY, _MISSING)
-    if request is _MISSING:
+    request = fields.get(_wire.REQUEST_KEY, ABSENT)
+    if request is ABSENT:
         raise _InvalidFixtureError(
             path,
             f"has no recorded {_wire.REQUEST_KEY} to match (record the fixture with "
@@ -155,9 +151,9 @@ def _response(value: object, index: int, *, with_request: bool) -> QueuedRespons
     path = f"{_wire.RESPONSES_KEY}[{index}]"
     fields = _own_fields(value, path)
     request = _recorded_request(fields, path) if with_request else None
-    records = fields.get(_wire.RECORDS_KEY, _MISSING)
+    records = fields.get(_wire.RECORDS_KEY, ABSENT)
     records_path = f"{path}.{_wire.RECORDS_KEY}"
-    if records is _MISSING:
+    if records is ABSENT:
         raise _InvalidFixtureError(path, f"has no {_wire.RECORDS_KEY}")
     items = sequence_snapshot(records)
     if items is None:
@@ -165,7 +161,7 @@ def _response(value: object, index: int, *, with_request: bool) -> QueuedRespons
             return QueuedResponse(index, None, records, request)
         raise _InvalidFixtureError(
             records_path,
-            f"must be an array or an async iterable of records, got {_type_name(records)}",
+            f"must be an array or an async iterable of records, got {described(records)}",
         )
     frozen: list[object] = []
     for record_index, record in enumerate(items):
@@ -196,22 +192,17 @@ def parse_fixture(
     """
     try:
         fields = _own_fields(fixture, "fixture")
-        version = fields.get(_wire.SCHEMA_VERSION_KEY, _MISSING)
-        number = integral_number(version)
-        if number != _wire.SUPPORTED_SCHEMA_VERSION:
-            # str() refuses ints past 4,300 digits; any integer that is not 1
-            # is shown by value only while it is short.
-            short = number is not None and -(10**9) < number < 10**9
-            shown = str(number) if short else _type_name(version)
+        version = fields.get(_wire.SCHEMA_VERSION_KEY, ABSENT)
+        if integral_number(version) != _wire.SUPPORTED_SCHEMA_VERSION:
             raise _InvalidFixtureError(
                 _wire.SCHEMA_VERSION_KEY,
-                f"must be {_wire.SUPPORTED_SCHEMA_VERSION}, got {shown}",
+                f"must be {_wire.SUPPORTED_SCHEMA_VERSION}, got {described(version)}",
             )
-        responses = fields.get(_wire.RESPONSES_KEY, _MISSING)
+        responses = fields.get(_wire.RESPONSES_KEY, ABSENT)
         items = sequence_snapshot(responses)
         if items is None:
             raise _InvalidFixtureError(
-                _wire.RESPONSES_KEY, f"must be an array, got {_type_name(responses)}"
+                _wire.RESPONSES_KEY, f"must be an array, got {described(responses)}"
             )
         return Success(
             FixtureSnapshot(

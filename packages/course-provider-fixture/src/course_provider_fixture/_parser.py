@@ -29,13 +29,12 @@ from course_protocol import (
     is_blank,
     terminal_semantics_error,
 )
+from course_protocol.untrusted import ABSENT, described
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 from course_provider_fixture._fixture import is_flat_record, snapshot_record
 from course_provider_fixture._reads import (
     KNOWN_TYPES,
-    MISSING,
-    described,
     is_object,
     non_blank_text,
     raise_error,
@@ -103,7 +102,7 @@ class ResponseParser:
                 f"must be an object, got {described(record)}",
                 index,
             )
-        kind = record.get(_wire.TYPE_KEY, MISSING)
+        kind = record.get(_wire.TYPE_KEY, ABSENT)
         if type(kind) is not str or is_blank(kind):
             raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
@@ -164,7 +163,7 @@ class ResponseParser:
         if self._response_id is not None:
             raise_error(_Code.PROVIDER_DUPLICATE_START, path, "is a second response start", index)
         response_id = non_blank_text(record, _wire.RESPONSE_ID_KEY, path, index)
-        role = record.get(_wire.ROLE_KEY, MISSING)
+        role = record.get(_wire.ROLE_KEY, ABSENT)
         if role != _wire.ASSISTANT_ROLE or type(role) is not str:
             raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
@@ -178,7 +177,7 @@ class ResponseParser:
     def _text_delta(
         self, record: Mapping[str, object], path: str, index: int
     ) -> CourseTextDeltaChunk:
-        text = record.get(_wire.TEXT_KEY, MISSING)
+        text = record.get(_wire.TEXT_KEY, ABSENT)
         if type(text) is not str:
             raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
@@ -194,7 +193,7 @@ class ResponseParser:
     ) -> CourseToolCallChunk:
         call_id = non_blank_text(record, _wire.TOOL_CALL_ID_KEY, path, index)
         name = non_blank_text(record, _wire.TOOL_NAME_KEY, path, index)
-        arguments = record.get(_wire.ARGUMENTS_KEY, MISSING)
+        arguments = record.get(_wire.ARGUMENTS_KEY, ABSENT)
         if not is_object(arguments):
             raise_error(
                 _Code.PROVIDER_INVALID_EVENT,
@@ -227,9 +226,9 @@ class ResponseParser:
                 index,
             )
         stop_reason = stop_reason_from(
-            record.get(_wire.STOP_REASON_KEY, MISSING), f"{path}.{_wire.STOP_REASON_KEY}", index
+            record.get(_wire.STOP_REASON_KEY, ABSENT), f"{path}.{_wire.STOP_REASON_KEY}", index
         )
-        usage = usage_from(record.get(_wire.USAGE_KEY, MISSING), f"{path}.{_wire.USAGE_KEY}", index)
+        usage = usage_from(record.get(_wire.USAGE_KEY, ABSENT), f"{path}.{_wire.USAGE_KEY}", index)
         message = CourseAssistantMessage(
             _wire.ASSISTANT_MESSAGE_ID_PREFIX + started, tuple(self._content)
         )

@@ -14,15 +14,13 @@ from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
 from course_protocol import CourseModelUsage, CourseStopReason, freeze_json, is_blank, untrusted
-from course_protocol.untrusted import describe, token_count_of
+from course_protocol.untrusted import ABSENT, described, token_count_of
 from course_provider_fixture import _wire
 from course_provider_fixture._errors import FixtureProviderError, FixtureProviderErrorCode
 
 __all__ = [
     "FORMAT_HINT",
     "KNOWN_TYPES",
-    "MISSING",
-    "described",
     "is_object",
     "non_blank_text",
     "parse_wire_stop_reason",
@@ -35,7 +33,6 @@ __all__ = [
 
 _Code = FixtureProviderErrorCode
 
-MISSING = object()
 KNOWN_TYPES = ", ".join(
     (
         _wire.RESPONSE_START,
@@ -71,17 +68,17 @@ def raise_error(
     raise FixtureProviderError(code, f"{path} {reason}", record_index=record_index, path=path)
 
 
-def described(value: object) -> str:
-    return "missing" if value is MISSING else describe(value)
-
-
 def shown(value: object) -> str:
-    """A wrong value as an error message shows it: a string by its repr, anything else by type."""
+    """A wrong value as an error message shows it: a string by its repr, anything else described.
+
+    ``course_protocol.untrusted.described`` says what the other values are,
+    in JSON's words (``missing`` for ``ABSENT``, an absent key).
+    """
     return repr(untrusted.shown(value)) if type(value) is str else described(value)
 
 
 def non_blank_text(record: Mapping[str, object], key: str, path: str, index: int) -> str:
-    value = record.get(key, MISSING)
+    value = record.get(key, ABSENT)
     if type(value) is not str or is_blank(value):
         raise_error(
             _Code.PROVIDER_INVALID_EVENT,
@@ -104,7 +101,7 @@ def _count(
             index,
         )
     key = camel if camel in usage else snake
-    value = usage.get(key, MISSING)
+    value = usage.get(key, ABSENT)
     count = token_count_of(value)
     if count is None:
         raise_error(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from course_protocol.untrusted import describe
+from course_protocol.untrusted import described_setting
 from course_provider_gemini import _wire
 from course_vendor import (
     COMMON_OPTIONS,
@@ -63,8 +63,7 @@ _LEVELS = {level: level.value for level in ReasoningEffort if level.value in _wi
 
 def _int_or_none(value: object, path: str, low: int, what: str) -> None:
     if value is not None and (type(value) is not int or not low <= value <= _INT32_MAX):
-        got = repr(value) if type(value) is int and abs(value) < 10**12 else describe(value)
-        raise config_error(path, f"must be an int {what} or None, got {got}")
+        raise config_error(path, f"must be an int {what} or None, got {described_setting(value)}")
 
 
 def checked_gemini_options(config: GeminiConfig) -> None:
@@ -84,7 +83,8 @@ def checked_gemini_options(config: GeminiConfig) -> None:
     if type(reasoning) is ThinkingBudget and reasoning.tokens > _INT32_MAX:
         raise config_error(
             f"{name}.reasoning.tokens",
-            f"must be at most 2**31 - 1 for {_wire.VENDOR}, got an int too large",
+            f"must be at most 2**31 - 1 for {_wire.VENDOR}, "
+            f"got {described_setting(reasoning.tokens)}",
         )
     if type(reasoning) is ReasoningEffort and reasoning not in _LEVELS:
         levels = ", ".join(repr(level) for level in _wire.THINKING_LEVELS)

@@ -12,10 +12,10 @@ from typing import Final, final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import described, shown
 from course_provider_gemini import _wire
 from course_provider_gemini._reads import fail, fail_invalid, invalid, text_at
-from course_vendor import described, event_error
+from course_vendor import event_error
 
 __all__ = ["FunctionCallPart", "TextPart", "read_part"]
 

@@ -3,7 +3,7 @@
 Each API's modules raise through that API's `OpenAIFailures` (`CHAT_FAILURES`,
 `RESPONSES_FAILURES`), a ``course_vendor.EventFailures``: every error names
 the API in ``vendor`` and the event in ``event_index``, and names a bad value
-by ``course_vendor.described`` (its JSON kind), never by its text.
+by ``course_protocol.untrusted.described`` (JSON's words), never by its text.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from course_protocol import is_blank
-from course_protocol.untrusted import describe
+from course_protocol.untrusted import described_setting
 from course_provider_openai import _chat_wire, _responses_wire
 from course_vendor import (
     COMMON_OPTIONS,
@@ -140,10 +140,13 @@ def check_openai_options(config: OpenAIConfig) -> None:
         value = getattr(config, field)
         if value is not None and (type(value) is not str or is_blank(value)):
             raise config_error(
-                f"{name}.{field}", f"must be a non-blank str or None, got {describe(value)}"
+                f"{name}.{field}",
+                f"must be a non-blank str or None, got {described_setting(value)}",
             )
     if config.store is not None and type(config.store) is not bool:
-        raise config_error(f"{name}.store", f"must be a bool or None, got {describe(config.store)}")
+        raise config_error(
+            f"{name}.store", f"must be a bool or None, got {described_setting(config.store)}"
+        )
     seed = config.seed
     if seed is not None and (type(seed) is not int or not -(2**63) <= seed < 2**63):
         raise config_error(f"{name}.seed", "must be a 64-bit signed int or None")

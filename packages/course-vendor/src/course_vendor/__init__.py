@@ -24,14 +24,18 @@
   `event_error` and `invalid_event`, the one shape of an event's error, and
   `EventFailures`, which binds them to one vendor and reads one field of an
   event (`EventFailures.object_at`, `EventFailures.text_at`), naming a bad
-  value by `described`; `TextPieces`, a streamed text kept at about its own
-  size.
+  value by ``course_protocol.untrusted.described`` (JSON's words,
+  ``missing`` for an absent key); `TextPieces`, a streamed text kept at
+  about its own size.
 - The order of a Messages-style request: `Turns` groups a transcript into a
   vendor's alternating turns, each Tool result right after its call.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
-  the `VENDOR_ENTRY_POINT_GROUP` entry-point group; `vendor_names` lists the
-  installed wires without importing them, `load_vendor` imports one,
-  `vendor_for_path` finds the wire a recorded request path belongs to.
+  the `VENDOR_ENTRY_POINT_GROUP` entry-point group, scanned once per process
+  into a `VendorRegistry` (`installed_vendors`; `rescan_installed_vendors`
+  scans again); `vendor_names` lists the installed wires without importing
+  them, `load_vendor` imports one, `vendor_for_path` finds the wire a
+  recorded request path belongs to, passing over a broken plug-in, which
+  `registry_problems` names with every wire name claimed twice.
 - Each wire's two halves: its `WireGrammar` (the vendor's whole documented
   stream language, a synchronous fold of frames into validated `WireEvent` s
   and a typed result) and its `WireMapping` (those events as course chunks,
@@ -48,7 +52,7 @@ import inspect as _inspect
 from course_vendor._api_key import checked_api_key
 from course_vendor._config import VendorConfig
 from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode, config_error
-from course_vendor._event_errors import EventFailures, described, event_error, invalid_event
+from course_vendor._event_errors import EventFailures, event_error, invalid_event
 from course_vendor._event_json import (
     body_object,
     event_object,
@@ -66,8 +70,11 @@ from course_vendor._options import (
 )
 from course_vendor._registry import (
     VENDOR_ENTRY_POINT_GROUP,
-    VendorPlugin,
+    VendorRegistry,
+    installed_vendors,
     load_vendor,
+    registry_problems,
+    rescan_installed_vendors,
     vendor_for_path,
     vendor_names,
 )
@@ -84,6 +91,7 @@ from course_vendor._text_pieces import TextPieces
 from course_vendor._tool_call_ids import ToolCallIds
 from course_vendor._turns import Turns
 from course_vendor._vendor_model import VendorModel, VendorPlay
+from course_vendor._vendor_plugin import VendorPlugin
 from course_vendor._vendor_wire import VendorWire
 from course_vendor._wire_mapping import WireMapping
 
@@ -109,6 +117,7 @@ __all__ = [
     "VendorModel",
     "VendorPlay",
     "VendorPlugin",
+    "VendorRegistry",
     "VendorWire",
     "WireEvent",
     "WireGrammar",
@@ -117,14 +126,16 @@ __all__ = [
     "check_sendable",
     "checked_api_key",
     "config_error",
-    "described",
     "event_error",
     "event_object",
+    "installed_vendors",
     "invalid_event",
     "judge_body",
     "load_vendor",
     "option_fields",
     "recorded_stream_problem",
+    "registry_problems",
+    "rescan_installed_vendors",
     "streamed_wire",
     "token_count",
     "tool_arguments",

@@ -12,7 +12,7 @@ import os
 from typing import Final
 
 from course_http import VendorError, VendorErrorCode
-from course_protocol.untrusted import describe
+from course_protocol.untrusted import described_setting
 from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode
 
 __all__ = ["KEY_CHARACTERS", "checked_api_key", "environment_api_key"]
@@ -39,7 +39,7 @@ def checked_api_key(api_key: object) -> str:
     value that would split; a non-ASCII letter). The message never shows the key.
     """
     if type(api_key) is not str:
-        raise _refused(f"must be a str, got {describe(api_key)}")
+        raise _refused(f"must be a str, got {described_setting(api_key, private=True)}")
     problem = _problem(api_key)
     if problem is not None:
         raise _refused(problem)

@@ -9,7 +9,7 @@ that is accepted is one a model can be built on.
 
 from __future__ import annotations
 
-from course_protocol.untrusted import describe
+from course_protocol.untrusted import described_setting
 from course_vendor._config_errors import config_error
 
 __all__ = ["checked_base_url"]
@@ -28,7 +28,7 @@ def checked_base_url(value: object, path: str) -> str:
     Raises `VendorConfigError` ``VENDOR_INVALID_CONFIG`` naming ``path`` otherwise.
     """
     if type(value) is not str:
-        raise config_error(path, f"must be a str, got {describe(value)}")
+        raise config_error(path, f"must be a str, got {described_setting(value)}")
     if any(character.isspace() or not character.isprintable() for character in value):
         raise config_error(path, "must not hold whitespace or control characters")
     scheme, separator, _ = value.partition("://")

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal
 from course_http import Timeouts
 from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
 from course_protocol.slots import slot_setter
-from course_protocol.untrusted import describe, sequence_snapshot, shown, type_name
+from course_protocol.untrusted import described_setting, sequence_snapshot, shown, type_name
 from course_vendor._base_url import checked_base_url
 from course_vendor._config_errors import config_error
 from course_vendor._extras import checked_extra_body, checked_extra_headers
@@ -130,7 +130,8 @@ class VendorConfig:
         _set_base_url(self, checked_base_url(self.base_url, f"{name}.base_url"))
         if self.timeouts is not None and type(self.timeouts) is not Timeouts:
             raise config_error(
-                f"{name}.timeouts", f"must be a Timeouts or None, got {describe(self.timeouts)}"
+                f"{name}.timeouts",
+                f"must be a Timeouts or None, got {described_setting(self.timeouts)}",
             )
         for field, value in checked_common_options(self, name).items():
             _OPTION_SETTERS[field](self, value)
@@ -157,8 +158,7 @@ _OPTION_SETTERS = {name: slot_setter(VendorConfig, name) for name in COMMON_OPTI
 
 
 def _wanted(expected: str, value: object) -> str:
-    got = "blank text" if type(value) is str else describe(value)
-    return f"must be {expected}, got {got}"
+    return f"must be {expected}, got {described_setting(value)}"
 
 
 def _check_limit(value: object, path: str, required: bool) -> None:
@@ -166,8 +166,7 @@ def _check_limit(value: object, path: str, required: bool) -> None:
         return
     if type(value) is not int or not 1 <= value <= MAX_TOKEN_COUNT:
         expected = "an int from 1 to 2**53 - 1" + ("" if required else " or None")
-        got = repr(value) if type(value) is int and -(10**9) < value < 10**9 else describe(value)
-        raise config_error(path, f"must be {expected}, got {got}")
+        raise config_error(path, f"must be {expected}, got {described_setting(value)}")
 
 
 def _checked_tools(value: object, path: str) -> tuple[CourseToolSpec, ...]:
@@ -175,14 +174,14 @@ def _checked_tools(value: object, path: str) -> tuple[CourseToolSpec, ...]:
     items = sequence_snapshot(value)
     if items is None:
         raise config_error(
-            path, f"must be a tuple or list of CourseToolSpec, got {describe(value)}"
+            path, f"must be a tuple or list of CourseToolSpec, got {described_setting(value)}"
         )
     names: set[str] = set()
     tools: list[CourseToolSpec] = []
     for position, tool in enumerate(items):
         if type(tool) is not CourseToolSpec:
             raise config_error(
-                f"{path}[{position}]", f"must be a CourseToolSpec, got {describe(tool)}"
+                f"{path}[{position}]", f"must be a CourseToolSpec, got {described_setting(tool)}"
             )
         if tool.name in names:
             raise config_error(

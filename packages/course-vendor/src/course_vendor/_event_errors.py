@@ -5,7 +5,8 @@ N and the vendor's wire-format name; the vendor's own fields (its type,
 code, message) are passed through. A parser binds its vendor once, in an
 `EventFailures`, and raises and reads through it: `EventFailures.object_at`
 and `EventFailures.text_at` read one field of a decoded event, and a bad
-value is named by `described`, never by its text.
+value is named by ``course_protocol.untrusted.described`` (``missing`` for
+an absent key, ``null`` for a null one), never by its text.
 """
 
 from __future__ import annotations
@@ -13,36 +14,9 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from course_http import VendorError, VendorErrorCode
-from course_protocol import is_blank
-from course_protocol.untrusted import type_name
+from course_protocol.untrusted import ABSENT, described, is_blank
 
-__all__ = ["EventFailures", "described", "event_error", "invalid_event"]
-
-_JSON_KINDS = {
-    dict: "object",
-    list: "array",
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-}
-_SHOWN_INTEGERS = 10**9
-
-
-def described(value: object) -> str:
-    """How a message names an unexpected event value: ``null``, a small integer, or its JSON kind.
-
-    An ``int`` below 10**9 in size is shown as itself (``-1``, ``3``);
-    anything else by its kind (``object``, ``array``, ``string``,
-    ``integer``, ``number``, ``boolean``; another type by its name, read
-    without running its code). Untrusted text is never echoed: it could be
-    huge, or forge a line of a log. Never raises.
-    """
-    if value is None:
-        return "null"
-    if type(value) is int and -_SHOWN_INTEGERS < value < _SHOWN_INTEGERS:
-        return repr(value)
-    return _JSON_KINDS.get(type(value)) or type_name(value)
+__all__ = ["EventFailures", "event_error", "invalid_event"]
 
 
 def event_error(
@@ -114,9 +88,9 @@ class EventFailures:
         """``data[key]`` as a JSON object (a plain ``dict``).
 
         Raises `invalid` (``VENDOR_INVALID_EVENT``) naming ``parent.key`` (or
-        ``key`` alone) when it is absent or anything else.
+        ``key`` alone) when it is absent (said as ``got missing``) or anything else.
         """
-        value = data.get(key)
+        value = data.get(key, ABSENT)
         if type(value) is not dict:
             self.invalid(index, f"{parent}.{key}" if parent else key, "an object", value)
         return value
@@ -133,17 +107,14 @@ class EventFailures:
         """``data[key]`` as a ``str``, empty allowed unless ``non_blank`` (an id, a name, a type).
 
         Raises `invalid` (``VENDOR_INVALID_EVENT``) naming ``parent.key`` (or
-        ``key`` alone) when it is absent, not a string, or blank where it
-        must not be (said as ``got blank text``).
+        ``key`` alone) when it is absent, not a string, or empty or blank
+        where it must not be (said as ``got an empty string``, ``got a blank
+        string``).
         """
-        value = data.get(key)
+        value = data.get(key, ABSENT)
         if type(value) is not str or (non_blank and is_blank(value)):
             path = f"{parent}.{key}" if parent else key
-            expected = "a non-blank string" if non_blank else "a string"
-            got = "blank text" if type(value) is str else described(value)
-            self.fail(
-                VendorErrorCode.VENDOR_INVALID_EVENT, index, f"{path} must be {expected}, got {got}"
-            )
+            self.invalid(index, path, "a non-blank string" if non_blank else "a string", value)
         return value
 
     def fail(

@@ -17,8 +17,8 @@ from typing import Any, NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
-from course_protocol.untrusted import shown
-from course_vendor._event_errors import described, event_error, invalid_event
+from course_protocol.untrusted import ABSENT, described, shown
+from course_vendor._event_errors import event_error, invalid_event
 
 __all__ = [
     "body_object",
@@ -78,7 +78,7 @@ def event_object(data: str, *, vendor: str, index: int) -> dict[str, Any]:
         raise invalid_event(f"data is not JSON ({error})", vendor=vendor, index=index) from None
     if type(value) is not dict:
         raise invalid_event(
-            f"data must be a JSON object, got {type(value).__name__}", vendor=vendor, index=index
+            f"data must be a JSON object, got {described(value)}", vendor=vendor, index=index
         )
     return value
 
@@ -101,7 +101,9 @@ def body_object(body: bytes) -> dict[str, Any] | None:
 def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
     """``value`` as a token count: an ``int`` (not ``bool``) from 0 to 2**53 - 1.
 
-    Raises `VendorError` ``VENDOR_INVALID_EVENT`` naming ``path`` otherwise.
+    Raises `VendorError` ``VENDOR_INVALID_EVENT`` naming ``path`` otherwise
+    (``course_protocol.untrusted.ABSENT``, a key that is not there, is said
+    as ``got missing``).
     """
     if type(value) is not int or not 0 <= value <= MAX_TOKEN_COUNT:
         raise invalid_event(
@@ -119,11 +121,15 @@ def usage_counts(
 
     ``path`` names ``usage`` in a message. Raises `VendorError`
     ``VENDOR_INVALID_EVENT`` naming ``path.input_key`` or ``path.output_key``
-    when either is not a `token_count`.
+    when either is absent (``got missing``) or not a `token_count`.
     """
     return CourseModelUsage(
-        token_count(usage.get(input_key), vendor=vendor, index=index, path=f"{path}.{input_key}"),
-        token_count(usage.get(output_key), vendor=vendor, index=index, path=f"{path}.{output_key}"),
+        token_count(
+            usage.get(input_key, ABSENT), vendor=vendor, index=index, path=f"{path}.{input_key}"
+        ),
+        token_count(
+            usage.get(output_key, ABSENT), vendor=vendor, index=index, path=f"{path}.{output_key}"
+        ),
     )
 
 
@@ -143,9 +149,7 @@ def tool_arguments(text: str, *, vendor: str, index: int, path: str) -> JsonObje
     except (ValueError, RecursionError) as error:
         _invalid_arguments(f"{path} is not valid JSON ({error})", vendor, index)
     if type(value) is not dict:
-        _invalid_arguments(
-            f"{path} must be a JSON object, got {type(value).__name__}", vendor, index
-        )
+        _invalid_arguments(f"{path} must be a JSON object, got {described(value)}", vendor, index)
     frozen = freeze_json_object(value, path)
     if not isinstance(frozen.value_or(None), dict):
         problem = frozen.failure()

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from course_http import SECRET_HEADERS, TRANSPORT_HEADERS, VendorError, VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
-from course_protocol.untrusted import describe, shown
+from course_protocol.untrusted import described_setting
 from course_vendor._config_errors import config_error
 
 __all__ = ["checked_extra_body", "checked_extra_headers", "merged"]
@@ -54,13 +54,16 @@ def checked_extra_headers(value: object, path: str) -> Mapping[str, str] | None:
         return None
     # A subclass's items() is not ours to run: the base type's is read.
     if not issubclass(type(value), dict):
-        raise config_error(path, f"must be a dict of str to str or None, got {describe(value)}")
+        raise config_error(
+            path, f"must be a dict of str to str or None, got {described_setting(value)}"
+        )
     checked: dict[str, str] = {}
     pairs: list[tuple[object, object]] = list(dict.items(value))  # type: ignore[arg-type]
     for name, header in pairs:
         if type(name) is not str or not name or not set(name) <= _TOKEN:
-            got = repr(shown(name)) if type(name) is str else describe(name)
-            raise config_error(path, f"holds a header name that is not an HTTP token: {got}")
+            raise config_error(
+                path, f"holds a header name that is not an HTTP token: {described_setting(name)}"
+            )
         lower = name.lower()
         where = f"{path}[{lower!r}]"
         if lower in SECRET_HEADERS:

@@ -15,7 +15,7 @@ from enum import StrEnum, unique
 from typing import TYPE_CHECKING, TypeAlias, final
 
 from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
-from course_protocol.untrusted import describe, sequence_snapshot, shown
+from course_protocol.untrusted import described_setting, sequence_snapshot, shown
 from course_vendor._config_errors import config_error
 
 if TYPE_CHECKING:
@@ -131,7 +131,8 @@ def checked_common_options(config: VendorConfig, name: str) -> dict[str, object]
         raise config_error(
             f"{name}.user_id",
             f"must be a non-blank str of at most {_USER_ID_MAX} characters or None, "
-            f"got {_shown(user_id)}",
+            # An end user's id is theirs: its length is said, never its text.
+            f"got {described_setting(user_id, private=True)}",
         )
     return {
         "temperature": temperature,
@@ -144,24 +145,20 @@ def checked_common_options(config: VendorConfig, name: str) -> dict[str, object]
     }
 
 
-def _shown(value: object) -> str:
-    if type(value) is str:
-        return "blank text" if is_blank(value) else f"a str of {len(value)} characters"
-    return describe(value)
-
-
 def _number(value: object, path: str, low: float, high: float | None) -> float | None:
     if value is None:
         return None
     span = f"from {low:g} to {high:g}" if high is not None else f"of {low:g} or more"
-    wanted = f"must be a finite number {span} or None, got {describe(value)}"
+    wanted = f"must be a finite number {span} or None, got {described_setting(value)}"
     if type(value) not in (int, float):
         raise config_error(path, wanted)
     try:
         number = float(value)  # type: ignore[arg-type]
     except OverflowError:
         # An int past a float's range (10**400) is out of every range too.
-        raise config_error(path, f"must be a number {span}, got an int too large") from None
+        raise config_error(
+            path, f"must be a number {span}, got {described_setting(value)}"
+        ) from None
     if not math.isfinite(number):
         raise config_error(path, wanted)
     if number < low or (high is not None and number > high):
@@ -172,11 +169,11 @@ def _number(value: object, path: str, low: float, high: float | None) -> float |
 def _stops(value: object, path: str) -> tuple[str, ...]:
     items = sequence_snapshot(value)
     if items is None:
-        raise config_error(path, f"must be a tuple or list of str, got {describe(value)}")
+        raise config_error(path, f"must be a tuple or list of str, got {described_setting(value)}")
     for position, item in enumerate(items):
         if type(item) is not str or is_blank(item):
             raise config_error(
-                f"{path}[{position}]", f"must be a non-blank str, got {_shown(item)}"
+                f"{path}[{position}]", f"must be a non-blank str, got {described_setting(item)}"
             )
     if len(set(items)) != len(items):
         raise config_error(path, "repeats a stop sequence")
@@ -192,7 +189,9 @@ def _tool_choice(config: VendorConfig, path: str) -> ToolChoiceValue | None:
     if type(value) is not ToolChoice and type(value) is not NamedTool:
         choices = ", ".join(repr(choice.value) for choice in ToolChoice)
         raise config_error(
-            path, f"must be a ToolChoice ({choices}), a NamedTool or None, got {describe(value)}"
+            path,
+            f"must be a ToolChoice ({choices}), a NamedTool or None, "
+            f"got {described_setting(value)}",
         )
     if not config.tools:
         raise config_error(path, "needs Tools: configure tools, or leave tool_choice None")
@@ -202,7 +201,7 @@ def _tool_choice(config: VendorConfig, path: str) -> ToolChoiceValue | None:
             raise config_error(
                 f"{path}.name",
                 f"must name a configured Tool ({', '.join(repr(shown(n)) for n in names)}), "
-                f"got {_shown(value.name)}",
+                f"got {described_setting(value.name)}",
             )
     return value
 
@@ -212,7 +211,7 @@ def _check_parallel(config: VendorConfig, tool_choice: ToolChoiceValue | None, p
     if value is None:
         return
     if type(value) is not bool:
-        raise config_error(path, f"must be a bool or None, got {describe(value)}")
+        raise config_error(path, f"must be a bool or None, got {described_setting(value)}")
     if not config.tools:
         raise config_error(path, "needs Tools: configure tools, or leave it None")
     if tool_choice is ToolChoice.NONE:
@@ -226,10 +225,13 @@ def _reasoning(value: object, path: str) -> Reasoning | None:
         return value
     if type(value) is not ThinkingBudget:
         raise config_error(
-            path, f"must be a ReasoningEffort, a ThinkingBudget or None, got {describe(value)}"
+            path,
+            f"must be a ReasoningEffort, a ThinkingBudget or None, got {described_setting(value)}",
         )
     tokens = value.tokens
     if type(tokens) is not int or not 1 <= tokens <= MAX_TOKEN_COUNT:
-        got = repr(tokens) if type(tokens) is int and abs(tokens) < 10**9 else describe(tokens)
-        raise config_error(f"{path}.tokens", f"must be an int from 1 to 2**53 - 1, got {got}")
+        raise config_error(
+            f"{path}.tokens",
+            f"must be an int from 1 to 2**53 - 1, got {described_setting(tokens)}",
+        )
     return value

@@ -14,7 +14,7 @@ from typing import Final
 from course_http import RecordedResponse, RecordedTransport, VendorError, VendorErrorCode
 from course_protocol import CourseModelRequest, CourseUserMessage
 from course_stream import AbortController
-from course_vendor._registry import VendorPlugin
+from course_vendor._vendor_plugin import VendorPlugin
 
 __all__ = ["played_stream_problem"]
 

@@ -8,27 +8,34 @@ entry-point group, named after the wire and pointing at a `VendorPlugin`:
 anthropic-messages = "course_provider_anthropic:MESSAGES_PLUGIN"
 ```
 
-The names are read from the installed packages' metadata alone; a plug-in
-is imported only when its wire is used (`load_vendor`), so a command that
-plays no vendor imports none.
+The names are read from the installed packages' metadata alone, once per
+process (`installed_vendors`); a plug-in is imported only when its wire is
+used (`load_vendor`), so a command that plays no vendor imports none, and
+at most once. A plug-in is foreign code: one that cannot be imported, or is
+not what it claims, is a typed problem of its own wire
+(``VENDOR_PLUGIN_BROKEN``) and never stops another wire from working; a
+wire name or an endpoint that two registrations claim is a typed conflict
+(``VENDOR_WIRE_CONFLICT``) naming both, never settled by install order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, final
+from typing import final
 
-from course_http import HttpTransport, VendorError, VendorErrorCode
-from course_vendor._grammar import WireGrammar
-from course_vendor._vendor_model import VendorModel
-from course_vendor._vendor_wire import VendorWire
+from course_http import VendorError, VendorErrorCode
+from course_protocol.untrusted import shown
+from course_vendor._registration import Registration, endpoint_conflict, loaded, name_conflict
+from course_vendor._vendor_plugin import VendorPlugin
 
 __all__ = [
     "VENDOR_ENTRY_POINT_GROUP",
-    "VendorPlugin",
+    "VendorRegistry",
+    "installed_vendors",
     "load_vendor",
+    "registry_problems",
+    "rescan_installed_vendors",
     "vendor_for_path",
     "vendor_names",
 ]
@@ -38,102 +45,193 @@ VENDOR_ENTRY_POINT_GROUP = "course.vendors"
 
 
 @final
-@dataclass(frozen=True, slots=True)
-class VendorPlugin:
-    """What a vendor package registers for one wire.
+class VendorRegistry:
+    """The vendor wires of one scan of entry points: names, plug-ins, and what is wrong with them.
 
-    ``wire`` holds the fixed facts a `VendorModel` uses (its name, the key's
-    environment variable, the request path under the base URL, the error-body
-    reader); ``sdk`` is the distribution name of the vendor's official SDK
-    (``anthropic``); ``base_url`` is the default base URL, spelled as that SDK
-    and its environment variable spell it; ``base_url_variable`` names that
-    variable. ``named_events`` says that every event of the API
-    carries an ``event:`` name, which a data-only recording has lost.
-    ``replay_model`` builds the wire's model over a transport, for playing a
-    recorded body, whose answer does not depend on the configuration.
-    ``grammar`` makes a fresh `WireGrammar` of the wire, which judges one
-    streamed body alone (the cassettes' strict check, ``course check``).
+    Built from the ``course.vendors`` entry points of the installed packages
+    (`installed_vendors`, once per process), or from any entry points given
+    (a test's made-up distributions). The module's functions (`vendor_names`,
+    `load_vendor`, `vendor_for_path`, `registry_problems`) read the installed
+    one. Each plug-in is imported once, when first used, and its outcome (the
+    plug-in, or why it cannot be used) is kept for the registry's life.
     """
 
-    wire: VendorWire
-    sdk: str
-    base_url: str
-    base_url_variable: str
-    named_events: bool
-    replay_model: Callable[[HttpTransport], VendorModel[Any]]
-    grammar: Callable[[], WireGrammar[Any]] | None = None
+    __slots__ = ("_by_name", "_conflicts", "_outcomes", "_registrations")
 
-    @property
-    def name(self) -> str:
-        """The wire's name, as ``--wire`` takes it (``anthropic-messages``)."""
-        return self.wire.vendor
+    def __init__(self, points: Iterable[EntryPoint]) -> None:
+        """Read ``points`` (each one wire: its name, its value, its distribution); import nothing.
 
-    @property
-    def default_request_path(self) -> str:
-        """The full path a call to the default base URL sends (``/v1/chat/completions``).
-
-        A ``{model}`` in the wire's path stays as it is, the query is left out.
+        The same name, value and distribution given twice count once.
         """
-        prefix = self.base_url.split("://", 1)[-1].partition("/")[2].rstrip("/")
-        return f"/{prefix}{self.wire.path}" if prefix else self.wire.path
+        registrations: list[Registration] = []
+        seen: set[tuple[str, str, str]] = set()
+        for point in points:
+            registration = Registration.of(point)
+            key = (point.name, point.value, registration.distribution)
+            if key not in seen:
+                seen.add(key)
+                registrations.append(registration)
+        registrations.sort(key=lambda each: (each.point.name, each.distribution, each.value))
+        self._registrations: tuple[Registration, ...] = tuple(registrations)
+        self._by_name: dict[str, tuple[Registration, ...]] = {}
+        for registration in registrations:
+            same = self._by_name.get(registration.point.name, ())
+            self._by_name[registration.point.name] = (*same, registration)
+        self._conflicts = {
+            name: name_conflict(claims) for name, claims in self._by_name.items() if len(claims) > 1
+        }
+        self._outcomes: dict[Registration, VendorPlugin | VendorError] = {}
 
-    @property
-    def default_base_path(self) -> str:
-        """The path of the default base URL, ``""`` when it has none (``/v1`` for OpenAI's)."""
-        prefix = self.base_url.split("://", 1)[-1].partition("/")[2].rstrip("/")
-        return f"/{prefix}" if prefix else ""
+    def names(self) -> tuple[str, ...]:
+        """Every registered wire name, sorted, once each; imports none of them."""
+        return tuple(self._by_name)
+
+    def load(self, name: str) -> VendorPlugin:
+        """The plug-in registered as ``name``, imported on first use.
+
+        Raises `VendorError`: ``VENDOR_UNKNOWN_WIRE`` (naming the registered
+        wires) when nothing registers ``name``; ``VENDOR_WIRE_CONFLICT`` when
+        more than one distribution registers it (naming each: none is picked
+        by install order); ``VENDOR_PLUGIN_BROKEN`` when its entry point cannot
+        be imported or is not a `VendorPlugin` named ``name`` (naming the
+        wire, the entry point and its distribution; the plug-in's own
+        exception is the ``__cause__``). The same error object every time.
+        """
+        registrations = self._by_name.get(name)
+        if registrations is None:
+            installed = ", ".join(self._by_name) or "none"
+            raise VendorError(
+                VendorErrorCode.VENDOR_UNKNOWN_WIRE,
+                f"no installed vendor package registers the wire {shown(name)!r}; "
+                f"installed: {installed}",
+                vendor=name,
+            )
+        conflict = self._conflicts.get(name)
+        if conflict is not None:
+            raise conflict
+        outcome = self._outcome(registrations[0])
+        if isinstance(outcome, VendorError):
+            raise outcome
+        return outcome
+
+    def for_path(self, path: str) -> VendorPlugin | None:
+        """The plug-in whose endpoint the recorded ``path`` (its query left out) calls.
+
+        Imports every plug-in not yet imported (a cassette's call names only
+        its path); one that cannot be used is passed over (`problems` names
+        it) and never stops another wire from claiming the path. A wire
+        claims the path when the path ends with its endpoint
+        (`VendorWire.base_path`); a claim under the wire's own default base
+        URL ranks above one under a base URL with a path of its own (a
+        compatible vendor's ``/openai/v1/chat/completions``), then the longer
+        endpoint path ranks higher. ``None`` when no wire claims the path.
+        Raises `VendorError` ``VENDOR_WIRE_CONFLICT`` naming the wires and
+        their distributions when more than one claims it at the best rank:
+        nothing recorded tells them apart, and a pick would be install order.
+        """
+        ranked: list[tuple[tuple[bool, int], Registration, VendorPlugin]] = []
+        for registration in self._registrations:
+            plugin = self._outcome(registration)
+            if isinstance(plugin, VendorError):
+                continue
+            base = plugin.wire.base_path(path)
+            if base is not None:
+                rank = (base == plugin.default_base_path, len(plugin.wire.path))
+                ranked.append((rank, registration, plugin))
+        if not ranked:
+            return None
+        best = max(rank for rank, _, _ in ranked)
+        winners = [(registration, plugin) for rank, registration, plugin in ranked if rank == best]
+        if len(winners) > 1:
+            raise endpoint_conflict(path, [registration for registration, _ in winners])
+        return winners[0][1]
+
+    def problems(self) -> tuple[VendorError, ...]:
+        """Every problem of this registry's plug-ins, each once, in wire-name order.
+
+        A name more than one distribution registers (``VENDOR_WIRE_CONFLICT``,
+        once per name), then each plug-in that cannot be used
+        (``VENDOR_PLUGIN_BROKEN``), importing every plug-in not yet imported.
+        Never raises for what a plug-in does.
+        """
+        found: list[VendorError] = []
+        for name, registrations in self._by_name.items():
+            conflict = self._conflicts.get(name)
+            if conflict is not None:
+                found.append(conflict)
+            for registration in registrations:
+                outcome = self._outcome(registration)
+                if isinstance(outcome, VendorError):
+                    found.append(outcome)
+        return tuple(found)
+
+    def _outcome(self, registration: Registration) -> VendorPlugin | VendorError:
+        outcome = self._outcomes.get(registration)
+        if outcome is None:
+            # Another thread may have loaded it meanwhile: the first outcome kept is everyone's.
+            outcome = self._outcomes.setdefault(registration, loaded(registration))
+        return outcome
 
 
-def _registered() -> dict[str, EntryPoint]:
-    return {point.name: point for point in entry_points(group=VENDOR_ENTRY_POINT_GROUP)}
+_installed: VendorRegistry | None = None
+
+
+def installed_vendors() -> VendorRegistry:
+    """The registry of the installed packages' ``course.vendors`` entry points.
+
+    Scanned on first use and kept for the process: a scan reads every
+    installed package's metadata (tens of milliseconds), and the cassettes
+    look a wire up for every recorded stream.
+    """
+    global _installed
+    if _installed is None:
+        _installed = VendorRegistry(entry_points(group=VENDOR_ENTRY_POINT_GROUP))
+    return _installed
+
+
+def rescan_installed_vendors() -> VendorRegistry:
+    """Scan the installed packages again, and keep the new registry for the process.
+
+    For a process that installs or removes a vendor package while it runs
+    (a test that puts a made-up distribution on ``sys.path``, and takes it
+    away after); each plug-in is loaded again on its first use (a module
+    already imported is not run again).
+    """
+    global _installed
+    _installed = VendorRegistry(entry_points(group=VENDOR_ENTRY_POINT_GROUP))
+    return _installed
 
 
 def vendor_names() -> tuple[str, ...]:
     """The wire names every installed vendor package registers, sorted; imports none of them."""
-    return tuple(sorted(_registered()))
+    return installed_vendors().names()
 
 
 def load_vendor(name: str) -> VendorPlugin:
-    """Import the plug-in registered as ``name`` and return it.
+    """Import the plug-in registered as ``name`` and return it (`VendorRegistry.load`).
 
     Raises `VendorError` ``VENDOR_UNKNOWN_WIRE`` (naming the installed wires)
-    when no installed package registers ``name``, and ``TypeError`` when the
-    entry point is not a `VendorPlugin` named ``name`` (a broken vendor
-    package, not a user error).
+    when no installed package registers ``name``, ``VENDOR_WIRE_CONFLICT``
+    when more than one does, and ``VENDOR_PLUGIN_BROKEN`` when its plug-in
+    cannot be imported or is not a `VendorPlugin` named ``name``.
     """
-    point = _registered().get(name)
-    if point is None:
-        installed = ", ".join(vendor_names()) or "none"
-        raise VendorError(
-            VendorErrorCode.VENDOR_UNKNOWN_WIRE,
-            f"no installed vendor package registers the wire {name!r}; installed: {installed}",
-            vendor=name,
-        )
-    plugin = point.load()
-    if not isinstance(plugin, VendorPlugin) or plugin.name != name:
-        raise TypeError(
-            f"the entry point {name!r} of group {VENDOR_ENTRY_POINT_GROUP!r} ({point.value}) "
-            f"must be a VendorPlugin named {name!r}, not {type(plugin).__name__}"
-        )
-    return plugin
+    return installed_vendors().load(name)
 
 
 def vendor_for_path(path: str) -> VendorPlugin | None:
-    """The plug-in whose endpoint the recorded ``path`` (its query left out) calls.
+    """The installed plug-in whose endpoint the recorded ``path`` calls (`VendorRegistry.for_path`).
 
-    Loads every installed plug-in (a cassette's call names only its path).
-    A call under a wire's default base URL wins over one under a base URL
-    with a path of its own (``/openai/v1/chat/completions``), and then the
-    wire with the longest endpoint path; ``None`` when no wire claims the
-    path (`VendorWire.base_path`).
+    Passes over a plug-in that cannot be used (`registry_problems` names
+    it); ``None`` when no wire claims the path. Raises `VendorError`
+    ``VENDOR_WIRE_CONFLICT`` when two wires claim it alike.
     """
-    plugins = [load_vendor(name) for name in vendor_names()]
-    claims = [
-        (plugin, base) for plugin in plugins if (base := plugin.wire.base_path(path)) is not None
-    ]
-    exact = [plugin for plugin, base in claims if base == plugin.default_base_path]
-    if exact:
-        return exact[0]
-    return max(
-        (plugin for plugin, _ in claims), key=lambda plugin: len(plugin.wire.path), default=None
-    )
+    return installed_vendors().for_path(path)
+
+
+def registry_problems() -> tuple[VendorError, ...]:
+    """Every problem of the installed plug-ins, each once (`VendorRegistry.problems`).
+
+    Imports every plug-in not yet imported. What a command prints, one line
+    each, after it looked wires up by path (a broken plug-in was passed over).
+    """
+    return installed_vendors().problems()

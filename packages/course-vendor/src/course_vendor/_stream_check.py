@@ -19,7 +19,8 @@ from returns.result import Failure, Result, Success
 from course_http import EventDecoder, RecordedResponse, VendorError, VendorErrorCode
 from course_vendor._grammar import WireGrammar
 from course_vendor._played_check import played_stream_problem
-from course_vendor._registry import VendorPlugin, vendor_for_path
+from course_vendor._registry import vendor_for_path
+from course_vendor._vendor_plugin import VendorPlugin
 
 __all__ = ["StreamJudge", "judge_body", "recorded_stream_problem", "streamed_wire"]
 
@@ -51,7 +52,10 @@ def streamed_wire(path: str, response: RecordedResponse) -> VendorPlugin | None:
     wire's framing (``text/event-stream`` for most), in a content coding a
     judge reads (none, ``gzip``, ``deflate``), and a wire claims the path
     (its query left out): an error status, a JSON body, a path no wire
-    streams from is what was recorded, not a stream to judge.
+    streams from is what was recorded, not a stream to judge. A plug-in
+    that cannot be used is passed over (`vendor_for_path`). Raises
+    `VendorError` ``VENDOR_WIRE_CONFLICT`` when two wires claim the path
+    alike.
     """
     if not 200 <= response.status < 300:
         return None
@@ -189,10 +193,16 @@ def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorErro
     A ``course_cassettes.StreamCheck``. ``None`` when no wire judges it
     (`streamed_wire`), and for a response recorded cut short (``end`` not
     ``"complete"``) whose frames are all on the grammar up to the cut. The
-    message says the wire: ``judged on anthropic-messages: ...``. Never
-    raises for what the body holds.
+    message says the wire: ``judged on anthropic-messages: ...``. When two
+    installed wires claim the path alike, their ``VENDOR_WIRE_CONFLICT`` is
+    the problem: the stream is not judged by a wire picked by name. Never
+    raises for what the body holds, nor for a plug-in of another wire that
+    cannot be used.
     """
-    plugin = streamed_wire(path, response)
+    try:
+        plugin = streamed_wire(path, response)
+    except VendorError as conflict:
+        return conflict
     if plugin is None:
         return None
     if plugin.grammar is None:
