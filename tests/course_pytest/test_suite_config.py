@@ -90,6 +90,10 @@ async def test_a_conftest_sets_the_folder_the_options_and_the_record_mode_for_a_
         recorded = await run_pytest(tmp_path, "tests", env=env)
         assert recorded.status == 0, recorded.output
         assert len(server.requests) == 2
+        assert (
+            "record mode once: 2 cassettes, 0 calls replayed, 2 recorded; "
+            "2 streams judged by its wire's grammar"
+        ) in recorded.output, recorded.output
         # Replayed with another max_tokens: the suite ignores it, the marked test does not.
         replayed = await run_pytest(tmp_path, "tests", env={**env, "TOKENS": "65"})
         assert len(server.requests) == 2, "once: both cassettes exist, nothing is sent"
@@ -106,6 +110,7 @@ async def test_a_conftest_sets_the_folder_the_options_and_the_record_mode_for_a_
     assert marked["matching"] == {"on": "request", "ignore": ["model"]}
     assert marked["redaction"]["fields"] == ["metadata"], "the marker kept the suite's redaction"
     assert replayed.results("test_suite_defaults") == ("passed",)
+    assert "record mode once: 2 cassettes, 2 calls replayed, 0 recorded" in replayed.output
     assert replayed.results("test_marker_wins") == ("failed",)
     assert "HTTP_REQUEST_MISMATCH" in replayed.message("test_marker_wins")
     assert "max_tokens: recorded 64, sent 65" in replayed.message("test_marker_wins")

@@ -1,4 +1,8 @@
-"""`CourseCassette`: one test's cassette, and the transport (or model) bound to it."""
+"""`CourseCassette`: one test's cassette, and the transport (or model) bound to it.
+
+Over 300 lines on purpose: the cassette's lifetime in one test (open, play or
+record, close, keep or drop, what it did) is one piece of state.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ from course_pytest._modes import Plan, RecordMode, plan_for
 from course_pytest._opening import Opening
 from course_pytest._options import CassetteOptions
 from course_pytest._scratch import keep_recording, scratch_path
+from course_pytest._summary import CassetteUse, cassette_use
 from course_pytest._teardown import fail_unless_consumed
 
 __all__ = ["CourseCassette"]
@@ -115,6 +120,32 @@ class CourseCassette:
         course transport raises its errors itself: ``()`` for it.
         """
         return () if self._httpx is None else self._httpx.problems
+
+    def use(self) -> CassetteUse | None:
+        """What this test did with its cassette, for the run's summary; ``None`` when unused.
+
+        A replay counts the calls it played, a recording the calls it wrote
+        (an extension: the cassette's earlier calls as replayed, the rest as
+        recorded).
+        """
+        transport = self._httpx if self._httpx is not None else self._transport
+        if transport is None:
+            return None
+        cassette = transport.cassette
+        if isinstance(transport, (CassetteTransport, Httpx2CassetteTransport)):
+            replayed = len(transport.requests)
+        elif self.plan == "extend":
+            earlier = self._opening.recorded()
+            replayed = 0 if earlier is None else len(earlier.calls)
+        else:
+            replayed = 0
+        return cassette_use(
+            str(self.path),
+            self.mode.value,
+            cassette,
+            replayed=replayed,
+            strict=self._opening.options.strict,
+        )
 
     @property
     def recording(self) -> bool:

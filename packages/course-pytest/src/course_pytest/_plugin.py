@@ -25,6 +25,7 @@ from course_pytest._options import (
 )
 from course_pytest._outcome import CALL_PASSED, check_consumed, passed
 from course_pytest._scratch import remove_left_recordings
+from course_pytest._summary import USE_KEY, RunSummary
 
 __all__ = [
     "course_cassette",
@@ -76,6 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "calls or responses it never played",
     )
     config.stash[_RECORD_MODE] = _record_mode(config)
+    config.pluginmanager.register(RunSummary(), "course-summary")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -102,9 +104,13 @@ def pytest_runtest_makereport(
     report = yield
     if report.when == "call":
         item.stash[CALL_PASSED] = report.passed
+    if report.when == "teardown" and (cassette := item.stash.get(_CASSETTE, None)) is not None:
+        use = cassette.use()
+        if use is not None:
+            report.user_properties.append((USE_KEY, use.as_property()))
     if report.failed and call.excinfo is not None:
-        cassette = item.stash.get(_CASSETTE, None)
-        kept = () if cassette is None else cassette.problems
+        used = item.stash.get(_CASSETTE, None)
+        kept = () if used is None else used.problems
         problem = course_problem(call.excinfo.value, kept)
         if problem is not None:
             course_first(report, problem)

@@ -1,0 +1,165 @@
+"""What a run did with its cassettes, said once at its end: the record mode, the calls, the checks.
+
+Each test that used a cassette leaves a `CassetteUse` on its teardown report
+(``user_properties``, so that pytest-xdist carries it from a worker to the
+controller); the controller adds them up in a `RunSummary` and prints it in
+pytest's terminal summary: the record mode, how many cassettes and calls
+were replayed and recorded, how many recorded streams their wire's grammar
+judged, every stream no installed wire judges (never silently unchecked),
+and every problem of an installed plug-in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final, final
+
+import pytest
+
+from course_cassettes import Cassette
+from course_http import VendorError
+from course_vendor import registry_problems, streamed_wire
+
+__all__ = ["USE_KEY", "CassetteUse", "RunSummary", "cassette_use"]
+
+USE_KEY: Final = "course_cassette"
+"""The name of a teardown report's user property that holds a test's `CassetteUse`."""
+
+_EVENT_STREAM: Final = "text/event-stream"
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class CassetteUse:
+    """What one test did with its cassette (``path``): ``replayed`` and ``recorded`` calls, the
+    recorded streams its wire ``judged``, and the ``unchecked`` ones (``METHOD path``)."""
+
+    path: str
+    mode: str
+    replayed: int
+    recorded: int
+    judged: int
+    unchecked: tuple[str, ...]
+    strict: bool
+
+    def as_property(self) -> dict[str, object]:
+        """Plain values a report carries across processes."""
+        return {
+            "path": self.path,
+            "mode": self.mode,
+            "replayed": self.replayed,
+            "recorded": self.recorded,
+            "judged": self.judged,
+            "unchecked": list(self.unchecked),
+            "strict": self.strict,
+        }
+
+    @classmethod
+    def from_property(cls, value: object) -> CassetteUse | None:
+        """The use a report carried, or ``None`` for a value that is not one."""
+        if not isinstance(value, Mapping):
+            return None
+        try:
+            return cls(
+                path=str(value["path"]),
+                mode=str(value["mode"]),
+                replayed=int(value["replayed"]),
+                recorded=int(value["recorded"]),
+                judged=int(value["judged"]),
+                unchecked=tuple(str(item) for item in value["unchecked"]),
+                strict=bool(value["strict"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def cassette_use(
+    path: str, mode: str, cassette: Cassette, *, replayed: int, strict: bool
+) -> CassetteUse:
+    """The `CassetteUse` of a test that ended with ``cassette``, ``replayed`` calls played.
+
+    The calls past them were recorded. A call's stream counts as judged when
+    its response is a 2xx stream a registered wire's grammar reads
+    (``course_vendor.streamed_wire``), and as unchecked when it is a 2xx
+    ``text/event-stream`` no installed wire claims, or the test said
+    ``strict=False``.
+    """
+    judged = 0
+    unchecked: list[str] = []
+    for call in cassette.calls:
+        response = call.response
+        streams = 200 <= response.status < 300 and response.headers.get(
+            "content-type", ""
+        ).lower().startswith(_EVENT_STREAM)
+        try:
+            wire = streamed_wire(call.request.path, response)
+        except VendorError:
+            wire = None
+        if wire is not None and strict:
+            judged += 1
+        elif streams or wire is not None:
+            unchecked.append(f"{call.request.method} {call.request.path.partition('?')[0]}")
+    return CassetteUse(
+        path=path,
+        mode=mode,
+        replayed=min(replayed, len(cassette.calls)),
+        recorded=max(0, len(cassette.calls) - replayed),
+        judged=judged,
+        unchecked=tuple(unchecked),
+        strict=strict,
+    )
+
+
+class RunSummary:
+    """The uses of a whole run, added up as reports arrive: a plug-in of the run's own.
+
+    Registered by the course plugin at configuration; pytest calls its two hooks.
+    """
+
+    def __init__(self) -> None:
+        self.uses: list[CassetteUse] = []
+
+    def add(self, properties: Iterable[tuple[str, object]]) -> None:
+        """Keep the `CassetteUse` of a teardown report's ``user_properties``, if it holds one."""
+        for name, value in properties:
+            if name == USE_KEY and (use := CassetteUse.from_property(value)) is not None:
+                self.uses.append(use)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Keep a test's use of its cassette (a worker's too, under pytest-xdist)."""
+        if report.when == "teardown":
+            self.add(report.user_properties)
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """Say what the run did with its cassettes (`lines`), when it used any."""
+        lines = self.lines()
+        if lines:
+            terminalreporter.section("course cassettes", sep="-")
+            for line in lines:
+                terminalreporter.write_line(line)
+
+    def lines(self) -> list[str]:
+        """What the run's end says: the totals, then each unchecked stream and plug-in problem."""
+        if not self.uses:
+            return []
+        cassettes = len({use.path for use in self.uses})
+        replayed = sum(use.replayed for use in self.uses)
+        recorded = sum(use.recorded for use in self.uses)
+        judged = sum(use.judged for use in self.uses)
+        modes = sorted({use.mode for use in self.uses})
+        lines = [
+            f"record mode{'s' if len(modes) > 1 else ''} {', '.join(modes)}: "
+            f"{_count(cassettes, 'cassette')}, "
+            f"{_count(replayed, 'call')} replayed, {recorded} recorded; "
+            f"{_count(judged, 'stream')} judged by its wire's grammar"
+        ]
+        for use in self.uses:
+            reason = "strict=False" if not use.strict else "no installed wire claims it"
+            lines.extend(f"unchecked ({reason}): {call} in {use.path}" for call in use.unchecked)
+        lines.extend(f"plug-in problem: {problem}" for problem in registry_problems())
+        return lines
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
