@@ -198,7 +198,9 @@ def _interaction(value: object, where: str, redaction: Redaction, extra: frozens
             extra_headers=extra,
         )
     except ValueError as error:
-        raise RefusedError(f"{where}.request.body", str(error).removeprefix("body: ")) from None
+        # The message names the part from "body" on: "body.messages[0]: ...".
+        part, _, message = str(error).partition(": ")
+        raise RefusedError(f"{where}.request.{part}", message) from None
     kept = {
         name: value
         for name, value in sent.response_headers.items()
