@@ -31,47 +31,10 @@ from course_cassettes._vcr_yaml import VCR_MAX_DEPTH, VCR_MAX_NODES
 from course_http import VendorError, VendorErrorCode
 from course_protocol import thaw_json
 from course_vendor import recorded_stream_problem
-from tests.course_cassettes.cassettes import REAL_LOOKING_KEY
 from tests.course_cassettes.sdk_upstream import ANTHROPIC_MESSAGE, ANTHROPIC_SSE
+from tests.course_cassettes.vcr_cassettes import ASKED, KEY, binary, cassette_text, interaction
 
-KEY = REAL_LOOKING_KEY
-ASKED = '{"model": "claude-own", "max_tokens": 10, "stream": false}'
 INVALID = VendorErrorCode.HTTP_RECORDING_INVALID
-
-
-def interaction(
-    *,
-    body: str = f"'{ASKED}'",
-    uri: str = "https://api.anthropic.com/v1/messages",
-    method: str = "POST",
-    request_headers: tuple[str, ...] = (
-        f"authorization: [Bearer {KEY}]",
-        "content-type: [application/json]",
-    ),
-    status: str = "{code: 200, message: OK}",
-    response_headers: tuple[str, ...] = ("content-type: [application/json]",),
-    response_body: str = '{string: \'{"type": "message"}\'}',
-) -> str:
-    """One interaction in VCR.py's layout, each part YAML text as VCR.py writes it
-    (a header a line of its own)."""
-    sent = "".join(f"      {line}\n" for line in request_headers)
-    received = "".join(f"      {line}\n" for line in response_headers)
-    return f"""\
-- request:
-    body: {body}
-    headers:
-{sent}    method: {method}
-    uri: {uri}
-  response:
-    body: {response_body}
-    headers:
-{received}    status: {status}
-"""
-
-
-def cassette_text(*interactions: str) -> str:
-    """A whole VCR.py cassette of ``interactions``."""
-    return "interactions:\n" + "".join(interactions) + "version: 1\n"
 
 
 def converted(text: str | bytes, **options: object) -> VcrConversion:
@@ -86,10 +49,6 @@ def failure(text: str | bytes) -> VendorError:
     error: VendorError = result.failure()
     assert error.code is INVALID
     return error
-
-
-def binary(data: bytes) -> str:
-    return f"!!binary {base64.b64encode(data).decode()}"
 
 
 def test_a_plain_cassette_keeps_method_path_query_allowed_headers_status_and_body() -> None:
