@@ -15,6 +15,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+import yaml
 from returns.result import Failure
 
 from course_cassettes import (
@@ -22,6 +23,7 @@ from course_cassettes import (
     VcrConversion,
     VcrNote,
     _vcr_reading,
+    _vcr_yaml,
     convert_vcr_cassette,
     dumps_cassette,
     loads_cassette,
@@ -468,6 +470,16 @@ def test_text_that_is_not_utf8_is_refused_naming_the_byte() -> None:
     assert converted(b"\xef\xbb\xbf" + cassette_text(interaction()).encode()).converted == (0,)
 
 
+@pytest.fixture(params=["libyaml", "python"])
+def loader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each bound holds with PyYAML's C parser and with its pure-Python one (no libyaml)."""
+    if request.param == "python":
+        monkeypatch.setattr(_vcr_yaml, "_Loader", yaml.SafeLoader)
+    else:
+        assert _vcr_yaml._Loader.__name__ == "CSafeLoader", "this PyYAML has no libyaml"
+
+
+@pytest.mark.usefixtures("loader")
 def test_nesting_past_the_limit_is_refused_at_its_path_without_recursing() -> None:
     # The mapping at the top is the first level: the 73rd is refused where it opens.
     deep = "interactions: " + "[" * 200 + "]" * 200 + "\n"
@@ -483,6 +495,7 @@ def test_nesting_past_the_limit_is_refused_at_its_path_without_recursing() -> No
     assert "nest" in failure(deeper).message
 
 
+@pytest.mark.usefixtures("loader")
 def test_an_alias_deep_inside_counts_the_levels_of_what_it_names() -> None:
     anchored = "[" * (VCR_MAX_DEPTH - 5) + "]" * (VCR_MAX_DEPTH - 5)
     shallow = f"a: &deep {anchored}\ninteractions: []\n"
@@ -491,6 +504,7 @@ def test_an_alias_deep_inside_counts_the_levels_of_what_it_names() -> None:
     assert "nests more than" in failure(nested).message
 
 
+@pytest.mark.usefixtures("loader")
 def test_a_billion_laughs_is_refused_before_it_expands() -> None:
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 10)}]" for n in range(1, 10)]

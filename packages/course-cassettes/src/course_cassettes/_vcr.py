@@ -28,8 +28,8 @@ from course_cassettes._redaction import (
     request_secrets,
     unmasked_query_keys,
 )
-from course_cassettes._vcr_reading import RefusedError, VcrExchange, read_interaction
-from course_cassettes._vcr_yaml import loads_vcr_yaml
+from course_cassettes._vcr_reading import VcrExchange, read_interaction
+from course_cassettes._vcr_yaml import RefusedError, loads_vcr_yaml
 from course_http import SECRET_HEADERS, VendorError, VendorErrorCode
 from course_protocol.untrusted import describe
 

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from course_cassettes._httpx2_calls import json_body
+from course_cassettes._vcr_yaml import RefusedError
 from course_protocol import freeze_json, thaw_json
 from course_protocol.untrusted import describe, shown
 
-__all__ = ["VCR_MAX_BODY_BYTES", "RefusedError", "VcrExchange", "read_interaction"]
+__all__ = ["VCR_MAX_BODY_BYTES", "VcrExchange", "read_interaction"]
 
 VCR_MAX_BODY_BYTES: Final = 256 * 1024 * 1024
 """The most bytes a compressed response body may decode to (a small gzip body can decode to
@@ -33,18 +34,6 @@ _WINDOWS: Final = {
     "x-gzip": (16 + zlib.MAX_WBITS,),
     "deflate": (zlib.MAX_WBITS, -zlib.MAX_WBITS),
 }
-
-
-class RefusedError(Exception):
-    """Why an interaction cannot be converted: ``path`` names the part, ``message`` says why.
-
-    Raised inside the conversion and caught there: it never leaves `convert_vcr_cassette`.
-    """
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)

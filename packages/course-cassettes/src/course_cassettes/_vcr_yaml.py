@@ -30,7 +30,7 @@ from course_cassettes._json_paths import show_json_path
 from course_http import VendorError
 from course_protocol import JSON_MAX_DEPTH
 
-__all__ = ["VCR_MAX_DEPTH", "VCR_MAX_NODES", "loads_vcr_yaml"]
+__all__ = ["VCR_MAX_DEPTH", "VCR_MAX_NODES", "RefusedError", "loads_vcr_yaml"]
 
 VCR_MAX_DEPTH: Final = JSON_MAX_DEPTH + 8
 """The deepest nesting of lists and mappings read: a JSON body's limit, plus the cassette's
@@ -41,17 +41,24 @@ VCR_MAX_NODES: Final = 2_000_000
 
 _STANDARD: Final = "tag:yaml.org,2002:"
 _READ_TAGS: Final = frozenset(
-    {None, "!", *(_STANDARD + name for name in ("str", "int", "float", "bool", "null"))}
-    | {_STANDARD + name for name in ("binary", "seq", "map")}
+    {None, "!"}
+    | {_STANDARD + name for name in ("str", "int", "float", "bool", "null", "binary", "seq", "map")}
 )
 
 # libyaml when the wheel has it (every common platform): the same safe loader, faster.
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _RefusedError(Exception):
+class RefusedError(Exception):
+    """Why a part of a VCR.py cassette cannot be converted: ``path`` names it, ``message`` says why.
+
+    Raised inside the conversion and caught there: it never leaves `convert_vcr_cassette`.
+    """
+
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
 
 
 @dataclass
@@ -89,7 +96,7 @@ def loads_vcr_yaml(text: bytes | str) -> Result[object, VendorError]:
     try:
         _check_events(text)
         return Success(yaml.load(text, Loader=_Loader))
-    except _RefusedError as problem:
+    except RefusedError as problem:
         return Failure(recording_invalid(str(problem)))
     except yaml.MarkedYAMLError as error:
         return Failure(recording_invalid(_marked(error)))
@@ -104,36 +111,42 @@ def _marked(error: yaml.MarkedYAMLError) -> str:
 
 
 def _check_events(text: str) -> None:
-    """Raise `_RefusedError` for the first node of ``text`` this reader does not take."""
+    """Raise `RefusedError` for the first node of ``text`` this reader does not take."""
     open_: list[_Collection] = []
     anchors: dict[str, tuple[int, int]] = {}
     nodes = 0
     documents = 0
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.DocumentStartEvent):
-            documents += 1
-            if documents > 1:
-                raise _RefusedError("$", "holds more than one YAML document")
-        elif isinstance(event, yaml.CollectionEndEvent):
-            done = open_.pop()
-            _placed(open_, anchors, done.anchor, (done.size, done.height), None)
-        elif isinstance(event, yaml.NodeEvent):
-            path = open_[-1].child_path() if open_ else ()
-            # Every alias counts as many nodes as the node it names: what building it makes.
-            size, height = _read_node(event, path, len(open_), anchors)
-            nodes += size if isinstance(event, yaml.AliasEvent) else 1
-            if nodes > VCR_MAX_NODES:
-                raise _RefusedError(
-                    _shown(path), f"makes the cassette hold over {VCR_MAX_NODES} nodes"
-                )
-            if isinstance(event, yaml.CollectionStartEvent):
-                if open_ and open_[-1].is_mapping and open_[-1].key is None:
-                    raise _RefusedError(_shown(path), "holds a key that is not text")
-                is_mapping = isinstance(event, yaml.MappingStartEvent)
-                open_.append(_Collection(is_mapping, event.anchor, path))
-            else:
-                scalar = event.value if isinstance(event, yaml.ScalarEvent) else None
-                _placed(open_, anchors, event.anchor, (size, height), scalar)
+    parser = _Loader(text)
+    try:
+        while parser.check_event():
+            # The stubs leave it untyped; the parser returns one event.
+            event: yaml.Event = parser.get_event()  # type: ignore[no-untyped-call]
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise RefusedError("$", "holds more than one YAML document")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                done = open_.pop()
+                _placed(open_, anchors, done.anchor, (done.size, done.height), None)
+            elif isinstance(event, yaml.NodeEvent):
+                path = open_[-1].child_path() if open_ else ()
+                # An alias counts as many nodes as the node it names: what building it makes.
+                size, height = _read_node(event, path, len(open_), anchors)
+                nodes += size if isinstance(event, yaml.AliasEvent) else 1
+                if nodes > VCR_MAX_NODES:
+                    raise RefusedError(
+                        _shown(path), f"makes the cassette hold over {VCR_MAX_NODES} nodes"
+                    )
+                if isinstance(event, yaml.CollectionStartEvent):
+                    if open_ and open_[-1].is_mapping and open_[-1].key is None:
+                        raise RefusedError(_shown(path), "holds a key that is not text")
+                    is_mapping = isinstance(event, yaml.MappingStartEvent)
+                    open_.append(_Collection(is_mapping, event.anchor, path))
+                else:
+                    scalar = event.value if isinstance(event, yaml.ScalarEvent) else None
+                    _placed(open_, anchors, event.anchor, (size, height), scalar)
+    finally:
+        parser.dispose()
 
 
 def _read_node(
@@ -145,15 +158,15 @@ def _read_node(
     """The nodes and levels ``event``'s node adds at ``depth`` (an open collection: itself)."""
     if isinstance(event, yaml.AliasEvent):
         if event.anchor not in anchors:
-            raise _RefusedError(_shown(path), f"the alias *{event.anchor} names no anchor")
+            raise RefusedError(_shown(path), f"the alias *{event.anchor} names no anchor")
         size, height = anchors[event.anchor]
     else:
         tag = getattr(event, "tag", None)
         if tag not in _READ_TAGS:
-            raise _RefusedError(_shown(path), f"the tag {_tag(tag)} is not data VCR.py writes")
+            raise RefusedError(_shown(path), f"the tag {_tag(tag)} is not data VCR.py writes")
         size, height = (1, 0) if isinstance(event, yaml.ScalarEvent) else (1, 1)
     if depth + height > VCR_MAX_DEPTH:
-        raise _RefusedError(_shown(path), f"nests more than {VCR_MAX_DEPTH} lists and mappings")
+        raise RefusedError(_shown(path), f"nests more than {VCR_MAX_DEPTH} lists and mappings")
     return size, height
 
 
@@ -179,9 +192,9 @@ def _placed(
     elif parent.key is not None:
         parent.key = None
     elif scalar is None:
-        raise _RefusedError(_shown(parent.path), "holds a key that is not text")
+        raise RefusedError(_shown(parent.path), "holds a key that is not text")
     elif scalar in parent.keys:
-        raise _RefusedError(_shown((*parent.path, scalar)), "is given twice")
+        raise RefusedError(_shown((*parent.path, scalar)), "is given twice")
     else:
         parent.keys.add(scalar)
         parent.key = scalar
