@@ -120,7 +120,8 @@ def convert_vcr_cassette(
 
 def _interactions(document: object) -> Result[list[object], VendorError]:
     if isinstance(document, list):
-        return Failure(recording_invalid("$: a list, VCR.py's format before 1.0: migrate it first"))
+        old = "$: a list, VCR.py's format before 1.0: migrate it (python -m vcr.migration) first"
+        return Failure(recording_invalid(old))
     if type(document) is not dict:
         return Failure(recording_invalid(f"$: must be a mapping, not {describe(document)}"))
     version = document.get("version", 1)
