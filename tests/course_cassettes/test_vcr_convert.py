@@ -321,11 +321,18 @@ def test_a_stream_the_strict_check_fails_is_flagged_and_kept_as_recorded() -> No
 
 
 REFUSALS = {
-    "form-body": (interaction(body="'a=1&b=2'"), "interactions[1].request.body: is not a JSON"),
-    "array-body": (interaction(body="'[1, 2]'"), "interactions[1].request.body: is not a JSON"),
+    "form-body": (
+        interaction(body="'a=1&b=2'"),
+        "interactions[1].request.body: not JSON: Expecting value at line 1 column 1 "
+        "(no cassette can hold this request body)",
+    ),
+    "array-body": (
+        interaction(body="'[1, 2]'"),
+        "interactions[1].request.body: must be a JSON object, not list",
+    ),
     "nan-body": (
         interaction(body="'{\"t\": NaN}'"),
-        "interactions[1].request.body.t: is not a finite number",
+        "interactions[1].request.body: not strict JSON: NaN is not a JSON number",
     ),
     "number-body": (interaction(body="7"), "interactions[1].request.body: must be text"),
     "lowercase-method": (interaction(method="post"), "interactions[1].request.method:"),
@@ -333,7 +340,7 @@ REFUSALS = {
     "no-host": (interaction(uri="https:///v1"), "interactions[1].request.uri: names no host"),
     "header-number": (
         interaction(request_headers=("content-length: [12]",)),
-        'interactions[1].request.headers["content-length"][0]: must be text, not int',
+        'interactions[1].request.headers["content-length"][0]: must be text, not 12',
     ),
     "header-control": (
         interaction(request_headers=('content-type: ["a\\x01b"]',)),
@@ -385,7 +392,7 @@ REFUSALS = {
         ),
         "interactions[1].response.parsed_body.created: ",
     ),
-    "not-a-mapping": ("- just text\n", "interactions[1]: must be a mapping, not str"),
+    "not-a-mapping": ("- just text\n", "interactions[1]: must be a mapping, not a string"),
     "no-response": (
         "- request: {body: '{}', headers: {}, method: GET, uri: 'https://x.example/'}\n",
         "interactions[1].response: is missing",
@@ -444,7 +451,7 @@ FILE_FAILURES = {
     "complex-key": ("? [a, b]\n: 1\n", "$: holds a key that is not text"),
     "undefined-alias": ("interactions: *nowhere\n", "interactions: the alias *nowhere names no"),
     "old-list-format": ("- request: {}\n  response: {}\n", "$: a list, VCR.py's format before"),
-    "scalar": ("just text\n", "$: must be a mapping, not str"),
+    "scalar": ("just text\n", "$: must be a mapping, not a string"),
     "empty": ("", "$: must be a mapping, not null"),
     "version-2": ("interactions: []\nversion: 2\n", "version: must be 1, VCR.py's format, not 2"),
     "version-true": ("interactions: []\nversion: true\n", "version: must be 1"),
@@ -453,7 +460,10 @@ FILE_FAILURES = {
         "http_interactions: []\nrecorded_with: VCR 6\n",
         "interactions: is missing (http_interactions is Ruby VCR's format)",
     ),
-    "interactions-mapping": ("interactions: {a: 1}\n", "interactions: must be a list, not dict"),
+    "interactions-mapping": (
+        "interactions: {a: 1}\n",
+        "interactions: must be a list, not an object",
+    ),
 }
 
 
@@ -546,3 +556,17 @@ def test_a_body_that_decodes_past_the_limit_is_refused(monkeypatch: pytest.Monke
     (note,) = converted(text).refused
     assert note.reason == f"interactions[0].response.body: decodes to more than {limit} bytes"
     assert VCR_MAX_BODY_BYTES == 256 * 1024 * 1024
+
+
+def test_a_refusal_never_quotes_a_credential_of_the_request() -> None:
+    keyed_date = interaction(body="null").replace(
+        "    method:", f"    parsed_body: {{'{KEY}': 2024-01-01}}\n    method:"
+    )
+    query_key = "AIzaSyB-Zq8vN2xR5tLm1Pw7Yc4Hd9Kf3Bj6Gs0U"
+    relative = interaction(uri=f"v1beta/models/m:generateContent?key={query_key}")
+    conversion = converted(cassette_text(keyed_date, relative))
+    assert [note.reason for note in conversion.refused] == [
+        'interactions[0].request.parsed_body["[redacted]"]: has unsupported type date',
+        "interactions[1].request.uri: must be an absolute URL, not "
+        "'v1beta/models/m:generateContent?key=[redacted]'",
+    ]

@@ -114,7 +114,7 @@ def test_a_refused_interaction_is_one_line_and_the_rest_is_written(
     assert run.status == 1
     assert (
         f"{source}: interaction 1: refused: HTTP_RECORDING_INVALID: interactions[1].request.body: "
-        "is not a JSON object (a form, a file, text): a course cassette holds none"
+        "not JSON: Expecting value at line 1 column 1 (no cassette can hold this request body)"
     ) in run.out.splitlines()
     assert "converted 1 of 2 interactions into 1 of 1 cassettes: 1 refused" in run.out
     target = tmp_path / "out" / "test_agent" / "test_upload.json"

@@ -25,13 +25,13 @@ from course_cassettes._redaction import (
     checked_extra_headers,
     redacted_request,
     redacted_response,
-    request_secrets,
     unmasked_query_keys,
 )
 from course_cassettes._vcr_reading import VcrExchange, read_interaction
 from course_cassettes._vcr_yaml import RefusedError, loads_vcr_yaml
-from course_http import SECRET_HEADERS, VendorError, VendorErrorCode
-from course_protocol.untrusted import describe
+from course_http import SECRET_HEADERS, VendorError, VendorErrorCode, scrub
+from course_protocol import thaw_json
+from course_protocol.untrusted import described
 
 __all__ = ["VcrConversion", "VcrNote", "convert_vcr_cassette"]
 
@@ -123,7 +123,7 @@ def _interactions(document: object) -> Result[list[object], VendorError]:
         old = "$: a list, VCR.py's format before 1.0: migrate it (python -m vcr.migration) first"
         return Failure(recording_invalid(old))
     if type(document) is not dict:
-        return Failure(recording_invalid(f"$: must be a mapping, not {describe(document)}"))
+        return Failure(recording_invalid(f"$: must be a mapping, not {described(document)}"))
     version = document.get("version", 1)
     if type(version) is not int or version != 1:
         return Failure(recording_invalid(f"version: must be 1, VCR.py's format, not {version!r}"))
@@ -135,7 +135,7 @@ def _interactions(document: object) -> Result[list[object], VendorError]:
     interactions: object = document["interactions"]
     if not isinstance(interactions, list):
         return Failure(
-            recording_invalid(f"interactions: must be a list, not {describe(interactions)}")
+            recording_invalid(f"interactions: must be a list, not {described(interactions)}")
         )
     return Success(interactions)
 
@@ -187,21 +187,16 @@ def _converted(
 
 def _interaction(value: object, where: str, redaction: Redaction, extra: frozenset[str]) -> _Call:
     sent = read_interaction(value, where)
-    secrets = request_secrets(sent.request_headers, sent.target)
-    try:
-        recorded_request = redacted_request(
-            sent.method,
-            sent.target,
-            sent.request_headers,
-            sent.request_body,
-            redaction,
-            secrets,
-            extra_headers=extra,
-        )
-    except ValueError as error:
-        # The message names the part from "body" on: "body.messages[0]: ...".
-        part, _, message = str(error).partition(": ")
-        raise RefusedError(f"{where}.request.{part}", message) from None
+    secrets = sent.secrets
+    recorded_request = redacted_request(
+        sent.method,
+        sent.target,
+        sent.request_headers,
+        sent.request_body,
+        redaction,
+        secrets,
+        extra_headers=extra,
+    )
     kept = {
         name: value
         for name, value in sent.response_headers.items()
@@ -213,7 +208,7 @@ def _interaction(value: object, where: str, redaction: Redaction, extra: frozens
     call = CassetteCall(recorded_request, recorded_response)
     read_back = parse_cassette(cassette_to_json(Cassette([call])))
     if isinstance(read_back, Failure):
-        message = read_back.failure().message.removeprefix("calls[0].")
+        message = scrub(read_back.failure().message.removeprefix("calls[0]."), secrets)
         raise RefusedError(where, f"a course cassette cannot hold it: {message}")
     left_out = _headers_left_out(sent, call)
     scrubbed = _scrubbed_from(sent, secrets)
@@ -244,7 +239,7 @@ def _scrubbed_from(sent: VcrExchange, secrets: tuple[str, ...]) -> str:
     """Where the request's credentials were found (and masked), or ``""``."""
     keys = unmasked_query_keys(sent.target)
     places = [f"the query ({', '.join(keys)})"] if keys else []
-    body = json.dumps(sent.request_body, ensure_ascii=False)
+    body = json.dumps(thaw_json(sent.request_body), ensure_ascii=False)
     if any(secret in body for secret in secrets):
         places.append("the request body")
     received = sent.response_body

@@ -16,10 +16,13 @@ import zlib
 from dataclasses import dataclass
 from typing import Final
 
+from returns.result import Failure
+
 from course_cassettes._httpx2_calls import json_body
 from course_cassettes._vcr_yaml import RefusedError
-from course_protocol import freeze_json, thaw_json
-from course_protocol.untrusted import describe, shown
+from course_http import masked_path, request_secrets, scrub
+from course_protocol import JsonObject, freeze_json, freeze_json_object, thaw_json
+from course_protocol.untrusted import described, shown
 
 __all__ = ["VCR_MAX_BODY_BYTES", "VcrExchange", "read_interaction"]
 
@@ -42,15 +45,18 @@ class VcrExchange:
 
     ``host`` is the URI's scheme and host (user info left out), ``target``
     its path and query; header names are lower-cased, the values of one name
-    joined with ``", "`` (as HTTP allows); ``request_body`` is the JSON
-    object sent (``{}`` for none); ``response_body`` the body decoded.
+    joined with ``", "`` (as HTTP allows); ``secrets`` the credentials the
+    request carried (`course_http.request_secrets`); ``request_body`` is the
+    JSON object sent, frozen (``{}`` for none); ``response_body`` the body
+    decoded.
     """
 
     method: str
     host: str
     target: str
     request_headers: dict[str, str]
-    request_body: dict[object, object]
+    secrets: tuple[str, ...]
+    request_body: JsonObject
     status: int
     response_headers: dict[str, str]
     response_body: bytes
@@ -59,7 +65,9 @@ class VcrExchange:
 def read_interaction(value: object, where: str) -> VcrExchange:
     """The interaction ``value`` found at ``where`` (``interactions[3]``), read.
 
-    Raises `RefusedError` naming the part it cannot read.
+    Raises `RefusedError` naming the part it cannot read; once the request's
+    credentials are known, they are scrubbed from what it says (a key may be
+    a key of the body, and so in a path).
     """
     fields = _mapping(value, where)
     request = _mapping(_field(fields, "request", where), f"{where}.request")
@@ -69,30 +77,34 @@ def read_interaction(value: object, where: str) -> VcrExchange:
     if type(method) is not str or not (method.isascii() and method.isalpha() and method.isupper()):
         raise RefusedError(f"{at}.method", f"must be upper-case letters, not {_shown(method)}")
     host, target = _split_uri(_field(request, "uri", at), f"{at}.uri")
-    request_headers = _headers(request.get("headers"), f"{at}.headers")
-    body = _request_body(request, at)
-    status, response_headers, response_body = _response(response, f"{where}.response")
+    headers = _headers(request.get("headers"), f"{at}.headers")
+    secrets = request_secrets(headers, target)
+    try:
+        body = _request_body(request, at)
+        status, response_headers, response_body = _response(response, f"{where}.response")
+    except RefusedError as problem:
+        raise RefusedError(scrub(problem.path, secrets), scrub(problem.message, secrets)) from None
     return VcrExchange(
-        method, host, target, request_headers, body, status, response_headers, response_body
+        method, host, target, headers, secrets, body, status, response_headers, response_body
     )
 
 
-def _request_body(request: dict[object, object], at: str) -> dict[object, object]:
-    """The JSON object the request sent (``{}`` for none)."""
+def _request_body(request: dict[object, object], at: str) -> JsonObject:
+    """The JSON object the request sent, frozen (``{}`` for none), read as a recording reads it."""
     if "parsed_body" in request:
         if request.get("body") is not None:
             raise RefusedError(at, "holds both body and parsed_body")
-        value = request["parsed_body"]
-        if not isinstance(value, dict):
-            raise RefusedError(f"{at}.parsed_body", f"must be a JSON object, not {describe(value)}")
-        return value
+        frozen = freeze_json_object(request["parsed_body"], f"{at}.parsed_body")
+        problem = frozen.swap().value_or(None)
+        if problem is not None:
+            raise RefusedError(problem.path, problem.message)
+        return frozen.unwrap()
     body = json_body(_raw_body(request.get("body"), f"{at}.body"))
-    if not isinstance(body, dict):
-        raise RefusedError(
-            f"{at}.body",
-            "is not a JSON object (a form, a file, text): a course cassette holds none",
-        )
-    return body
+    if isinstance(body, Failure):
+        # The recording's reason names the part from "body" on: "body.messages[0]: ...".
+        part, _, message = body.failure().partition(": ")
+        raise RefusedError(f"{at}.{part}", message)
+    return body.unwrap()
 
 
 def _response(response: dict[object, object], at: str) -> tuple[int, dict[str, str], bytes]:
@@ -116,15 +128,15 @@ def _response(response: dict[object, object], at: str) -> tuple[int, dict[str, s
 def _split_uri(uri: object, at: str) -> tuple[str, str]:
     """``uri``'s scheme and host (user info left out), and its path with the query."""
     if type(uri) is not str:
-        raise RefusedError(at, f"must be text, not {describe(uri)}")
+        raise RefusedError(at, f"must be text, not {described(uri)}")
     scheme, separator, rest = uri.partition("://")
     if not (separator and scheme.isascii() and scheme.isalpha()):
-        raise RefusedError(at, f"must be an absolute URL, not {_shown(uri)}")
+        raise RefusedError(at, f"must be an absolute URL, not {_shown(masked_path(uri))}")
     ends = [found for found in (rest.find("/"), rest.find("?"), rest.find("#")) if found >= 0]
     authority, target = rest[: min(ends, default=len(rest))], rest[min(ends, default=len(rest)) :]
     host = authority.rpartition("@")[2]
     if not host:
-        raise RefusedError(at, f"names no host: {_shown(uri)}")
+        raise RefusedError(at, f"names no host: {_shown(masked_path(uri))}")
     # The fragment is never sent; a query alone is the root's.
     target = target.partition("#")[0]
     target = f"/{target}" if not target.startswith("/") else target
@@ -147,14 +159,14 @@ def _headers(value: object, at: str) -> dict[str, str]:
         for index, item in enumerate(listed):
             if type(item) is not str:
                 where = f"{at}[{json.dumps(name)}]" + (f"[{index}]" if values is listed else "")
-                raise RefusedError(where, f"must be text, not {describe(item)}")
+                raise RefusedError(where, f"must be text, not {described(item)}")
             texts.append(item)
     return {name: ", ".join(values) for name, values in headers.items()}
 
 
 def _mapping(value: object, at: str) -> dict[object, object]:
     if type(value) is not dict:
-        raise RefusedError(at, f"must be a mapping, not {describe(value)}")
+        raise RefusedError(at, f"must be a mapping, not {described(value)}")
     return value
 
 
@@ -184,7 +196,7 @@ def _raw_body(value: object, path: str) -> bytes:
             raise RefusedError(path, "holds a lone surrogate: it is not text") from None
     if isinstance(value, list):
         return b"".join(_raw_body(piece, f"{path}[{index}]") for index, piece in enumerate(value))
-    raise RefusedError(path, f"must be text, !!binary bytes or null, not {describe(value)}")
+    raise RefusedError(path, f"must be text, !!binary bytes or null, not {described(value)}")
 
 
 def _parsed_body(value: object, path: str) -> bytes:

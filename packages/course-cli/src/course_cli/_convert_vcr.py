@@ -12,7 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from course_cassettes import VcrConversion, convert_vcr_cassette, write_cassette
+from course_cassettes import (
+    VcrConversion,
+    convert_vcr_cassette,
+    read_cassette_file,
+    write_cassette,
+)
 from course_cli._files import UNREADABLE_CODE, files_under, is_yaml_file, unreadable_reason
 from course_cli._output import one_line
 from course_vendor import recorded_stream_problem, streamed_wire
@@ -108,13 +113,17 @@ def convert_vcr_files(
 def _converted(source: str, write: Callable[[str], None]) -> VcrConversion | None:
     reason = unreadable_reason(source)
     if reason is None:
-        try:
-            text = Path(source).read_bytes()
-        except OSError as error:
-            reason = f"cannot be read ({error.strerror or error})"
-    if reason is not None:
-        write(f"{one_line(source)}: {UNREADABLE_CODE}: {one_line(reason)}\n")
-        return None
+        # Read as a course cassette is: a regular file of at most MAX_CASSETTE_BYTES.
+        read = read_cassette_file(source)
+        text = read.value_or(None)
+        if isinstance(text, bytes):
+            return _conversion(source, text, write)
+        reason = read.failure().message.removeprefix(f"{source}: ")
+    write(f"{one_line(source)}: {UNREADABLE_CODE}: {one_line(reason)}\n")
+    return None
+
+
+def _conversion(source: str, text: bytes, write: Callable[[str], None]) -> VcrConversion | None:
     converted = convert_vcr_cassette(text, check=recorded_stream_problem)
     conversion = converted.value_or(None)
     if isinstance(conversion, VcrConversion):
