@@ -9,7 +9,7 @@ import pytest
 
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner, Run
 
-COMMANDS = ("replay", "check", "demo")
+COMMANDS = ("replay", "check", "convert-vcr", "demo")
 
 
 def test_top_level_help_lists_every_command_with_examples(course: CourseRunner) -> None:
@@ -17,7 +17,8 @@ def test_top_level_help_lists_every_command_with_examples(course: CourseRunner) 
     assert run.status == 0
     assert run.err == ""
     for command in COMMANDS:
-        assert f"\n    {command} " in run.out
+        # argparse puts a long command's help on the next line.
+        assert f"\n    {command} " in run.out or f"\n    {command}\n" in run.out
     assert "examples:\n  course demo" in run.out
 
 
@@ -27,6 +28,7 @@ def test_top_level_help_lists_every_command_with_examples(course: CourseRunner) 
         ("replay", "$ course replay fixtures/provider-tool-roundtrip.json --request-id run"),
         ("check", "$ course check fixtures/provider-tool-roundtrip.json fixtures/invalid/*.json"),
         ("demo", "course demo --model scripted"),
+        ("convert-vcr", "$ course convert-vcr cassettes --out cassettes"),
     ],
 )
 def test_each_subcommand_help_says_what_it_does_with_an_example(
@@ -51,7 +53,9 @@ def _assert_usage_error(run: Run, prefix: str, *fragments: str) -> None:
 
 
 def test_no_arguments_asks_for_a_command(course: CourseRunner) -> None:
-    _assert_usage_error(course(), "course", "choose a command: replay, check, demo or serve")
+    _assert_usage_error(
+        course(), "course", "choose a command: replay, check, convert-vcr, demo or serve"
+    )
 
 
 def test_an_unknown_command_is_a_usage_error(course: CourseRunner) -> None:
@@ -60,6 +64,13 @@ def test_an_unknown_command_is_a_usage_error(course: CourseRunner) -> None:
 
 def test_check_without_files_is_a_usage_error(course: CourseRunner) -> None:
     _assert_usage_error(course("check"), "course check", "required: FILE")
+
+
+def test_convert_vcr_without_a_source_or_a_folder_out_is_a_usage_error(
+    course: CourseRunner,
+) -> None:
+    _assert_usage_error(course("convert-vcr", "--out", "x"), "course convert-vcr", "SRC")
+    _assert_usage_error(course("convert-vcr", "x"), "course convert-vcr", "--out")
 
 
 def test_replay_without_a_file_is_a_usage_error(course: CourseRunner) -> None:

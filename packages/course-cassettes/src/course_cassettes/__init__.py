@@ -15,6 +15,10 @@
 - `Httpx2RecordingTransport` and `Httpx2CassetteTransport` do the same for
   any httpx2 client, sync or async (the official SDKs' ``http_client``),
   each response checked strictly by a `StreamCheck` when one is given.
+- `convert_vcr_cassette` turns a VCR.py (pytest-recording) YAML cassette into
+  a `Cassette`, redacted as a recording would be and strict-checked, with a
+  `VcrConversion` report of each interaction (`VcrNote` s: dropped, refused,
+  flagged).
 - `course_cassettes.responder`: the `CassetteResponder` ``course serve`` runs
   on ``course_http.loopback``, imported apart with the server stack.
 """
@@ -49,6 +53,7 @@ from course_cassettes._redaction import (
     KEPT_RESPONSE_HEADERS,
 )
 from course_cassettes._replay import CassetteTransport
+from course_cassettes._vcr import VcrConversion, VcrNote, convert_vcr_cassette
 
 __all__ = [
     "CASSETTE_VERSION",
@@ -69,7 +74,10 @@ __all__ = [
     "ReplayFault",
     "RequestMatching",
     "StreamCheck",
+    "VcrConversion",
+    "VcrNote",
     "cassette_to_json",
+    "convert_vcr_cassette",
     "dumps_cassette",
     "load_cassette",
     "loads_cassette",

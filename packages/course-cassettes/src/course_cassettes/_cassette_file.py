@@ -18,8 +18,8 @@ from typing import Final
 from returns.result import Failure, Result, Success
 
 from course_cassettes._cassette import Cassette
-from course_cassettes._cassette_json import CASSETTE_VENDOR, cassette_to_json, parse_cassette
-from course_http import VendorError, VendorErrorCode
+from course_cassettes._cassette_json import cassette_to_json, parse_cassette, recording_invalid
+from course_http import VendorError
 from course_protocol.strict_json import loads_strict_json
 
 __all__ = [
@@ -52,12 +52,8 @@ _READ_FLAGS: Final = (
 _READ_SIZE: Final = 1024 * 1024
 
 
-def _invalid_error(message: str) -> VendorError:
-    return VendorError(VendorErrorCode.HTTP_RECORDING_INVALID, message, vendor=CASSETTE_VENDOR)
-
-
 def _invalid(message: str) -> Failure[VendorError]:
-    return Failure(_invalid_error(message))
+    return Failure(recording_invalid(message))
 
 
 def loads_cassette(text: bytes | str) -> Result[Cassette, VendorError]:
@@ -68,7 +64,7 @@ def loads_cassette(text: bytes | str) -> Result[Cassette, VendorError]:
     `parse_cassette` refuses. Returns ``Failure`` with
     ``HTTP_RECORDING_INVALID``; never raises.
     """
-    return loads_strict_json(text).alt(_invalid_error).bind(parse_cassette)
+    return loads_strict_json(text).alt(recording_invalid).bind(parse_cassette)
 
 
 def load_cassette(path: str | os.PathLike[str]) -> Result[Cassette, VendorError]:

@@ -42,10 +42,22 @@ from course_http import (
 from course_protocol import freeze_json_object, thaw_json
 from course_protocol.untrusted import described, shown
 
-__all__ = ["CASSETTE_VENDOR", "body_lines", "cassette_to_json", "parse_cassette"]
+__all__ = [
+    "CASSETTE_VENDOR",
+    "body_lines",
+    "cassette_to_json",
+    "parse_cassette",
+    "recording_invalid",
+]
 
 CASSETTE_VENDOR = "cassette"
 """The ``vendor`` of a `VendorError` about a cassette itself (``HTTP_RECORDING_INVALID``)."""
+
+
+def recording_invalid(message: str) -> VendorError:
+    """The `VendorError` of a file that is not a cassette this package reads, saying why."""
+    return VendorError(VendorErrorCode.HTTP_RECORDING_INVALID, message, vendor=CASSETTE_VENDOR)
+
 
 _ENDS: dict[str, ResponseEnd] = {end: end for end in get_args(ResponseEnd)}
 _FORBIDDEN_IN_VALUES = frozenset(chr(code) for code in (*range(0x09), *range(0x0A, 0x20)))
@@ -121,11 +133,7 @@ def parse_cassette(document: object) -> Result[Cassette, VendorError]:
     try:
         return Success(_cassette(document))
     except _InvalidError as problem:
-        return Failure(
-            VendorError(
-                VendorErrorCode.HTTP_RECORDING_INVALID, str(problem), vendor=CASSETTE_VENDOR
-            )
-        )
+        return Failure(recording_invalid(str(problem)))
 
 
 def _object(

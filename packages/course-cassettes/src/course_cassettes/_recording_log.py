@@ -31,10 +31,15 @@ from course_cassettes._redaction import (
 )
 from course_http import RecordedRequest, ResponseEnd, header_text
 
-__all__ = ["RecordingCall", "RecordingLog", "ended_by"]
+__all__ = ["RecordingCall", "RecordingLog", "describes_encoded_body", "ended_by"]
 
-# What describes the body as the server encoded it, no more true once it is decoded.
 _DECODED_AWAY = frozenset({"content-encoding", "content-length"})
+
+
+def describes_encoded_body(name: str) -> bool:
+    """Whether the response header ``name`` (any case) describes the body as the server
+    encoded it: no more true once the body is kept decoded, so a cassette leaves it out."""
+    return name.lower() in _DECODED_AWAY
 
 
 @final
@@ -62,12 +67,12 @@ class RecordingCall:
         self.headers = {
             name: value
             for name, value in header_text(response.headers.raw).items()
-            if name not in _DECODED_AWAY
+            if not describes_encoded_body(name)
         }
         return [
             (name, value)
             for name, value in response.headers.raw
-            if name.lower().decode("latin-1") not in _DECODED_AWAY
+            if not describes_encoded_body(name.decode("latin-1"))
         ]
 
 

@@ -1,4 +1,4 @@
-"""The ``course`` command line: argument parsing and dispatch to the four subcommands.
+"""The ``course`` command line: argument parsing and dispatch to the five subcommands.
 
 Over 300 lines on purpose: the help texts users read (``--help`` epilogs) sit
 beside the arguments they explain; each subcommand's work lives in its module.
@@ -11,12 +11,13 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from course_cli._cassettes import CASSETTE_WIRE
 from course_cli._check import check_cassettes, check_files
 from course_cli._demo import DEFAULT_MAX_TURNS, DemoStoppedError, run_demo
-from course_cli._files import files_under, unreadable_reason
+from course_cli._files import files_under, is_body_file, is_json_file, unreadable_reason
 from course_cli._models import MODEL_NAMES, build_demo_model, fixture_demo_model
 from course_cli._output import (
     format_command_problem,
@@ -46,6 +47,8 @@ examples:
   course check tests/cassettes/test_agent/*.json
                                    cassettes are checked too
   course serve tests/cassettes     answer SDKs from cassettes on 127.0.0.1
+  course convert-vcr tests/cassettes --out tests/cassettes
+                                   VCR.py (pytest-recording) cassettes into course ones
 
 Run 'course COMMAND --help' for the details of one command.
 """
@@ -112,6 +115,38 @@ other wires still check their streams) and named once on stderr,
   course check: VENDOR_PLUGIN_BROKEN: the wire 'W' cannot be used: ...
 which leaves the exit status to the files. With --wire VENDOR, a wire whose
 plug-in cannot be used is that one line and exit status 2.
+"""
+
+_CONVERT_EPILOG = """\
+example:
+  $ course convert-vcr cassettes --out cassettes
+  cassettes/test_agent/test_hi.yaml: interaction 0: dropped: headers not kept: ...
+  cassettes/test_agent/test_hi.yaml: wrote cassettes/test_agent/test_hi.json: 1 call to ...
+  converted 1 of 1 interactions into 1 of 1 cassettes: 0 refused, 0 flagged, ...
+
+Each VCR.py cassette (SRC, or every *.yaml and *.yml file under a SRC
+folder, at any depth) becomes one course cassette, DIR/<folder>/<name>.json:
+the folder that holds it (pytest-recording's test module) and its name (the
+test's) are kept, so course-pytest finds it where pytest-recording kept the
+YAML one. An existing file is replaced only with --force.
+
+Each call is redacted exactly as a recording would redact it (only the
+allow-listed headers, no secret header, every credential the request carried
+masked in the path and scrubbed from the bodies), its body kept decoded
+(gzip and deflate undone), and every recorded stream judged by its wire's
+grammar. One line per note, each naming the interaction (from 0):
+  SRC: interaction N: dropped: what a recording leaves out
+  SRC: interaction N: refused: HTTP_RECORDING_INVALID: PATH: why it cannot be held
+  SRC: interaction N: flagged: CODE: the strict check's problem (the call is kept)
+  SRC: interaction N: unchecked: no installed wire claims the stream of PATH
+A cassette keeps paths, not hosts: the line of each cassette written names
+the hosts its calls went to. A request whose body is not a JSON object (a
+form, a file upload) is refused; the cassette is written with the rest.
+
+Exit status 0 when every interaction was converted and passed the check, 1
+when one was refused or flagged or a cassette was not written, 2 when a file
+could not be read or is not a VCR.py cassette at all (one line,
+SRC: HTTP_RECORDING_INVALID: PATH: MESSAGE, naming the path in the YAML).
 """
 
 _DEMO_EPILOG = """\
@@ -225,6 +260,26 @@ def _build_parser() -> _Parser:
     serve.set_defaults(subparser=serve)
     add_serve_arguments(serve)
 
+    convert = commands.add_parser(
+        "convert-vcr",
+        help="convert VCR.py (pytest-recording) YAML cassettes into course cassettes",
+        description="Convert each VCR.py cassette into one course cassette, redacted as a "
+        "recording would be and strict-checked, and report what was dropped, refused or "
+        "flagged, one line each.",
+        epilog=_CONVERT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    convert.set_defaults(subparser=convert)
+    convert.add_argument(
+        "sources", metavar="SRC", nargs="+", help="VCR.py cassette files, or folders of them"
+    )
+    convert.add_argument(
+        "--out", metavar="DIR", required=True, help="the folder the course cassettes go under"
+    )
+    convert.add_argument(
+        "--force", action="store_true", help="replace course cassettes that exist already"
+    )
+
     demo = commands.add_parser(
         "demo",
         help="run a Tool round trip through the CourseModel port and print its trace",
@@ -311,8 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     0: success. 1: a typed failure was reported (a bad fixture, a failed
     model call, a demo loop that had to stop), or stdout was closed by its
     reader. 2: bad arguments, reported in one line on stderr (a ``--wire``
-    whose plug-in cannot be used is one), or (``check``) a file that could
-    not be read at all, after every file was checked.
+    whose plug-in cannot be used is one), or (``check``, ``convert-vcr``) a
+    file that could not be read at all, after every file was checked.
     130: interrupted (Ctrl-C). 143: ``serve`` stopped by SIGTERM. Expected failures never
     raise; an unexpected internal error does.
     """
@@ -320,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         arguments = parser.parse_args(argv)
         if arguments.command is None:
-            parser.error("choose a command: replay, check, demo or serve")
+            parser.error("choose a command: replay, check, convert-vcr, demo or serve")
         if arguments.command == "replay":
             _require_readable(arguments.subparser, [arguments.fixture])
             arguments.plugin = _vendor_wire("replay", arguments.wire)
@@ -333,6 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--fixture replays a fixture: it goes with --model fixture"
                 )
             _require_readable(arguments.subparser, [arguments.fixture])
+        elif arguments.command == "convert-vcr" and Path(arguments.out).exists():
+            if not Path(arguments.out).is_dir():
+                arguments.subparser.error(f"--out {arguments.out}: is not a folder")
         elif arguments.command == "serve" and (arguments.record or arguments.upstream):
             if not (arguments.record and arguments.upstream):
                 arguments.subparser.error("--record and --upstream URL go together")
@@ -352,6 +410,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _replay(arguments.fixture, arguments.request_id, arguments.plugin)
         elif arguments.command == "check":
             status = _check(arguments.fixtures, arguments.wire, arguments.plugin)
+        elif arguments.command == "convert-vcr":
+            status = _convert_vcr(arguments.sources, Path(arguments.out), force=arguments.force)
         elif arguments.command == "serve" and arguments.record:
             status = run_record(
                 arguments.target, arguments.upstream, arguments.port, strict=arguments.strict
@@ -403,7 +463,7 @@ def _replay(path: str, request_prefix: str, wire: VendorPlugin | None) -> int:
 
 
 def _check(named: Sequence[str], wire: str, plugin: VendorPlugin | None) -> int:
-    paths = files_under(named, streams=plugin is not None)
+    paths = files_under(named, is_body_file if plugin is not None else is_json_file)
     if plugin is not None:
         from course_cli._recordings import check_recordings
 
@@ -420,6 +480,16 @@ def _check(named: Sequence[str], wire: str, plugin: VendorPlugin | None) -> int:
         # A plug-in passed over while the streams were checked is named once, apart.
         sys.stdout.flush()
         writer_for(sys.stderr)("".join(registry_problem_lines("check")))
+    return report.status
+
+
+def _convert_vcr(named: Sequence[str], out: Path, *, force: bool) -> int:
+    # The cassettes, the YAML reader and the vendor registry load only for this command.
+    from course_cli._convert_vcr import convert_vcr_files
+
+    write = writer_for(sys.stdout)
+    report = convert_vcr_files(named, out, force=force, write=write)
+    write(report.summary() + "\n")
     return report.status
 
 
