@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from course_http import SseEvent
-from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
-from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel, MessagesStreamParser
+from course_provider_anthropic import WIRE as ANTHROPIC_WIRE
+from course_provider_anthropic import AnthropicConfig, AnthropicMessagesModel, MessagesMapping
 from course_vendor import NamedTool
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_vendor.wire import AnyModel, Wire, sse_frame
@@ -31,8 +31,8 @@ def _anthropic_error_events(message: str) -> list[bytes]:
 
 
 WIRES = {
-    ANTHROPIC_VENDOR: Wire(
-        ANTHROPIC_VENDOR,
+    ANTHROPIC_WIRE: Wire(
+        ANTHROPIC_WIRE,
         "/v1/messages",
         "ANTHROPIC_API_KEY",
         "x-api-key",
@@ -42,7 +42,7 @@ WIRES = {
         _anthropic_tool,
         _anthropic_error,
         base_url="https://api.anthropic.com",
-        parser=MessagesStreamParser,
+        parser=MessagesMapping,
         tool_call_id="toolu_01add",
         error_events=_anthropic_error_events,
         options={

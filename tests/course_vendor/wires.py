@@ -17,7 +17,7 @@ import httpx2
 import pytest
 
 from course_http import HttpTransport, Timeouts
-from course_vendor import VENDOR_ENTRY_POINT_GROUP
+from course_vendor import VENDOR_ENTRY_POINT_GROUP, load_vendor
 from tests.course_vendor.wire import (
     JSON,
     KEY,
@@ -41,6 +41,7 @@ __all__ = [
     "StallingTransport",
     "StallsBeforeTheStatus",
     "Wire",
+    "checked_on",
     "every_wire",
     "read_into",
     "sse_bytes",
@@ -64,6 +65,16 @@ WIRES = _registered_wires()
 
 every_wire = pytest.mark.parametrize("wire", WIRES, ids=[wire.name for wire in WIRES])
 """Run a test once per vendor API, with the `Wire` as its ``wire`` argument."""
+
+
+def checked_on(name: str) -> str:
+    """How a recorded body's problem names the wire ``name`` that checked it.
+
+    ``judged on <wire>`` for a wire whose grammar judges it alone,
+    ``replayed on <wire>`` for one still played through its model.
+    """
+    verb = "replayed" if load_vendor(name).grammar is None else "judged"
+    return f"{verb} on {name}"
 
 
 class StallsBeforeTheStatus(httpx2.AsyncBaseTransport):
