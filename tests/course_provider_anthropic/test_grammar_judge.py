@@ -39,6 +39,7 @@ from tests.course_vendor.wire import sse_bytes
 GRAMMAR_MODULES = (
     "course_provider_anthropic._grammar",
     "course_provider_anthropic._blocks",
+    "course_provider_anthropic._citations",
     "course_provider_anthropic._result",
     "course_provider_anthropic._usage",
     "course_provider_anthropic._reads",

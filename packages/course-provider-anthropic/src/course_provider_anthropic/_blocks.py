@@ -6,6 +6,11 @@ its kind; the grammar feeds it the block's deltas and closes it at its
 `course_provider_anthropic.MessagesBlock`. Every block kind the Messages API
 streams is here, and nothing of the course protocol: what the port can carry
 is the mapping's business.
+
+Over 300 lines on purpose: each block kind's start (the envelope the vendor
+documents for it) and its state while it streams (the deltas it accepts,
+the value it becomes) are one job, read side by side; the kinds share the
+one `OpenBlock` the grammar's short path reads.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any, Final, NoReturn
 from course_http import VendorErrorCode
 from course_protocol import JsonObject
 from course_protocol.untrusted import shown
+from course_provider_anthropic._citations import read_citation
 from course_provider_anthropic._reads import (
     fail,
     fail_invalid,
@@ -37,7 +43,7 @@ from course_provider_anthropic._result import (
     MessagesToolUseBlock,
 )
 from course_provider_anthropic._wire import WIRE
-from course_vendor import TextPieces, token_count, tool_arguments
+from course_vendor import TextPieces, tool_arguments
 
 __all__ = ["BLOCK_KINDS", "TOOL_USE_KINDS", "OpenBlock", "open_block"]
 
@@ -61,29 +67,6 @@ TOOL_USE_KINDS: Final = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"
 """The blocks that call a Tool, their arguments streamed as ``input_json_delta`` fragments."""
 _TOOL_USE_OWN: Final = frozenset({"type", "id", "name", "input"})
 """The fields of a Tool call's start the block reads itself; the others are kept as sent."""
-
-_CITATIONS: Final = {
-    "char_location": (
-        ("cited_text",),
-        ("document_index", "start_char_index", "end_char_index"),
-    ),
-    "page_location": (
-        ("cited_text",),
-        ("document_index", "start_page_number", "end_page_number"),
-    ),
-    "content_block_location": (
-        ("cited_text",),
-        ("document_index", "start_block_index", "end_block_index"),
-    ),
-    "web_search_result_location": (("cited_text", "url", "encrypted_index"), ()),
-    "search_result_location": (
-        ("cited_text", "source"),
-        ("search_result_index", "start_block_index", "end_block_index"),
-    ),
-}
-"""Each citation type: the text fields, then the index fields, it requires."""
-_CITATION_TITLES = ("document_title", "file_id", "title")
-"""The optional text fields of the citation types."""
 
 
 class OpenBlock(ABC):
@@ -146,7 +129,7 @@ class _TextBlock(OpenBlock):
     def take(self, delta: dict[str, Any], delta_kind: str, index: int) -> None:
         if delta_kind != "citations_delta":
             self._refuse(delta_kind, index)
-        self.citations.append(_citation(delta.get("citation"), index, "delta.citation"))
+        self.citations.append(read_citation(delta.get("citation"), index, "delta.citation"))
 
     def close(self, index: int, *, complete: bool) -> MessagesBlock:
         return MessagesTextBlock(self.kind, self.parts.joined(), tuple(self.citations), complete)
@@ -259,30 +242,6 @@ def _path(key: str) -> str:
     return f"{_BLOCK}.{key}"
 
 
-def _citation(value: object, index: int, path: str) -> JsonObject:
-    if type(value) is not dict:
-        invalid(index, path, "an object", value)
-    kind = value.get("type")
-    if type(kind) is not str:
-        invalid(index, f"{path}.type", "a string", kind)
-    fields = _CITATIONS.get(kind)
-    if fields is None:
-        fail(
-            VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-            index,
-            f"{path}.type {shown(kind)!r} is not a known citation type",
-            vendor_type=kind,
-        )
-    texts, counts = fields
-    for key in texts:
-        text_at(value, key, index, parent=path)
-    for key in counts:
-        token_count(value.get(key), vendor=WIRE, index=index, path=f"{path}.{key}")
-    for key in _CITATION_TITLES:
-        optional_text(value, key, index, parent=path)
-    return frozen(value, index, path)
-
-
 def _caller(block: dict[str, Any], index: int) -> None:
     caller = optional_object(block, "caller", index, parent=_BLOCK)
     if caller is not None:
@@ -295,7 +254,7 @@ def _text(kind: str, block: dict[str, Any], position: int, index: int) -> OpenBl
     if citations is not None and type(citations) is not list:
         invalid(index, _path("citations"), "an array or null", citations)
     read = [
-        _citation(citation, index, _path(f"citations[{at}]"))
+        read_citation(citation, index, _path(f"citations[{at}]"))
         for at, citation in enumerate(citations or ())
     ]
     return _TextBlock(position, text, read)

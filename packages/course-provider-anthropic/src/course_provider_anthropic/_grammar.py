@@ -7,6 +7,10 @@ stop, the in-stream error); each content block's reading is its kind's, in
 `_blocks`. The dominant events (a text delta, an argument fragment) take one
 dict lookup on the event type and one on the block index, and allocate
 nothing but what the result keeps (the piece, in the block's `TextPieces`).
+
+Over 300 lines on purpose: it is one state machine, the message's life
+from ``message_start`` to its end, whose readers share the state of one
+stream; split, they would share private state across modules.
 """
 
 from __future__ import annotations
