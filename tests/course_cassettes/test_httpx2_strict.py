@@ -1,10 +1,9 @@
 """The strict check under the official SDKs: a recorded stream its vendor's parser refuses.
 
 The SDKs read any stream they are given; `course_vendor.recorded_stream_problem`
-(the check the pytest plugin and ``course serve`` pass) plays each recorded
-stream through the vendor's strict parser, at record time and at replay
-time, and the transport raises its typed error where the client reads the
-end of the body.
+(the check the pytest plugin and ``course serve`` pass) judges each recorded
+stream with its wire's grammar, at record time and at replay time, and the
+transport raises its typed error where the client reads the end of the body.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from tests.course_cassettes.test_httpx2_transports import both_ways, run
 
 # The vendor's stream with its terminal event left out: the SDK reads "Hello" anyway.
 NO_MESSAGE_STOP = ANTHROPIC_SSE[: ANTHROPIC_SSE.index(b"event: message_stop")]
-PROBLEM_START = "calls[0].response.body: replayed on anthropic-messages: "
+PROBLEM_START = "calls[0].response.body: judged on anthropic-messages: "
 
 
 @both_ways

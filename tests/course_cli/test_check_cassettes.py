@@ -43,7 +43,7 @@ from tests.course_cassettes.test_httpx2_transports import recorded
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
 from tests.course_cli.serving import serving
 from tests.course_provider_openai import bodies as openai
-from tests.course_vendor.wires import JSON, SSE, WIRES, Wire, sse_bytes
+from tests.course_vendor.wires import JSON, SSE, WIRES, Wire, checked_on, sse_bytes
 
 every_wire = pytest.mark.parametrize("wire", WIRES, ids=[wire.name for wire in WIRES])
 
@@ -130,7 +130,7 @@ def test_a_stream_broken_by_hand_is_reported_as_its_replay_fails(
     assert error is not None
     assert (error.code, error.event_index) == (code, event_index)
     assert line == (
-        f"{path}: response 1: {code}: calls[1].response.body: replayed on {wire.name}: "
+        f"{path}: response 1: {code}: calls[1].response.body: {checked_on(wire.name)}: "
         f"{error.message}"
     )
     assert summary == "checked 1 file, 2 responses: 1 problem in 1 file"
@@ -175,7 +175,7 @@ def test_a_repeated_tool_call_id_in_a_recorded_stream_is_reported_at_its_event(
 
     assert run.status == 1
     assert (
-        f"VENDOR_INVALID_EVENT: calls[0].response.body: replayed on {wire.name}: event {repeat}: "
+        f"VENDOR_INVALID_EVENT: calls[0].response.body: {checked_on(wire.name)}: event {repeat}: "
         in run.out
     )
 
@@ -212,7 +212,7 @@ def test_an_invalid_event_before_a_recorded_cut_is_still_a_problem(
     run = course("check", path)
 
     assert run.status == 1
-    where = f"calls[0].response.body: replayed on {wire.name}: event {event_index}: "
+    where = f"calls[0].response.body: {checked_on(wire.name)}: event {event_index}: "
     assert f": response 0: {code}: {where}" in run.out
 
 
@@ -328,7 +328,7 @@ def test_course_check_reads_what_the_sdk_transports_recorded(
     assert broken.status == 1
     assert broken.out.startswith(
         f"{bad}: response 0: VENDOR_MISSING_TERMINAL: calls[0].response.body: "
-        "replayed on anthropic-messages: "
+        "judged on anthropic-messages: "
     ), broken.out
 
 

@@ -152,7 +152,7 @@ async def test_a_stream_the_parser_refuses_is_cut_for_the_client_and_named_on_st
     assert got == "cut"
     assert err.startswith(
         "POST /v1/messages: VENDOR_MISSING_TERMINAL: calls[0].response.body: "
-        "replayed on anthropic-messages: "
+        "judged on anthropic-messages: "
     ), err
     assert len(load_cassette(cassette).unwrap().calls) == 1, "recorded as it came"
 

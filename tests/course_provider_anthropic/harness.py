@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 from course_http import SseEvent
-from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
+from course_provider_anthropic import WIRE as ANTHROPIC_WIRE
 from course_provider_anthropic import (
     AnthropicConfig,
     AnthropicMessagesModel,
-    MessagesStreamParser,
+    MessagesMapping,
     request_headers,
 )
 from course_vendor import NamedTool
@@ -36,8 +36,8 @@ def _anthropic_error_events(message: str) -> list[bytes]:
 
 
 WIRES = {
-    ANTHROPIC_VENDOR: Wire(
-        ANTHROPIC_VENDOR,
+    ANTHROPIC_WIRE: Wire(
+        ANTHROPIC_WIRE,
         "/v1/messages",
         "ANTHROPIC_API_KEY",
         "x-api-key",
@@ -47,7 +47,7 @@ WIRES = {
         _anthropic_tool,
         _anthropic_error,
         base_url="https://api.anthropic.com",
-        parser=MessagesStreamParser,
+        parser=MessagesMapping,
         tool_call_id="toolu_01add",
         error_events=_anthropic_error_events,
         request_headers=request_headers,

@@ -13,7 +13,7 @@ def test_all_lists_exactly_the_public_names_and_each_resolves() -> None:
 
     assert set(course_provider_anthropic.__all__) == public
     assert len(course_provider_anthropic.__all__) == len(set(course_provider_anthropic.__all__))
-    assert course_provider_anthropic.VENDOR == "anthropic-messages"
+    assert course_provider_anthropic.WIRE == "anthropic-messages"
 
 
 def test_every_public_function_class_and_method_has_a_docstring() -> None:

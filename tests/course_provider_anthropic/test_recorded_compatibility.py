@@ -1,6 +1,8 @@
-"""Every recorded Messages API file of ../shared replays to a tested outcome, the production way.
+"""Every recorded Messages API file of ../shared passes the grammar and replays to a tested outcome.
 
-Each body goes through `AnthropicMessagesModel` over a `RecordedTransport`
+Each streamed body is judged by the wire's grammar alone (`judge_body`, the
+strict check of a recording: all of them are valid vendor traffic), and
+goes through `AnthropicMessagesModel` over a `RecordedTransport`
 (the HTTP client, course_http's SSE decoder, the parser, the shared producer
 loop), whole and re-chunked (per byte for small bodies, at seeded random
 cuts for all), and every cut must give the same outcome. The recordings are
@@ -42,14 +44,19 @@ from course_protocol import (
     to_json,
 )
 from course_provider_anthropic import (
-    VENDOR,
+    MESSAGES_PLUGIN,
+    WIRE,
     AnthropicConfig,
     AnthropicMessagesModel,
+    MessagesGrammar,
+    MessagesResult,
+    MessagesToolUseBlock,
     describe_error,
     messages_request_body,
 )
+from course_vendor import judge_body
 from tests.course_cassettes.replays import replay_every_cut
-from tests.course_provider_anthropic.bodies import REQUEST_ID
+from tests.course_provider_anthropic.bodies import REQUEST_ID, frozen
 from tests.course_vendor.wires import REQUEST
 
 RECORDINGS = (
@@ -119,7 +126,7 @@ REQUESTS = sorted(
 
 def recorded_events(path: Path) -> list[SseEvent]:
     """The events of a recorded body, framed by course_http's decoder, for the lenient oracle."""
-    decoder = SseDecoder(vendor=VENDOR)
+    decoder = SseDecoder(vendor=WIRE)
     return [*decoder.feed_bytes(path.read_bytes()), *decoder.close()]
 
 
@@ -174,8 +181,79 @@ def lenient_course_json(events: list[SseEvent]) -> dict[str, Any]:
     }
 
 
+STOP_REASONS = {
+    "text-pings-interleaved.sse": "end_turn",
+    "stop-sequence.sse": "stop_sequence",
+    "thinking-then-text.sse": "end_turn",
+    "tool-result-followup-text.sse": "end_turn",
+    "tool-use-single-with-text.sse": "tool_use",
+    "parallel-tool-use-no-args.sse": "tool_use",
+    "parallel-tool-use-with-text.sse": "tool_use",
+    "max-tokens-text.sse": "max_tokens",
+    "max-tokens-mid-tool-json.sse": "max_tokens",
+}
+"""Every streamed recording, and the stop reason its grammar's result holds."""
+
+
+def judged_recording(name: str) -> MessagesResult:
+    """The grammar's result of the recorded body ``name``, judged whole."""
+    verdict = judge_body(MESSAGES_PLUGIN, (RECORDINGS / name).read_bytes())
+    result = verdict.unwrap()
+    assert type(result) is MessagesResult
+    return result
+
+
+@pytest.mark.parametrize("name", sorted(STOP_REASONS))
+def test_every_recorded_body_passes_the_grammar_and_feeding_its_frames_agrees(name: str) -> None:
+    grammar = MessagesGrammar()
+    events = recorded_events(RECORDINGS / name)
+    for index, item in enumerate(events):
+        grammar.feed(item, index)
+
+    result = judged_recording(name)
+
+    assert grammar.end(len(events)) == result
+    assert result.id is not None
+    assert result.id.startswith("msg_")
+    assert result.error is None
+    assert result.stop_reason == STOP_REASONS[name]
+
+
+def test_the_grammar_keeps_the_tool_call_max_tokens_cut_as_an_incomplete_block() -> None:
+    result = judged_recording("max-tokens-mid-tool-json.sse")
+
+    cut = result.content[-1]
+    assert type(cut) is MessagesToolUseBlock
+    assert (cut.kind, cut.name, cut.input, cut.complete) == ("tool_use", "make_file", None, False)
+    assert cut.partial_input is not None
+    assert cut.partial_input.startswith('{"filename": "taxes.txt", "lines_of_text": [')
+    assert result.stop_reason == "max_tokens"
+    assert all(block.complete for block in result.content[:-1])
+
+
+def test_the_grammar_keeps_the_recorded_thinking_and_its_signature() -> None:
+    result = judged_recording("thinking-then-text.sse")
+
+    thinking, text = result.content
+    assert thinking.kind == "thinking"
+    assert thinking.thinking.startswith("The user wants two names")  # type: ignore[union-attr]
+    assert thinking.signature.startswith("EuYDCmMIDBgCKkC05")  # type: ignore[union-attr]
+    assert text.kind == "text"
+    usage = result.usage
+    assert usage is not None
+    assert (usage.input_tokens, usage.output_tokens, usage.inference_geo) == (
+        46,
+        133,
+        "not_available",
+    )
+    assert usage.cache_creation == frozen(
+        {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
+    )
+
+
 def test_every_recorded_file_has_a_tested_outcome() -> None:
     tested = {*RESPONSES, *FAILURES, *ERROR_BODIES, *REQUESTS}
+    assert set(STOP_REASONS) == {*RESPONSES, *FAILURES}
 
     assert sorted(path.name for path in RECORDINGS.iterdir()) == sorted(tested)
 

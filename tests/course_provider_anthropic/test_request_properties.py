@@ -23,7 +23,7 @@ from course_protocol import (
     thaw_json,
     validate_transcript,
 )
-from course_provider_anthropic import VENDOR, AnthropicConfig, messages_request_body
+from course_provider_anthropic import WIRE, AnthropicConfig, messages_request_body
 from course_vendor import check_sendable
 from tests.course_protocol.strategies import ids, json_objects, requests, texts
 
@@ -157,7 +157,7 @@ def test_every_loop_transcript_converts_into_alternating_paired_turns(
 def converted(request: CourseModelRequest) -> dict[str, Any] | VendorError:
     """What a model call makes of ``request``: the kit's check, then the conversion."""
     try:
-        check_sendable(request, VENDOR)
+        check_sendable(request, WIRE)
         return messages_request_body(request, CONFIG)
     except VendorError as error:
         return error

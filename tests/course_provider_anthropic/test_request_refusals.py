@@ -14,7 +14,7 @@ from course_protocol import (
     CourseToolResultMessage,
     CourseUserMessage,
 )
-from course_provider_anthropic import VENDOR, AnthropicConfig, messages_request_body
+from course_provider_anthropic import WIRE, AnthropicConfig, messages_request_body
 from course_vendor import check_sendable
 
 CONFIG = AnthropicConfig(model="claude-test", max_output_tokens=256)
@@ -33,7 +33,7 @@ def refusal(*messages: CourseMessage) -> VendorError:
     request = CourseModelRequest("request-1", messages)
 
     def call() -> None:
-        check_sendable(request, VENDOR)
+        check_sendable(request, WIRE)
         messages_request_body(request, CONFIG)
 
     with pytest.raises(VendorError) as caught:

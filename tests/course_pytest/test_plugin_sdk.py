@@ -209,7 +209,7 @@ async def test_a_failed_tests_recording_and_a_stream_the_parser_refuses_are_not_
     cut = run.message("test_cut_stream")
     assert "VendorError" in cut, cut
     assert cut.lstrip().startswith("VENDOR_MISSING_TERMINAL: "), cut
-    assert "calls[0].response.body: replayed on anthropic-messages" in cut, cut
+    assert "calls[0].response.body: judged on anthropic-messages" in cut, cut
     assert run.results("test_cut_stream_unchecked") == ("passed",)
     assert sorted(path.name for path in cassettes.iterdir()) == ["cut-unchecked.json"], (
         "no failed recording, no scratch file"

@@ -1,6 +1,6 @@
-"""One parser contract, the kit's `StreamParser`, kept by every vendor parser the same way.
+"""One contract, the kit's `StreamParser` or `WireMapping`, kept by every wire the same way.
 
-Every test runs over every vendor parser: after its first error a parser
+Every test runs over every vendor parser or wire mapping: after its first error a parser
 is spent (every later ``item``, ``feed`` or ``end`` raises that same error
 object again and reads nothing); ``finished`` says the terminal event was
 read; ``feed`` is built on ``item`` and gives what ``item`` pushes.
@@ -15,7 +15,8 @@ import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk
-from course_vendor import OneChunkStreamParser, StreamParser
+from course_vendor import OneChunkStreamParser, StreamParser, WireMapping
+from tests.course_vendor.wire import WirePlay
 from tests.course_vendor.wires import WIRES, Wire
 
 NOT_JSON = SseEvent("message", "{not json")
@@ -25,11 +26,11 @@ NOT_JSON = SseEvent("message", "{not json")
 class Vendor:
     """One vendor's parser and a whole answer of its wire, as events."""
 
-    parser: type[StreamParser]
+    parser: Callable[[str], WirePlay]
     text: list[SseEvent]
     tool: list[SseEvent]
 
-    def fresh(self) -> StreamParser:
+    def fresh(self) -> WirePlay:
         return self.parser("request-1")
 
 
@@ -60,10 +61,12 @@ class PushThatBreaks:
 
 @every_parser
 def test_every_parser_takes_item_end_feed_and_finished_from_the_kit(vendor: Vendor) -> None:
-    assert issubclass(vendor.parser, StreamParser)
+    assert isinstance(vendor.parser, type)
+    kit = WireMapping if issubclass(vendor.parser, WireMapping) else StreamParser
+    assert issubclass(vendor.parser, kit)
     for name in ("item", "end", "finished", "source_failed"):
-        assert getattr(vendor.parser, name) is getattr(StreamParser, name), name
-    base = OneChunkStreamParser if issubclass(vendor.parser, OneChunkStreamParser) else StreamParser
+        assert getattr(vendor.parser, name) is getattr(kit, name), name
+    base = OneChunkStreamParser if issubclass(vendor.parser, OneChunkStreamParser) else kit
     assert vendor.parser.feed is base.feed
 
 

@@ -25,8 +25,8 @@ from course_protocol import (
     validate_transcript,
 )
 from course_protocol.untrusted import shown
-from course_provider_anthropic import VENDOR as ANTHROPIC_VENDOR
-from course_provider_anthropic import MessagesStreamParser
+from course_provider_anthropic import WIRE as ANTHROPIC_WIRE
+from course_provider_anthropic import MessagesMapping
 from course_provider_openai import (
     CHAT_VENDOR,
     RESPONSES_VENDOR,
@@ -38,7 +38,7 @@ from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import REQUEST, WIRES, Wire, read_into, sse_bytes
 
-Parser = MessagesStreamParser | ChatStreamParser | ResponsesStreamParser
+Parser = MessagesMapping | ChatStreamParser | ResponsesStreamParser
 TwoCalls = Callable[[str, str], tuple[list[SseEvent], int]]
 """The events of an answer that calls ``add`` under a first and a second id, and the
 index of the event that gives the second call its id."""
@@ -100,7 +100,7 @@ def responses_two_calls(first: str, second: str) -> tuple[list[SseEvent], int]:
 
 
 CASES: dict[str, tuple[Callable[[str], Parser], TwoCalls]] = {
-    ANTHROPIC_VENDOR: (MessagesStreamParser, anthropic_two_calls),
+    ANTHROPIC_WIRE: (MessagesMapping, anthropic_two_calls),
     CHAT_VENDOR: (ChatStreamParser, chat_two_calls),
     RESPONSES_VENDOR: (ResponsesStreamParser, responses_two_calls),
 }

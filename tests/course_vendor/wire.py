@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from course_http import HttpTransport, RecordedResponse, RecordedTransport, SseEvent, Timeouts
 from course_protocol import (
@@ -24,7 +24,7 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_stream import EventStream
-from course_vendor import StreamParser, VendorModel
+from course_vendor import FeedResult, VendorModel
 
 KEY = "sk-wire-test-0123456789SECRET"
 SSE = {"content-type": "text/event-stream"}
@@ -33,6 +33,23 @@ REQUEST = CourseModelRequest("request-1", (CourseUserMessage("u-1", "What is 20 
 TOOLS = (CourseToolSpec("add", "Add two integers.", {"type": "object"}),)
 
 AnyModel = VendorModel[Any]
+
+
+class WirePlay(Protocol):
+    """What the shared tests drive of one streamed response: a parser, or a wire's mapping."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    def item(
+        self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]
+    ) -> None: ...
+
+    def feed(self, event: SseEvent, index: int) -> FeedResult: ...
+
+    def end(self, event_count: int) -> CourseModelResponse: ...
+
+    def source_failed(self, error: BaseException, index: int) -> BaseException: ...
 
 
 def sse_frame(name: str | None, data: object) -> bytes:
@@ -65,7 +82,7 @@ class Wire:
     ``path`` is the endpoint under the base URL, as the vendor's SDK joins it
     (what a model sends over a transport whose base URL has no path);
     ``base_url`` is the vendor's own, as its SDK and environment variable spell it;
-    ``parser`` makes the wire's stream parser for a request id; ``tool_call_id``
+    ``parser`` makes the wire's stream parser (or its mapping) for a request id; ``tool_call_id``
     is the course id of the call of `tool_body` (the vendor's, or the one the
     adapter makes up for a vendor that gives none); ``error_events`` gives,
     for an error message, every kind of in-stream error report the vendor
@@ -88,7 +105,7 @@ class Wire:
     tool_events: Callable[[], list[SseEvent]]
     error_body: Callable[[str, str], bytes]
     base_url: str
-    parser: type[StreamParser]
+    parser: Callable[[str], WirePlay]
     tool_call_id: str
     error_events: Callable[[str], list[bytes]]
     request_headers: Callable[[Any], Mapping[str, str]]

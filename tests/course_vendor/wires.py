@@ -20,7 +20,7 @@ import httpx2
 import pytest
 
 from course_http import HttpTransport, RecordedTransport, Timeouts
-from course_vendor import VENDOR_ENTRY_POINT_GROUP, VendorConfig
+from course_vendor import VENDOR_ENTRY_POINT_GROUP, VendorConfig, load_vendor
 from tests.course_vendor.wire import (
     JSON,
     KEY,
@@ -46,6 +46,7 @@ __all__ = [
     "StallsBeforeTheStatus",
     "Wire",
     "every_config",
+    "checked_on",
     "every_wire",
     "read_into",
     "sse_bytes",
@@ -90,6 +91,16 @@ every_config = pytest.mark.parametrize(
 )
 """Run a test once per configuration class, with ``config_class`` and ``minimal``, the
 fields a configuration of it needs."""
+
+
+def checked_on(name: str) -> str:
+    """How a recorded body's problem names the wire ``name`` that checked it.
+
+    ``judged on <wire>`` for a wire whose grammar judges it alone,
+    ``replayed on <wire>`` for one still played through its model.
+    """
+    verb = "replayed" if load_vendor(name).grammar is None else "judged"
+    return f"{verb} on {name}"
 
 
 class StallsBeforeTheStatus(httpx2.AsyncBaseTransport):

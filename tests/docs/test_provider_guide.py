@@ -71,7 +71,7 @@ def test_the_anthropic_example_quotes_the_adapter_and_its_tests() -> None:
         if quoted_in(normalized(excerpt), path)
     }
 
-    assert {"_parser.py", "_model.py", "test_parser_failures.py"} <= quoted
+    assert {"_grammar.py", "_mapping.py", "_model.py", "test_grammar_failures.py"} <= quoted
     assert "test_recorded_compatibility.py" in quoted
 
 

@@ -1,8 +1,9 @@
 """AnthropicMessagesModel: the Messages API behind the ``CourseModel`` port.
 
-Request conversion (`messages_request_body`), the strict parser
-(`MessagesStreamParser`) and the vendor's error bodies (`describe_error`),
-wired to ``course_vendor.VendorModel``, which does everything else.
+Request conversion (`messages_request_body`), the wire's two halves (the
+grammar under `MessagesMapping`) and the vendor's error bodies
+(`describe_error`), wired to ``course_vendor.VendorModel``, which does
+everything else.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from course_http import HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
-from course_provider_anthropic._error_body import describe_error
+from course_provider_anthropic._errors import describe_error
+from course_provider_anthropic._mapping import MessagesMapping
 from course_provider_anthropic._options import MESSAGES_OPTIONS
-from course_provider_anthropic._parser import MessagesStreamParser
 from course_provider_anthropic._request import (
     keyless_headers,
     messages_request_body,
@@ -27,7 +28,7 @@ from course_vendor import VendorModel, VendorPlay, VendorWire
 __all__ = ["MESSAGES_WIRE", "AnthropicMessagesModel"]
 
 MESSAGES_WIRE = VendorWire(
-    vendor=_wire.VENDOR,
+    vendor=_wire.WIRE,
     key_variable=_wire.API_KEY_VARIABLE,
     path=_wire.MESSAGES_PATH,
     describe_error=describe_error,
@@ -76,4 +77,4 @@ class AnthropicMessagesModel(VendorModel[AnthropicConfig]):
         return request_headers(api_key, self._config.betas)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return MessagesStreamParser(request_id)
+        return MessagesMapping(request_id)

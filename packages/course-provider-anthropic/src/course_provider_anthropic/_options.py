@@ -36,7 +36,7 @@ __all__ = [
 _OWN_OPTIONS = ("top_k", "cache_system", "cache_tools", "cache_messages", "cache_ttl", "betas")
 
 MESSAGES_OPTIONS = OptionSupport(
-    vendor=_wire.VENDOR,
+    vendor=_wire.WIRE,
     sends=frozenset(COMMON_OPTIONS + _OWN_OPTIONS),
     temperature_max=1.0,
     reasoning=frozenset({ThinkingBudget}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from course_http import HttpTransport
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
+from course_provider_anthropic._grammar import MessagesGrammar
 from course_provider_anthropic._model import MESSAGES_WIRE, AnthropicMessagesModel
 from course_vendor import VendorPlugin
 
@@ -26,5 +27,7 @@ MESSAGES_PLUGIN = VendorPlugin(
     base_url_variable=_wire.BASE_URL_VARIABLE,
     named_events=True,
     replay_model=_replay_model,
+    grammar=MessagesGrammar,
 )
-"""The Anthropic Messages wire for the vendor registry: every event is named."""
+"""The Anthropic Messages wire for the vendor registry: every event is named; its grammar
+judges a recorded body alone."""

@@ -4,25 +4,27 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from course_protocol import MAX_TOKEN_COUNT
-from course_protocol.untrusted import ABSENT
+from course_protocol import JsonObject, freeze_json_object
 from course_provider_anthropic import _wire
 from course_vendor import EventFailures, token_count
 
 __all__ = [
     "FAILURES",
     "block_index",
+    "count_at",
     "fail",
     "fail_invalid",
     "fail_order",
-    "input_tokens",
+    "frozen",
     "invalid",
     "object_at",
+    "optional_object",
+    "optional_text",
     "text_at",
 ]
 
-FAILURES: Final = EventFailures(_wire.VENDOR)
-"""How this package's events fail, and the kit's field reads bound to this vendor."""
+FAILURES: Final = EventFailures(_wire.WIRE)
+"""How this package's events fail, and the kit's field reads bound to this wire."""
 
 fail: Final = FAILURES.fail
 """``fail(code, index, message, *, vendor_type=..., ...)``: raise ``code`` about event ``index``."""
@@ -36,7 +38,6 @@ object_at: Final = FAILURES.object_at
 text_at: Final = FAILURES.text_at
 """``text_at(data, key, index, *, parent="", non_blank=False)``: ``data[key]`` as a ``str``."""
 
-
 fail_invalid: Final = FAILURES.fail_invalid
 """``fail_invalid(message, index)``: raise ``VENDOR_INVALID_EVENT`` about event ``index``."""
 
@@ -44,35 +45,62 @@ fail_order: Final = FAILURES.fail_order
 """``fail_order(message, index)``: raise ``VENDOR_EVENT_ORDER`` about event ``index``."""
 
 
+def _path(parent: str, key: str) -> str:
+    return f"{parent}.{key}" if parent else key
+
+
 def block_index(data: dict[str, Any], index: int) -> int:
     """The event's block ``index``: a non-negative ``int``, or ``VENDOR_INVALID_EVENT``."""
-    value = data.get(_wire.INDEX_KEY, ABSENT)
+    value = data.get(_wire.INDEX_KEY)
     # type() is int, never isinstance: True would find block 1 (True == 1).
     if type(value) is not int or value < 0:
         invalid(index, _wire.INDEX_KEY, "a non-negative integer", value)
     return value
 
 
-def input_tokens(usage: dict[str, Any], path: str, index: int) -> int | None:
-    """All input tokens of ``usage``: ``input_tokens`` plus both cache counts.
+def count_at(data: dict[str, Any], key: str, index: int, *, parent: str) -> int | None:
+    """``data[key]`` as a count (an ``int`` from 0 to 2**53 - 1), ``None`` when absent or null.
 
-    The vendor counts cached input apart (its total input is the sum of the
-    three); the course has one input count, so it gets the total, as an
-    OpenAI prompt count includes its cached tokens. ``None`` when
-    ``input_tokens`` is absent or null (the cache counts are checked anyway).
-    Raises ``VENDOR_INVALID_EVENT`` for a count that is not a token count, or
-    a sum past 2**53 - 1.
+    Raises ``VENDOR_INVALID_EVENT`` naming ``parent.key`` for anything else.
     """
-    total = 0
-    for key in (_wire.CACHE_CREATION_INPUT_TOKENS_KEY, _wire.CACHE_READ_INPUT_TOKENS_KEY):
-        cached = usage.get(key)
-        if cached is not None:
-            total += token_count(cached, vendor=_wire.VENDOR, index=index, path=f"{path}.{key}")
-    value = usage.get(_wire.INPUT_TOKENS_KEY)
+    value = data.get(key)
     if value is None:
         return None
-    path = f"{path}.{_wire.INPUT_TOKENS_KEY}"
-    total += token_count(value, vendor=_wire.VENDOR, index=index, path=path)
-    if total > MAX_TOKEN_COUNT:
-        fail_invalid(f"{path} and the cache counts add up past 2**53 - 1", index)
-    return total
+    return token_count(value, vendor=_wire.WIRE, index=index, path=_path(parent, key))
+
+
+def optional_text(data: dict[str, Any], key: str, index: int, *, parent: str) -> str | None:
+    """``data[key]`` as a ``str``, ``None`` when absent or null.
+
+    Raises ``VENDOR_INVALID_EVENT`` naming ``parent.key`` for anything else.
+    """
+    value = data.get(key)
+    if value is not None and type(value) is not str:
+        invalid(index, _path(parent, key), "a string or null", value)
+    return value
+
+
+def optional_object(
+    data: dict[str, Any], key: str, index: int, *, parent: str
+) -> dict[str, Any] | None:
+    """``data[key]`` as a JSON object, ``None`` when absent or null.
+
+    Raises ``VENDOR_INVALID_EVENT`` naming ``parent.key`` for anything else.
+    """
+    value = data.get(key)
+    if value is not None and type(value) is not dict:
+        invalid(index, _path(parent, key), "an object or null", value)
+    return value
+
+
+def frozen(value: dict[str, Any], index: int, path: str) -> JsonObject:
+    """The decoded object ``value`` (at ``path``) as a frozen JSON object.
+
+    Raises ``VENDOR_INVALID_EVENT`` naming the bad part when the course's
+    JSON rules refuse it (nesting past ``JSON_MAX_DEPTH``).
+    """
+    result = freeze_json_object(value, path)
+    if not isinstance(result.value_or(None), dict):
+        problem = result.failure()
+        fail_invalid(f"{problem.path} {problem.message}", index)
+    return result.unwrap()

@@ -25,7 +25,7 @@ _Block = dict[str, Any]
 
 
 def _invalid(message: str) -> VendorError:
-    return VendorError(VendorErrorCode.VENDOR_INVALID_REQUEST, message, vendor=_wire.VENDOR)
+    return VendorError(VendorErrorCode.VENDOR_INVALID_REQUEST, message, vendor=_wire.WIRE)
 
 
 def request_headers(api_key: str, betas: tuple[str, ...] = ()) -> dict[str, str]:
@@ -169,7 +169,7 @@ def _turns(request: CourseModelRequest) -> tuple[list[dict[str, Any]], dict[int,
         parts_key=_wire.CONTENT_KEY,
         user_role=_wire.USER,
         assistant_role=_wire.ASSISTANT,
-        vendor=_wire.VENDOR,
+        vendor=_wire.WIRE,
     )
     last_blocks: dict[int, _Block] = {}
     for position, message in enumerate(request.messages):

@@ -7,6 +7,11 @@ when one of them shows up as a string literal in a core course package.
 Spelled as in every vendor's wire module: a JSON key's constant ends in
 ``_KEY``; a value (a type, a role, an event, a stop reason) is named for
 itself. A word that is both (``text``) has one constant for each use.
+
+Here are the names the request, the error bodies and the stop reasons share.
+The stream's grammar (`_grammar`, `_blocks`, `_usage`) and its mapping spell
+the many event, block, delta and field names they read as literals, as the
+vendor's reference does: a grammar reads best beside the language it judges.
 """
 
 from typing import Final
@@ -21,22 +26,13 @@ __all__ = [
     "BETA_HEADER",
     "BUDGET_TOKENS_KEY",
     "CACHE_CONTROL_KEY",
-    "CACHE_CREATION_INPUT_TOKENS_KEY",
-    "CACHE_READ_INPUT_TOKENS_KEY",
     "CATEGORY_KEY",
     "CHOICE_ANY",
     "CHOICE_AUTO",
     "CHOICE_NONE",
     "CHOICE_TOOL",
-    "CITATIONS_DELTA",
-    "CITATION_KEY",
-    "CONTENT_BLOCK_DELTA",
-    "CONTENT_BLOCK_KEY",
-    "CONTENT_BLOCK_START",
-    "CONTENT_BLOCK_STOP",
     "CONTENT_KEY",
     "DEFAULT_BASE_URL",
-    "DELTA_KEY",
     "DESCRIPTION_KEY",
     "DISABLE_PARALLEL_TOOL_USE_KEY",
     "ENABLED",
@@ -47,33 +43,18 @@ __all__ = [
     "EXPLANATION_KEY",
     "ID_KEY",
     "INDEX_KEY",
-    "INPUT_JSON_DELTA",
     "INPUT_KEY",
     "INPUT_SCHEMA_KEY",
-    "INPUT_TOKENS_KEY",
     "IS_ERROR_KEY",
-    "MAX_TOKENS",
     "MAX_TOKENS_KEY",
     "MESSAGES_KEY",
     "MESSAGES_PATH",
-    "MESSAGE_DELTA",
     "MESSAGE_KEY",
-    "MESSAGE_START",
-    "MESSAGE_STOP",
     "METADATA_KEY",
-    "MODEL_CONTEXT_WINDOW_EXCEEDED",
     "MODEL_KEY",
     "NAME_KEY",
-    "OUTPUT_TOKENS_KEY",
-    "PARTIAL_JSON_KEY",
-    "PAUSE_TURN",
-    "PING",
-    "REDACTED_THINKING",
     "REFUSAL",
     "ROLE_KEY",
-    "SERVER_TOOL_BLOCKS",
-    "SIGNATURE_DELTA",
-    "SIGNATURE_KEY",
     "STOP_DETAILS_KEY",
     "STOP_REASON_KEY",
     "STOP_SEQUENCE",
@@ -82,10 +63,7 @@ __all__ = [
     "SYSTEM_KEY",
     "TEMPERATURE_KEY",
     "TEXT",
-    "TEXT_DELTA",
     "TEXT_KEY",
-    "THINKING",
-    "THINKING_DELTA",
     "THINKING_KEY",
     "TOOLS_KEY",
     "TOOL_CHOICE_KEY",
@@ -96,13 +74,12 @@ __all__ = [
     "TOP_P_KEY",
     "TTL_KEY",
     "TYPE_KEY",
-    "USAGE_KEY",
     "USER",
     "USER_ID_KEY",
-    "VENDOR",
+    "WIRE",
 ]
 
-VENDOR: Final = "anthropic-messages"
+WIRE: Final = "anthropic-messages"
 """The course's name for this wire format (``VendorError.vendor``, ``--wire``)."""
 
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
@@ -142,75 +119,30 @@ TOOL_RESULT: Final = "tool_result"
 TOOL_USE_ID_KEY: Final = "tool_use_id"
 IS_ERROR_KEY: Final = "is_error"
 
-# Stream event types: the SSE ``event:`` name always equals ``data.type``.
-MESSAGE_START: Final = "message_start"
-CONTENT_BLOCK_START: Final = "content_block_start"
-CONTENT_BLOCK_DELTA: Final = "content_block_delta"
-CONTENT_BLOCK_STOP: Final = "content_block_stop"
-MESSAGE_DELTA: Final = "message_delta"
-MESSAGE_STOP: Final = "message_stop"
-PING: Final = "ping"
+# The error body, and the stream's error event.
 ERROR: Final = "error"
-"""The mid-stream error event's type (its error object is under `ERROR_KEY`)."""
+"""The error body's type (its error object is under `ERROR_KEY`)."""
 ERROR_KEY: Final = "error"
 
-# Event fields.
-CONTENT_BLOCK_KEY: Final = "content_block"
-DELTA_KEY: Final = "delta"
-USAGE_KEY: Final = "usage"
-INPUT_TOKENS_KEY: Final = "input_tokens"
-OUTPUT_TOKENS_KEY: Final = "output_tokens"
-CACHE_CREATION_INPUT_TOKENS_KEY: Final = "cache_creation_input_tokens"
-CACHE_READ_INPUT_TOKENS_KEY: Final = "cache_read_input_tokens"
+# The fields of a stop.
 STOP_REASON_KEY: Final = "stop_reason"
 STOP_DETAILS_KEY: Final = "stop_details"
 EXPLANATION_KEY: Final = "explanation"
 CATEGORY_KEY: Final = "category"
 
-# Content block types.
+# Content block types, in the request.
 TOOL_USE: Final = "tool_use"
 """The Tool-call block's type, and the stop reason of a response that waits for Tool results."""
 INPUT_KEY: Final = "input"
-THINKING: Final = "thinking"
-"""The thinking block's type."""
 THINKING_KEY: Final = "thinking"
-"""The key of a thinking delta's text, and of the request's thinking configuration."""
-REDACTED_THINKING: Final = "redacted_thinking"
-SERVER_TOOL_BLOCKS: Final = frozenset(
-    {
-        "server_tool_use",
-        "web_search_tool_result",
-        "web_fetch_tool_result",
-        "code_execution_tool_result",
-        "bash_code_execution_tool_result",
-        "text_editor_code_execution_tool_result",
-        "tool_search_tool_result",
-        "container_upload",
-        "mcp_tool_use",
-        "mcp_tool_result",
-    }
-)
-"""Blocks of Tools the vendor runs itself (web search, code execution, MCP): their results."""
-
-# Delta types and their payload keys.
-TEXT_DELTA: Final = "text_delta"
-INPUT_JSON_DELTA: Final = "input_json_delta"
-PARTIAL_JSON_KEY: Final = "partial_json"
-THINKING_DELTA: Final = "thinking_delta"
-SIGNATURE_DELTA: Final = "signature_delta"
-SIGNATURE_KEY: Final = "signature"
-CITATIONS_DELTA: Final = "citations_delta"
-CITATION_KEY: Final = "citation"
+"""The key of the request's thinking configuration."""
 
 # Stop reasons (``TOOL_USE`` above is one too).
-MAX_TOKENS: Final = "max_tokens"
 END_TURN: Final = "end_turn"
 STOP_SEQUENCE: Final = "stop_sequence"
 REFUSAL: Final = "refusal"
-PAUSE_TURN: Final = "pause_turn"
-MODEL_CONTEXT_WINDOW_EXCEEDED: Final = "model_context_window_exceeded"
 
-# Request options (``THINKING`` above is the request's field too).
+# Request options (``THINKING_KEY`` above is one too).
 TEMPERATURE_KEY: Final = "temperature"
 TOP_P_KEY: Final = "top_p"
 TOP_K_KEY: Final = "top_k"

@@ -24,15 +24,6 @@ from course_vendor._vendor_plugin import VendorPlugin
 
 __all__ = ["StreamJudge", "judge_body", "recorded_stream_problem", "streamed_wire"]
 
-# A call recorded as cut short fails where it was cut; only a frame the
-# grammar refuses before the cut is a problem of the recording.
-_RECORDED_ENDS: Final = frozenset(
-    {
-        VendorErrorCode.VENDOR_MISSING_TERMINAL,
-        VendorErrorCode.HTTP_STREAM_INTERRUPTED,
-        VendorErrorCode.HTTP_TIMEOUT,
-    }
-)
 _DECODED_ENCODINGS: Final = {"": None, "identity": None, "gzip": 16 + 15, "deflate": 32 + 15}
 """Each content coding a judge reads, and its ``zlib`` window bits (deflate: zlib or gzip)."""
 
@@ -207,10 +198,13 @@ def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorErro
         return None
     if plugin.grammar is None:
         return played_stream_problem(plugin, response)
-    verdict = judge_body(plugin, response.body, content_encoding=_content_encoding(response))
-    if not isinstance(verdict, Failure):
-        return None
-    error: VendorError = verdict.failure()
-    if response.end != "complete" and error.code in _RECORDED_ENDS:
+    judge = StreamJudge(plugin, content_encoding=_content_encoding(response))
+    error = judge.feed_bytes(response.body)
+    # A call recorded as cut short ends where it was cut: the frame the cut
+    # tore and the terminal that never came are how it was recorded, and
+    # only a whole frame the grammar refuses before the cut is a problem.
+    if error is None and response.end == "complete":
+        error = judge.close()
+    if error is None:
         return None
     return error.with_message(f"judged on {plugin.name}: {error.message}")

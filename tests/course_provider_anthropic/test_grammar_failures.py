@@ -1,4 +1,9 @@
-"""Every way a Messages API stream fails closed: one case per rule, with its code and place."""
+"""Every way a body falls off the Messages API grammar: one case per rule, with its code and place.
+
+Each case fails in the grammar alone (the strict check of a recording) and,
+the same error at the same event, through the mapping (the model's path),
+after the chunks made before it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import pytest
 
 from course_http import SseEvent, VendorErrorCode
 from tests.course_provider_anthropic.bodies import (
+    CITATIONS,
     block_start,
     block_stop,
     delta,
@@ -18,13 +24,25 @@ from tests.course_provider_anthropic.bodies import (
     message_stop,
     ping,
     raw,
-    text_body,
+    refused,
+    result_start,
+    server_tool_start,
+    signature_delta,
     text_delta,
     text_start,
+    thinking_start,
     tool_start,
 )
 
 C = VendorErrorCode
+GRAMMAR_CODES = {
+    C.VENDOR_INVALID_EVENT,
+    C.VENDOR_UNKNOWN_EVENT,
+    C.VENDOR_EVENT_ORDER,
+    C.VENDOR_INVALID_TOOL_ARGUMENTS,
+    C.VENDOR_MISSING_TERMINAL,
+}
+"""Every code the grammar raises; the mapping's own are in test_mapping_failures."""
 START = message_start()
 TEXT_OPEN = [START, text_start(0)]
 TOOL_OPEN = [START, tool_start(0, "toolu_01A", "add")]
@@ -91,13 +109,6 @@ CASES = [
     (
         "start-cache-string",
         [start_usage(input_tokens=1, cache_read_input_tokens="3")],
-        C.VENDOR_INVALID_EVENT,
-        0,
-        0,
-    ),
-    (
-        "start-cache-overflow",
-        [start_usage(input_tokens=2**53 - 1, cache_creation_input_tokens=1)],
         C.VENDOR_INVALID_EVENT,
         0,
         0,
@@ -186,10 +197,14 @@ CASES = [
         0,
     ),
     (
-        "tool-input-not-a-placeholder",
-        [START, block_start(0, {"type": "tool_use", "id": "t", "name": "a", "input": {"x": 1}})],
+        "tool-input-given-then-a-fragment",
+        [
+            START,
+            block_start(0, {"type": "tool_use", "id": "t", "name": "a", "input": {"x": 1}}),
+            json_delta(0, '{"x": 2}'),
+        ],
         C.VENDOR_INVALID_EVENT,
-        1,
+        2,
         0,
     ),
     (
@@ -383,14 +398,8 @@ CASES = [
     ("unknown-after-stop", [*DONE, raw("x_new", '{"type":"x_new"}')], C.VENDOR_EVENT_ORDER, 6, 1),
     ("garbage-after-stop", [*DONE, raw("ping", "{")], C.VENDOR_INVALID_EVENT, 6, 1),
     # The vendor's own error event.
-    (
-        "error-mid-stream",
-        [*TEXT_OPEN, text_delta(0, "x"), error_event()],
-        C.VENDOR_ERROR_EVENT,
-        3,
-        1,
-    ),
-    ("error-before-start", [error_event("api_error", "Internal")], C.VENDOR_ERROR_EVENT, 0, 0),
+    ("error-after-error", [error_event(), error_event()], C.VENDOR_EVENT_ORDER, 1, 0),
+    ("stop-after-error", [START, error_event(), message_stop()], C.VENDOR_EVENT_ORDER, 2, 0),
     (
         "error-not-an-object",
         [event({"type": "error", "error": "Overloaded"})],
@@ -411,33 +420,6 @@ CASES = [
         C.VENDOR_INVALID_EVENT,
         0,
         0,
-    ),
-    # Stop reasons the course cannot express.
-    ("max-tokens", text_body("a", "b", stop_reason="max_tokens"), C.VENDOR_INCOMPLETE, 5, 2),
-    ("pause-turn", text_body("a", stop_reason="pause_turn"), C.VENDOR_INCOMPLETE, 4, 1),
-    (
-        "context-window",
-        text_body("a", stop_reason="model_context_window_exceeded"),
-        C.VENDOR_INCOMPLETE,
-        4,
-        1,
-    ),
-    ("future-reason", text_body("a", stop_reason="tea_break"), C.VENDOR_INCOMPLETE, 4, 1),
-    ("refusal", text_body("I can", stop_reason="refusal"), C.VENDOR_REFUSAL, 4, 1),
-    # Terminal semantics.
-    (
-        "tool-use-without-call",
-        text_body("a", stop_reason="tool_use"),
-        C.VENDOR_INVALID_TERMINAL,
-        5,
-        1,
-    ),
-    (
-        "end-turn-with-call",
-        [*TOOL_OPEN, json_delta(0, "{}"), block_stop(0), message_delta("end_turn"), message_stop()],
-        C.VENDOR_INVALID_TERMINAL,
-        5,
-        1,
     ),
     # Tool arguments.
     (
@@ -475,36 +457,335 @@ CASES = [
         3,
         0,
     ),
-    # Server tools.
+    # message_start: the other fields.
+    ("start-type-other", [start_with(type="completion")], C.VENDOR_INVALID_EVENT, 0, 0),
+    ("start-stop-reason-set", [start_with(stop_reason="end_turn")], C.VENDOR_INVALID_EVENT, 0, 0),
+    ("start-model-number", [start_with(model=4)], C.VENDOR_INVALID_EVENT, 0, 0),
     (
-        "server-tool-use",
-        [
-            START,
-            block_start(
-                0,
-                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
-            ),
-        ],
-        C.VENDOR_UNSUPPORTED_CONTENT,
+        "start-usage-tier-number",
+        [start_usage(input_tokens=1, service_tier=1)],
+        C.VENDOR_INVALID_EVENT,
+        0,
+        0,
+    ),
+    (
+        "start-cache-creation-not-counts",
+        [start_usage(input_tokens=1, cache_creation={"ephemeral_5m_input_tokens": "3"})],
+        C.VENDOR_INVALID_EVENT,
+        0,
+        0,
+    ),
+    (
+        "start-server-tool-use-an-array",
+        [start_usage(input_tokens=1, server_tool_use=[1])],
+        C.VENDOR_INVALID_EVENT,
+        0,
+        0,
+    ),
+    (
+        "start-output-details-negative",
+        [start_usage(input_tokens=1, output_tokens_details={"thinking_tokens": -1})],
+        C.VENDOR_INVALID_EVENT,
+        0,
+        0,
+    ),
+    (
+        "start-iterations-not-objects",
+        [start_usage(input_tokens=1, iterations=[3])],
+        C.VENDOR_INVALID_EVENT,
+        0,
+        0,
+    ),
+    # The blocks of Tools the vendor runs, and the others with a checked envelope.
+    (
+        "server-tool-id-blank",
+        [START, server_tool_start(0, " ")],
+        C.VENDOR_INVALID_EVENT,
         1,
         0,
     ),
     (
-        "web-search-result-after-text",
+        "server-tool-input-an-array",
+        [START, server_tool_start(0, "srvtoolu_1", input=[])],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "server-tool-id-repeated",
+        [START, tool_start(0, "same", "add"), block_stop(0), server_tool_start(1, "same")],
+        C.VENDOR_INVALID_EVENT,
+        3,
+        1,
+    ),
+    (
+        "caller-without-type",
+        [START, server_tool_start(0, "srvtoolu_1", caller={})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "caller-a-string",
+        [
+            START,
+            block_start(
+                0, {"type": "tool_use", "id": "t", "name": "a", "input": {}, "caller": "direct"}
+            ),
+        ],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "mcp-server-name-missing",
+        [START, block_start(0, {"type": "mcp_tool_use", "id": "m", "name": "n", "input": {}})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "result-tool-use-id-missing",
+        [START, block_start(0, {"type": "web_fetch_tool_result", "content": {}})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "result-content-missing",
+        [START, block_start(0, {"type": "code_execution_tool_result", "tool_use_id": "s"})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "web-search-content-a-string",
+        [START, result_start(0, "web_search_tool_result", "s", "results")],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "mcp-result-is-error-missing",
+        [START, result_start(0, "mcp_tool_result", "m", "ok")],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "mcp-result-content-an-object",
+        [START, result_start(0, "mcp_tool_result", "m", {}, is_error=False)],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "container-upload-file-id-blank",
+        [START, block_start(0, {"type": "container_upload", "file_id": ""})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "fallback-to-missing",
+        [START, block_start(0, {"type": "fallback", "from": {"model": "claude-a"}})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "redacted-data-missing",
+        [START, block_start(0, {"type": "redacted_thinking"})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "thinking-signature-missing",
+        [START, block_start(0, {"type": "thinking", "thinking": ""})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "compaction-content-a-number",
+        [START, block_start(0, {"type": "compaction", "content": 3})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "compaction-delta-content-a-number",
+        [
+            START,
+            block_start(0, {"type": "compaction"}),
+            delta(0, {"type": "compaction_delta", "content": 3}),
+        ],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    (
+        "compaction-delta-in-text",
+        [*TEXT_OPEN, delta(0, {"type": "compaction_delta", "content": "x"})],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    ("signature-in-text", [*TEXT_OPEN, signature_delta(0, "c2ln")], C.VENDOR_INVALID_EVENT, 2, 0),
+    (
+        "json-in-server-result",
+        [START, result_start(0, "web_search_tool_result", "s", []), json_delta(0, "{}")],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    (
+        "text-in-thinking",
+        [START, thinking_start(0), text_delta(0, "x")],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    # Citations.
+    (
+        "citation-unknown-type",
+        [*TEXT_OPEN, delta(0, {"type": "citations_delta", "citation": {"type": "line_location"}})],
+        C.VENDOR_UNKNOWN_EVENT,
+        2,
+        0,
+    ),
+    (
+        "citation-type-missing",
+        [*TEXT_OPEN, delta(0, {"type": "citations_delta", "citation": {"cited_text": "x"}})],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    (
+        "citation-index-missing",
+        [
+            *TEXT_OPEN,
+            delta(
+                0,
+                {
+                    "type": "citations_delta",
+                    "citation": {**CITATIONS["char_location"], "end_char_index": None},
+                },
+            ),
+        ],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    (
+        "citation-url-missing",
+        [
+            *TEXT_OPEN,
+            delta(
+                0,
+                {
+                    "type": "citations_delta",
+                    "citation": {
+                        key: value
+                        for key, value in CITATIONS["web_search_result_location"].items()
+                        if key != "url"
+                    },
+                },
+            ),
+        ],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    (
+        "citation-title-a-number",
+        [
+            *TEXT_OPEN,
+            delta(
+                0,
+                {
+                    "type": "citations_delta",
+                    "citation": {**CITATIONS["search_result_location"], "title": 7},
+                },
+            ),
+        ],
+        C.VENDOR_INVALID_EVENT,
+        2,
+        0,
+    ),
+    (
+        "start-citations-an-object",
+        [START, block_start(0, {"type": "text", "text": "", "citations": {}})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    (
+        "start-citation-not-an-object",
+        [START, block_start(0, {"type": "text", "text": "", "citations": ["x"]})],
+        C.VENDOR_INVALID_EVENT,
+        1,
+        0,
+    ),
+    # message_delta: the other fields, and the blocks a stop cuts.
+    (
+        "stop-sequence-a-number",
         [
             *CLOSED,
-            block_start(1, {"type": "web_search_tool_result", "tool_use_id": "s", "content": []}),
+            event(
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": "stop_sequence", "stop_sequence": 1},
+                    "usage": {"output_tokens": 1},
+                }
+            ),
         ],
-        C.VENDOR_UNSUPPORTED_CONTENT,
+        C.VENDOR_INVALID_EVENT,
         4,
         1,
     ),
     (
-        "mcp-tool-use",
-        [START, block_start(0, {"type": "mcp_tool_use", "id": "m", "name": "n", "input": {}})],
-        C.VENDOR_UNSUPPORTED_CONTENT,
+        "stop-details-type-blank",
+        [*CLOSED, stop_reason_delta("refusal", stop_details={"type": " "})],
+        C.VENDOR_INVALID_EVENT,
+        4,
         1,
-        0,
+    ),
+    (
+        "stop-details-explanation-a-number",
+        [*CLOSED, stop_reason_delta("refusal", stop_details={"type": "refusal", "explanation": 1})],
+        C.VENDOR_INVALID_EVENT,
+        4,
+        1,
+    ),
+    (
+        "container-a-string",
+        [*CLOSED, stop_reason_delta("end_turn", container="c")],
+        C.VENDOR_INVALID_EVENT,
+        4,
+        1,
+    ),
+    (
+        "open-block-at-end-turn",
+        [*TEXT_OPEN, text_delta(0, "x"), message_delta("end_turn")],
+        C.VENDOR_EVENT_ORDER,
+        3,
+        1,
+    ),
+    (
+        "open-block-at-pause-turn",
+        [*TEXT_OPEN, text_delta(0, "x"), message_delta("pause_turn")],
+        C.VENDOR_EVENT_ORDER,
+        3,
+        1,
+    ),
+    (
+        "stop-of-a-block-max-tokens-cut",
+        [*TEXT_OPEN, text_delta(0, "x"), message_delta("max_tokens"), block_stop(0)],
+        C.VENDOR_EVENT_ORDER,
+        4,
+        1,
     ),
     # The end of the stream.
     ("nothing-at-all", [], C.VENDOR_MISSING_TERMINAL, 0, 0),
@@ -531,68 +812,62 @@ CASES = [
     ("events", "code", "event_index", "chunks_before"),
     [pytest.param(events, code, at, before, id=name) for name, events, code, at, before in CASES],
 )
-def test_each_rule_fails_closed_with_its_code_at_the_offending_event(
+def test_each_rule_fails_in_the_grammar_with_its_code_at_the_offending_event(
+    events: list[SseEvent], code: VendorErrorCode, event_index: int, chunks_before: int
+) -> None:
+    error = refused(events)
+
+    assert (error.code, error.event_index) == (code, event_index), error
+    assert error.vendor == "anthropic-messages"
+    assert error.message.startswith(f"event {event_index}: ") or code is C.VENDOR_MISSING_TERMINAL
+
+
+MAPPING_FAILS_FIRST = {
+    "error-after-error": C.VENDOR_ERROR_EVENT,
+    "stop-after-error": C.VENDOR_ERROR_EVENT,
+    "compaction-delta-content-a-number": C.VENDOR_UNSUPPORTED_CONTENT,
+    "json-in-server-result": C.VENDOR_UNSUPPORTED_CONTENT,
+    "stop-of-a-block-max-tokens-cut": C.VENDOR_INCOMPLETE,
+}
+"""The cases whose body, before the event off the grammar, holds what the port refuses."""
+
+
+@pytest.mark.parametrize(
+    ("events", "code", "event_index", "chunks_before"),
+    [
+        pytest.param(events, code, at, before, id=name)
+        for name, events, code, at, before in CASES
+        if name not in MAPPING_FAILS_FIRST
+    ],
+)
+def test_the_mapping_fails_with_the_grammars_error_after_the_chunks_made_before_it(
     events: list[SseEvent], code: VendorErrorCode, event_index: int, chunks_before: int
 ) -> None:
     chunks, error = failure(events)
 
     assert (error.code, error.event_index) == (code, event_index), error
-    assert error.vendor == "anthropic-messages"
+    assert error.message == refused(events).message
     assert len(chunks) == chunks_before
-    assert error.message.startswith(f"event {event_index}: ") or code is C.VENDOR_MISSING_TERMINAL
-
-
-def test_every_stream_code_has_a_case() -> None:
-    covered = {code for _, _, code, _, _ in CASES}
-    before_the_stream = {
-        C.VENDOR_MISSING_API_KEY,
-        C.VENDOR_INVALID_REQUEST,
-        C.VENDOR_UNKNOWN_WIRE,
-        C.VENDOR_PLUGIN_BROKEN,
-        C.VENDOR_WIRE_CONFLICT,
-        *(code for code in C if code.value.startswith("HTTP_")),
-    }
-
-    assert covered == set(C) - before_the_stream
 
 
 @pytest.mark.parametrize(
-    ("events", "message"),
+    ("events", "event_index", "mapping_code"),
     [
-        (
-            [start_usage()],
-            "event 0: message.usage.input_tokens must be an integer, got missing",
-        ),
-        (
-            [start_usage(input_tokens=None)],
-            "event 0: message.usage.input_tokens must be an integer, got null",
-        ),
-        (
-            [START, start_of(0, {"text": ""})],
-            "event 1: content_block.type must be a string, got missing",
-        ),
-        (
-            [START, event({"type": "content_block_start", "content_block": {"type": "text"}})],
-            "event 1: index must be a non-negative integer, got missing",
-        ),
-        (
-            [*CLOSED, usage_delta(input_tokens=3)],
-            "event 4: usage.output_tokens must be an integer from 0 to 2**53 - 1, got missing",
-        ),
-        (
-            [START, start_of(0, {"type": "tool_use", "id": "", "name": "add", "input": {}})],
-            "event 1: content_block.id must be a non-blank string, got an empty string",
-        ),
-        (
-            [START, start_of(0, {"type": "tool_use", "id": "toolu_1", "name": "add"})],
-            "event 1: content_block.input must be the empty object of a streamed tool_use "
-            "block, got missing",
-        ),
+        pytest.param(events, at, MAPPING_FAILS_FIRST[name], id=name)
+        for name, events, _, at, _ in CASES
+        if name in MAPPING_FAILS_FIRST
     ],
 )
-def test_an_absent_field_is_said_missing_and_an_empty_id_an_empty_string(
-    events: list[SseEvent], message: str
+def test_the_mapping_refuses_what_it_cannot_carry_before_the_grammar_fails(
+    events: list[SseEvent], event_index: int, mapping_code: VendorErrorCode
 ) -> None:
-    _chunks, error = failure(events)
+    _, error = failure(events)
 
-    assert (error.code, error.message) == (C.VENDOR_INVALID_EVENT, message)
+    assert error.code is mapping_code
+    assert error.event_index == event_index - 1
+
+
+def test_the_grammar_cases_cover_every_grammar_code() -> None:
+    covered = {code for _, _, code, _, _ in CASES}
+
+    assert covered == GRAMMAR_CODES

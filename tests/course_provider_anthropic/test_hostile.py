@@ -1,4 +1,9 @@
-"""The parser under hostile and huge input: linear work, bounded nesting, typed failures only."""
+"""Both halves under hostile and huge input: linear work, bounded nesting, typed failures only.
+
+The grammar judges every body alone, the mapping plays it; where the grammar
+refuses a frame, the mapping fails there too (or earlier, at content the
+port cannot carry), never later and never with another kind of error.
+"""
 
 from __future__ import annotations
 
@@ -20,21 +25,27 @@ from course_protocol import (
     JsonObject,
     terminal_semantics_error,
 )
+from course_provider_anthropic import MessagesResult
 from course_vendor import tool_arguments
 from tests.course_protocol.strategies import ids, json_objects, plain_json
 from tests.course_provider_anthropic.bodies import (
+    BLOCKS,
+    CITATIONS,
     REQUEST_ID,
     block_start,
     block_stop,
+    citation_delta,
     delta,
     event,
     json_delta,
+    judge,
     message_delta,
     message_start,
     message_stop,
     ping,
     play,
     raw,
+    server_tool_start,
     success,
     text_body,
     text_delta,
@@ -42,6 +53,7 @@ from tests.course_provider_anthropic.bodies import (
     tool_body,
     tool_start,
 )
+from tests.course_provider_anthropic.test_grammar_failures import GRAMMAR_CODES
 
 HUGE = 100_000
 STREAM_CODES = frozenset(
@@ -79,7 +91,7 @@ def test_a_hundred_thousand_argument_fragments_are_parsed_once(
     step = max(1, len(text) // HUGE)
     fragments = [text[at : at + step] for at in range(0, len(text), step)]
     counting = CountingArguments()
-    monkeypatch.setattr("course_provider_anthropic._content.tool_arguments", counting)
+    monkeypatch.setattr("course_provider_anthropic._blocks.tool_arguments", counting)
 
     chunks, response = success(tool_body(*fragments))
 
@@ -172,9 +184,26 @@ def _base_bodies() -> list[list[SseEvent]]:
             block_stop(0),
             text_start(1),
             text_delta(1, "x"),
-            delta(1, {"type": "citations_delta", "citation": {"type": "char_location"}}),
+            delta(1, {"type": "citations_delta", "citation": CITATIONS["page_location"]}),
             block_stop(1),
             message_delta("end_turn", 4, input_tokens=5),
+            message_stop(),
+        ],
+        [
+            message_start(server_tool_use={"web_search_requests": 1}),
+            server_tool_start(0, "srvtoolu_1"),
+            json_delta(0, '{"query": "weather"}'),
+            block_stop(0),
+            block_start(1, BLOCKS["web_search_tool_result"]),
+            block_stop(1),
+            block_start(2, BLOCKS["compaction"]),
+            delta(2, {"type": "compaction_delta", "content": "Summary."}),
+            block_stop(2),
+            text_start(3),
+            text_delta(3, "Sunny."),
+            citation_delta(3, CITATIONS["web_search_result_location"]),
+            block_stop(3),
+            message_delta("pause_turn", 9),
             message_stop(),
         ],
     ]
@@ -199,11 +228,23 @@ def _replace(value: Any, path: tuple[Any, ...], new: object) -> Any:
     return copy
 
 
-def _check(chunks: list[Any], outcome: object) -> None:
+def _check(events: list[SseEvent]) -> None:
+    judged = judge(events)
+    chunks, outcome = play(events)
+    if isinstance(judged, VendorError):
+        assert judged.code in GRAMMAR_CODES
+        assert judged.vendor == "anthropic-messages"
+        assert isinstance(outcome, VendorError)
+        assert type(outcome.event_index) is int
+        assert type(judged.event_index) is int
+        assert outcome.event_index <= judged.event_index
+        if outcome.event_index == judged.event_index:
+            assert outcome.code is judged.code
+        return
+    assert type(judged) is MessagesResult
     if isinstance(outcome, VendorError):
         assert outcome.code in STREAM_CODES
         assert outcome.vendor == "anthropic-messages"
-        assert type(outcome.event_index) is int
         return
     assert type(outcome) is CourseModelResponse
     assert terminal_semantics_error(outcome.stop_reason, outcome.message) is None
@@ -224,7 +265,7 @@ def test_any_field_replaced_by_any_json_gives_a_response_or_a_typed_failure(
         body[position].event, json.dumps(_replace(document, path, replacement))
     )
 
-    _check(*play(hostile))
+    _check(hostile)
 
 
 _EVENT_POOL = [
@@ -247,13 +288,16 @@ _EVENT_POOL = [
     ping(),
     event({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
     block_start(0, {"type": "thinking", "thinking": "", "signature": ""}),
+    server_tool_start(0, "srvtoolu_1"),
+    citation_delta(0, CITATIONS["char_location"]),
+    message_delta("max_tokens"),
     raw("ping", "nope"),
 ]
 
 
 @given(st.lists(st.sampled_from(_EVENT_POOL), max_size=14))
 def test_any_sequence_of_events_gives_a_response_or_a_typed_failure(events: list[SseEvent]) -> None:
-    _check(*play(events))
+    _check(events)
 
 
 @st.composite

@@ -1,4 +1,4 @@
-"""What a well-formed Messages API stream becomes: chunks, content, stop reason, usage, ids."""
+"""What the mapping makes of a Messages API stream it carries: chunks, content, stop, usage, ids."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
+    CourseModelChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
@@ -13,8 +14,9 @@ from course_protocol import (
     CourseToolCallChunk,
     to_json,
 )
-from course_provider_anthropic import MessagesStreamParser
+from course_provider_anthropic import MessagesMapping
 from tests.course_provider_anthropic.bodies import (
+    CITATIONS,
     MESSAGE_ID,
     REQUEST_ID,
     block_start,
@@ -245,7 +247,7 @@ def test_thinking_is_skipped_on_purpose_and_the_answer_text_is_kept() -> None:
 
 
 def test_citations_on_text_are_skipped_on_purpose() -> None:
-    citation = {"type": "char_location", "cited_text": "x", "document_index": 0}
+    citation = CITATIONS["char_location"]
     events = [
         message_start(),
         text_start(0),
@@ -347,57 +349,6 @@ def test_unknown_fields_are_ignored_everywhere() -> None:
     assert response.message.content == (CourseToolCall("toolu_1", "f", {}),)
 
 
-def test_the_error_event_carries_the_vendors_type_and_whole_message() -> None:
-    long_message = "Overloaded " * 100
-    events = [message_start(), text_start(0), text_delta(0, "partial")]
-    events.append(
-        event({"type": "error", "error": {"type": "overloaded_error", "message": long_message}})
-    )
-
-    chunks, error = failure(events)
-
-    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "partial")]
-    assert (error.vendor_type, error.vendor_message) == ("overloaded_error", long_message)
-    assert len(error.message) < 300
-    assert error.status is None
-
-
-def test_a_refusal_carries_the_vendors_explanation_and_category() -> None:
-    events = text_body("I can")
-    events[-2] = event(
-        {
-            "type": "message_delta",
-            "delta": {
-                "stop_reason": "refusal",
-                "stop_details": {
-                    "type": "refusal",
-                    "category": "cyber",
-                    "explanation": "Not this.",
-                },
-            },
-            "usage": {"output_tokens": 3},
-        }
-    )
-
-    _, error = failure(events)
-
-    assert error.code is VendorErrorCode.VENDOR_REFUSAL
-    assert (error.vendor_type, error.vendor_code, error.vendor_message) == (
-        "refusal",
-        "cyber",
-        "Not this.",
-    )
-
-
-@pytest.mark.parametrize(
-    "reason", ["max_tokens", "pause_turn", "model_context_window_exceeded", "x"]
-)
-def test_an_inexpressible_stop_reason_names_the_reason(reason: str) -> None:
-    _, error = failure(text_body("a", stop_reason=reason))
-
-    assert (error.code, error.vendor_type) == (VendorErrorCode.VENDOR_INCOMPLETE, reason)
-
-
 def test_a_tool_call_cut_by_max_tokens_is_never_emitted() -> None:
     events = [
         message_start(),
@@ -420,83 +371,71 @@ def test_a_tool_call_cut_by_max_tokens_is_never_emitted() -> None:
     )
 
 
-def test_an_invalid_terminal_names_the_vendors_stop_reason() -> None:
-    _, error = failure(text_body("a", stop_reason="tool_use"))
-
-    assert (error.code, error.vendor_type) == (VendorErrorCode.VENDOR_INVALID_TERMINAL, "tool_use")
-
-
-def test_unsupported_and_unknown_content_name_the_block_type() -> None:
-    server = [message_start(), block_start(0, {"type": "web_fetch_tool_result", "content": {}})]
-    unknown = [message_start(), text_start(0), delta(0, {"type": "audio_delta"})]
-
-    assert failure(server)[1].vendor_type == "web_fetch_tool_result"
-    assert failure(unknown)[1].vendor_type == "audio_delta"
-
-
-def test_the_request_id_of_every_chunk_and_the_response_is_the_parsers() -> None:
-    parser = MessagesStreamParser("req-42")
+def test_the_request_id_of_every_chunk_and_the_response_is_the_mappings() -> None:
+    mapping = MessagesMapping("req-42")
     events = tool_body('{"n": 1}')
-    chunks = [chunk for index, item in enumerate(events) if (chunk := parser.feed(item, index))]
-    response = parser.end(len(events))
+    chunks: list[CourseModelChunk] = []
+    for index, item in enumerate(events):
+        mapping.item(item, index, chunks.append)
+    response = mapping.end(len(events))
 
     assert {chunk.request_id for chunk in chunks} == {"req-42"}
     assert response.request_id == "req-42"
 
 
 def test_end_returns_the_same_response_every_time() -> None:
-    parser = MessagesStreamParser(REQUEST_ID)
+    mapping = MessagesMapping(REQUEST_ID)
     events = text_body("a")
     for index, item in enumerate(events):
-        parser.feed(item, index)
+        mapping.feed(item, index)
 
-    assert parser.end(len(events)) is parser.end(len(events))
+    assert mapping.end(len(events)) is mapping.end(len(events))
 
 
 @pytest.mark.parametrize("request_id", ["", "  ", None, 3])
-def test_the_parser_needs_a_non_blank_request_id(request_id: object) -> None:
+def test_the_mapping_needs_a_non_blank_request_id(request_id: object) -> None:
     with pytest.raises(ValueError, match="request_id"):
-        MessagesStreamParser(request_id)  # type: ignore[arg-type]
+        MessagesMapping(request_id)  # type: ignore[arg-type]
 
 
 def test_after_a_failure_every_call_raises_the_same_error_again() -> None:
-    parser = MessagesStreamParser(REQUEST_ID)
+    mapping = MessagesMapping(REQUEST_ID)
     body = text_body("a")
-    parser.feed(body[0], 0)
-    parser.feed(body[1], 1)
+    mapping.feed(body[0], 0)
+    mapping.feed(body[1], 1)
     with pytest.raises(VendorError) as first:
-        parser.feed(delta(0, {"type": "text_delta", "text": 3}), 2)
+        mapping.feed(delta(0, {"type": "text_delta", "text": 3}), 2)
 
     for index, item in enumerate(body[2:], start=3):
         with pytest.raises(VendorError) as again:
-            parser.feed(item, index)
+            mapping.feed(item, index)
         assert again.value is first.value
     with pytest.raises(VendorError) as at_the_end:
-        parser.end(len(body) + 1)
+        mapping.end(len(body) + 1)
     assert at_the_end.value is first.value
     assert first.value.code is VendorErrorCode.VENDOR_INVALID_EVENT
 
 
 def test_an_event_after_the_response_turns_the_result_into_that_failure() -> None:
-    parser = MessagesStreamParser(REQUEST_ID)
+    mapping = MessagesMapping(REQUEST_ID)
     body = text_body("a")
     for index, item in enumerate(body):
-        parser.feed(item, index)
+        mapping.feed(item, index)
     with pytest.raises(VendorError) as late:
-        parser.feed(ping(), len(body))
+        mapping.feed(ping(), len(body))
 
     with pytest.raises(VendorError) as at_the_end:
-        parser.end(len(body) + 1)
+        mapping.end(len(body) + 1)
     assert at_the_end.value is late.value
     assert late.value.code is VendorErrorCode.VENDOR_EVENT_ORDER
 
 
 def test_a_missing_terminal_stays_the_outcome() -> None:
-    parser = MessagesStreamParser(REQUEST_ID)
+    mapping = MessagesMapping(REQUEST_ID)
     with pytest.raises(VendorError) as first:
-        parser.end(0)
+        mapping.end(0)
     with pytest.raises(VendorError) as again:
-        parser.feed(message_start(), 0)
+        mapping.feed(message_start(), 0)
 
     assert again.value is first.value
     assert first.value.code is VendorErrorCode.VENDOR_MISSING_TERMINAL
