@@ -188,8 +188,9 @@ def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorErro
 
     A ``course_cassettes.StreamCheck``. ``None`` when no wire judges it
     (`streamed_wire`), and for a response recorded cut short (``end`` not
-    ``"complete"``) whose frames are all on the grammar up to the cut. The
-    message says the wire: ``judged on anthropic-messages: ...``. Never
+    ``"complete"``) whose frames are all on the grammar up to the cut: the
+    frame torn by the cut is not judged, as a client never read it whole.
+    The message says the wire: ``judged on anthropic-messages: ...``. Never
     raises for what the body holds.
     """
     plugin = streamed_wire(path, response)
@@ -197,10 +198,17 @@ def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorErro
         return None
     if plugin.grammar is None:
         return played_stream_problem(plugin, response)
-    verdict = judge_body(plugin, response.body, content_encoding=_content_encoding(response))
-    if not isinstance(verdict, Failure):
-        return None
-    error: VendorError = verdict.failure()
-    if response.end != "complete" and error.code in _RECORDED_ENDS:
-        return None
+    coding = _content_encoding(response)
+    if response.end == "complete":
+        verdict = judge_body(plugin, response.body, content_encoding=coding)
+        if not isinstance(verdict, Failure):
+            return None
+        error: VendorError = verdict.failure()
+    else:
+        # The body did not end where the recording stopped: no close, so the
+        # decoder never dispatches the frame the cut tore.
+        cut = StreamJudge(plugin, content_encoding=coding).feed_bytes(response.body)
+        if cut is None or cut.code in _RECORDED_ENDS:
+            return None
+        error = cut
     return error.with_message(f"judged on {plugin.name}: {error.message}")
