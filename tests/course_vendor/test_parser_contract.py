@@ -1,4 +1,4 @@
-"""One parser contract, the kit's `StreamParser`, kept by every vendor parser the same way.
+"""One parser contract, the kit's `StreamParser` or `WireMapping`, kept by every vendor alike.
 
 Every test runs over every vendor parser: after its first error a parser
 is spent (every later ``item``, ``feed`` or ``end`` raises that same error
@@ -10,26 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk
-from course_vendor import OneChunkStreamParser, StreamParser
+from course_vendor import OneChunkStreamParser, StreamParser, WireMapping
 from tests.course_vendor.wires import WIRES, Wire
 
 NOT_JSON = SseEvent("message", "{not json")
+Parser = StreamParser | WireMapping[Any]
 
 
 @dataclass(frozen=True)
 class Vendor:
     """One vendor's parser and a whole answer of its wire, as events."""
 
-    parser: type[StreamParser]
+    parser: Callable[[str], Parser]
     text: list[SseEvent]
     tool: list[SseEvent]
 
-    def fresh(self) -> StreamParser:
+    def fresh(self) -> Parser:
         return self.parser("request-1")
 
 
@@ -60,11 +62,16 @@ class PushThatBreaks:
 
 @every_parser
 def test_every_parser_takes_item_end_feed_and_finished_from_the_kit(vendor: Vendor) -> None:
-    assert issubclass(vendor.parser, StreamParser)
+    made = type(vendor.fresh())
+    if issubclass(made, WireMapping):
+        for name in ("item", "end", "feed", "finished", "source_failed"):
+            assert getattr(made, name) is getattr(WireMapping, name), name
+        return
+    assert issubclass(made, StreamParser)
     for name in ("item", "end", "finished", "source_failed"):
-        assert getattr(vendor.parser, name) is getattr(StreamParser, name), name
-    base = OneChunkStreamParser if issubclass(vendor.parser, OneChunkStreamParser) else StreamParser
-    assert vendor.parser.feed is base.feed
+        assert getattr(made, name) is getattr(StreamParser, name), name
+    base = OneChunkStreamParser if issubclass(made, OneChunkStreamParser) else StreamParser
+    assert made.feed is base.feed
 
 
 @every_parser

@@ -8,14 +8,19 @@ way, and `source_failed` must hand the transport's error back untouched.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk, CourseTextDeltaChunk, CourseToolCallChunk
 from course_provider_openai import ChatStreamParser
-from course_vendor import StreamParser, VendorPlay
+from course_vendor import StreamParser, VendorPlay, WireMapping
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import WIRES, Wire
+
+Parser = StreamParser | WireMapping[Any]
 
 every_parser = pytest.mark.parametrize(
     ("wire", "make"),
@@ -32,7 +37,7 @@ def flattened(produced: object) -> list[CourseModelChunk]:
     return [produced]  # type: ignore[list-item]
 
 
-def fed(make: type[StreamParser], events: list[SseEvent]) -> list[CourseModelChunk]:
+def fed(make: Callable[[str], Parser], events: list[SseEvent]) -> list[CourseModelChunk]:
     parser = make("request-1")
     chunks: list[CourseModelChunk] = []
     for index, event in enumerate(events):
@@ -41,7 +46,7 @@ def fed(make: type[StreamParser], events: list[SseEvent]) -> list[CourseModelChu
     return chunks
 
 
-def played(make: type[StreamParser], events: list[SseEvent]) -> list[CourseModelChunk]:
+def played(make: Callable[[str], Parser], events: list[SseEvent]) -> list[CourseModelChunk]:
     play: VendorPlay = make("request-1")
     chunks: list[CourseModelChunk] = []
     for index, event in enumerate(events):
@@ -53,7 +58,7 @@ def played(make: type[StreamParser], events: list[SseEvent]) -> list[CourseModel
 @every_parser
 @pytest.mark.parametrize("answer", ["text", "tool"])
 def test_item_pushes_exactly_what_feed_returns(
-    wire: Wire, make: type[StreamParser], answer: str
+    wire: Wire, make: Callable[[str], Parser], answer: str
 ) -> None:
     events = wire.text_events("a", "b") if answer == "text" else wire.tool_events()
 
@@ -87,7 +92,7 @@ def test_a_chat_finish_that_completes_two_calls_pushes_the_text_then_both_calls(
 
 @every_parser
 def test_item_fails_like_feed_and_pushes_nothing_for_the_bad_event(
-    wire: Wire, make: type[StreamParser]
+    wire: Wire, make: Callable[[str], Parser]
 ) -> None:
     events = [*wire.text_events("a")[:-1], SseEvent("message", "{not json")]
     parser = make("request-1")
@@ -105,7 +110,7 @@ def test_item_fails_like_feed_and_pushes_nothing_for_the_bad_event(
 
 @every_parser
 def test_source_failed_hands_the_transports_error_back_untouched(
-    wire: Wire, make: type[StreamParser]
+    wire: Wire, make: Callable[[str], Parser]
 ) -> None:
     error = VendorError(VendorErrorCode.HTTP_STREAM_INTERRUPTED, "cut", vendor=wire.name)
     other = RuntimeError("the transport is closed")

@@ -32,7 +32,7 @@ _REFUSED = ("parallel_tool_calls", "user_id")
 _OWN_OPTIONS = ("top_k", "seed")
 
 GEMINI_OPTIONS: Final = OptionSupport(
-    vendor=_wire.VENDOR,
+    vendor=_wire.WIRE,
     sends=frozenset(COMMON_OPTIONS + _OWN_OPTIONS) - frozenset(_REFUSED),
     temperature_max=2.0,
     stop_sequences_max=5,
@@ -84,13 +84,13 @@ def checked_gemini_options(config: GeminiConfig) -> None:
     if type(reasoning) is ThinkingBudget and reasoning.tokens > _INT32_MAX:
         raise config_error(
             f"{name}.reasoning.tokens",
-            f"must be at most 2**31 - 1 for {_wire.VENDOR}, got an int too large",
+            f"must be at most 2**31 - 1 for {_wire.WIRE}, got an int too large",
         )
     if type(reasoning) is ReasoningEffort and reasoning not in _LEVELS:
         levels = ", ".join(repr(level) for level in _wire.THINKING_LEVELS)
         raise config_error(
             f"{name}.reasoning",
-            f"is {reasoning.value!r}, which {_wire.VENDOR} has no thinking level for "
+            f"is {reasoning.value!r}, which {_wire.WIRE} has no thinking level for "
             f"(it takes {levels})",
         )
 
