@@ -46,6 +46,9 @@ GEMINI_OPTIONS: Final = OptionSupport(
             # Refused whole: an entry of it would have to be merged with the
             # adapter's own, and a merge is where a typo goes unnoticed.
             _wire.GENERATION_CONFIG_KEY,
+            # The API's JSON mapping reads a field's protobuf name as well: the
+            # other spelling of a key above is that same key.
+            *_wire.PROTO_SPELLINGS,
         }
     ),
 )

@@ -41,6 +41,7 @@ __all__ = [
     "OUTPUT_KEY",
     "PARAMETERS_JSON_SCHEMA_KEY",
     "PARTS_KEY",
+    "PROTO_SPELLINGS",
     "REFUSED_REASONS",
     "RESPONSE_KEY",
     "ROLE_KEY",
@@ -109,6 +110,9 @@ THINKING_CONFIG_KEY: Final = "thinkingConfig"
 THINKING_BUDGET_KEY: Final = "thinkingBudget"
 THINKING_LEVEL_KEY: Final = "thinkingLevel"
 TOOL_CONFIG_KEY: Final = "toolConfig"
+PROTO_SPELLINGS: Final = ("system_instruction", "tool_config", "generation_config")
+"""The protobuf field names of the body keys the adapter writes that differ from their JSON
+names: the API's JSON mapping reads both spellings of a field."""
 FUNCTION_CALLING_CONFIG_KEY: Final = "functionCallingConfig"
 MODE_KEY: Final = "mode"
 ALLOWED_FUNCTION_NAMES_KEY: Final = "allowedFunctionNames"
