@@ -5,6 +5,10 @@ media, code, server tools) and, on its last chunk, its ``finishReason``. The
 state keeps the parts in order, consecutive text parts of one kind joined
 into one run, a function call whose arguments Vertex streams until the part
 that closes it, and every metadata value the chunks sent.
+
+Over 300 lines on purpose: it is one state machine (the open run, the
+streaming call, the finish each constrain what the next part may be), and
+its halves would share that state.
 """
 
 from __future__ import annotations
