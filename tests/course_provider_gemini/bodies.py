@@ -1,7 +1,8 @@
-"""Gemini stream chunks of our own, in the shapes the vendor streams, and a player.
+"""Gemini stream chunks of our own, in the shapes the vendor streams, and players.
 
 Every builder returns one unnamed `SseEvent` holding one chunk's JSON, as
-the vendor sends them under ``alt=sse``; `raw` builds anything else. The
+the vendor sends them under ``alt=sse``; `raw` builds anything else. `play`
+feeds a body to the mapping (the port), `judged` to the grammar alone. The
 bodies are written here, never copied from recordings.
 """
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from course_http import SseEvent, VendorError
 from course_protocol import CourseModelChunk, CourseModelResponse
-from course_provider_gemini import GeminiStreamParser
+from course_provider_gemini import GeminiGrammar, GeminiMapping, GeminiResult
 
 REQUEST_ID = "request-1"
 RESPONSE_ID = "resp-test-01"
@@ -104,11 +105,48 @@ def error_object(status: str = "CANCELLED", message: str = "The operation was ca
     return json.dumps({"error": {"code": 499, "message": message, "status": status}})
 
 
+def streamed_call(
+    name: str, *fragments: list[dict[str, Any]], **start: Any
+) -> list[dict[str, Any]]:
+    """The parts of one call whose arguments stream (Vertex): a start, continuations, an end.
+
+    Each of ``fragments`` is the ``partialArgs`` of one continuation part;
+    ``start`` adds fields to the starting part's ``functionCall`` (``id``).
+    """
+    parts: list[dict[str, Any]] = [{"functionCall": {"name": name, "willContinue": True, **start}}]
+    parts.extend(
+        {"functionCall": {"partialArgs": fragment, "willContinue": True}} for fragment in fragments
+    )
+    parts.append({"functionCall": {}})
+    return parts
+
+
+def sse(events: list[SseEvent]) -> bytes:
+    """``events`` framed as the vendor frames them under ``alt=sse``: CRLF line ends."""
+    return "".join(f"data: {item.data}\r\n\r\n" for item in events).encode()
+
+
+def json_array(events: list[SseEvent]) -> bytes:
+    """``events`` as the streamed JSON array the vendor sends without ``alt=sse``."""
+    return ("[" + "\n,\r\n".join(item.data for item in events) + "\n]").encode()
+
+
+def judged(events: list[SseEvent]) -> GeminiResult | VendorError:
+    """Feed every event to a fresh grammar, then end it: the result, or the first error."""
+    grammar = GeminiGrammar()
+    try:
+        for index, item in enumerate(events):
+            grammar.feed(item, index)
+        return grammar.end(len(events))
+    except VendorError as error:
+        return error
+
+
 def play(
     events: list[SseEvent], request_id: str = REQUEST_ID
 ) -> tuple[list[CourseModelChunk], CourseModelResponse | VendorError]:
-    """Feed every event to a fresh parser, then end it: the chunks, then the response or error."""
-    parser = GeminiStreamParser(request_id)
+    """Feed every event to a fresh mapping, then end it: the chunks, then the response or error."""
+    parser = GeminiMapping(request_id)
     chunks: list[CourseModelChunk] = []
     try:
         for index, item in enumerate(events):

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from course_http import SseEvent
-from course_provider_gemini import VENDOR as GEMINI_VENDOR
-from course_provider_gemini import GeminiConfig, GeminiModel, GeminiStreamParser, request_headers
+from course_provider_gemini import WIRE as GEMINI_WIRE
+from course_provider_gemini import GeminiConfig, GeminiMapping, GeminiModel, request_headers
 from course_vendor import NamedTool, ThinkingBudget
 from tests.course_provider_gemini import bodies as gemini
 from tests.course_vendor.wire import AnyModel, Wire, sse_frame
@@ -40,8 +40,8 @@ def _gemini_error_events(message: str) -> list[bytes]:
 
 
 WIRES = {
-    GEMINI_VENDOR: Wire(
-        GEMINI_VENDOR,
+    GEMINI_WIRE: Wire(
+        GEMINI_WIRE,
         f"/v1beta/models/{MODEL}:streamGenerateContent?alt=sse",
         "GOOGLE_API_KEY",
         "x-goog-api-key",
@@ -51,7 +51,7 @@ WIRES = {
         _gemini_tool,
         _gemini_error,
         base_url="https://generativelanguage.googleapis.com",
-        parser=GeminiStreamParser,
+        parser=GeminiMapping,
         tool_call_id=gemini.RESPONSE_ID + "-call-0",
         error_events=_gemini_error_events,
         request_headers=request_headers,

@@ -1,11 +1,14 @@
-"""Hostile Gemini bodies: whatever a chunk holds, the framing and the parser raise only VendorError.
+"""Hostile Gemini bodies: whatever a chunk holds, framing, grammar and mapping raise VendorError.
 
 Each example takes a well-formed answer of our own (text, thoughts, calls,
-usage), replaces one value anywhere in one chunk by a hostile one (another
-type, a list shaped as a dict, a huge or deeply nested value, a negative or
-huge count), frames it as SSE or as the JSON array, and tears the bytes at
-a random point. The outcome is a response or a `VendorError`, never another
-exception; a response's stop reason agrees with its content.
+usage, media, code, a streamed call), replaces one value anywhere in one
+chunk by a hostile one (another type, a list shaped as a dict, a huge or
+deeply nested value, a negative or huge count), frames it as SSE or as the
+JSON array, and tears the bytes at a random point. Through the mapping the
+outcome is a response or a `VendorError`, never another exception, and a
+response's stop reason agrees with its content; the grammar alone judges
+the same bytes to a result or a `VendorError`, and never refuses what the
+mapping answered, nor later than the mapping failed.
 """
 
 from __future__ import annotations
@@ -18,16 +21,27 @@ from hypothesis import strategies as st
 
 from course_http import VendorError
 from course_protocol import CourseModelResponse, terminal_semantics_error
-from course_provider_gemini import GeminiDecoder, GeminiStreamParser
-from tests.course_provider_gemini.bodies import call, chunk, text, thought, usage
+from course_provider_gemini import GEMINI_PLUGIN, GeminiDecoder, GeminiMapping, GeminiResult
+from course_vendor import StreamJudge
+from tests.course_provider_gemini.bodies import call, chunk, streamed_call, text, thought, usage
 
 BASE = [
     json.loads(item.data)
     for item in (
         chunk(thought("hmm"), counts=usage(3, None, 4)),
-        chunk(text("Hello "), text("there")),
+        chunk(
+            text("Hello "), text("there"), safetyRatings=[{"category": "X", "probability": "LOW"}]
+        ),
         chunk(call("add", {"left": 1, "right": [2, {"x": None}]}, thoughtSignature="c2ln")),
+        chunk(*streamed_call("f", [{"jsonPath": "$.a[0]", "stringValue": "b"}], id="fc-1")),
         chunk(text(""), finish="STOP", finishMessage="done", counts=usage(3, 5, 4)),
+    )
+]
+OPAQUE = [
+    json.loads(item.data)
+    for item in (
+        chunk({"executableCode": {"language": "PYTHON", "code": "1"}}),
+        chunk({"inlineData": {"mimeType": "image/png", "data": "AA=="}}, finish="STOP"),
     )
 ]
 
@@ -80,9 +94,15 @@ def _framed(chunks: list[Any], as_array: bool) -> bytes:
     return "".join(f"data: {item}\r\n\r\n" for item in texts).encode()
 
 
+def _judge(body: bytes, cut: int) -> Any:
+    judge = StreamJudge(GEMINI_PLUGIN)
+    problem = judge.feed_bytes(body[:cut]) or judge.feed_bytes(body[cut:]) or judge.close()
+    return judge.result if problem is None else problem
+
+
 def _play(body: bytes, cut: int) -> CourseModelResponse | VendorError:
     decoder = GeminiDecoder(vendor="gemini")
-    parser = GeminiStreamParser("request-1")
+    parser = GeminiMapping("request-1")
     count = 0
     try:
         events = [*decoder.feed_bytes(body[:cut])]
@@ -114,12 +134,38 @@ def test_one_hostile_value_anywhere_gives_a_response_or_a_vendor_error(
     cut = data.draw(st.integers(0, len(body)))
 
     outcome = _play(body, cut)
+    judged = _judge(body, cut)
 
     assert isinstance(outcome, (CourseModelResponse, VendorError))
+    assert isinstance(judged, (GeminiResult, VendorError))
     if isinstance(outcome, CourseModelResponse):
         assert terminal_semantics_error(outcome.stop_reason, outcome.message) is None
+        assert isinstance(judged, GeminiResult)
     else:
         assert outcome.vendor == "gemini"
+    if isinstance(judged, VendorError):
+        assert isinstance(outcome, VendorError)
+        assert outcome.event_index is not None
+        assert judged.event_index is not None
+        assert outcome.event_index <= judged.event_index
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), value=HOSTILE, as_array=st.booleans())
+def test_one_hostile_value_in_a_kind_the_port_cannot_carry_is_judged_typed(
+    data: st.DataObject, value: Any, as_array: bool
+) -> None:
+    position = data.draw(st.integers(0, len(OPAQUE) - 1))
+    path = data.draw(st.sampled_from(_paths(OPAQUE[position])))
+    chunks = [*OPAQUE]
+    chunks[position] = _replaced(OPAQUE[position], path, value)
+    body = _framed(chunks, as_array)
+
+    judged = _judge(body, data.draw(st.integers(0, len(body))))
+
+    assert isinstance(judged, (GeminiResult, VendorError))
+    if isinstance(judged, VendorError):
+        assert judged.vendor == "gemini"
 
 
 @settings(max_examples=200, deadline=None)

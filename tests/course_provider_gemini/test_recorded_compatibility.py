@@ -1,10 +1,12 @@
-"""Every recorded Gemini file of ../shared plays to a tested outcome, the production way.
+"""Every recorded Gemini file of ../shared: judged by the grammar, and played the production way.
 
-Each body goes through `GeminiModel` over a `RecordedTransport` (the HTTP
-client, the Gemini framing, the parser, the shared producer loop), whole,
-one byte per chunk and at seeded random cuts, and every cut must give the
-same outcome; every body cut short at every byte fails with a typed error
-(or, cut only inside its final blank line, gives the whole response). The
+Every streamed body is judged by `GeminiGrammar` alone (`judge_body`): each
+is valid Gemini traffic but one mock. Each body also goes through
+`GeminiModel` over a `RecordedTransport` (the HTTP client, the Gemini
+framing, the grammar and the mapping, the shared producer loop), whole, one
+byte per chunk and at seeded random cuts, and every cut must give the same
+outcome; every body cut short at every byte fails with a typed error (or,
+cut only inside its final blank line, gives the whole response). The
 recordings are other projects' data: read in place, never copied. Skipped
 when ``../shared`` is absent.
 """
@@ -21,6 +23,7 @@ from course_http import RecordedResponse, RecordedTransport, VendorError, Vendor
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelRequest,
+    CourseModelUsage,
     CourseTextBlock,
     CourseToolCall,
     CourseToolCallChunk,
@@ -32,13 +35,18 @@ from course_protocol import (
     to_json,
 )
 from course_provider_gemini import (
+    GEMINI_PLUGIN,
     GeminiConfig,
     GeminiDecoder,
+    GeminiFunctionCall,
+    GeminiMapping,
     GeminiModel,
-    GeminiStreamParser,
+    GeminiResult,
+    GeminiText,
     describe_error,
     generate_content_body,
 )
+from course_vendor import judge_body
 from tests.course_cassettes.replays import Replayed, data_only_body, replay, replay_every_cut
 
 RECORDINGS = (
@@ -86,18 +94,20 @@ ARRAY_RESPONSES: dict[str, tuple[str, int, int, int, list[tuple[str, dict[str, A
 FAILURES: dict[str, tuple[VendorErrorCode, str | None, int, int]] = {
     "max-tokens.sse": (C.VENDOR_INCOMPLETE, "MAX_TOKENS", 0, 1),
     "mock-prompt-blocked.sse": (C.VENDOR_REFUSAL, "SAFETY", 0, 0),
-    # A mock, not a capture: its first chunk finishes with no responseId (a
-    # real stream always has one), so it fails there, before its error object.
+    # A mock, not a capture: its first chunk finishes with no responseId,
+    # which the course response is named by, so the model fails there.
     "mock-error-mid-stream.sse": (C.VENDOR_INVALID_EVENT, None, 0, 1),
-    # Vertex streams a call's arguments over several chunks (willContinue):
-    # refused at the first such part, after the whole call before it.
-    "vertex-streamed-function-call-args.jsonl": (
-        C.VENDOR_UNSUPPORTED_CONTENT,
-        "willContinue",
-        2,
-        1,
-    ),
 }
+# Vertex streams three of its four calls' arguments over several chunks
+# (partialArgs, willContinue): each is one Tool call once its closing part came.
+VERTEX = "vertex-streamed-function-call-args.jsonl"
+VERTEX_CALLS = [
+    ("read_theme", {}),
+    ("read_screen", {"id": "A"}),
+    ("read_screen", {"id": "B"}),
+    ("read_screen", {"id": "C"}),
+]
+STREAMS = sorted([*RESPONSES, *ARRAY_RESPONSES, *FAILURES, VERTEX])
 ERROR_BODIES = {
     "error-http-400-api-key-invalid.json": (
         "INVALID_ARGUMENT",
@@ -173,7 +183,7 @@ def lenient_course_json(name: str, request_id: str) -> dict[str, Any]:
 
 
 def test_every_recorded_file_has_a_tested_outcome() -> None:
-    tested = {*RESPONSES, *ARRAY_RESPONSES, *FAILURES, *ERROR_BODIES, *REQUESTS}
+    tested = {*STREAMS, *ERROR_BODIES, *REQUESTS}
 
     assert sorted(path.name for path in RECORDINGS.iterdir()) == sorted(tested)
 
@@ -233,7 +243,7 @@ async def test_a_recorded_failure_fails_with_its_code_however_it_is_cut(name: st
 def played_directly(body: bytes) -> tuple[VendorError | None, Any]:
     """``body`` through the framing and the parser with no HTTP client (as `stream_events` does)."""
     decoder = GeminiDecoder(vendor="gemini")
-    parser = GeminiStreamParser("request-1")
+    parser = GeminiMapping("request-1")
     count = 0
     try:
         for item in [*decoder.feed_bytes(body), *decoder.close()]:
@@ -244,7 +254,7 @@ def played_directly(body: bytes) -> tuple[VendorError | None, Any]:
         return error, None
 
 
-@pytest.mark.parametrize("name", sorted([*RESPONSES, *ARRAY_RESPONSES, *FAILURES]))
+@pytest.mark.parametrize("name", STREAMS)
 def test_every_recorded_body_cut_short_at_any_byte_fails_typed_or_is_whole(name: str) -> None:
     body = body_of(name)
     _, whole = played_directly(body)
@@ -261,6 +271,63 @@ def test_every_recorded_body_cut_short_at_any_byte_fails_typed_or_is_whole(name:
         else:
             assert error.code in allowed, (end, error)
             assert error.vendor == "gemini"
+
+
+@pytest.mark.parametrize("name", STREAMS)
+def test_every_recorded_stream_is_judged_by_the_grammar_alone(name: str) -> None:
+    verdict = judge_body(GEMINI_PLUGIN, body_of(name))
+
+    if name == "mock-error-mid-stream.sse":
+        # The mock finishes its one candidate twice, then sends an error
+        # object: the real API sends nothing after a candidate's finish.
+        error = verdict.failure()
+        assert (error.code, error.event_index) == (C.VENDOR_EVENT_ORDER, 1)
+        return
+    found = verdict.unwrap()
+    assert type(found) is GeminiResult
+    assert found.error is None
+    if name == "mock-prompt-blocked.sse":
+        assert found.prompt_feedback is not None
+        assert (found.prompt_feedback.block_reason, found.candidates) == ("SAFETY", ())
+        return
+    (candidate,) = found.candidates
+    assert candidate.finish_reason == ("MAX_TOKENS" if name == "max-tokens.sse" else "STOP")
+    assert found.response_id is not None
+    assert found.usage is not None
+    assert found.usage.prompt_token_count is not None
+
+
+def test_the_grammar_keeps_what_the_recorded_vertex_body_said() -> None:
+    found = judge_body(GEMINI_PLUGIN, body_of(VERTEX)).unwrap()
+
+    (candidate,) = found.candidates
+    calls = [part for part in candidate.parts if type(part) is GeminiFunctionCall]
+    assert [(call.name, thaw_json(call.arguments)) for call in calls] == VERTEX_CALLS
+    assert [call.streamed for call in calls] == [False, True, True, True]
+    assert calls[0].signature is not None
+    first = candidate.parts[0]
+    assert type(first) is GeminiText
+    assert first.thought
+    assert found.create_time == "2026-05-04T20:01:02.264968Z"
+    assert found.usage is not None
+    assert (found.usage.candidates_token_count, found.usage.thoughts_token_count) == (58, 183)
+    assert found.usage.traffic_type == "PROVISIONED_THROUGHPUT"
+
+
+async def test_the_recorded_vertex_body_replays_to_its_four_tool_calls_however_it_is_cut() -> None:
+    outcome = await replay_every_cut(replaying, body_of(VERTEX))
+
+    assert outcome.error is None, outcome.error
+    response = outcome.response
+    assert response is not None
+    calls = [chunk.tool_call for chunk in outcome.chunks if type(chunk) is CourseToolCallChunk]
+    assert len(calls) == len(outcome.chunks)
+    assert [(call.name, thaw_json(call.arguments)) for call in calls] == VERTEX_CALLS
+    assert response.message.content == tuple(calls)
+    assert (response.stop_reason.value, response.usage) == (
+        "toolCall",
+        CourseModelUsage(249, 58 + 183),
+    )
 
 
 @pytest.mark.parametrize("name", sorted(ERROR_BODIES))

@@ -226,14 +226,38 @@ def test_what_the_gemini_api_has_no_field_for_is_refused_naming_the_option(
     assert (refused.path, refused.message) == (path, f"{path} {message}")
 
 
-@pytest.mark.parametrize(
-    "key", ["contents", "systemInstruction", "tools", "toolConfig", "generationConfig"]
-)
-def test_extra_body_may_not_hold_a_key_the_adapter_writes(key: str) -> None:
+# Every top-level key the adapter writes, in both spellings the API's JSON
+# mapping reads: the JSON name and the protobuf field name (the same for
+# ``contents`` and ``tools``).
+OWNED_KEYS = [
+    "contents",
+    "systemInstruction",
+    "system_instruction",
+    "tools",
+    "toolConfig",
+    "tool_config",
+    "generationConfig",
+    "generation_config",
+]
+
+
+@pytest.mark.parametrize("key", OWNED_KEYS)
+def test_extra_body_may_not_hold_a_key_the_adapter_writes_in_either_spelling(key: str) -> None:
     refused = refusal(extra_body={key: {}})
 
     assert refused.path == f"GeminiConfig.extra_body[{key!r}]"
     assert "written by the gemini adapter itself" in str(refused)
+
+
+def test_generation_config_in_its_protobuf_spelling_cannot_bypass_the_range_checks() -> None:
+    refused = refusal(extra_body={"generation_config": {"temperature": 9, "candidate_count": 3}})
+
+    assert refused.path == "GeminiConfig.extra_body['generation_config']"
+
+
+@pytest.mark.parametrize("key", ["safetySettings", "safety_settings", "cachedContent", "labels"])
+def test_extra_body_may_hold_a_field_the_adapter_never_writes(key: str) -> None:
+    assert config(extra_body={key: []}).extra_body == {key: ()}
 
 
 async def test_extra_body_and_headers_are_sent_after_what_the_adapter_writes() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from tests.course_vendor.wire import WirePlay
 from tests.course_vendor.wires import WIRES, Wire
 
 NOT_JSON = SseEvent("message", "{not json")
+Parser = StreamParser | WireMapping[Any]
 
 
 @dataclass(frozen=True)

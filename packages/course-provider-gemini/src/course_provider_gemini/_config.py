@@ -41,7 +41,9 @@ class GeminiConfig(VendorConfig):
       ``parallel_tool_calls`` and ``user_id`` are refused (the API has no
       field for them); ``extra_body`` may not hold ``contents``,
       ``systemInstruction``, ``tools``, ``toolConfig`` or ``generationConfig``
-      (whole: its entries are not merged with the adapter's).
+      (whole: its entries are not merged with the adapter's), nor their
+      protobuf spellings ``system_instruction``, ``tool_config`` and
+      ``generation_config``, which the API reads as the same fields.
 
     Its own options, keyword-only:
 

@@ -1,9 +1,10 @@
 """GeminiModel: the Gemini API behind the ``CourseModel`` port.
 
-Request conversion (`generate_content_body`), the strict parser
-(`GeminiStreamParser`) over both of the vendor's framings (`GeminiDecoder`)
-and the vendor's error bodies (`describe_error`), wired to
-``course_vendor.VendorModel``, which does everything else.
+Request conversion (`generate_content_body`), the wire's two halves (the
+grammar `GeminiGrammar` under the mapping `GeminiMapping`) over both of the
+vendor's framings (`GeminiDecoder`) and the vendor's error bodies
+(`describe_error`), wired to ``course_vendor.VendorModel``, which does
+everything else.
 """
 
 from __future__ import annotations
@@ -15,17 +16,17 @@ from course_http import HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
-from course_provider_gemini._error_body import describe_error
+from course_provider_gemini._errors import describe_error
 from course_provider_gemini._framing import GEMINI_FRAMING
+from course_provider_gemini._mapping import GeminiMapping
 from course_provider_gemini._options import GEMINI_OPTIONS
-from course_provider_gemini._parser import GeminiStreamParser
 from course_provider_gemini._request import generate_content_body, request_headers
 from course_vendor import VendorModel, VendorPlay, VendorWire
 
 __all__ = ["GEMINI_WIRE", "SIGNATURES_KEPT", "GeminiModel"]
 
 GEMINI_WIRE = VendorWire(
-    vendor=_wire.VENDOR,
+    vendor=_wire.WIRE,
     key_variable=_wire.API_KEY_VARIABLE,
     more_key_variables=_wire.MORE_API_KEY_VARIABLES,
     path=_wire.STREAM_PATH,
@@ -86,9 +87,7 @@ class GeminiModel(VendorModel[GeminiConfig]):
         return request_headers(api_key)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        parser = GeminiStreamParser(request_id)
-        parser.signatures = self._signatures
-        return parser
+        return GeminiMapping(request_id, signatures=self._signatures)
 
 
 class _Signatures(dict[str, str]):

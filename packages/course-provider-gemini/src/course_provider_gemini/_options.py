@@ -32,7 +32,7 @@ _REFUSED = ("parallel_tool_calls", "user_id")
 _OWN_OPTIONS = ("top_k", "seed")
 
 GEMINI_OPTIONS: Final = OptionSupport(
-    vendor=_wire.VENDOR,
+    vendor=_wire.WIRE,
     sends=frozenset(COMMON_OPTIONS + _OWN_OPTIONS) - frozenset(_REFUSED),
     temperature_max=2.0,
     stop_sequences_max=5,
@@ -46,6 +46,9 @@ GEMINI_OPTIONS: Final = OptionSupport(
             # Refused whole: an entry of it would have to be merged with the
             # adapter's own, and a merge is where a typo goes unnoticed.
             _wire.GENERATION_CONFIG_KEY,
+            # The API's JSON mapping reads a field's protobuf name as well: the
+            # other spelling of a key above is that same key.
+            *_wire.PROTO_SPELLINGS,
         }
     ),
 )
@@ -83,14 +86,14 @@ def checked_gemini_options(config: GeminiConfig) -> None:
     if type(reasoning) is ThinkingBudget and reasoning.tokens > _INT32_MAX:
         raise config_error(
             f"{name}.reasoning.tokens",
-            f"must be at most 2**31 - 1 for {_wire.VENDOR}, "
+            f"must be at most 2**31 - 1 for {_wire.WIRE}, "
             f"got {described_setting(reasoning.tokens)}",
         )
     if type(reasoning) is ReasoningEffort and reasoning not in _LEVELS:
         levels = ", ".join(repr(level) for level in _wire.THINKING_LEVELS)
         raise config_error(
             f"{name}.reasoning",
-            f"is {reasoning.value!r}, which {_wire.VENDOR} has no thinking level for "
+            f"is {reasoning.value!r}, which {_wire.WIRE} has no thinking level for "
             f"(it takes {levels})",
         )
 

@@ -1,115 +1,211 @@
-"""One part of a streamed candidate: text, a thought, a whole function call, or a refusal.
+"""One part of a streamed candidate, read strictly: its kind, its metadata, a whole call, a payload.
 
-A part holds one kind of data (``text``, ``functionCall``, ...) and any of
-the metadata keys (``thought``, ``thoughtSignature``). This module reads
-it strictly and says what it is; the parser decides what it becomes.
+A part holds at most one kind of data (its data key: ``text``,
+``functionCall``, ``inlineData``, ...) and any of the metadata keys
+(``thought``, ``thoughtSignature``, ``videoMetadata``, ``partMetadata``,
+``mediaResolution``); a part of metadata alone holds no data (the SDK reads
+it as a ``Part`` with every data field unset). This module says what a part
+is; the candidate (`CandidateState`) decides where it goes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, final
+from typing import Any, Final
 
 from course_http import VendorErrorCode
-from course_protocol import JsonObject, freeze_json_object
-from course_protocol.untrusted import described, shown
+from course_protocol import freeze_json_object
+from course_protocol.untrusted import described, is_blank, shown
 from course_provider_gemini import _wire
-from course_provider_gemini._reads import fail, fail_invalid, invalid, text_at
+from course_provider_gemini._reads import (
+    fail,
+    fail_invalid,
+    frozen_object,
+    invalid,
+    optional_bool,
+    optional_text,
+    text_at,
+)
+from course_provider_gemini._result import GeminiFunctionCall, GeminiOpaquePart
 from course_vendor import event_error
 
-__all__ = ["FunctionCallPart", "TextPart", "read_part"]
+__all__ = [
+    "CALL_FIELDS",
+    "METADATA_KEYS",
+    "OPAQUE_KINDS",
+    "check_call_fields",
+    "given_call_id",
+    "opaque_part",
+    "part_kind",
+    "part_metadata",
+    "whole_call",
+]
 
-_CALL_KEYS: Final = frozenset({_wire.NAME_KEY, _wire.ARGS_KEY})
-_STREAMED_CALL_KEYS: Final = frozenset({_wire.PARTIAL_ARGS_KEY, _wire.WILL_CONTINUE_KEY})
+_OBJECT_METADATA: Final = (
+    "videoMetadata",
+    "partMetadata",
+    "mediaResolution",
+    "audioTranscription",
+    "speechMetadata",
+    "documentMetadata",
+    "spreadsheetMetadata",
+    "audioMetadata",
+)
+METADATA_KEYS: Final = frozenset(
+    {"thought", "thoughtSignature", "mediaProcessing", *_OBJECT_METADATA}
+)
+"""Keys of a part that say something about its data, never data of their own."""
+
+CALL_FIELDS: Final = frozenset({"name", "args", "id", "partialArgs", "willContinue"})
+"""Every field of a ``functionCall`` (``partialArgs`` and ``willContinue`` are Vertex's)."""
+
+# A part kind the grammar checks only the envelope of: each field the API
+# reference documents as required, and the type of each optional one it
+# reads; every other field is kept as it came, frozen.
+_TEXT, _ID, _OBJECT, _ARRAY, _BOOL = range(5)
+OPAQUE_KINDS: Final[dict[str, tuple[dict[str, int], dict[str, int]]]] = {
+    "inlineData": ({"mimeType": _TEXT, "data": _TEXT}, {"displayName": _TEXT}),
+    "fileData": ({"fileUri": _TEXT}, {"mimeType": _TEXT, "displayName": _TEXT}),
+    "functionResponse": (
+        {"name": _ID},
+        {
+            "id": _ID,
+            "response": _OBJECT,
+            "willContinue": _BOOL,
+            "scheduling": _TEXT,
+            "parts": _ARRAY,
+        },
+    ),
+    "executableCode": ({"code": _TEXT, "language": _TEXT}, {"id": _ID}),
+    "codeExecutionResult": ({"outcome": _TEXT}, {"output": _TEXT, "id": _ID}),
+    "toolCall": ({}, {"id": _ID, "toolType": _TEXT, "args": _OBJECT}),
+    "toolResponse": ({}, {"id": _ID, "toolType": _TEXT, "response": _OBJECT}),
+}
+"""Each opaque part kind: ``(required fields, optional fields)``, each field with its type."""
+
+_EXPECTED = {
+    _TEXT: "a string",
+    _ID: "a non-blank string",
+    _OBJECT: "an object",
+    _ARRAY: "an array",
+    _BOOL: "a boolean",
+}
+_TYPES: Final = {_TEXT: str, _ID: str, _OBJECT: dict, _ARRAY: list, _BOOL: bool}
 
 
-@final
-@dataclass(frozen=True, slots=True)
-class TextPart:
-    """Answer text (``thought`` parts never become one)."""
+def part_kind(part: dict[str, Any], path: str, index: int) -> str | None:
+    """The data key of ``part`` (at ``path`` of event ``index``), or ``None`` for metadata alone.
 
-    text: str
+    Raises `VendorError` ``VENDOR_INVALID_EVENT`` for a part holding two kinds
+    of data, and ``VENDOR_UNKNOWN_EVENT`` (``vendor_type`` the key) for a key
+    that is no kind of part the API documents.
+    """
+    kind: str | None = None
+    for key in part:
+        if key in METADATA_KEYS:
+            continue
+        if key != "text" and key != "functionCall" and key not in OPAQUE_KINDS:
+            raise event_error(
+                VendorErrorCode.VENDOR_UNKNOWN_EVENT,
+                f"{path} holds {shown(key)!r}, which is not a known kind of part",
+                vendor=_wire.WIRE,
+                index=index,
+                vendor_type=key,
+            )
+        if kind is not None:
+            fail_invalid(f"{path} holds more than one kind of data", index)
+        kind = key
+    return kind
 
 
-@final
-@dataclass(frozen=True, slots=True)
-class FunctionCallPart:
-    """A whole function call: its ``name``, its ``arguments``, the part's ``signature``."""
+def part_metadata(part: dict[str, Any], path: str, index: int) -> tuple[bool, str | None]:
+    """The ``thought`` flag and ``thoughtSignature`` of ``part``, its other metadata checked.
 
-    name: str
-    arguments: JsonObject
-    signature: str | None
+    Raises ``VENDOR_INVALID_EVENT`` for a ``thought`` that is not a boolean,
+    a signature or ``mediaProcessing`` that is not a string, or other
+    metadata (``videoMetadata``, ``partMetadata``, ``mediaResolution``,
+    ``audioTranscription``, ...) that is not an object.
+    """
+    thought = optional_bool(part, "thought", index, f"{path}.thought")
+    signature = optional_text(part, "thoughtSignature", index, f"{path}.thoughtSignature")
+    optional_text(part, "mediaProcessing", index, f"{path}.mediaProcessing")
+    for key in _OBJECT_METADATA:
+        value = part.get(key)
+        if value is not None and type(value) is not dict:
+            invalid(index, f"{path}.{key}", "an object", value)
+    return thought, signature
 
 
-def read_part(part: object, path: str, index: int) -> TextPart | FunctionCallPart | None:
-    """What the part at ``path`` of event ``index`` is: text, a call, or ``None`` (kept nothing).
+def opaque_part(
+    kind: str, part: dict[str, Any], path: str, index: int, thought: bool, signature: str | None
+) -> GeminiOpaquePart:
+    """The part of opaque ``kind``: its envelope checked, its data kept as frozen JSON.
 
-    A thought (``thought: true``) and a part of metadata alone (a bare
-    ``thoughtSignature``) keep nothing. Raises `VendorError`:
-    ``VENDOR_INVALID_EVENT`` for a part that is not an object, holds two
-    kinds of data, or a field of the wrong type; ``VENDOR_UNSUPPORTED_CONTENT``
-    for data the course cannot carry (media, code execution) and for a
-    function call whose arguments are streamed (Vertex's ``partialArgs``,
-    ``willContinue``); ``VENDOR_UNKNOWN_EVENT`` for a kind of data this
-    parser does not know; ``VENDOR_INVALID_TOOL_ARGUMENTS`` for ``args``
+    Raises ``VENDOR_INVALID_EVENT`` naming the field for a payload that is
+    not an object, a required field absent, a field of the wrong type, or a
+    payload the course's JSON refuses (nested too deep).
+    """
+    payload = part.get(kind)
+    data_path = f"{path}.{kind}"
+    if type(payload) is not dict:
+        invalid(index, data_path, "an object", payload)
+    required, optional = OPAQUE_KINDS[kind]
+    for field, kind_of in required.items():
+        _check_field(payload, field, kind_of, data_path, index, required=True)
+    for field, kind_of in optional.items():
+        _check_field(payload, field, kind_of, data_path, index, required=False)
+    return GeminiOpaquePart(kind, frozen_object(payload, index, data_path), thought, signature)
+
+
+def _check_field(
+    payload: dict[str, Any], field: str, kind_of: int, path: str, index: int, *, required: bool
+) -> None:
+    value = payload.get(field)
+    if value is None:
+        if not required:
+            return
+        if field not in payload:
+            fail_invalid(f"{path}.{field} is missing: the API documents it as required", index)
+    if type(value) is not _TYPES[kind_of]:
+        invalid(index, f"{path}.{field}", _EXPECTED[kind_of], value)
+    if kind_of == _ID and type(value) is str and is_blank(value):
+        fail_invalid(f"{path}.{field} must be a non-blank string, got blank text", index)
+
+
+def check_call_fields(call: dict[str, Any], path: str, index: int) -> None:
+    """Refuse a ``functionCall`` field the API does not document: ``VENDOR_UNKNOWN_EVENT``.
+
+    A call is what the course carries: a field that could change what it
+    means is never passed over. ``vendor_type`` is the field.
+    """
+    for key in call:
+        if key not in CALL_FIELDS:
+            fail(
+                VendorErrorCode.VENDOR_UNKNOWN_EVENT,
+                index,
+                f"{path}.{shown(key)} is not a known field of a function call",
+                vendor_type=key,
+            )
+
+
+def given_call_id(call: dict[str, Any], path: str, index: int) -> str | None:
+    """The call's ``id`` (Gemini 3 sends one), or ``None``; invalid unless a non-blank string."""
+    return optional_text(call, "id", index, f"{path}.id", non_blank=True)
+
+
+def whole_call(
+    call: dict[str, Any], path: str, index: int, signature: str | None
+) -> GeminiFunctionCall:
+    """The whole function call ``call`` (at ``path``), its fields known to be the API's.
+
+    ``args`` absent means ``{}``. Raises ``VENDOR_INVALID_EVENT`` for a
+    ``name`` that is absent, not a string or blank, and an ``id`` that is
+    not a non-blank string; ``VENDOR_INVALID_TOOL_ARGUMENTS`` for ``args``
     that are not a JSON object the course accepts.
     """
-    if type(part) is not dict:
-        invalid(index, path, "an object", part)
-    kinds = [key for key in part if key not in _wire.PART_METADATA]
-    thought = part.get(_wire.THOUGHT_KEY)
-    if thought is not None and type(thought) is not bool:
-        invalid(index, f"{path}.{_wire.THOUGHT_KEY}", "a boolean", thought)
-    signature = part.get(_wire.THOUGHT_SIGNATURE_KEY)
-    if signature is not None and type(signature) is not str:
-        invalid(index, f"{path}.{_wire.THOUGHT_SIGNATURE_KEY}", "a string", signature)
-    if not kinds:
-        return None
-    if len(kinds) > 1:
-        fail_invalid(f"{path} holds more than one kind of data", index)
-    kind = kinds[0]
-    if kind == _wire.TEXT_KEY:
-        text = text_at(part, _wire.TEXT_KEY, index, parent=path)
-        return None if thought or not text else TextPart(text)
-    if thought:
-        fail_invalid(f"{path}.{_wire.THOUGHT_KEY} is set on a part that is not text", index)
-    if kind == _wire.FUNCTION_CALL_KEY:
-        return _function_call(part.get(kind), f"{path}.{kind}", index, signature)
-    quoted = shown(kind)
-    if kind in _wire.UNSUPPORTED_PARTS:
-        code = VendorErrorCode.VENDOR_UNSUPPORTED_CONTENT
-        problem = f"{path} is {quoted!r}, which the course protocol cannot carry"
-    else:
-        code = VendorErrorCode.VENDOR_UNKNOWN_EVENT
-        problem = f"{path} holds {quoted!r}, which is not a known kind of part"
-    raise event_error(code, problem, vendor=_wire.VENDOR, index=index, vendor_type=kind)
-
-
-def _function_call(call: object, path: str, index: int, signature: str | None) -> FunctionCallPart:
-    if type(call) is not dict:
-        invalid(index, path, "an object", call)
-    streamed = sorted(_STREAMED_CALL_KEYS.intersection(call))
-    if streamed:
-        # Vertex streams a call's arguments as JSON-path fragments over
-        # several chunks; no course chunk could carry a call before it is whole.
-        fail(
-            VendorErrorCode.VENDOR_UNSUPPORTED_CONTENT,
-            index,
-            f"{path} streams its arguments ({streamed[0]}); only whole function calls are "
-            "supported (leave streamed function-call arguments off)",
-            vendor_type=streamed[0],
-        )
-    unknown = sorted(key for key in call if key not in _CALL_KEYS)
-    if unknown:
-        fail(
-            VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-            index,
-            f"{path}.{shown(unknown[0])} is not a known field of a function call",
-            vendor_type=unknown[0],
-        )
-    name = text_at(call, _wire.NAME_KEY, index, parent=path, non_blank=True)
-    arguments = call.get(_wire.ARGS_KEY, {})
-    args_path = f"{path}.{_wire.ARGS_KEY}"
+    name = text_at(call, "name", index, parent=path, non_blank=True)
+    identifier = given_call_id(call, path, index)
+    arguments = call.get("args", {})
+    args_path = f"{path}.args"
     if type(arguments) is not dict:
         fail(
             VendorErrorCode.VENDOR_INVALID_TOOL_ARGUMENTS,
@@ -124,4 +220,4 @@ def _function_call(call: object, path: str, index: int, signature: str | None) -
             index,
             f"{problem.path}: {problem.message}",
         )
-    return FunctionCallPart(name, frozen.unwrap(), signature)
+    return GeminiFunctionCall(name, frozen.unwrap(), identifier, signature, streamed=False)

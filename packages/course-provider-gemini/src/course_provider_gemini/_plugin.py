@@ -5,6 +5,7 @@ from __future__ import annotations
 from course_http import HttpTransport
 from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
+from course_provider_gemini._grammar import GeminiGrammar
 from course_provider_gemini._model import GEMINI_WIRE, GeminiModel
 from course_vendor import VendorPlugin
 
@@ -26,5 +27,7 @@ GEMINI_PLUGIN = VendorPlugin(
     base_url_variable=_wire.BASE_URL_VARIABLE,
     named_events=False,
     replay_model=_replay_model,
+    grammar=GeminiGrammar,
 )
-"""The Gemini wire for the vendor registry: its chunks are unnamed ``data:`` frames."""
+"""The Gemini wire for the vendor registry: its chunks are unnamed ``data:`` frames, judged
+by `GeminiGrammar`."""

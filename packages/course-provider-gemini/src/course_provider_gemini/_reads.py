@@ -1,9 +1,17 @@
-"""Reads of one decoded chunk's fields, and how a read fails: naming the event and the field."""
+"""Reads of one decoded chunk's fields, and how a read fails: naming the event and the field.
+
+Blank means what ``course_protocol.untrusted.is_blank`` says, the one rule of
+the workspace, never ``str.strip``.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+from returns.result import Failure
+
+from course_protocol import JsonObject, freeze_json_object
+from course_protocol.untrusted import is_blank
 from course_provider_gemini import _wire
 from course_vendor import EventFailures, token_count
 
@@ -13,15 +21,18 @@ __all__ = [
     "fail",
     "fail_invalid",
     "fail_order",
+    "frozen_array",
+    "frozen_object",
     "invalid",
     "object_at",
+    "optional_bool",
     "optional_object",
     "optional_text",
     "text_at",
 ]
 
-FAILURES: Final = EventFailures(_wire.VENDOR)
-"""How this package's events fail, and the kit's field reads bound to this vendor."""
+FAILURES: Final = EventFailures(_wire.WIRE)
+"""How this package's events fail, and the kit's field reads bound to this wire."""
 
 fail: Final = FAILURES.fail
 """``fail(code, index, message, *, vendor_type=..., ...)``: raise ``code`` about event ``index``."""
@@ -34,7 +45,6 @@ object_at: Final = FAILURES.object_at
 
 text_at: Final = FAILURES.text_at
 """``text_at(data, key, index, *, parent="", non_blank=False)``: ``data[key]`` as a ``str``."""
-
 
 fail_invalid: Final = FAILURES.fail_invalid
 """``fail_invalid(message, index)``: raise ``VENDOR_INVALID_EVENT`` about event ``index``."""
@@ -54,18 +64,59 @@ def optional_object(data: dict[str, Any], key: str, index: int, path: str) -> di
 def optional_text(
     data: dict[str, Any], key: str, index: int, path: str, *, non_blank: bool = False
 ) -> str | None:
-    """``data[key]`` as a ``str`` (not blank, when asked), or ``None`` when absent or null."""
+    """``data[key]`` as a ``str`` (not blank, when asked), or ``None`` when absent or null.
+
+    Raises `invalid` (``VENDOR_INVALID_EVENT``) naming ``path`` for another
+    type, or for blank text (``is_blank``) where ``non_blank`` forbids it
+    (said as ``got blank text``).
+    """
     value = data.get(key)
     if value is None:
         return None
-    if type(value) is not str or (non_blank and not value.strip()):
+    if type(value) is not str:
         invalid(index, path, "a non-blank string" if non_blank else "a string", value)
+    if non_blank and is_blank(value):
+        fail_invalid(f"{path} must be a non-blank string, got blank text", index)
+    return value
+
+
+def optional_bool(data: dict[str, Any], key: str, index: int, path: str) -> bool:
+    """``data[key]`` as a ``bool``, ``False`` when absent or null; else invalid."""
+    value = data.get(key)
+    if value is None:
+        return False
+    if type(value) is not bool:
+        invalid(index, path, "a boolean", value)
     return value
 
 
 def count_at(data: dict[str, Any], key: str, index: int, path: str) -> int | None:
-    """``data[key]`` as a token count, or ``None`` when absent or null; else invalid."""
+    """``data[key]`` as a token count (0 to 2**53 - 1), or ``None`` when absent or null."""
     value = data.get(key)
     if value is None:
         return None
-    return token_count(value, vendor=_wire.VENDOR, index=index, path=path)
+    return token_count(value, vendor=_wire.WIRE, index=index, path=path)
+
+
+def frozen_object(value: object, index: int, path: str) -> JsonObject:
+    """``value`` as a frozen JSON object; else ``VENDOR_INVALID_EVENT`` naming ``path``.
+
+    Refused: anything but a ``dict``, and an object the course's JSON refuses
+    (nesting past ``JSON_MAX_DEPTH``), named by the bad value's path.
+    """
+    if type(value) is not dict:
+        invalid(index, path, "an object", value)
+    frozen = freeze_json_object(value, path)
+    if isinstance(frozen, Failure):
+        problem = frozen.failure()
+        fail_invalid(f"{problem.path} {problem.message}", index)
+    return frozen.unwrap()
+
+
+def frozen_array(value: object, index: int, path: str) -> tuple[JsonObject, ...]:
+    """``value`` as a tuple of frozen JSON objects; invalid unless an array of objects."""
+    if type(value) is not list:
+        invalid(index, path, "an array", value)
+    return tuple(
+        frozen_object(item, index, f"{path}[{number}]") for number, item in enumerate(value)
+    )

@@ -27,7 +27,7 @@ _NO_SIGNATURES: Mapping[str, str] = {}
 
 
 def _invalid(message: str) -> VendorError:
-    return VendorError(VendorErrorCode.VENDOR_INVALID_REQUEST, message, vendor=_wire.VENDOR)
+    return VendorError(VendorErrorCode.VENDOR_INVALID_REQUEST, message, vendor=_wire.WIRE)
 
 
 def request_headers(api_key: str) -> dict[str, str]:
@@ -132,7 +132,7 @@ def _turns(request: CourseModelRequest, signatures: Mapping[str, str]) -> list[d
         parts_key=_wire.PARTS_KEY,
         user_role=_wire.USER,
         assistant_role=_wire.MODEL,
-        vendor=_wire.VENDOR,
+        vendor=_wire.WIRE,
     )
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:

@@ -1,16 +1,16 @@
-"""Finish reasons (the two the course can express, the failure of the rest), prompt refusals."""
+"""How the mapping ends a response: the finish reasons the course can express, the refusals."""
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import CourseStopReason
 from course_protocol.untrusted import shown
 from course_provider_gemini import _wire
-from course_provider_gemini._reads import fail, optional_object, optional_text
+from course_provider_gemini._reads import fail
 
-__all__ = ["course_stop_reason", "read_prompt_feedback", "refuse_prompt"]
+__all__ = ["course_stop_reason", "refuse_prompt"]
 
 
 def course_stop_reason(
@@ -38,7 +38,7 @@ def _refuse(reason: str, finish_message: str | None, index: int) -> NoReturn:
         fail(
             VendorErrorCode.VENDOR_REFUSAL,
             index,
-            f"the vendor withheld the answer ({_wire.FINISH_REASON_KEY} {quoted!r})",
+            f"the vendor withheld the answer (finishReason {quoted!r})",
             vendor_type=reason,
             vendor_message=finish_message,
         )
@@ -61,24 +61,7 @@ def refuse_prompt(reason: str, message: str | None, index: int) -> NoReturn:
     fail(
         VendorErrorCode.VENDOR_REFUSAL,
         index,
-        f"the vendor blocked the prompt ({_wire.BLOCK_REASON_KEY} {shown(reason)!r})",
+        f"the vendor blocked the prompt (blockReason {shown(reason)!r})",
         vendor_type=reason,
         vendor_message=message,
     )
-
-
-def read_prompt_feedback(data: dict[str, Any], index: int) -> None:
-    """Read a chunk's ``promptFeedback``: raise `refuse_prompt` for a ``blockReason``.
-
-    Raises `VendorError` ``VENDOR_INVALID_EVENT`` for a feedback that is not
-    an object or a reason or message of the wrong type.
-    """
-    feedback = optional_object(data, _wire.PROMPT_FEEDBACK_KEY, index, _wire.PROMPT_FEEDBACK_KEY)
-    if feedback is None:
-        return
-    path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_KEY}"
-    reason = optional_text(feedback, _wire.BLOCK_REASON_KEY, index, path, non_blank=True)
-    if reason is not None:
-        message_path = f"{_wire.PROMPT_FEEDBACK_KEY}.{_wire.BLOCK_REASON_MESSAGE_KEY}"
-        message = optional_text(feedback, _wire.BLOCK_REASON_MESSAGE_KEY, index, message_path)
-        refuse_prompt(reason, message, index)

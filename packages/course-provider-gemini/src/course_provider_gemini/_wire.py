@@ -3,6 +3,9 @@
 These spellings belong to the vendor's side of the boundary. They appear in
 this package only; the wire-vocabulary import contract for this package fails
 when one of them shows up as a string literal in a core course package.
+Inside the package, the grammar and the mapping write a streamed chunk's
+keys as literals (``"candidates"``, ``"finishReason"``), where they read
+better than a constant each.
 
 Spelled as in every vendor's wire module: a JSON key's constant ends in
 ``_KEY``; a value (a role, a finish reason, a mode) is named for itself. A
@@ -17,28 +20,17 @@ __all__ = [
     "API_KEY_VARIABLE",
     "ARGS_KEY",
     "BASE_URL_VARIABLE",
-    "BLOCK_REASON_KEY",
-    "BLOCK_REASON_MESSAGE_KEY",
-    "CANDIDATES_KEY",
-    "CANDIDATES_TOKEN_COUNT_KEY",
-    "CODE_KEY",
     "CONTENTS_KEY",
-    "CONTENT_KEY",
     "DEFAULT_BASE_URL",
     "DESCRIPTION_KEY",
     "ERROR_KEY",
-    "FINISH_MESSAGE_KEY",
-    "FINISH_REASON_KEY",
     "FUNCTION_CALLING_CONFIG_KEY",
     "FUNCTION_CALL_KEY",
     "FUNCTION_DECLARATIONS_KEY",
     "FUNCTION_RESPONSE_KEY",
     "GENERATION_CONFIG_KEY",
-    "INDEX_KEY",
     "JSON_MEDIA_TYPE",
     "MAX_OUTPUT_TOKENS_KEY",
-    "MAX_TOKENS",
-    "MESSAGE_KEY",
     "MODEL",
     "MODE_ANY",
     "MODE_AUTO",
@@ -48,19 +40,14 @@ __all__ = [
     "NAME_KEY",
     "OUTPUT_KEY",
     "PARAMETERS_JSON_SCHEMA_KEY",
-    "PARTIAL_ARGS_KEY",
     "PARTS_KEY",
-    "PART_METADATA",
-    "PROMPT_FEEDBACK_KEY",
-    "PROMPT_TOKEN_COUNT_KEY",
+    "PROTO_SPELLINGS",
     "REFUSED_REASONS",
-    "RESPONSE_ID_KEY",
     "RESPONSE_KEY",
     "ROLE_KEY",
     "SEED_KEY",
     "SSE_MEDIA_TYPE",
     "SSE_QUERY",
-    "STATUS_KEY",
     "STOP",
     "STOP_SEQUENCES_KEY",
     "STREAM_PATH",
@@ -71,21 +58,16 @@ __all__ = [
     "THINKING_CONFIG_KEY",
     "THINKING_LEVELS",
     "THINKING_LEVEL_KEY",
-    "THOUGHTS_TOKEN_COUNT_KEY",
-    "THOUGHT_KEY",
     "THOUGHT_SIGNATURE_KEY",
     "TOOLS_KEY",
     "TOOL_CONFIG_KEY",
     "TOP_K_KEY",
     "TOP_P_KEY",
-    "UNSUPPORTED_PARTS",
-    "USAGE_METADATA_KEY",
     "USER",
-    "VENDOR",
-    "WILL_CONTINUE_KEY",
+    "WIRE",
 ]
 
-VENDOR: Final = "gemini"
+WIRE: Final = "gemini"
 """The course's name for this wire format (``VendorError.vendor``, ``--wire``)."""
 
 DEFAULT_BASE_URL: Final = "https://generativelanguage.googleapis.com"
@@ -128,6 +110,9 @@ THINKING_CONFIG_KEY: Final = "thinkingConfig"
 THINKING_BUDGET_KEY: Final = "thinkingBudget"
 THINKING_LEVEL_KEY: Final = "thinkingLevel"
 TOOL_CONFIG_KEY: Final = "toolConfig"
+PROTO_SPELLINGS: Final = ("system_instruction", "tool_config", "generation_config")
+"""The protobuf field names of the body keys the adapter writes that differ from their JSON
+names: the API's JSON mapping reads both spellings of a field."""
 FUNCTION_CALLING_CONFIG_KEY: Final = "functionCallingConfig"
 MODE_KEY: Final = "mode"
 ALLOWED_FUNCTION_NAMES_KEY: Final = "allowedFunctionNames"
@@ -141,55 +126,14 @@ FUNCTION_CALL_KEY: Final = "functionCall"
 ARGS_KEY: Final = "args"
 FUNCTION_RESPONSE_KEY: Final = "functionResponse"
 RESPONSE_KEY: Final = "response"
+THOUGHT_SIGNATURE_KEY: Final = "thoughtSignature"
 OUTPUT_KEY: Final = "output"
 """The key of a Tool's result in a ``functionResponse.response`` object."""
 ERROR_KEY: Final = "error"
 """The key of a failed Tool's message there, and of an error object in a body or stream."""
 
-# Streamed chunks.
-CANDIDATES_KEY: Final = "candidates"
-CONTENT_KEY: Final = "content"
-INDEX_KEY: Final = "index"
-FINISH_REASON_KEY: Final = "finishReason"
-FINISH_MESSAGE_KEY: Final = "finishMessage"
-USAGE_METADATA_KEY: Final = "usageMetadata"
-PROMPT_TOKEN_COUNT_KEY: Final = "promptTokenCount"
-CANDIDATES_TOKEN_COUNT_KEY: Final = "candidatesTokenCount"
-THOUGHTS_TOKEN_COUNT_KEY: Final = "thoughtsTokenCount"
-RESPONSE_ID_KEY: Final = "responseId"
-PROMPT_FEEDBACK_KEY: Final = "promptFeedback"
-BLOCK_REASON_KEY: Final = "blockReason"
-BLOCK_REASON_MESSAGE_KEY: Final = "blockReasonMessage"
-THOUGHT_KEY: Final = "thought"
-THOUGHT_SIGNATURE_KEY: Final = "thoughtSignature"
-PARTIAL_ARGS_KEY: Final = "partialArgs"
-WILL_CONTINUE_KEY: Final = "willContinue"
-
-PART_METADATA: Final = frozenset(
-    {THOUGHT_KEY, THOUGHT_SIGNATURE_KEY, "videoMetadata", "partMetadata"}
-)
-"""Keys of a part that say something about its data, never data of their own."""
-UNSUPPORTED_PARTS: Final = frozenset(
-    {
-        "inlineData",
-        "fileData",
-        FUNCTION_RESPONSE_KEY,
-        "executableCode",
-        "codeExecutionResult",
-        "toolCall",
-        "toolResponse",
-    }
-)
-"""Part data the course protocol cannot carry: media, and Tools the vendor runs itself."""
-
-# The error object: in an HTTP error body, or in the stream.
-CODE_KEY: Final = "code"
-MESSAGE_KEY: Final = "message"
-STATUS_KEY: Final = "status"
-
 # Finish reasons.
 STOP: Final = "STOP"
-MAX_TOKENS: Final = "MAX_TOKENS"
 REFUSED_REASONS: Final = frozenset(
     {
         "SAFETY",
@@ -200,6 +144,8 @@ REFUSED_REASONS: Final = frozenset(
         "IMAGE_SAFETY",
         "IMAGE_PROHIBITED_CONTENT",
         "IMAGE_RECITATION",
+        "MODEL_ARMOR",
+        "ESCALATION",
     }
 )
 """Finish reasons of an answer the vendor withheld: a refusal, not a cut."""

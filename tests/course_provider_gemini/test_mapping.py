@@ -1,4 +1,9 @@
-"""GeminiStreamParser on bodies of our own: what each chunk becomes, and every way it fails."""
+"""GeminiMapping on bodies of our own: what each chunk becomes in the course, and every refusal.
+
+Only what passed the grammar reaches the mapping; the mapping carries one
+candidate's answer text and whole function calls, skips thoughts, and
+refuses what the course cannot carry, naming the kind and the wire.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from course_protocol import (
     CourseToolCallChunk,
     thaw_json,
 )
-from course_provider_gemini import GeminiStreamParser, course_call_id
+from course_provider_gemini import GeminiMapping, GeminiResult, course_call_id
 from tests.course_provider_gemini.bodies import (
     REQUEST_ID,
     RESPONSE_ID,
@@ -25,8 +30,10 @@ from tests.course_provider_gemini.bodies import (
     chunk,
     error_object,
     event,
+    judged,
     play,
     raw,
+    streamed_call,
     text,
     thought,
     usage,
@@ -85,7 +92,8 @@ def test_the_last_usage_counts() -> None:
 
 
 def test_each_whole_function_call_is_one_tool_call_with_a_derived_id() -> None:
-    parser = GeminiStreamParser(REQUEST_ID)
+    signatures: dict[str, str] = {}
+    parser = GeminiMapping(REQUEST_ID, signatures=signatures)
     events = [
         chunk(text("Looking. ")),
         chunk(
@@ -109,7 +117,7 @@ def test_each_whole_function_call_is_one_tool_call_with_a_derived_id() -> None:
         CourseToolCall,
         CourseToolCall,
     ]
-    assert parser.signatures == {first: "sig-1"}
+    assert signatures == {first: "sig-1"}
 
 
 def test_a_call_without_args_has_empty_arguments() -> None:
@@ -190,12 +198,10 @@ def test_nothing_may_follow_the_finishing_chunk() -> None:
     [
         ([raw("[1]")], C.VENDOR_INVALID_EVENT, 0),
         ([raw('{"candidates": {"0": {}}}')], C.VENDOR_INVALID_EVENT, 0),
-        ([raw(json.dumps({"candidates": [{}, {}]}))], C.VENDOR_UNSUPPORTED_CONTENT, 0),
-        ([raw(json.dumps({"candidates": [{"index": 1}]}))], C.VENDOR_INVALID_EVENT, 0),
+        ([raw(json.dumps({"candidates": [{}, {"index": 1}]}))], C.VENDOR_UNSUPPORTED_CONTENT, 0),
+        ([raw(json.dumps({"candidates": [{"index": 1}]}))], C.VENDOR_UNSUPPORTED_CONTENT, 0),
         ([raw(json.dumps({"candidates": [{"index": True}]}))], C.VENDOR_INVALID_EVENT, 0),
         ([raw(json.dumps({"candidates": ["text"]}))], C.VENDOR_INVALID_EVENT, 0),
-        ([chunk({"inlineData": {"data": "AA=="}})], C.VENDOR_UNSUPPORTED_CONTENT, 0),
-        ([chunk({"executableCode": {"code": "1"}})], C.VENDOR_UNSUPPORTED_CONTENT, 0),
         ([chunk({"hologram": {}})], C.VENDOR_UNKNOWN_EVENT, 0),
         ([chunk({"text": "a", "functionCall": {"name": "f"}})], C.VENDOR_INVALID_EVENT, 0),
         ([chunk({"text": 3})], C.VENDOR_INVALID_EVENT, 0),
@@ -204,13 +210,13 @@ def test_nothing_may_follow_the_finishing_chunk() -> None:
         ([chunk(call("f", [1, 2]))], C.VENDOR_INVALID_TOOL_ARGUMENTS, 0),
         ([chunk(call("f", "{}"))], C.VENDOR_INVALID_TOOL_ARGUMENTS, 0),
         ([chunk(call(""))], C.VENDOR_INVALID_EVENT, 0),
-        ([chunk({"functionCall": {"name": "f", "id": "x"}})], C.VENDOR_UNKNOWN_EVENT, 0),
+        ([chunk({"functionCall": {"name": "f", "ID": "x"}})], C.VENDOR_UNKNOWN_EVENT, 0),
+        ([chunk({"functionCall": {"partialArgs": []}})], C.VENDOR_EVENT_ORDER, 0),
         (
             [chunk({"functionCall": {"name": "f", "willContinue": True}})],
-            C.VENDOR_UNSUPPORTED_CONTENT,
-            0,
+            C.VENDOR_MISSING_TERMINAL,
+            1,
         ),
-        ([chunk({"functionCall": {"partialArgs": []}})], C.VENDOR_UNSUPPORTED_CONTENT, 0),
         ([chunk(call("f"), response_id=None)], C.VENDOR_INVALID_EVENT, 0),
         ([chunk(text("a"), finish="STOP", response_id=None)], C.VENDOR_INVALID_EVENT, 0),
         ([chunk(text("a")), chunk(finish="STOP", response_id="other")], C.VENDOR_INVALID_EVENT, 1),
@@ -254,7 +260,8 @@ def test_a_malformed_chunk_fails_with_its_code_at_its_event(
     error = failed(events)
 
     assert (error.code, error.event_index) == (code, index)
-    assert error.message.startswith(f"event {index}: ")
+    if code is not C.VENDOR_MISSING_TERMINAL:
+        assert error.message.startswith(f"event {index}: ")
 
 
 def test_deeply_nested_arguments_are_refused_as_tool_arguments() -> None:
@@ -265,3 +272,169 @@ def test_deeply_nested_arguments_are_refused_as_tool_arguments() -> None:
     error = failed([chunk(call("f", deep), finish="STOP")])
 
     assert error.code is C.VENDOR_INVALID_TOOL_ARGUMENTS
+
+
+UNCARRIED = {
+    "inlineData": {"mimeType": "image/png", "data": "AA=="},
+    "fileData": {"fileUri": "gs://bucket/a.pdf", "mimeType": "application/pdf"},
+    "functionResponse": {"name": "lookup", "response": {"output": "a"}},
+    "executableCode": {"language": "PYTHON", "code": "print(1)"},
+    "codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1"},
+    "toolCall": {"id": "t-1", "toolType": "GOOGLE_SEARCH_WEB"},
+    "toolResponse": {"id": "t-1", "response": {}},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNCARRIED))
+def test_a_kind_the_course_cannot_carry_is_refused_where_it_first_appears_naming_it(
+    kind: str,
+) -> None:
+    events = [chunk(text("Looking. ")), chunk({kind: UNCARRIED[kind]}), chunk(finish="STOP")]
+    assert isinstance(judged(events), GeminiResult)
+
+    chunks, outcome = play(events)
+
+    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "Looking. ")]
+    assert isinstance(outcome, VendorError)
+    assert (outcome.code, outcome.event_index, outcome.vendor_type) == (
+        C.VENDOR_UNSUPPORTED_CONTENT,
+        1,
+        kind,
+    )
+    assert f"part kind '{kind}' is " in outcome.message
+    assert outcome.message.endswith("which the course protocol cannot carry (gemini)")
+
+
+def test_a_thought_image_is_still_media_the_course_cannot_carry() -> None:
+    image = {"inlineData": UNCARRIED["inlineData"], "thought": True}
+
+    error = failed([chunk(image, finish="STOP")])
+
+    assert (error.code, error.vendor_type) == (C.VENDOR_UNSUPPORTED_CONTENT, "inlineData")
+
+
+def test_a_second_candidate_is_refused_naming_the_wire() -> None:
+    pair = {"candidates": [{"content": {"parts": [{"text": "a"}]}}, {"index": 1}]}
+
+    error = failed([event(pair)])
+
+    assert (error.code, error.vendor_type) == (C.VENDOR_UNSUPPORTED_CONTENT, "candidates")
+    assert error.message == (
+        "event 0: 2 candidates: the course carries one answer (ask for one) (gemini)"
+    )
+
+
+def test_gemini_3s_own_call_ids_are_the_tool_call_ids_derived_only_when_absent() -> None:
+    events = [
+        chunk(
+            {"functionCall": {"name": "f", "args": {"a": 1}, "id": "x7k2"}},
+            call("g"),
+            finish="STOP",
+        )
+    ]
+
+    chunks, response = answered(events)
+
+    assert chunks == [
+        CourseToolCallChunk(REQUEST_ID, CourseToolCall("x7k2", "f", {"a": 1})),
+        CourseToolCallChunk(REQUEST_ID, CourseToolCall(course_call_id(RESPONSE_ID, 1), "g", {})),
+    ]
+    assert response.message.content == tuple(chunk.tool_call for chunk in chunks)
+    assert all(
+        block is chunk.tool_call
+        for block, chunk in zip(response.message.content, chunks, strict=True)
+    )
+
+
+def test_a_call_with_its_own_id_needs_no_response_id_before_it() -> None:
+    events = [
+        chunk({"functionCall": {"name": "f", "id": "x7k2"}}, response_id=None),
+        chunk(finish="STOP"),
+    ]
+
+    _, response = answered(events)
+
+    assert response.message.content == (CourseToolCall("x7k2", "f", {}),)
+
+
+def test_a_vendor_id_that_a_derived_id_repeats_is_refused_at_the_second_call() -> None:
+    clash = course_call_id(RESPONSE_ID, 1)
+    events = [chunk(call("f"), {"functionCall": {"name": "g", "id": clash}}, finish="STOP")]
+    assert isinstance(judged(events), GeminiResult)
+    events = [chunk({"functionCall": {"name": "g", "id": clash}}), chunk(call("f"), finish="STOP")]
+
+    error = failed(events)
+
+    assert (error.code, error.event_index) == (C.VENDOR_INVALID_EVENT, 1)
+    assert "is the id of an earlier Tool call" in error.message
+
+
+def test_a_streamed_call_is_one_tool_call_pushed_at_the_part_that_closes_it() -> None:
+    parts = streamed_call(
+        "read_screen",
+        [{"jsonPath": "$.id", "stringValue": "A", "willContinue": True}],
+        [{"jsonPath": "$.id", "stringValue": ""}],
+    )
+    events = [chunk(part) for part in parts] + [chunk(text(""), finish="STOP")]
+    parser = GeminiMapping(REQUEST_ID)
+
+    made = [parser.feed(item, index) for index, item in enumerate(events)]
+    response = parser.end(len(events))
+
+    expected = CourseToolCall(course_call_id(RESPONSE_ID, 0), "read_screen", {"id": "A"})
+    assert made == [None, None, None, CourseToolCallChunk(REQUEST_ID, expected), None]
+    assert response.message.content == (expected,)
+    assert response.stop_reason is CourseStopReason.TOOL_CALL
+
+
+def test_answer_text_apart_only_by_thoughts_or_signatures_is_one_text_block() -> None:
+    events = [
+        chunk(text("a", thoughtSignature="AA==")),
+        chunk(thought("hmm"), text("b")),
+        chunk({"thoughtSignature": "BB=="}, text("c"), finish="STOP"),
+    ]
+
+    chunks, response = answered(events)
+
+    assert [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk] == [
+        "a",
+        "b",
+        "c",
+    ]
+    assert response.message.content == (CourseTextBlock("abc"),)
+
+
+@pytest.mark.parametrize("reason", ["MODEL_ARMOR", "ESCALATION", "SPII", "IMAGE_SAFETY"])
+def test_an_answer_a_filter_withheld_is_a_refusal(reason: str) -> None:
+    error = failed([chunk(text("cut"), finish=reason)])
+
+    assert (error.code, error.vendor_type) == (C.VENDOR_REFUSAL, reason)
+
+
+@pytest.mark.parametrize("reason", ["TOO_MANY_TOOL_CALLS", "CONTINUATION", "NO_IMAGE"])
+def test_a_stop_the_course_cannot_express_is_incomplete(reason: str) -> None:
+    error = failed([chunk(text("cut"), finish=reason)])
+
+    assert (error.code, error.vendor_type) == (C.VENDOR_INCOMPLETE, reason)
+
+
+def test_the_grammar_accepts_a_body_without_response_id_and_the_mapping_refuses_it() -> None:
+    events = [chunk(text("a"), finish="STOP", response_id=None)]
+    assert isinstance(judged(events), GeminiResult)
+
+    error = failed(events)
+
+    assert (error.code, error.event_index) == (C.VENDOR_INVALID_EVENT, 0)
+    assert error.message == "event 0: no chunk gave a responseId"
+
+
+def test_a_mapping_is_spent_after_a_refusal_and_its_grammar_never_saw_more() -> None:
+    parser = GeminiMapping(REQUEST_ID)
+    with pytest.raises(VendorError) as first:
+        parser.feed(chunk({"executableCode": UNCARRIED["executableCode"]}), 0)
+
+    with pytest.raises(VendorError) as again:
+        parser.feed(chunk(text("a"), finish="STOP"), 1)
+    assert again.value is first.value
+    assert parser.grammar.failure is None
+    assert not parser.finished
