@@ -26,6 +26,7 @@ __all__ = [
     "finish",
     "function_call",
     "message_item",
+    "output_text",
     "responses_events",
     "responses_text_stream",
     "text",
@@ -122,6 +123,11 @@ def message_item(item_id: str, **item: object) -> dict[str, Any]:
     return {**fields, "content": [], **item}
 
 
+def output_text(text: str = "") -> dict[str, Any]:
+    """An ``output_text`` part as the API spells it: its text and (no) annotations."""
+    return {"type": "output_text", "text": text, "annotations": []}
+
+
 def text_part(output_index: int, item_id: str, content_index: int = 0) -> dict[str, Any]:
     """The ``item_id``/``output_index``/``content_index`` triple of a text event."""
     return {"item_id": item_id, "output_index": output_index, "content_index": content_index}
@@ -157,6 +163,7 @@ def completed(
             "input_tokens": input_tokens,
             "input_tokens_details": {"cached_tokens": 0},
             "output_tokens": output_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
             "total_tokens": 27,
         },
     }
@@ -183,21 +190,15 @@ def responses_text_stream(
     """A complete text answer: created, in progress, one message item with one text part."""
     joined = "".join(deltas)
     where = text_part(0, item_id)
-    done_item = message_item(
-        item_id, status="completed", content=[{"type": "output_text", "text": joined}]
-    )
+    done_item = message_item(item_id, status="completed", content=[output_text(joined)])
     return responses_events(
         created(),
         {"type": "response.in_progress", "response": {"id": RESPONSE_ID, "status": "in_progress"}},
         {"type": "response.output_item.added", "output_index": 0, "item": message_item(item_id)},
-        {
-            "type": "response.content_part.added",
-            **where,
-            "part": {"type": "output_text", "text": ""},
-        },
+        {"type": "response.content_part.added", **where, "part": output_text()},
         *({"type": "response.output_text.delta", **where, "delta": delta} for delta in deltas),
         {"type": "response.output_text.done", **where, "text": joined},
-        {"type": "response.content_part.done", **where, "part": {"type": "output_text"}},
+        {"type": "response.content_part.done", **where, "part": output_text(joined)},
         {"type": "response.output_item.done", "output_index": 0, "item": done_item},
         completed([done_item]),
         start=start,

@@ -24,7 +24,7 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_stream import EventStream
-from course_vendor import StreamParser, VendorModel
+from course_vendor import StreamParser, VendorModel, WireMapping
 
 KEY = "sk-wire-test-0123456789SECRET"
 SSE = {"content-type": "text/event-stream"}
@@ -65,7 +65,8 @@ class Wire:
     ``path`` is the endpoint under the base URL, as the vendor's SDK joins it
     (what a model sends over a transport whose base URL has no path);
     ``base_url`` is the vendor's own, as its SDK and environment variable spell it;
-    ``parser`` makes the wire's stream parser for a request id; ``tool_call_id``
+    ``parser`` makes the wire's stream parser (or its grammar's mapping) for a
+    request id; ``tool_call_id``
     is the course id of the call of `tool_body` (the vendor's, or the one the
     adapter makes up for a vendor that gives none); ``error_events`` gives,
     for an error message, every kind of in-stream error report the vendor
@@ -88,7 +89,7 @@ class Wire:
     tool_events: Callable[[], list[SseEvent]]
     error_body: Callable[[str, str], bytes]
     base_url: str
-    parser: type[StreamParser]
+    parser: type[StreamParser] | type[WireMapping[Any]]
     tool_call_id: str
     error_events: Callable[[str], list[bytes]]
     request_headers: Callable[[Any], Mapping[str, str]]
