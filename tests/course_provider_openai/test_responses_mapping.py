@@ -23,14 +23,29 @@ from course_protocol import (
 )
 from course_provider_openai import ResponsesMapping
 from tests.course_provider_openai.bodies import (
+    CALL_ID,
+    CALL_ITEM_ID,
+    MESSAGE_ID,
     RESPONSE_ID,
+    args_delta,
+    args_done,
+    call_events,
+    call_item,
     completed,
     created,
     function_call,
+    in_progress,
+    item_added,
+    item_done,
     message_item,
-    output_text,
+    part_added,
+    part_done,
     responses_events,
     responses_text_stream,
+    text_delta,
+    text_done,
+    text_events,
+    text_item,
     text_part,
 )
 from tests.course_provider_openai.driving import Replay, replay
@@ -38,9 +53,9 @@ from tests.streams import text_deltas
 
 Code = VendorErrorCode
 REQUEST = "request-1"
-MSG = "msg_own_1"
-FC = "fc_own_1"
-CALL = "call_own_1"
+MSG = MESSAGE_ID
+FC = CALL_ITEM_ID
+CALL = CALL_ID
 TEXT_AT = text_part(0, MSG)
 
 
@@ -58,97 +73,6 @@ def failed(*payloads: dict[str, Any] | str) -> VendorError:
     assert outcome.error is not None
     assert outcome.error.vendor == "openai-responses"
     return outcome.error
-
-
-def in_progress(response_id: str = RESPONSE_ID) -> dict[str, Any]:
-    return {"type": "response.in_progress", "response": {"id": response_id}}
-
-
-def item_added(output_index: object, item: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "response.output_item.added", "output_index": output_index, "item": item}
-
-
-def item_done(output_index: int, item: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "response.output_item.done", "output_index": output_index, "item": item}
-
-
-def part(kind: str = "output_text", text: str = "") -> dict[str, Any]:
-    return output_text(text) if kind == "output_text" else {"type": kind, kind: text}
-
-
-def part_added(kind: str = "output_text", **where: object) -> dict[str, Any]:
-    return {"type": "response.content_part.added", **(where or TEXT_AT), "part": part(kind)}
-
-
-def part_done(text: str = "", kind: str = "output_text", **where: object) -> dict[str, Any]:
-    return {"type": "response.content_part.done", **(where or TEXT_AT), "part": part(kind, text)}
-
-
-def text_delta(delta: object, **where: object) -> dict[str, Any]:
-    return {"type": "response.output_text.delta", **(where or TEXT_AT), "delta": delta}
-
-
-def text_done(text: object, **where: object) -> dict[str, Any]:
-    return {"type": "response.output_text.done", **(where or TEXT_AT), "text": text}
-
-
-def args_delta(delta: object, output_index: int = 0, item_id: str = FC) -> dict[str, Any]:
-    return {
-        "type": "response.function_call_arguments.delta",
-        "item_id": item_id,
-        "output_index": output_index,
-        "delta": delta,
-    }
-
-
-def args_done(arguments: object, output_index: int = 0, item_id: str = FC) -> dict[str, Any]:
-    return {
-        "type": "response.function_call_arguments.done",
-        "item_id": item_id,
-        "output_index": output_index,
-        "arguments": arguments,
-    }
-
-
-def call_item(
-    item_id: str = FC, call_id: str = CALL, name: str = "add", arguments: str = '{"a": 1}'
-) -> dict[str, Any]:
-    """A function call as its ``done`` (and the terminal) repeat it."""
-    return {**function_call(item_id, call_id, name, arguments), "status": "completed"}
-
-
-def call_events(
-    output_index: int = 0,
-    item_id: str = FC,
-    call_id: str = CALL,
-    name: str = "add",
-    fragments: tuple[str, ...] = ('{"a"', ": 1}"),
-) -> list[dict[str, Any]]:
-    joined = "".join(fragments)
-    return [
-        item_added(output_index, function_call(item_id, call_id, name)),
-        *(args_delta(fragment, output_index, item_id) for fragment in fragments),
-        args_done(joined, output_index, item_id),
-        item_done(output_index, call_item(item_id, call_id, name, joined)),
-    ]
-
-
-def text_item(*texts: str, item_id: str = MSG) -> dict[str, Any]:
-    """A message as its ``done`` (and the terminal) repeat it: one output text per text."""
-    return message_item(item_id, status="completed", content=[output_text(t) for t in texts])
-
-
-def text_events(*deltas: str, output_index: int = 0, item_id: str = MSG) -> list[dict[str, Any]]:
-    where = text_part(output_index, item_id)
-    joined = "".join(deltas)
-    return [
-        item_added(output_index, message_item(item_id)),
-        part_added(**where),
-        *(text_delta(delta, **where) for delta in deltas),
-        text_done(joined, **where),
-        part_done(joined, **where),
-        item_done(output_index, text_item(joined, item_id=item_id)),
-    ]
 
 
 def test_a_text_answer_streams_its_deltas_and_completes_with_usage() -> None:
@@ -925,3 +849,39 @@ def test_a_part_whose_type_is_not_text_is_invalid() -> None:
 
     assert error.code is Code.VENDOR_INVALID_EVENT
     assert "part.type" in error.message
+
+
+def test_a_terminal_that_repeats_no_item_answers_with_the_streamed_text() -> None:
+    outcome = run(created(), *text_events("Four", "."), completed([]))
+
+    assert outcome.error is None
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock("Four."),)
+    assert outcome.response.stop_reason is CourseStopReason.STOP
+
+
+def test_a_terminal_that_repeats_no_item_answers_with_the_streamed_call_too() -> None:
+    outcome = run(created(), *call_events(), completed([]))
+
+    assert outcome.error is None
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseToolCall(CALL, "add", {"a": 1}),)
+    assert outcome.response.stop_reason is CourseStopReason.TOOL_CALL
+    assert [type(chunk) for chunk in outcome.chunks] == [CourseToolCallChunk]
+
+
+def test_a_terminal_that_lists_the_text_but_not_the_call_contradicts_the_stream() -> None:
+    events = [*text_events("Adding.", output_index=0), *call_events(1)]
+
+    error = failed(created(), *events, completed([text_item("Adding.")]))
+
+    assert (error.code, error.event_index) == (Code.VENDOR_INVALID_TERMINAL, len(events) + 1)
+    assert "response.output lists 1 item(s), the stream 2" in error.message
+
+
+def test_a_done_marker_after_the_terminal_still_answers() -> None:
+    outcome = run(created(), *text_events("a"), completed([]), "[DONE]")
+
+    assert outcome.error is None
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock("a"),)

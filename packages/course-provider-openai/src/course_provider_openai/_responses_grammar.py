@@ -32,7 +32,6 @@ from course_provider_openai._responses_items import (
 from course_provider_openai._responses_output import check_terminal_output, item_added, item_done
 from course_provider_openai._responses_parts import (
     annotation_added,
-    frozen,
     output_text_delta,
     output_text_done,
     part_added,
@@ -337,7 +336,7 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
             self._status,
             self._response_id,
             self._model,
-            tuple(_frozen_item(item, frame_count) for item in self._items),
+            tuple(_frozen_item(item) for item in self._items),
             self._usage,
             self._incomplete_reason,
             self._error,
@@ -347,7 +346,7 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         )
 
 
-def _frozen_item(item: ItemState, index: int) -> ResponsesItem:
+def _frozen_item(item: ItemState) -> ResponsesItem:
     if type(item) is MessageState:
         parts = tuple(
             ResponsesRefusal(part.joined())
@@ -369,7 +368,7 @@ def _frozen_item(item: ItemState, index: int) -> ResponsesItem:
             not item.open,
         )
     assert type(item) is ToolState
-    return ResponsesToolItem(item.kind, item.id, frozen(item.item, index, "item"), not item.open)
+    return ResponsesToolItem(item.kind, item.id, item.item, not item.open)
 
 
 _Handler = Callable[[OutputItems, dict[str, Any], int], None]

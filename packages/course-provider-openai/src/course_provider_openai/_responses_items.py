@@ -153,7 +153,8 @@ class ReasoningState:
 class ToolState:
     """Any other item: its kind, id and latest form, and what its own events streamed.
 
-    ``item`` is the item as ``added`` (then ``done``) gave it; ``text`` the
+    ``item`` is the item as ``added`` gave it, then as its ``done`` did,
+    frozen; ``text`` the
     one text its events stream (custom Tool input, MCP arguments,
     interpreter code), ``None`` until one came; ``commands`` a shell call's
     commands by ``command_index``; ``outputs`` whether each of a shell
@@ -174,7 +175,7 @@ class ToolState:
         "text",
     )
 
-    def __init__(self, kind: str, item_id: str, item: dict[str, Any]) -> None:
+    def __init__(self, kind: str, item_id: str, item: JsonObject) -> None:
         self.kind = kind
         self.id = item_id
         self.item = item

@@ -29,6 +29,7 @@ from course_provider_openai._responses_items import (
     ToolState,
     kind_of,
 )
+from course_provider_openai._responses_parts import frozen
 from course_provider_openai._responses_tools import STREAMED_TEXT
 
 __all__ = ["check_terminal_output", "item_added", "item_done"]
@@ -85,7 +86,7 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
     elif kind == "reasoning":
         state = ReasoningState(item_id, _optional_text(item, "encrypted_content", index))
     else:
-        state = ToolState(kind, item_id, item)
+        state = ToolState(kind, item_id, frozen(item, index, "item"))
         key = STREAMED_TEXT.get(kind)
         if key is not None:
             first = _optional_text(item, key, index)
@@ -127,7 +128,7 @@ def item_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
             key = STREAMED_TEXT[item.kind]
             if not item.text.close_with(_text_at(done, key, index, parent="item")):
                 _fail(_Code.VENDOR_INVALID_EVENT, index, f"item.{key} is not the deltas joined")
-        item.item = done
+        item.item = frozen(done, index, "item")
     disagreement = _disagreement(item, done)
     if disagreement is not None:
         _fail(_Code.VENDOR_INVALID_EVENT, index, f"item {disagreement}")
@@ -174,11 +175,12 @@ def _disagreement(item: ItemState, repeated: dict[str, Any]) -> str | None:
             return "arguments are not the call's arguments"
         return None
     if type(item) is ReasoningState:
+        differs = None
         if item.summary:
-            return _texts_differ(item.summary, repeated.get("summary"), "summary")
-        if item.content:
-            return _texts_differ(item.content, repeated.get("content"), "content")
-        return None
+            differs = _texts_differ(item.summary, repeated.get("summary"), "summary")
+        if differs is None and item.content:
+            differs = _texts_differ(item.content, repeated.get("content"), "content")
+        return differs
     if type(item) is ToolState and item.text is not None:
         key = STREAMED_TEXT[item.kind]
         if repeated.get(key) != item.text.text:

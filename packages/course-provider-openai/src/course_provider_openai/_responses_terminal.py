@@ -80,8 +80,9 @@ def read_error(error: dict[str, Any], index: int, path: str) -> ResponsesError:
     """The error object ``error`` (at ``path`` of event ``index``, ``""`` for the event itself).
 
     ``code`` may be text or an integer (given as its text, as compatible
-    vendors send HTTP-style codes). Raises ``VENDOR_INVALID_EVENT`` when
-    ``message`` is not a string or another field is of the wrong type.
+    vendors send HTTP-style codes). The event itself has no error ``type``
+    of its own (its ``type`` is ``"error"``). Raises ``VENDOR_INVALID_EVENT``
+    when ``message`` is not a string or another field is of the wrong type.
     """
     code = error.get("code")
     if type(code) is int:
@@ -91,6 +92,6 @@ def read_error(error: dict[str, Any], index: int, path: str) -> ResponsesError:
     return ResponsesError(
         RESPONSES_FAILURES.text_at(error, "message", index, parent=path),
         code,
-        _optional_text(error, "type", index, path),
+        _optional_text(error, "type", index, path) if path else None,
         _optional_text(error, "param", index, path),
     )
