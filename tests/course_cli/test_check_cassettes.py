@@ -37,6 +37,7 @@ from course_http import (
     VendorError,
 )
 from course_provider_openai import CHAT_VENDOR
+from course_vendor import load_vendor
 from tests.course_cassettes.replays import replay
 from tests.course_cassettes.sdk_upstream import ANTHROPIC_SSE, Upstream
 from tests.course_cassettes.test_httpx2_transports import recorded
@@ -66,6 +67,12 @@ def call(
 ) -> CassetteCall:
     headers = SSE if status < 300 else JSON
     return CassetteCall(sent_request(wire), RecordedResponse(status, headers, body, end))
+
+
+def checked_on(wire: Wire) -> str:
+    """How a problem names the check of ``wire``: judged by its grammar, or replayed."""
+    verb = "replayed" if load_vendor(wire.name).grammar is None else "judged"
+    return f"{verb} on {wire.name}"
 
 
 def written(path: Path, *calls: CassetteCall) -> Path:
@@ -130,8 +137,7 @@ def test_a_stream_broken_by_hand_is_reported_as_its_replay_fails(
     assert error is not None
     assert (error.code, error.event_index) == (code, event_index)
     assert line == (
-        f"{path}: response 1: {code}: calls[1].response.body: replayed on {wire.name}: "
-        f"{error.message}"
+        f"{path}: response 1: {code}: calls[1].response.body: {checked_on(wire)}: {error.message}"
     )
     assert summary == "checked 1 file, 2 responses: 1 problem in 1 file"
 
@@ -212,7 +218,7 @@ def test_an_invalid_event_before_a_recorded_cut_is_still_a_problem(
     run = course("check", path)
 
     assert run.status == 1
-    where = f"calls[0].response.body: replayed on {wire.name}: event {event_index}: "
+    where = f"calls[0].response.body: {checked_on(wire)}: event {event_index}: "
     assert f": response 0: {code}: {where}" in run.out
 
 

@@ -207,10 +207,12 @@ def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorErro
         return None
     if plugin.grammar is None:
         return played_stream_problem(plugin, response)
-    verdict = judge_body(plugin, response.body, content_encoding=_content_encoding(response))
-    if not isinstance(verdict, Failure):
-        return None
-    error: VendorError = verdict.failure()
-    if response.end != "complete" and error.code in _RECORDED_ENDS:
+    judge = StreamJudge(plugin, content_encoding=_content_encoding(response))
+    error = judge.feed_bytes(response.body)
+    if response.end == "complete":
+        error = error or judge.close()
+    # Cut short, the body ends where the cut fell: the frame the cut tore (never
+    # closed, so never judged) and the terminal that never came are the cut itself.
+    if error is None or (response.end != "complete" and error.code in _RECORDED_ENDS):
         return None
     return error.with_message(f"judged on {plugin.name}: {error.message}")
