@@ -129,8 +129,9 @@ class ResponsesFunctionCall:
 class ResponsesReasoning:
     """A ``reasoning`` item: summary texts, reasoning texts, and the opaque encrypted form.
 
-    ``encrypted_content`` is the item's last form's (the API re-encrypts it
-    for the terminal snapshot), ``None`` when not sent.
+    ``encrypted_content`` is as the item's ``done`` gave it (the terminal's
+    snapshot carries a form the API encrypted again, not kept), ``None``
+    when not sent.
     """
 
     id: str
@@ -144,10 +145,11 @@ class ResponsesReasoning:
 @final
 @dataclass(frozen=True, slots=True)
 class ResponsesToolItem:
-    """Any other documented item, kept whole: a tool the vendor or the client runs, its output,
-    an MCP listing or approval, a Tool search, compaction, a program.
+    """Any other documented item, kept whole as frozen JSON.
 
-    ``kind`` is the item's ``type``; ``item`` the item as its
+    A tool the vendor or the client runs, its output, an MCP listing or
+    approval, a Tool search, compaction, a program. ``kind`` is the item's
+    ``type``; ``item`` the item as its
     ``response.output_item.done`` gave it (as added, when it never got done),
     its envelope checked: the type, the id and the fields the vendor
     documents as required, with their JSON types, and any text it streamed
