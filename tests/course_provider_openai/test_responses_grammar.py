@@ -716,6 +716,7 @@ GRAMMAR_MODULES = (
     "_responses_grammar",
     "_responses_result",
     "_responses_items",
+    "_responses_states",
     "_responses_output",
     "_responses_parts",
     "_responses_calls",

@@ -16,7 +16,8 @@ from typing import Any
 from course_http import VendorErrorCode
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
-from course_provider_openai._responses_items import CallState, OutputItems
+from course_provider_openai._responses_items import OutputItems
+from course_provider_openai._responses_states import CallState
 from course_vendor import TextPieces
 from course_vendor import tool_arguments as parse_arguments
 

@@ -8,6 +8,11 @@ the ``error`` event) and the response-level audio events; everything inside
 ``output`` is handled by `_responses_output` (items), `_responses_parts`
 (content parts), `_responses_calls` (function calls), `_responses_reasoning`
 and `_responses_tools`, over one `OutputItems`.
+
+Over 300 lines on purpose: the response's life is one state machine (its
+id, its numbering, its terminal, what may follow it) and the one table
+that sends every event to its handler; split, the two would share the
+machine's private state.
 """
 
 from __future__ import annotations
@@ -20,15 +25,7 @@ from course_protocol.untrusted import shown
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_calls import arguments_delta, arguments_done
-from course_provider_openai._responses_items import (
-    CallState,
-    ItemState,
-    MessageState,
-    OutputItems,
-    ReasoningState,
-    TextPart,
-    ToolState,
-)
+from course_provider_openai._responses_items import OutputItems
 from course_provider_openai._responses_output import check_terminal_output, item_added, item_done
 from course_provider_openai._responses_parts import (
     annotation_added,
@@ -51,16 +48,19 @@ from course_provider_openai._responses_reasoning import (
 from course_provider_openai._responses_result import (
     ResponsesError,
     ResponsesFunctionCall,
-    ResponsesItem,
-    ResponsesMessage,
-    ResponsesOutputText,
-    ResponsesReasoning,
-    ResponsesRefusal,
     ResponsesResult,
-    ResponsesToolItem,
     ResponsesUsage,
 )
-from course_provider_openai._responses_terminal import read_error, read_usage
+from course_provider_openai._responses_states import (
+    CallState,
+    TextPart,
+)
+from course_provider_openai._responses_terminal import (
+    read_error,
+    read_incomplete_reason,
+    read_response_error,
+    read_usage,
+)
 from course_provider_openai._responses_tools import TOOL_EVENTS
 from course_vendor import WireEvent, WireGrammar, event_object
 
@@ -75,6 +75,13 @@ _invalid = RESPONSES_FAILURES.invalid
 _DONE: Final = "[DONE]"
 _UNNAMED: Final = "message"
 """The name SSE gives a frame that has no ``event:`` line."""
+_AUDIO: Final = {
+    "response.audio.delta": ("audio", False),
+    "response.audio.done": ("audio", True),
+    "response.audio.transcript.delta": ("transcript", False),
+    "response.audio.transcript.done": ("transcript", True),
+}
+"""Each response-level audio event: the stream it belongs to, and whether it closes it."""
 _TERMINAL_STATUS: Final = {
     "response.completed": "completed",
     "response.incomplete": "incomplete",
@@ -121,7 +128,6 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         "_response_error",
         "_response_id",
         "_status",
-        "_transcript",
         "_usage",
     )
 
@@ -137,8 +143,7 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         self._incomplete_reason: str | None = None
         self._error: ResponsesError | None = None
         self._response_error: ResponsesError | None = None
-        self._audio: TextPart | None = None
-        self._transcript: TextPart | None = None
+        self._audio: dict[str, TextPart] = {}
         self._marked_done = False
 
     def completed_call(self, output_index: int) -> ResponsesFunctionCall | None:
@@ -275,20 +280,9 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
             _invalid(index, "response.status", repr(status), given)
         self._usage = read_usage(response.get("usage"), index, "response.usage")
         if kind == "response.incomplete":
-            details = response.get("incomplete_details")
-            if details is not None:
-                if type(details) is not dict:
-                    _invalid(index, "response.incomplete_details", "an object", details)
-                reason = details.get("reason")
-                if reason is not None and type(reason) is not str:
-                    _invalid(index, "response.incomplete_details.reason", "a string", reason)
-                self._incomplete_reason = reason
+            self._incomplete_reason = read_incomplete_reason(response, index)
         elif kind == "response.failed":
-            error = response.get("error")
-            if error is not None:
-                if type(error) is not dict:
-                    _invalid(index, "response.error", "an object", error)
-                self._response_error = read_error(error, index, "response.error")
+            self._response_error = read_response_error(response, index)
         check_terminal_output(self._items, response.get("output"), index)
         self._status = status
         self._terminal = True
@@ -301,28 +295,17 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
             self._error = read_error(data, index, "")
         self._terminal = True
 
-    def _audio_delta(self, data: dict[str, Any], index: int) -> None:
-        if data["type"] == "response.audio.delta":
-            if self._audio is None:
-                self._audio = TextPart("audio")
-            stream_delta(self._audio, data, index, "response.audio.done")
-        else:
-            if self._transcript is None:
-                self._transcript = TextPart("transcript")
-            stream_delta(self._transcript, data, index, "response.audio.transcript.done")
-
-    def _audio_done(self, data: dict[str, Any], index: int) -> None:
-        audio = data["type"] == "response.audio.done"
-        part = self._audio if audio else self._transcript
+    def _audio_event(self, data: dict[str, Any], index: int) -> None:
+        stream, done = _AUDIO[data["type"]]
+        part = self._audio.get(stream)
         if part is None:
-            part = TextPart("audio" if audio else "transcript")
-        if part.text is not None:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {data['type']}")
-        part.joined()
-        if audio:
-            self._audio = part
+            part = self._audio[stream] = TextPart(stream)
+        if done:
+            if part.text is not None:
+                _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {data['type']}")
+            part.joined()
         else:
-            self._transcript = part
+            stream_delta(part, data, index, f"{data['type'][:-6]}.done")
 
     def _result(self, frame_count: int) -> ResponsesResult:
         if not self._terminal:
@@ -336,39 +319,18 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
             self._status,
             self._response_id,
             self._model,
-            tuple(_frozen_item(item) for item in self._items),
+            tuple(item.frozen() for item in self._items),
             self._usage,
             self._incomplete_reason,
             self._error,
             self._response_error,
-            None if self._audio is None else self._audio.joined(),
-            None if self._transcript is None else self._transcript.joined(),
+            self._joined_audio("audio"),
+            self._joined_audio("transcript"),
         )
 
-
-def _frozen_item(item: ItemState) -> ResponsesItem:
-    if type(item) is MessageState:
-        parts = tuple(
-            ResponsesRefusal(part.joined())
-            if part.kind == "refusal"
-            else ResponsesOutputText(
-                part.joined(), tuple(part.annotations or ()), tuple(part.logprobs or ())
-            )
-            for part in item.parts
-        )
-        return ResponsesMessage(item.id, parts, item.status, item.phase, not item.open)
-    if type(item) is CallState:
-        return item.frozen()
-    if type(item) is ReasoningState:
-        return ResponsesReasoning(
-            item.id,
-            tuple(part.joined() for part in item.summary),
-            tuple(part.joined() for part in item.content),
-            item.encrypted_content,
-            not item.open,
-        )
-    assert type(item) is ToolState
-    return ResponsesToolItem(item.kind, item.id, item.item, not item.open)
+    def _joined_audio(self, stream: str) -> str | None:
+        part = self._audio.get(stream)
+        return None if part is None else part.joined()
 
 
 _Handler = Callable[[OutputItems, dict[str, Any], int], None]
@@ -404,9 +366,6 @@ _LIFE_EVENTS: Final[dict[str, _LifeHandler]] = {
     "response.incomplete": _G._terminal_event,
     "response.failed": _G._terminal_event,
     "error": _G._error_event,
-    "response.audio.delta": _G._audio_delta,
-    "response.audio.transcript.delta": _G._audio_delta,
-    "response.audio.done": _G._audio_done,
-    "response.audio.transcript.done": _G._audio_done,
+    **dict.fromkeys(_AUDIO, _G._audio_event),
 }
 """The events of the response's own life, and its response-level audio."""

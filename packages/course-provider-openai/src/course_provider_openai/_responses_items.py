@@ -1,193 +1,34 @@
-"""The output items of one Responses stream while they stream, keyed by ``output_index``.
+"""The output items of one Responses stream, keyed by ``output_index``, and the lookups events need.
 
-Plain mutable records, private to the grammar: `TextPart`, a text that
-streams in deltas and is repeated whole at its ``.done``; one record per
-item family (`MessageState`, `CallState`, `ReasoningState`, `ToolState`);
-and `OutputItems`, which finds the open item or part an event names, or
-says exactly why there is none.
+`OutputItems` holds every item's record (`_responses_states`) in order and
+finds the open item or part an event names, or says exactly why there is
+none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Protocol, TypeAlias, TypeVar, final
+from typing import Any, Protocol, TypeVar, final
 
 from course_http import VendorErrorCode
-from course_protocol import JsonObject
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
-from course_provider_openai._responses_result import ResponsesFunctionCall
-from course_vendor import TextPieces, ToolCallIds
+from course_provider_openai._responses_states import (
+    CallState,
+    ItemState,
+    MessageState,
+    ReasoningState,
+    TextPart,
+    ToolState,
+    kind_of,
+)
+from course_vendor import ToolCallIds
 
-__all__ = [
-    "CallState",
-    "ItemState",
-    "MessageState",
-    "OutputItems",
-    "ReasoningState",
-    "TextPart",
-    "ToolState",
-]
+__all__ = ["OutputItems", "open_entry"]
 
 _Code = VendorErrorCode
 _fail = RESPONSES_FAILURES.fail
 _invalid = RESPONSES_FAILURES.invalid
-
-
-@final
-class TextPart:
-    """A text that streams in deltas: a message part, a reasoning text, a call's input.
-
-    ``kind`` is the part's type (``output_text``, ``refusal``,
-    ``summary_text``, ``reasoning_text``, or the event family of a tool's
-    text); ``text`` is the whole text once a ``.done`` event gave it (or the
-    part closed), after which no delta may come; ``open`` is false once the
-    part itself is done. ``annotations`` and ``logprobs`` are an output
-    text's, kept only when some came.
-    """
-
-    __slots__ = ("annotations", "fragments", "kind", "logprobs", "open", "text")
-
-    def __init__(self, kind: str, first: str = "") -> None:
-        self.kind = kind
-        self.fragments = TextPieces()
-        self.fragments.append(first)
-        self.text: str | None = None
-        self.open = True
-        self.annotations: list[JsonObject | None] | None = None
-        self.logprobs: list[JsonObject] | None = None
-
-    def joined(self) -> str:
-        """The text streamed so far, joined once and kept as the part's text."""
-        if self.text is None:
-            self.text = self.fragments.joined()
-            self.fragments = TextPieces()
-        return self.text
-
-    def close_with(self, text: str) -> bool:
-        """Keep ``text`` as the part's text when it is the deltas joined; whether it was.
-
-        The deltas are compared in place and dropped, so the text is held
-        once (the event's string), not joined a second time.
-        """
-        if not self.fragments.equals(text):
-            return False
-        self.text = text
-        self.fragments = TextPieces()
-        return True
-
-
-@final
-class MessageState:
-    """A ``message`` item: its ``msg_...`` id and its parts, by ``content_index``."""
-
-    __slots__ = ("id", "open", "parts", "phase", "status")
-
-    def __init__(self, item_id: str, status: str | None, phase: str | None) -> None:
-        self.id = item_id
-        self.parts: list[TextPart] = []
-        self.open = True
-        self.status = status
-        self.phase = phase
-
-
-@final
-class CallState:
-    """A ``function_call`` item: ids, name, argument fragments, and the arguments once complete.
-
-    ``arguments_text`` is the whole argument text once it completed (at
-    ``.arguments.done`` or the item's ``done``), kept to compare exactly
-    with the item's own repetition of it; ``arguments`` what it parses to.
-    """
-
-    __slots__ = (
-        "arguments",
-        "arguments_text",
-        "call_id",
-        "fragments",
-        "id",
-        "name",
-        "namespace",
-        "open",
-    )
-
-    def __init__(self, item_id: str, call_id: str, name: str, namespace: str | None) -> None:
-        self.id = item_id
-        self.call_id = call_id
-        self.name = name
-        self.namespace = namespace
-        self.fragments = TextPieces()
-        self.arguments_text: str | None = None
-        self.arguments: JsonObject | None = None
-        self.open = True
-
-    def frozen(self) -> ResponsesFunctionCall:
-        """The call as the result holds it (arguments ``None`` while they are not complete)."""
-        text = self.arguments_text
-        return ResponsesFunctionCall(
-            self.id,
-            self.call_id,
-            self.name,
-            self.fragments.joined() if text is None else text,
-            self.arguments,
-            self.namespace,
-            not self.open,
-        )
-
-
-@final
-class ReasoningState:
-    """A ``reasoning`` item: its summary parts (``summary_index``) and texts (``content_index``)."""
-
-    __slots__ = ("content", "encrypted_content", "id", "open", "summary")
-
-    def __init__(self, item_id: str, encrypted_content: str | None) -> None:
-        self.id = item_id
-        self.summary: list[TextPart] = []
-        self.content: list[TextPart] = []
-        self.encrypted_content = encrypted_content
-        self.open = True
-
-
-@final
-class ToolState:
-    """Any other item: its kind, id and latest form, and what its own events streamed.
-
-    ``item`` is the item as ``added`` gave it, then as its ``done`` did,
-    frozen; ``text`` the
-    one text its events stream (custom Tool input, MCP arguments,
-    interpreter code), ``None`` until one came; ``commands`` a shell call's
-    commands by ``command_index``; ``outputs`` whether each of a shell
-    output's command contents is still open; ``settled`` that a final
-    phase event (``.completed``, ``.failed``) came; ``partial_images`` how
-    many partial images an image generation sent.
-    """
-
-    __slots__ = (
-        "commands",
-        "id",
-        "item",
-        "kind",
-        "open",
-        "outputs",
-        "partial_images",
-        "settled",
-        "text",
-    )
-
-    def __init__(self, kind: str, item_id: str, item: JsonObject) -> None:
-        self.kind = kind
-        self.id = item_id
-        self.item = item
-        self.open = True
-        self.text: TextPart | None = None
-        self.commands: list[TextPart] = []
-        self.outputs: list[bool] = []
-        self.settled = False
-        self.partial_images = 0
-
-
-ItemState: TypeAlias = MessageState | CallState | ReasoningState | ToolState
 _Item = TypeVar("_Item", MessageState, CallState, ReasoningState, ToolState)
 
 
@@ -212,20 +53,6 @@ def open_entry(entries: list[_Entry], position: object, key: str, what: str, ind
     if not entry.open:
         _fail(_Code.VENDOR_EVENT_ORDER, index, f"{what} {position} is already done")
     return entry
-
-
-def kind_of(item: ItemState) -> str:
-    """The item's ``type`` as the vendor spells it."""
-    if type(item) is ToolState:
-        return item.kind
-    return _FAMILY_KINDS[type(item)]
-
-
-_FAMILY_KINDS: dict[type[ItemState], str] = {
-    MessageState: wire.MESSAGE_TYPE,
-    CallState: wire.FUNCTION_CALL_TYPE,
-    ReasoningState: "reasoning",
-}
 
 
 @final

@@ -19,17 +19,17 @@ from course_protocol.untrusted import shown
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_calls import complete_call
 from course_provider_openai._responses_envelopes import ENVELOPES, check_envelope
-from course_provider_openai._responses_items import (
+from course_provider_openai._responses_items import OutputItems
+from course_provider_openai._responses_parts import frozen
+from course_provider_openai._responses_states import (
     CallState,
     ItemState,
     MessageState,
-    OutputItems,
     ReasoningState,
     TextPart,
     ToolState,
     kind_of,
 )
-from course_provider_openai._responses_parts import frozen
 from course_provider_openai._responses_tools import STREAMED_TEXT
 
 __all__ = ["check_terminal_output", "item_added", "item_done"]

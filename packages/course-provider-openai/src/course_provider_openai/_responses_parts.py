@@ -18,13 +18,8 @@ from course_protocol import JsonObject, freeze_json_object
 from course_protocol.untrusted import shown
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_envelopes import INTEGER, STRING, Fields, check_fields
-from course_provider_openai._responses_items import (
-    MessageState,
-    OutputItems,
-    ReasoningState,
-    TextPart,
-    open_entry,
-)
+from course_provider_openai._responses_items import OutputItems, open_entry
+from course_provider_openai._responses_states import MessageState, ReasoningState, TextPart
 
 __all__ = [
     "ANNOTATIONS",

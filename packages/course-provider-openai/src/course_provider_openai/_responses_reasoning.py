@@ -16,13 +16,9 @@ from typing import Any
 
 from course_http import VendorErrorCode
 from course_provider_openai._failures import RESPONSES_FAILURES
-from course_provider_openai._responses_items import (
-    OutputItems,
-    ReasoningState,
-    TextPart,
-    open_entry,
-)
+from course_provider_openai._responses_items import OutputItems, open_entry
 from course_provider_openai._responses_parts import close_part, stream_delta, stream_done
+from course_provider_openai._responses_states import ReasoningState, TextPart
 
 __all__ = [
     "reasoning_text_delta",

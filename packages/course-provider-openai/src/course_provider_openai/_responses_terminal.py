@@ -17,7 +17,7 @@ from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_result import ResponsesError, ResponsesUsage
 from course_vendor import token_count
 
-__all__ = ["read_error", "read_usage"]
+__all__ = ["read_error", "read_incomplete_reason", "read_response_error", "read_usage"]
 
 _invalid = RESPONSES_FAILURES.invalid
 
@@ -95,3 +95,30 @@ def read_error(error: dict[str, Any], index: int, path: str) -> ResponsesError:
         _optional_text(error, "type", index, path) if path else None,
         _optional_text(error, "param", index, path),
     )
+
+
+def read_incomplete_reason(response: dict[str, Any], index: int) -> str | None:
+    """``response.incomplete_details.reason`` of event ``index``; ``None`` when not sent.
+
+    Raises ``VENDOR_INVALID_EVENT`` when the details are not an object or the
+    reason not a string.
+    """
+    details = response.get("incomplete_details")
+    if details is None:
+        return None
+    if type(details) is not dict:
+        _invalid(index, "response.incomplete_details", "an object", details)
+    reason = details.get("reason")
+    if reason is not None and type(reason) is not str:
+        _invalid(index, "response.incomplete_details.reason", "a string", reason)
+    return reason
+
+
+def read_response_error(response: dict[str, Any], index: int) -> ResponsesError | None:
+    """``response.error`` of event ``index`` (`read_error`); ``None`` when not sent."""
+    error = response.get("error")
+    if error is None:
+        return None
+    if type(error) is not dict:
+        _invalid(index, "response.error", "an object", error)
+    return read_error(error, index, "response.error")

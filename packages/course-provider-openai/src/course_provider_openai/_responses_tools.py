@@ -18,8 +18,9 @@ from typing import Any, Final
 
 from course_http import VendorErrorCode
 from course_provider_openai._failures import RESPONSES_FAILURES
-from course_provider_openai._responses_items import OutputItems, TextPart, ToolState, open_entry
+from course_provider_openai._responses_items import OutputItems, open_entry
 from course_provider_openai._responses_parts import stream_delta, stream_done
+from course_provider_openai._responses_states import TextPart, ToolState
 
 __all__ = ["STREAMED_TEXT", "TOOL_EVENTS"]
 
