@@ -70,8 +70,9 @@ MEMORY_SLACK = 16.0
 """Peak growth per event allowed beyond what the final message holds: about one more
 copy of the text while it is joined (7 B/event here), and some room."""
 EXACT_ARGUMENTS_SLACK = 32.0
-"""The Responses Tool row's slack: its parser keeps the whole argument text to compare
-the item's ``done`` with it exactly, one more copy beside the parsed arguments."""
+"""The Responses Tool row's slack: its grammar keeps the whole argument text to compare
+the item's ``done`` (and the terminal's repetition) with it exactly, one more copy beside
+the parsed arguments."""
 
 
 def _helper_name(api: Api) -> str:

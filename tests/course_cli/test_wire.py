@@ -228,12 +228,9 @@ def test_check_of_a_shared_folder_finds_exactly_the_recordings_that_fail(
             "compat-groq-midstream-error-event.sse",
             "compat-openrouter-comments-inchunk-error.sse",
         },
-        "openai-responses": {
-            "incomplete-max-output-tokens.sse",
-            "refusal.sse",
-            "error-midstream-insufficient-quota.jsonl",
-        },
+        # Judged by its grammar: an incomplete, refused or failed response is valid traffic.
+        "openai-responses": set(),
     }[wire.name]
-    assert run.status == 1
+    assert run.status == (1 if expected else 0)
     assert {Path(name).name for name in failing} == expected
     assert run.out.splitlines()[-1].startswith(f"checked {len(files)} files")

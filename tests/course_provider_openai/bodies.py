@@ -15,9 +15,16 @@ from typing import Any
 from course_http import SseEvent
 
 __all__ = [
+    "CALL_ID",
+    "CALL_ITEM_ID",
     "CHAT_ID",
     "DONE",
+    "MESSAGE_ID",
     "RESPONSE_ID",
+    "args_delta",
+    "args_done",
+    "call_events",
+    "call_item",
     "chat_events",
     "chat_text_stream",
     "chunk",
@@ -25,10 +32,21 @@ __all__ = [
     "created",
     "finish",
     "function_call",
+    "in_progress",
+    "item_added",
+    "item_done",
     "message_item",
+    "output_text",
+    "part",
+    "part_added",
+    "part_done",
     "responses_events",
     "responses_text_stream",
     "text",
+    "text_delta",
+    "text_done",
+    "text_events",
+    "text_item",
     "text_part",
     "tool_arguments",
     "tool_start",
@@ -37,6 +55,10 @@ __all__ = [
 
 CHAT_ID = "chatcmpl-own-1"
 RESPONSE_ID = "resp_own_1"
+MESSAGE_ID = "msg_own_1"
+CALL_ITEM_ID = "fc_own_1"
+CALL_ID = "call_own_1"
+_FIRST_PART = {"item_id": MESSAGE_ID, "output_index": 0, "content_index": 0}
 DONE = "[DONE]"
 _UNSET: Any = object()
 
@@ -122,6 +144,11 @@ def message_item(item_id: str, **item: object) -> dict[str, Any]:
     return {**fields, "content": [], **item}
 
 
+def output_text(text: str = "") -> dict[str, Any]:
+    """An ``output_text`` part as the API spells it: its text and (no) annotations."""
+    return {"type": "output_text", "text": text, "annotations": []}
+
+
 def text_part(output_index: int, item_id: str, content_index: int = 0) -> dict[str, Any]:
     """The ``item_id``/``output_index``/``content_index`` triple of a text event."""
     return {"item_id": item_id, "output_index": output_index, "content_index": content_index}
@@ -157,6 +184,7 @@ def completed(
             "input_tokens": input_tokens,
             "input_tokens_details": {"cached_tokens": 0},
             "output_tokens": output_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
             "total_tokens": 27,
         },
     }
@@ -183,22 +211,130 @@ def responses_text_stream(
     """A complete text answer: created, in progress, one message item with one text part."""
     joined = "".join(deltas)
     where = text_part(0, item_id)
-    done_item = message_item(
-        item_id, status="completed", content=[{"type": "output_text", "text": joined}]
-    )
+    done_item = message_item(item_id, status="completed", content=[output_text(joined)])
     return responses_events(
         created(),
         {"type": "response.in_progress", "response": {"id": RESPONSE_ID, "status": "in_progress"}},
         {"type": "response.output_item.added", "output_index": 0, "item": message_item(item_id)},
-        {
-            "type": "response.content_part.added",
-            **where,
-            "part": {"type": "output_text", "text": ""},
-        },
+        {"type": "response.content_part.added", **where, "part": output_text()},
         *({"type": "response.output_text.delta", **where, "delta": delta} for delta in deltas),
         {"type": "response.output_text.done", **where, "text": joined},
-        {"type": "response.content_part.done", **where, "part": {"type": "output_text"}},
+        {"type": "response.content_part.done", **where, "part": output_text(joined)},
         {"type": "response.output_item.done", "output_index": 0, "item": done_item},
         completed([done_item]),
         start=start,
     )
+
+
+def in_progress(response_id: str = RESPONSE_ID) -> dict[str, Any]:
+    """``response.in_progress`` for the response ``response_id``."""
+    return {"type": "response.in_progress", "response": {"id": response_id}}
+
+
+def item_added(output_index: object, item: dict[str, Any]) -> dict[str, Any]:
+    """``response.output_item.added`` of ``item`` at ``output_index``."""
+    return {"type": "response.output_item.added", "output_index": output_index, "item": item}
+
+
+def item_done(output_index: int, item: dict[str, Any]) -> dict[str, Any]:
+    """``response.output_item.done`` of ``item`` at ``output_index``."""
+    return {"type": "response.output_item.done", "output_index": output_index, "item": item}
+
+
+def part(kind: str = "output_text", text: str = "") -> dict[str, Any]:
+    """A message part of ``kind`` (``output_text``, ``refusal``) holding ``text``."""
+    return output_text(text) if kind == "output_text" else {"type": kind, kind: text}
+
+
+def part_added(kind: str = "output_text", **where: object) -> dict[str, Any]:
+    """``response.content_part.added`` of an empty part, at ``where`` (the first message part)."""
+    return {"type": "response.content_part.added", **(where or _FIRST_PART), "part": part(kind)}
+
+
+def part_done(text: str = "", kind: str = "output_text", **where: object) -> dict[str, Any]:
+    """``response.content_part.done`` of a part holding ``text``, at ``where``."""
+    return {
+        "type": "response.content_part.done",
+        **(where or _FIRST_PART),
+        "part": part(kind, text),
+    }
+
+
+def text_delta(delta: object, **where: object) -> dict[str, Any]:
+    """``response.output_text.delta`` at ``where`` (the first message part)."""
+    return {"type": "response.output_text.delta", **(where or _FIRST_PART), "delta": delta}
+
+
+def text_done(text: object, **where: object) -> dict[str, Any]:
+    """``response.output_text.done`` at ``where`` (the first message part)."""
+    return {"type": "response.output_text.done", **(where or _FIRST_PART), "text": text}
+
+
+def args_delta(delta: object, output_index: int = 0, item_id: str = CALL_ITEM_ID) -> dict[str, Any]:
+    """``response.function_call_arguments.delta`` of the call ``item_id``."""
+    return {
+        "type": "response.function_call_arguments.delta",
+        "item_id": item_id,
+        "output_index": output_index,
+        "delta": delta,
+    }
+
+
+def args_done(
+    arguments: object, output_index: int = 0, item_id: str = CALL_ITEM_ID
+) -> dict[str, Any]:
+    """``response.function_call_arguments.done`` of the call ``item_id``."""
+    return {
+        "type": "response.function_call_arguments.done",
+        "item_id": item_id,
+        "output_index": output_index,
+        "arguments": arguments,
+    }
+
+
+def call_item(
+    item_id: str = CALL_ITEM_ID,
+    call_id: str = CALL_ID,
+    name: str = "add",
+    arguments: str = '{"a": 1}',
+) -> dict[str, Any]:
+    """A function call as its ``done`` (and the terminal) repeat it."""
+    return {**function_call(item_id, call_id, name, arguments), "status": "completed"}
+
+
+def call_events(
+    output_index: int = 0,
+    item_id: str = CALL_ITEM_ID,
+    call_id: str = CALL_ID,
+    name: str = "add",
+    fragments: tuple[str, ...] = ('{"a"', ": 1}"),
+) -> list[dict[str, Any]]:
+    """A whole function call: added, one delta per fragment, its arguments' done, its done."""
+    joined = "".join(fragments)
+    return [
+        item_added(output_index, function_call(item_id, call_id, name)),
+        *(args_delta(fragment, output_index, item_id) for fragment in fragments),
+        args_done(joined, output_index, item_id),
+        item_done(output_index, call_item(item_id, call_id, name, joined)),
+    ]
+
+
+def text_item(*texts: str, item_id: str = MESSAGE_ID) -> dict[str, Any]:
+    """A message as its ``done`` (and the terminal) repeat it: one output text per text."""
+    return message_item(item_id, status="completed", content=[output_text(t) for t in texts])
+
+
+def text_events(
+    *deltas: str, output_index: int = 0, item_id: str = MESSAGE_ID
+) -> list[dict[str, Any]]:
+    """A whole message of one output text streamed in ``deltas``, from added to done."""
+    where = text_part(output_index, item_id)
+    joined = "".join(deltas)
+    return [
+        item_added(output_index, message_item(item_id)),
+        part_added(**where),
+        *(text_delta(delta, **where) for delta in deltas),
+        text_done(joined, **where),
+        part_done(joined, **where),
+        item_done(output_index, text_item(joined, item_id=item_id)),
+    ]

@@ -13,12 +13,12 @@ from course_provider_openai import (
     CHAT_VENDOR,
     DEFAULT_BASE_URL,
     RESPONSES_PATH,
-    RESPONSES_VENDOR,
+    RESPONSES_WIRE,
     ChatStreamParser,
     OpenAIChatModel,
     OpenAIConfig,
     OpenAIResponsesModel,
-    ResponsesStreamParser,
+    ResponsesMapping,
     request_headers,
 )
 from course_vendor import NamedTool, ReasoningEffort
@@ -145,8 +145,8 @@ WIRES = {
         },
         changed_option=_CHANGED,
     ),
-    RESPONSES_VENDOR: Wire(
-        RESPONSES_VENDOR,
+    RESPONSES_WIRE: Wire(
+        RESPONSES_WIRE,
         RESPONSES_PATH,
         "OPENAI_API_KEY",
         "authorization",
@@ -156,7 +156,7 @@ WIRES = {
         _responses_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
-        parser=ResponsesStreamParser,
+        parser=ResponsesMapping,
         tool_call_id="call_add_1",
         error_events=_responses_error_events,
         request_headers=request_headers,

@@ -25,7 +25,7 @@ from course_protocol import (
     terminal_semantics_error,
     text_from_assistant,
 )
-from course_provider_openai import ChatStreamParser, ResponsesStreamParser
+from course_provider_openai import ChatStreamParser, ResponsesMapping
 from tests.course_protocol import strategies
 from tests.course_provider_openai.bodies import (
     DONE,
@@ -36,6 +36,7 @@ from tests.course_provider_openai.bodies import (
     finish,
     function_call,
     message_item,
+    output_text,
     responses_events,
     responses_text_stream,
     text,
@@ -65,16 +66,17 @@ def responses_mixed() -> list[SseEvent]:
     where = {"item_id": "msg_1", "output_index": 1, "content_index": 0}
     call = function_call("fc_1", "call_1", "add")
     done_call = {**call, "arguments": '{"a": 1}', "status": "completed"}
+    done_message = message_item("msg_1", status="completed", content=[output_text("Adding.")])
     return responses_events(
         created(),
         {"type": "response.output_item.added", "output_index": 0, "item": reasoning},
         {"type": "response.output_item.done", "output_index": 0, "item": reasoning},
         {"type": "response.output_item.added", "output_index": 1, "item": message_item("msg_1")},
-        {"type": "response.content_part.added", **where, "part": {"type": "output_text"}},
+        {"type": "response.content_part.added", **where, "part": output_text()},
         {"type": "response.output_text.delta", **where, "delta": "Adding."},
         {"type": "response.output_text.done", **where, "text": "Adding."},
-        {"type": "response.content_part.done", **where, "part": {"type": "output_text"}},
-        {"type": "response.output_item.done", "output_index": 1, "item": message_item("msg_1")},
+        {"type": "response.content_part.done", **where, "part": output_text("Adding.")},
+        {"type": "response.output_item.done", "output_index": 1, "item": done_message},
         {"type": "response.output_item.added", "output_index": 2, "item": call},
         {
             "type": "response.function_call_arguments.delta",
@@ -89,15 +91,15 @@ def responses_mixed() -> list[SseEvent]:
             "arguments": '{"a": 1}',
         },
         {"type": "response.output_item.done", "output_index": 2, "item": done_call},
-        completed([reasoning, message_item("msg_1"), done_call]),
+        completed([reasoning, done_message, done_call]),
     )
 
 
 STREAMS: dict[str, tuple[Callable[[str], StreamParser], Callable[[], list[SseEvent]]]] = {
     "chat-text": (ChatStreamParser, lambda: chat_text_stream("The sum", " is 42.")),
     "chat-tools": (ChatStreamParser, chat_tools),
-    "responses-text": (ResponsesStreamParser, lambda: responses_text_stream("4", "2")),
-    "responses-mixed": (ResponsesStreamParser, responses_mixed),
+    "responses-text": (ResponsesMapping, lambda: responses_text_stream("4", "2")),
+    "responses-mixed": (ResponsesMapping, responses_mixed),
 }
 
 

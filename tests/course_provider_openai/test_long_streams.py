@@ -16,7 +16,7 @@ from course_http import SseEvent
 from course_protocol import CourseTextBlock, CourseTextDeltaChunk, CourseToolCall, JsonObject
 from course_provider_openai import (
     ChatStreamParser,
-    ResponsesStreamParser,
+    ResponsesMapping,
     _chat_tool_calls,
     _responses_calls,
 )
@@ -29,6 +29,7 @@ from tests.course_provider_openai.bodies import (
     created,
     finish,
     function_call,
+    output_text,
     responses_events,
     tool_start,
     usage,
@@ -119,7 +120,7 @@ def test_responses_parses_a_call_of_100_000_fragments_once(
     joined = "".join(pieces)
     events = _whole_call_events(pieces, repeated=joined)
 
-    outcome = replay(ResponsesStreamParser("request-1"), events)
+    outcome = replay(ResponsesMapping("request-1"), events)
 
     assert outcome.error is None
     assert parse.lengths == [len(joined)]
@@ -159,7 +160,7 @@ def _text_message_opening(deltas: int, done_text: str) -> list[dict[str, object]
     message = {"id": "msg_long", "type": "message", "role": "assistant", "content": []}
     return [
         {"type": "response.output_item.added", "output_index": 0, "item": message},
-        {"type": "response.content_part.added", **where, "part": {"type": "output_text"}},
+        {"type": "response.content_part.added", **where, "part": output_text()},
         *({"type": "response.output_text.delta", **where, "delta": PIECE} for _ in range(deltas)),
         {"type": "response.output_text.done", **where, "text": done_text},
     ]
@@ -167,16 +168,23 @@ def _text_message_opening(deltas: int, done_text: str) -> list[dict[str, object]
 
 def test_responses_streams_100_000_text_deltas_as_chunks_and_one_text_block() -> None:
     where = {"item_id": "msg_long", "output_index": 0, "content_index": 0}
-    message = {"id": "msg_long", "type": "message", "role": "assistant", "content": []}
+    text = output_text(PIECE * FRAGMENTS)
+    message = {
+        "id": "msg_long",
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [text],
+    }
     events = responses_events(
         created(),
         *_text_message_opening(FRAGMENTS, PIECE * FRAGMENTS),
-        {"type": "response.content_part.done", **where, "part": {"type": "output_text"}},
+        {"type": "response.content_part.done", **where, "part": text},
         {"type": "response.output_item.done", "output_index": 0, "item": message},
         completed([message]),
     )
 
-    outcome = replay(ResponsesStreamParser("request-1"), events)
+    outcome = replay(ResponsesMapping("request-1"), events)
 
     assert len(outcome.chunks) == FRAGMENTS
     assert outcome.response is not None
@@ -201,7 +209,7 @@ def test_a_long_text_whose_done_text_differs_from_its_deltas_fails(how: str) -> 
         created(), *_text_message_opening(2_000, _mangled(PIECE * 2_000, how))
     )
 
-    outcome = replay(ResponsesStreamParser("request-1"), events)
+    outcome = replay(ResponsesMapping("request-1"), events)
 
     assert outcome.error is not None
     assert outcome.error.code == "VENDOR_INVALID_EVENT"
@@ -228,7 +236,7 @@ def test_long_arguments_whose_done_text_differs_from_the_fragments_fail(how: str
         },
     )
 
-    outcome = replay(ResponsesStreamParser("request-1"), events)
+    outcome = replay(ResponsesMapping("request-1"), events)
 
     assert outcome.error is not None
     assert outcome.error.code == "VENDOR_INVALID_EVENT"
@@ -236,8 +244,8 @@ def test_long_arguments_whose_done_text_differs_from_the_fragments_fail(how: str
     assert "is not the concatenation of the argument deltas" in outcome.error.message
 
 
-# The item's done is compared with the length and hash of the .done text, not a
-# kept copy of it: a difference anywhere, or another type, must still be found.
+# The item's done is compared exactly with the kept .done text: a difference
+# anywhere, or another type, must still be found.
 @pytest.mark.parametrize("how", ["changed", "dropped", "added", "same", "not a string"])
 def test_long_arguments_the_item_done_repeats_differently_fail(how: str) -> None:
     pieces = [*argument_pieces()[:2_000], '"}']
@@ -248,7 +256,7 @@ def test_long_arguments_the_item_done_repeats_differently_fail(how: str) -> None
     }.get(how) or _mangled(joined, how)
     events = _whole_call_events(pieces, repeated=repeated)
 
-    outcome = replay(ResponsesStreamParser("request-1"), events)
+    outcome = replay(ResponsesMapping("request-1"), events)
 
     if how == "same":
         assert outcome.error is None
@@ -257,4 +265,9 @@ def test_long_arguments_the_item_done_repeats_differently_fail(how: str) -> None
     assert outcome.error is not None
     assert outcome.error.code == "VENDOR_INVALID_EVENT"
     assert outcome.error.event_index == 3 + len(pieces)
-    assert "arguments changed at the end" in outcome.error.message
+    expected = (
+        "item.arguments must be a string"
+        if how == "not a string"
+        else "item arguments are not the call's arguments"
+    )
+    assert expected in outcome.error.message

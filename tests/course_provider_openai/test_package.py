@@ -25,7 +25,7 @@ def test_every_public_function_and_class_has_a_docstring() -> None:
 
 def test_the_vendor_names_and_paths_are_the_documented_ones() -> None:
     assert course_provider_openai.CHAT_VENDOR == "openai-chat"
-    assert course_provider_openai.RESPONSES_VENDOR == "openai-responses"
+    assert course_provider_openai.RESPONSES_WIRE == "openai-responses"
     assert course_provider_openai.CHAT_COMPLETIONS_PATH == "/chat/completions"
     assert course_provider_openai.RESPONSES_PATH == "/responses"
     assert course_provider_openai.DEFAULT_BASE_URL == "https://api.openai.com/v1"

@@ -29,16 +29,16 @@ from course_provider_anthropic import WIRE as ANTHROPIC_WIRE
 from course_provider_anthropic import MessagesMapping
 from course_provider_openai import (
     CHAT_VENDOR,
-    RESPONSES_VENDOR,
+    RESPONSES_WIRE,
     ChatStreamParser,
-    ResponsesStreamParser,
+    ResponsesMapping,
 )
 from course_stream import AbortController
 from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import REQUEST, WIRES, Wire, read_into, sse_bytes
 
-Parser = MessagesMapping | ChatStreamParser | ResponsesStreamParser
+Parser = MessagesMapping | ChatStreamParser | ResponsesMapping
 TwoCalls = Callable[[str, str], tuple[list[SseEvent], int]]
 """The events of an answer that calls ``add`` under a first and a second id, and the
 index of the event that gives the second call its id."""
@@ -102,7 +102,7 @@ def responses_two_calls(first: str, second: str) -> tuple[list[SseEvent], int]:
 CASES: dict[str, tuple[Callable[[str], Parser], TwoCalls]] = {
     ANTHROPIC_WIRE: (MessagesMapping, anthropic_two_calls),
     CHAT_VENDOR: (ChatStreamParser, chat_two_calls),
-    RESPONSES_VENDOR: (ResponsesStreamParser, responses_two_calls),
+    RESPONSES_WIRE: (ResponsesMapping, responses_two_calls),
 }
 """The wires whose vendor gives each call its id (a wire that makes its ids up has no case)."""
 GIVEN_IDS = [wire for wire in WIRES if wire.name in CASES]
@@ -193,7 +193,7 @@ def test_a_responses_call_id_repeated_under_another_item_id_names_the_call_id() 
     events, repeat = responses_two_calls("call_1", "call_1")
 
     with pytest.raises(VendorError) as raised:
-        play(ResponsesStreamParser, events)
+        play(ResponsesMapping, events)
 
     assert raised.value.event_index == repeat
     assert "item.call_id 'call_1'" in raised.value.message

@@ -365,3 +365,19 @@ def test_a_recording_cut_short_is_a_problem_only_before_its_cut(
     complete_but_cut = recorded_stream_problem("/v1/toy", RecordedResponse(200, sse, cut))
     assert complete_but_cut is not None
     assert complete_but_cut.code is VendorErrorCode.VENDOR_MISSING_TERMINAL
+
+
+@pytest.mark.parametrize("end", ["interrupted", "stalled"])
+def test_the_frame_a_recorded_cut_tore_is_the_cut_not_a_problem(
+    end: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import course_vendor._stream_check as stream_check
+
+    monkeypatch.setattr(stream_check, "vendor_for_path", lambda path: TOY_PLUGIN)
+    sse = {"content-type": "text/event-stream"}
+    torn = frame(START) + b'data: {"type":"te'
+
+    assert recorded_stream_problem("/v1/toy", RecordedResponse(200, sse, torn, end)) is None
+    complete = recorded_stream_problem("/v1/toy", RecordedResponse(200, sse, torn))
+    assert complete is not None
+    assert (complete.code, complete.event_index) == (VendorErrorCode.VENDOR_INVALID_EVENT, 1)

@@ -7,9 +7,15 @@
   for the API key, which the configuration never holds.
 - `chat_request_body` and `responses_request_body`: course request +
   configuration to each API's JSON body, data in, data out.
-- `ChatStreamParser` and `ResponsesStreamParser`: strict parsers of each
-  API's server-sent events into course chunks and one terminal response,
-  failing with `course_http.VendorError` codes.
+- `ChatStreamParser`: the strict parser of Chat Completions' server-sent
+  events into course chunks and one terminal response, failing with
+  `course_http.VendorError` codes.
+- The Responses wire's two halves: `ResponsesGrammar`, the API's whole
+  documented stream language read strictly into a `ResponsesResult` (its
+  items `ResponsesMessage`, `ResponsesFunctionCall`, `ResponsesReasoning`, `ResponsesToolItem`;
+  `ResponsesOutputText`, `ResponsesRefusal`, `ResponsesUsage`, `ResponsesError`), apart from
+  the port; and `ResponsesMapping`, its events as course chunks and its
+  result as the response, refusing what the course cannot carry.
 - `describe_error`: the vendor's type, code and message from an HTTP error
   body of either API, as a ``course_http.VendorErrorBody``.
 
@@ -33,10 +39,23 @@ from course_provider_openai._config import (
 from course_provider_openai._error_body import describe_error
 from course_provider_openai._models import OpenAIChatModel, OpenAIResponsesModel
 from course_provider_openai._plugin import CHAT_PLUGIN, RESPONSES_PLUGIN
-from course_provider_openai._responses_parser import ResponsesStreamParser
+from course_provider_openai._responses_grammar import ResponsesGrammar
+from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
+from course_provider_openai._responses_result import (
+    ResponsesError,
+    ResponsesFunctionCall,
+    ResponsesItem,
+    ResponsesMessage,
+    ResponsesOutputText,
+    ResponsesReasoning,
+    ResponsesRefusal,
+    ResponsesResult,
+    ResponsesToolItem,
+    ResponsesUsage,
+)
 from course_provider_openai._responses_wire import PATH as RESPONSES_PATH
-from course_provider_openai._responses_wire import VENDOR as RESPONSES_VENDOR
+from course_provider_openai._responses_wire import WIRE as RESPONSES_WIRE
 
 __all__ = [
     "API_KEY_VARIABLE",
@@ -46,13 +65,24 @@ __all__ = [
     "DEFAULT_BASE_URL",
     "RESPONSES_PATH",
     "RESPONSES_PLUGIN",
-    "RESPONSES_VENDOR",
+    "RESPONSES_WIRE",
     "ChatFeedResult",
     "ChatStreamParser",
     "OpenAIChatModel",
     "OpenAIConfig",
     "OpenAIResponsesModel",
-    "ResponsesStreamParser",
+    "ResponsesError",
+    "ResponsesFunctionCall",
+    "ResponsesGrammar",
+    "ResponsesItem",
+    "ResponsesMapping",
+    "ResponsesMessage",
+    "ResponsesOutputText",
+    "ResponsesReasoning",
+    "ResponsesRefusal",
+    "ResponsesResult",
+    "ResponsesToolItem",
+    "ResponsesUsage",
     "chat_request_body",
     "describe_error",
     "request_headers",

@@ -60,5 +60,5 @@ class OpenAIFailures(EventFailures):
 CHAT_FAILURES: Final = OpenAIFailures(_chat_wire.VENDOR)
 """How the Chat Completions modules fail (``vendor`` ``"openai-chat"``)."""
 
-RESPONSES_FAILURES: Final = OpenAIFailures(_responses_wire.VENDOR)
+RESPONSES_FAILURES: Final = OpenAIFailures(_responses_wire.WIRE)
 """How the Responses API modules fail (``vendor`` ``"openai-responses"``)."""

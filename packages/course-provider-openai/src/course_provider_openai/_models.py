@@ -18,7 +18,7 @@ from course_provider_openai._chat_request import chat_request_body
 from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
 from course_provider_openai._error_body import describe_error
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
-from course_provider_openai._responses_parser import ResponsesStreamParser
+from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
 from course_vendor import VendorModel, VendorPlay, VendorWire
 
@@ -32,7 +32,7 @@ CHAT_WIRE = VendorWire(
     options=CHAT_OPTIONS,
 )
 RESPONSES_WIRE = VendorWire(
-    vendor=_responses_wire.VENDOR,
+    vendor=_responses_wire.WIRE,
     key_variable=API_KEY_VARIABLE,
     path=_responses_wire.PATH,
     describe_error=describe_error,
@@ -118,4 +118,4 @@ class OpenAIResponsesModel(_OpenAIModel):
         return responses_request_body(request, self._config)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return ResponsesStreamParser(request_id)
+        return ResponsesMapping(request_id)

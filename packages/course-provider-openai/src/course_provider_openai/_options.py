@@ -108,7 +108,7 @@ CHAT_OPTIONS = OptionSupport(
 sequences) and ``prompt_cache_key``, ``service_tier``, ``store``, ``seed``."""
 
 RESPONSES_OPTIONS = OptionSupport(
-    vendor=_responses_wire.VENDOR,
+    vendor=_responses_wire.WIRE,
     sends=frozenset(set(COMMON_OPTIONS) - {"stop_sequences"} | set(_SHARED_OWN)),
     temperature_max=_TEMPERATURE_MAX,
     reasoning=frozenset({ReasoningEffort}),

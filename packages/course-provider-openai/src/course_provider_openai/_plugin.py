@@ -10,6 +10,7 @@ from course_provider_openai._models import (
     OpenAIChatModel,
     OpenAIResponsesModel,
 )
+from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_vendor import VendorPlugin
 
 __all__ = ["CHAT_PLUGIN", "RESPONSES_PLUGIN"]
@@ -44,5 +45,6 @@ RESPONSES_PLUGIN = VendorPlugin(
     base_url_variable=BASE_URL_VARIABLE,
     named_events=False,
     replay_model=_responses_model,
+    grammar=ResponsesGrammar,
 )
-"""The Responses wire for the vendor registry: its parser reads each event's ``type``."""
+"""The Responses wire for the vendor registry: its grammar reads each event's ``type``."""

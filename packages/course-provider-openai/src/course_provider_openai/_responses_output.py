@@ -1,176 +1,225 @@
-"""The output items of one Responses stream: each item from added to done, and the final content.
+"""The output items of one Responses stream, from added to done, and what repeats them.
 
-Items are keyed by ``output_index`` and must be added in order: a message
-(its parts are `_responses_parts`'), a function call (its arguments are
-`_responses_calls`'), or a reasoning item, skipped on purpose. Each event
-function works on the stream's `OutputItems` and raises `VendorError` with
-the first thing wrong; at the terminal event, `check_terminal_output` and
-`content` give the parser what the message holds.
+Items are keyed by ``output_index`` and added in order, each of a kind the
+vendor documents (`ENVELOPES`). Its ``done`` repeats it whole: the same
+type and id, the envelope of its kind, and exactly what streamed (a
+message's part texts, a call's arguments, a tool's text). The terminal's
+``output`` may repeat every item again; `check_terminal_output` holds it to
+the same agreement (the rule of the package README, "A terminal that
+repeats the stream"). Each function works on the stream's `OutputItems` and
+raises `VendorError` with the first thing wrong.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final, NoReturn
+from typing import Any
 
 from course_http import VendorErrorCode
-from course_protocol import CourseAssistantContent, CourseModelChunk, CourseTextBlock
 from course_protocol.untrusted import shown
-from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_calls import complete_call
-from course_provider_openai._responses_items import (
-    CallItem,
-    MessageItem,
-    OutputItem,
-    OutputItems,
-    SkippedItem,
+from course_provider_openai._responses_envelopes import ENVELOPES, check_envelope
+from course_provider_openai._responses_items import OutputItems
+from course_provider_openai._responses_parts import frozen
+from course_provider_openai._responses_states import (
+    CallState,
+    ItemState,
+    MessageState,
+    ReasoningState,
+    TextPart,
+    ToolState,
+    kind_of,
 )
+from course_provider_openai._responses_tools import STREAMED_TEXT
 
-__all__ = ["check_terminal_output", "content", "item_added", "item_done", "reasoning_event"]
+__all__ = ["check_terminal_output", "item_added", "item_done"]
 
 _Code = VendorErrorCode
-_KINDS: Final[dict[type[OutputItem], str]] = {
-    MessageItem: wire.MESSAGE_TYPE,
-    CallItem: wire.FUNCTION_CALL_TYPE,
-    SkippedItem: wire.REASONING_TYPE,
-}
-
 _fail = RESPONSES_FAILURES.fail
 _object_at = RESPONSES_FAILURES.object_at
 _text_at = RESPONSES_FAILURES.text_at
 _invalid = RESPONSES_FAILURES.invalid
 
 
-def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
-    """``response.output_item.added``: a message, a function call, or a skipped item.
+def _optional_text(item: dict[str, Any], key: str, index: int) -> str | None:
+    value = item.get(key)
+    if value is not None and type(value) is not str:
+        _invalid(index, f"item.{key}", "a string", value)
+    return value
 
-    Raises ``VENDOR_EVENT_ORDER`` for an item out of order,
-    ``VENDOR_UNSUPPORTED_CONTENT`` for a server-side Tool item,
-    ``VENDOR_UNKNOWN_EVENT`` for another item type, ``VENDOR_INVALID_EVENT``
-    for a field of the wrong type or a function call whose ``call_id`` an
-    earlier call of the response has.
+
+def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
+    """``response.output_item.added``: the next item, of a kind the vendor documents.
+
+    Raises ``VENDOR_EVENT_ORDER`` for an item out of order or a message
+    added with parts, ``VENDOR_UNKNOWN_EVENT`` for an item type the vendor
+    does not document, ``VENDOR_INVALID_EVENT`` for a field of the wrong type
+    or a function call whose ``call_id`` an earlier call of the response has.
     """
-    position = data.get(wire.OUTPUT_INDEX_KEY)
+    position = data.get("output_index")
     if position != len(items) or type(position) is not int:
         if type(position) is not int:
-            _invalid(index, wire.OUTPUT_INDEX_KEY, "an integer", position)
-        expected = len(items)
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds output item {position}, not {expected}")
-    item = _object_at(data, wire.ITEM_KEY, index)
-    kind = item.get(wire.TYPE_KEY)
-    item_id = _text_at(item, wire.ID_KEY, index, parent=wire.ITEM_KEY, non_blank=True)
-    state: OutputItem
-    if kind == wire.MESSAGE_TYPE:
-        if item.get(wire.ROLE_KEY) != wire.ASSISTANT_ROLE:
-            _invalid(
-                index,
-                f"{wire.ITEM_KEY}.{wire.ROLE_KEY}",
-                "'assistant'",
-                item.get(wire.ROLE_KEY),
-            )
-        state = MessageItem(item_id)
-    elif kind == wire.FUNCTION_CALL_TYPE:
-        call_id = _text_at(item, wire.CALL_ID_KEY, index, parent=wire.ITEM_KEY, non_blank=True)
-        state = CallItem(
-            item_id,
-            call_id,
-            _text_at(item, wire.NAME_KEY, index, parent=wire.ITEM_KEY, non_blank=True),
-        )
-        items.call_ids.claim(call_id, index, f"{wire.ITEM_KEY}.{wire.CALL_ID_KEY}")
-        arguments = item.get(wire.ARGUMENTS_KEY, "")
-        if type(arguments) is not str:
-            _invalid(index, f"{wire.ITEM_KEY}.{wire.ARGUMENTS_KEY}", "a string", arguments)
-        if arguments:
-            state.fragments.append(arguments)
-    elif kind == wire.REASONING_TYPE:
-        # Reasoning carries no user-visible text, and with store=false it cannot be
-        # sent back: skipped on purpose, its events checked for order only.
-        state = SkippedItem(item_id)
+            _invalid(index, "output_index", "an integer", position)
+        _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds output item {position}, not {len(items)}")
+    item = _object_at(data, "item", index)
+    kind = _text_at(item, "type", index, parent="item")
+    if kind not in ENVELOPES:
+        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"item.type {shown(kind)!r} is not one it knows")
+    item_id = _text_at(item, "id", index, parent="item", non_blank=True)
+    status = _optional_text(item, "status", index)
+    state: ItemState
+    if kind == "message":
+        if item.get("role") != "assistant":
+            _invalid(index, "item.role", "'assistant'", item.get("role"))
+        content = item.get("content", [])
+        if type(content) is not list:
+            _invalid(index, "item.content", "an array", content)
+        if content:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, "a message is added with parts")
+        state = MessageState(item_id, status, _optional_text(item, "phase", index))
+    elif kind == "function_call":
+        call_id = _text_at(item, "call_id", index, parent="item", non_blank=True)
+        name = _text_at(item, "name", index, parent="item", non_blank=True)
+        items.call_ids.claim(call_id, index, "item.call_id")
+        state = CallState(item_id, call_id, name, _optional_text(item, "namespace", index))
+        state.fragments.append(_optional_text(item, "arguments", index) or "")
+    elif kind == "reasoning":
+        state = ReasoningState(item_id, _optional_text(item, "encrypted_content", index))
     else:
-        _unsupported_item(kind, index)
+        state = ToolState(kind, item_id, frozen(item, index, "item"))
+        key = STREAMED_TEXT.get(kind)
+        if key is not None:
+            first = _optional_text(item, key, index)
+            if first:
+                state.text = TextPart(kind, first)
     items.append(state)
 
 
-def _unsupported_item(kind: object, index: int) -> NoReturn:
-    path = f"{wire.ITEM_KEY}.{wire.TYPE_KEY}"
-    if type(kind) is not str:
-        _invalid(index, path, "a string", kind)
-    if kind in wire.SERVER_TOOL_ITEM_TYPES:
-        _fail(
-            _Code.VENDOR_UNSUPPORTED_CONTENT,
-            index,
-            f"{path} is {kind!r}: the course protocol cannot carry server-side Tool items",
-        )
-    _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {shown(kind)!r} is not one it knows")
+def item_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
+    """``response.output_item.done``: the item repeats what streamed, and closes.
 
-
-def item_done(items: OutputItems, data: dict[str, Any], index: int) -> CourseModelChunk | None:
-    """``response.output_item.done``: closes the item; completes a call not yet complete.
-
-    Raises ``VENDOR_INVALID_EVENT`` when the item's id, type, ``call_id``,
-    name or arguments changed, ``VENDOR_EVENT_ORDER`` when a part is still
-    open, and what `complete_call` raises.
+    A function call whose arguments had no ``.done`` completes here. Raises
+    ``VENDOR_INVALID_EVENT`` when the item's type, id or envelope is off or
+    it disagrees with what streamed, ``VENDOR_EVENT_ORDER`` when one of its
+    parts (or commands, or outputs) is still open, and what `complete_call`
+    raises.
     """
-    position = data.get(wire.OUTPUT_INDEX_KEY)
+    position = data.get("output_index")
     item = items.current(position, index)
-    done = _object_at(data, wire.ITEM_KEY, index)
-    if done.get(wire.ID_KEY) != item.id or done.get(wire.TYPE_KEY) != _KINDS[type(item)]:
-        _fail(
-            _Code.VENDOR_INVALID_EVENT,
-            index,
-            f"{wire.ITEM_KEY}.{wire.ID_KEY} or {wire.ITEM_KEY}.{wire.TYPE_KEY} changed",
-        )
+    done = _object_at(data, "item", index)
+    _same_item(item, done, index, "item", _Code.VENDOR_INVALID_EVENT)
+    check_envelope(kind_of(item), done, index, "item")
+    if type(item) is MessageState:
+        _all_closed(item.parts, "part", index)
+        item.status = done["status"]
+        item.phase = _optional_text(done, "phase", index)
+    elif type(item) is CallState:
+        if item.arguments_text is None:
+            complete_call(item, done["arguments"], position, index, "item.arguments")
+    elif type(item) is ReasoningState:
+        _all_closed(item.summary, "summary part", index)
+        _all_closed(item.content, "content part", index)
+        item.encrypted_content = _optional_text(done, "encrypted_content", index)
+    elif type(item) is ToolState:
+        _all_closed(item.commands, "command", index)
+        if any(item.outputs):
+            _fail(_Code.VENDOR_EVENT_ORDER, index, "a command's output is still open")
+        if item.text is not None and item.text.text is None:
+            key = STREAMED_TEXT[item.kind]
+            if not item.text.close_with(_text_at(done, key, index, parent="item")):
+                _fail(_Code.VENDOR_INVALID_EVENT, index, f"item.{key} is not the deltas joined")
+        item.item = frozen(done, index, "item")
+    disagreement = _disagreement(item, done)
+    if disagreement is not None:
+        _fail(_Code.VENDOR_INVALID_EVENT, index, f"item {disagreement}")
     item.open = False
-    if type(item) is MessageItem:
-        if any(part.open for part in item.parts):
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"output item {position} has an open part")
-        return None
-    if type(item) is CallItem:
-        if done.get(wire.CALL_ID_KEY) != item.call_id or done.get(wire.NAME_KEY) != item.name:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, "the call_id or name of the call changed")
-        if item.call is None:
-            return complete_call(items, item, done.get(wire.ARGUMENTS_KEY), position, index)
-        repeated = done.get(wire.ARGUMENTS_KEY)
-        if type(repeated) is not str or repeated != item.arguments:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.ARGUMENTS_KEY} changed at the end")
+
+
+def _all_closed(parts: list[TextPart], what: str, index: int) -> None:
+    for position, part in enumerate(parts):
+        if part.open:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"its {what} {position} is still open")
+
+
+def _same_item(
+    item: ItemState, repeated: dict[str, Any], index: int, path: str, code: VendorErrorCode
+) -> None:
+    kind = kind_of(item)
+    if repeated.get("type") != kind or repeated.get("id") != item.id:
+        _fail(code, index, f"{path} is not the {kind!r} item {item.id!r} that streamed")
+
+
+def _texts_differ(parts: list[TextPart], repeated: object, key: str) -> str | None:
+    """Why the repeated parts list differs from the streamed ``parts``, or ``None``."""
+    if type(repeated) is not list:
+        return f"{key} is not an array"
+    if len(repeated) != len(parts):
+        return f"{key} holds {len(repeated)} part(s), the stream {len(parts)}"
+    for position, (part, again) in enumerate(zip(parts, repeated, strict=True)):
+        text_key = "refusal" if part.kind == "refusal" else "text"
+        if type(again) is not dict or again.get("type") != part.kind:
+            return f"{key}[{position}] is not a {part.kind!r} part"
+        if again.get(text_key) != part.text:
+            return f"{key}[{position}].{text_key} is not the streamed text"
     return None
 
 
-def reasoning_event(items: OutputItems, data: dict[str, Any], index: int) -> None:
-    """An event of a reasoning item: checked for order, then skipped."""
-    items.open_item(data, index, SkippedItem)
+def _disagreement(item: ItemState, repeated: dict[str, Any]) -> str | None:
+    """Why ``repeated`` (the item again, once done) disagrees with what streamed, or ``None``."""
+    if type(item) is MessageState:
+        return _texts_differ(item.parts, repeated.get("content"), "content")
+    if type(item) is CallState:
+        if repeated.get("call_id") != item.call_id or repeated.get("name") != item.name:
+            return "changed the call's call_id or name"
+        if repeated.get("arguments") != item.arguments_text:
+            return "arguments are not the call's arguments"
+        return None
+    if type(item) is ReasoningState:
+        differs = None
+        if item.summary:
+            differs = _texts_differ(item.summary, repeated.get("summary"), "summary")
+        if differs is None and item.content:
+            differs = _texts_differ(item.content, repeated.get("content"), "content")
+        return differs
+    if type(item) is ToolState and item.text is not None:
+        key = STREAMED_TEXT[item.kind]
+        if repeated.get(key) != item.text.text:
+            return f"{key} is not the streamed {key}"
+    return None
 
 
 def check_terminal_output(items: OutputItems, output: object, index: int) -> None:
-    """The terminal ``output`` must hold as many function calls as were streamed.
+    """The terminal's ``response.output`` (``output``, of event ``index``) agrees with the stream.
 
-    Raises ``VENDOR_INVALID_EVENT`` when ``output`` is not an array,
-    ``VENDOR_INVALID_TERMINAL`` when the counts differ.
+    Absent, ``null`` or empty, it repeats nothing and the streamed items
+    stand. Listed, it must list every streamed item in order, each as its
+    ``done`` repeated it: ``VENDOR_INVALID_TERMINAL`` when the count, a type,
+    an id or a streamed text differs; ``VENDOR_INVALID_EVENT`` when
+    ``output`` is not an array or an item's envelope is off. An item the
+    stream left open (``response.incomplete``, ``response.failed``) is held
+    to its type and id only.
     """
+    if output is None:
+        return
     if type(output) is not list:
-        _invalid(index, f"{wire.RESPONSE_KEY}.{wire.OUTPUT_KEY}", "an array", output)
-    calls = 0
-    for item in output:
-        if type(item) is dict and item.get(wire.TYPE_KEY) == wire.FUNCTION_CALL_TYPE:
-            calls += 1
-    if calls != items.calls:
+        _invalid(index, "response.output", "an array", output)
+    if not output:
+        return
+    if len(output) != len(items):
         _fail(
             _Code.VENDOR_INVALID_TERMINAL,
             index,
-            f"{wire.RESPONSE_KEY}.{wire.OUTPUT_KEY} holds {calls} function call(s), "
-            f"the stream {items.calls}",
+            f"response.output lists {len(output)} item(s), the stream {len(items)}",
         )
-
-
-def content(items: OutputItems) -> list[CourseAssistantContent]:
-    """The final message content in output order: one text block per text part, the calls."""
-    blocks: list[CourseAssistantContent] = []
-    for item in items:
-        if type(item) is MessageItem:
-            for part in item.parts:
-                text = part.joined()
-                if text:
-                    blocks.append(CourseTextBlock(text))
-        elif type(item) is CallItem and item.call is not None:
-            blocks.append(item.call)
-    return blocks
+    for position, repeated in enumerate(output):
+        path = f"response.output[{position}]"
+        if type(repeated) is not dict:
+            _invalid(index, path, "an object", repeated)
+        item = items[position]
+        _same_item(item, repeated, index, path, _Code.VENDOR_INVALID_TERMINAL)
+        if item.open:
+            continue
+        check_envelope(kind_of(item), repeated, index, path)
+        disagreement = _disagreement(item, repeated)
+        if disagreement is not None:
+            _fail(_Code.VENDOR_INVALID_TERMINAL, index, f"{path} {disagreement}")

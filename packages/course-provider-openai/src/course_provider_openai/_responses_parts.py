@@ -1,33 +1,39 @@
-"""The content parts of a Responses message item: output text and refusals, from added to done.
+"""The content parts of a Responses item, from ``content_part.added`` to ``.done``.
 
-Parts are keyed by ``content_index`` inside their item and added in order.
-Text deltas become course chunks at once and are kept, so the part's
-``.done`` text can be checked against them; a refusal part fails the
-response with ``VENDOR_REFUSAL``. Each function handles one event type over
-the stream's `OutputItems` and raises `VendorError` with the first thing
-wrong (the lookups' ``VENDOR_EVENT_ORDER`` and ``VENDOR_INVALID_EVENT``
-included).
+A message holds ``output_text`` and ``refusal`` parts, a reasoning item
+``reasoning_text`` parts, each keyed by ``content_index`` and added in
+order, empty: its text streams in deltas, is repeated whole by its text's
+``.done`` event and again by the part's ``done``, each time exactly. An
+output text also streams its annotations (citations, numbered from 0) and,
+when asked for, its logprobs. Each function handles one event type over the
+stream's `OutputItems` and raises `VendorError` with the first thing wrong.
 """
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, Final
 
 from course_http import VendorErrorCode
-from course_protocol import CourseModelChunk, CourseTextDeltaChunk
+from course_protocol import JsonObject, freeze_json_object
 from course_protocol.untrusted import shown
-from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
-from course_provider_openai._responses_items import MessageItem, OutputItems, Part, SkippedItem
+from course_provider_openai._responses_envelopes import INTEGER, STRING, Fields, check_fields
+from course_provider_openai._responses_items import OutputItems, open_entry
+from course_provider_openai._responses_states import MessageState, ReasoningState, TextPart
 
 __all__ = [
-    "annotation",
+    "ANNOTATIONS",
+    "annotation_added",
+    "close_part",
+    "frozen",
     "output_text_delta",
     "output_text_done",
     "part_added",
     "part_done",
     "refusal_delta",
     "refusal_done",
+    "stream_delta",
+    "stream_done",
 ]
 
 _Code = VendorErrorCode
@@ -36,96 +42,210 @@ _object_at = RESPONSES_FAILURES.object_at
 _text_at = RESPONSES_FAILURES.text_at
 _invalid = RESPONSES_FAILURES.invalid
 
+_TEXT_KEYS: Final = {
+    "output_text": "text",
+    "refusal": "refusal",
+    "reasoning_text": "text",
+    "summary_text": "text",
+}
+"""Each part type, and the key its whole text is repeated under."""
+
+ANNOTATIONS: Final[dict[str, Fields]] = {
+    "url_citation": (("url", STRING), ("start_index", INTEGER), ("end_index", INTEGER)),
+    "file_citation": (("file_id", STRING), ("index", INTEGER)),
+    "container_file_citation": (
+        ("container_id", STRING),
+        ("file_id", STRING),
+        ("start_index", INTEGER),
+        ("end_index", INTEGER),
+    ),
+    "file_path": (("file_id", STRING), ("index", INTEGER)),
+}
+"""Each annotation type the vendor documents, and the fields every one holds."""
+
+
+def frozen(value: dict[str, Any], index: int, path: str) -> JsonObject:
+    """``value`` frozen; ``VENDOR_INVALID_EVENT`` naming the path when it cannot be."""
+    result = freeze_json_object(value, path)
+    if not isinstance(result.value_or(None), dict):
+        problem = result.failure()
+        RESPONSES_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
+    return result.unwrap()
+
+
+def _parts_of(
+    items: OutputItems, data: dict[str, Any], index: int
+) -> tuple[list[TextPart], tuple[str, ...]]:
+    """The parts list of the item a part event names, and the part types it may hold."""
+    item = items.current(data.get("output_index"), index)
+    if type(item) is ReasoningState:
+        return items.open_item(data, index, ReasoningState).content, ("reasoning_text",)
+    return items.open_item(data, index, MessageState).parts, ("output_text", "refusal")
+
 
 def part_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
-    """``response.content_part.added``: an output text or refusal part of a message."""
-    if type(items.current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
-        items.open_item(data, index, SkippedItem)
-        return
-    item = items.open_item(data, index, MessageItem)
-    position = data.get(wire.CONTENT_INDEX_KEY)
-    if position != len(item.parts) or type(position) is not int:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds content part {position!r} out of order")
-    kind = _object_at(data, wire.PART_KEY, index).get(wire.TYPE_KEY)
-    if kind != wire.OUTPUT_TEXT_TYPE and kind != wire.REFUSAL_TYPE:
-        path = f"{wire.PART_KEY}.{wire.TYPE_KEY}"
-        if type(kind) is not str:
-            _invalid(index, path, "a string", kind)
-        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"{path} {shown(kind)!r} is not one it knows")
-    item.parts.append(Part(is_refusal=kind == wire.REFUSAL_TYPE))
+    """``response.content_part.added``: the next part of a message or a reasoning item, empty."""
+    parts, kinds = _parts_of(items, data, index)
+    position = data.get("content_index")
+    if position != len(parts) or type(position) is not int:
+        if type(position) is not int:
+            _invalid(index, "content_index", "an integer", position)
+        _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds content part {position}, not {len(parts)}")
+    part = _object_at(data, "part", index)
+    kind = _text_at(part, "type", index, parent="part")
+    if kind not in kinds:
+        if kind in _TEXT_KEYS:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"a {kind!r} part in this item")
+        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"part.type {shown(kind)!r} is not one it knows")
+    key = _TEXT_KEYS[kind]
+    if _text_at(part, key, index, parent="part"):
+        _fail(
+            _Code.VENDOR_INVALID_EVENT,
+            index,
+            f"part.{key} is not empty: its text streams in deltas",
+        )
+    if kind == "output_text":
+        _annotations_list(part, index, "part")
+    parts.append(TextPart(kind))
 
 
 def part_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
-    """``response.content_part.done``: closes the part; a refusal part fails."""
-    if type(items.current(data.get(wire.OUTPUT_INDEX_KEY), index)) is SkippedItem:
-        items.open_item(data, index, SkippedItem)
-        return
-    part = items.part(data, index)
-    if part.is_refusal:
-        # A refusal part that closes without its own .done event is still a refusal.
-        _refuse(part.joined(), index)
-    part.joined()
+    """``response.content_part.done``: the part repeats its whole text and closes."""
+    parts, _ = _parts_of(items, data, index)
+    part = open_entry(parts, data.get("content_index"), "content_index", "content part", index)
+    close_part(part, _object_at(data, "part", index), index, "part")
+
+
+def close_part(part: TextPart, repeated: dict[str, Any], index: int, path: str) -> None:
+    """Close ``part`` with ``repeated``, the part as its ``done`` (at ``path``) repeats it.
+
+    Raises ``VENDOR_INVALID_EVENT`` when ``repeated`` is of another type or
+    its text is not the part's.
+    """
+    kind = repeated.get("type")
+    if kind != part.kind:
+        _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.type is not {part.kind!r}")
+    key = _TEXT_KEYS[part.kind]
+    text = _text_at(repeated, key, index, parent=path)
+    if part.text is None:
+        if not part.close_with(text):
+            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.{key} is not the deltas joined")
+    elif text != part.text:
+        _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.{key} is not the part's text")
+    if part.kind == "output_text":
+        _annotations_list(repeated, index, path)
     part.open = False
 
 
-def output_text_delta(
-    items: OutputItems, data: dict[str, Any], index: int
-) -> CourseModelChunk | None:
-    """``response.output_text.delta``: one course text chunk, none for empty text."""
+def _annotations_list(part: dict[str, Any], index: int, path: str) -> None:
+    annotations = part.get("annotations")
+    if type(annotations) is not list:
+        _invalid(index, f"{path}.annotations", "an array", annotations)
+
+
+def stream_delta(part: TextPart, data: dict[str, Any], index: int, done_type: str) -> None:
+    """Add ``data``'s ``delta`` to ``part``, which must still stream (before ``done_type``)."""
+    if part.text is not None:
+        _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {done_type}")
+    part.fragments.append(_text_at(data, "delta", index))
+
+
+def stream_done(part: TextPart, data: dict[str, Any], key: str, index: int) -> None:
+    """Close ``part``'s text with ``data[key]``, which must be its deltas joined; once only."""
+    if part.text is not None:
+        _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {data.get('type')}")
+    if not part.close_with(_text_at(data, key, index)):
+        _fail(_Code.VENDOR_INVALID_EVENT, index, f"{key} is not the deltas joined")
+
+
+def _message_part(items: OutputItems, data: dict[str, Any], index: int, kind: str) -> TextPart:
+    item = items.open_item(data, index, MessageState)
+    part = open_entry(item.parts, data.get("content_index"), "content_index", "content part", index)
+    if part.kind != kind:
+        _fail(_Code.VENDOR_EVENT_ORDER, index, f"{data.get('type')!r} in a {part.kind!r} part")
+    return part
+
+
+def output_text_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
+    """``response.output_text.delta``: more text, and its logprobs when it has some."""
     # The dominant event, a text delta for the open text part, takes the short
     # path; anything else, failures included, the checked one below.
     part = items.streaming_part(data)
-    if part is not None and not part.is_refusal:
-        delta = data.get(wire.DELTA_KEY)
-        if type(delta) is str:
-            if not delta:
-                return None
+    if part is not None:
+        delta = data.get("delta")
+        logprobs = data.get("logprobs")
+        if type(delta) is str and (logprobs is None or logprobs == []):
             part.fragments.append(delta)
-            return CourseTextDeltaChunk(items.request_id, delta)
-    return _checked_output_text_delta(items, data, index)
-
-
-def _checked_output_text_delta(
-    items: OutputItems, data: dict[str, Any], index: int
-) -> CourseModelChunk | None:
-    part = items.open_part(data, index, refusal=False)
-    if part.text is not None:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {wire.OUTPUT_TEXT_DONE}")
-    delta = _text_at(data, wire.DELTA_KEY, index)
-    if not delta:
-        return None
-    part.fragments.append(delta)
-    return CourseTextDeltaChunk(items.request_id, delta)
+            return
+    part = _message_part(items, data, index, "output_text")
+    stream_delta(part, data, index, "response.output_text.done")
+    _logprobs(part, data, index)
 
 
 def output_text_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.output_text.done``: its ``text`` must be the deltas joined."""
-    part = items.open_part(data, index, refusal=False)
-    if part.text is not None:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {wire.OUTPUT_TEXT_DONE}")
-    if not part.close_with(_text_at(data, wire.TEXT_KEY, index)):
-        _fail(_Code.VENDOR_INVALID_EVENT, index, f"{wire.TEXT_KEY} is not the deltas joined")
+    part = _message_part(items, data, index, "output_text")
+    stream_done(part, data, "text", index)
+    logprobs = data.get("logprobs")
+    if logprobs is not None and type(logprobs) is not list:
+        _invalid(index, "logprobs", "an array", logprobs)
 
 
-def annotation(items: OutputItems, data: dict[str, Any], index: int) -> None:
-    """``response.output_text.annotation.added``: checked for order, then skipped."""
-    # Annotations (citations) describe text the chunks already carried:
-    # skipped on purpose, the text is kept.
-    items.open_item(data, index, MessageItem)
+def _logprobs(part: TextPart, data: dict[str, Any], index: int) -> None:
+    logprobs = data.get("logprobs")
+    if logprobs is None:
+        return
+    if type(logprobs) is not list:
+        _invalid(index, "logprobs", "an array", logprobs)
+    for position, logprob in enumerate(logprobs):
+        path = f"logprobs[{position}]"
+        if type(logprob) is not dict:
+            _invalid(index, path, "an object", logprob)
+        _text_at(logprob, "token", index, parent=path)
+        number = logprob.get("logprob")
+        if type(number) is not float and type(number) is not int:
+            _invalid(index, f"{path}.logprob", "a number", number)
+        if part.logprobs is None:
+            part.logprobs = []
+        part.logprobs.append(frozen(logprob, index, path))
+
+
+def annotation_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
+    """``response.output_text.annotation.added``: the part's next annotation, checked and kept."""
+    part = _message_part(items, data, index, "output_text")
+    annotations = part.annotations if part.annotations is not None else []
+    position = data.get("annotation_index")
+    if position != len(annotations) or type(position) is not int:
+        if type(position) is not int:
+            _invalid(index, "annotation_index", "an integer", position)
+        _fail(
+            _Code.VENDOR_EVENT_ORDER, index, f"adds annotation {position}, not {len(annotations)}"
+        )
+    annotation = data.get("annotation")
+    if annotation is None:
+        annotations.append(None)
+    else:
+        if type(annotation) is not dict:
+            _invalid(index, "annotation", "an object", annotation)
+        kind = _text_at(annotation, "type", index, parent="annotation")
+        fields = ANNOTATIONS.get(kind)
+        if fields is None:
+            _fail(
+                _Code.VENDOR_UNKNOWN_EVENT,
+                index,
+                f"annotation.type {shown(kind)!r} is not one it knows",
+            )
+        check_fields(fields, annotation, index, "annotation", f"{kind!r} annotation")
+        annotations.append(frozen(annotation, index, "annotation"))
+    part.annotations = annotations
 
 
 def refusal_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
-    """``response.refusal.delta``: kept for the refusal message."""
-    part = items.open_part(data, index, refusal=True)
-    part.fragments.append(_text_at(data, wire.DELTA_KEY, index))
+    """``response.refusal.delta``: more refusal text."""
+    part = _message_part(items, data, index, "refusal")
+    stream_delta(part, data, index, "response.refusal.done")
 
 
-def refusal_done(items: OutputItems, data: dict[str, Any], index: int) -> NoReturn:
-    """``response.refusal.done``: ``VENDOR_REFUSAL`` with the refusal text."""
-    part = items.open_part(data, index, refusal=True)
-    refusal = data.get(wire.REFUSAL_KEY)
-    _refuse(refusal if type(refusal) is str else part.joined(), index)
-
-
-def _refuse(refusal: str, index: int) -> NoReturn:
-    RESPONSES_FAILURES.refused(refusal, index, wire.REFUSAL_TYPE)
+def refusal_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
+    """``response.refusal.done``: its ``refusal`` must be the deltas joined."""
+    stream_done(_message_part(items, data, index, "refusal"), data, "refusal", index)

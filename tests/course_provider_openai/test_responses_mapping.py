@@ -1,4 +1,10 @@
-"""ResponsesStreamParser: every rule of the Responses API stream, a case per rule and per code."""
+"""ResponsesMapping: the Responses wire played as course chunks and one response, a case per rule.
+
+Each rule of the stream, and each code, as the model meets it: the mapping
+feeds every frame to `ResponsesGrammar` first, so the grammar's own
+refusals show here too (every kind the grammar reads is in
+``test_responses_grammar``).
+"""
 
 from __future__ import annotations
 
@@ -15,15 +21,31 @@ from course_protocol import (
     CourseToolCall,
     CourseToolCallChunk,
 )
-from course_provider_openai import ResponsesStreamParser
+from course_provider_openai import ResponsesMapping
 from tests.course_provider_openai.bodies import (
+    CALL_ID,
+    CALL_ITEM_ID,
+    MESSAGE_ID,
     RESPONSE_ID,
+    args_delta,
+    args_done,
+    call_events,
+    call_item,
     completed,
     created,
     function_call,
+    in_progress,
+    item_added,
+    item_done,
     message_item,
+    part_added,
+    part_done,
     responses_events,
     responses_text_stream,
+    text_delta,
+    text_done,
+    text_events,
+    text_item,
     text_part,
 )
 from tests.course_provider_openai.driving import Replay, replay
@@ -31,14 +53,14 @@ from tests.streams import text_deltas
 
 Code = VendorErrorCode
 REQUEST = "request-1"
-MSG = "msg_own_1"
-FC = "fc_own_1"
-CALL = "call_own_1"
+MSG = MESSAGE_ID
+FC = CALL_ITEM_ID
+CALL = CALL_ID
 TEXT_AT = text_part(0, MSG)
 
 
 def run_events(events: list[SseEvent]) -> Replay:
-    return replay(ResponsesStreamParser(REQUEST), events)
+    return replay(ResponsesMapping(REQUEST), events)
 
 
 def run(*payloads: dict[str, Any] | str, start: int = 0) -> Replay:
@@ -51,86 +73,6 @@ def failed(*payloads: dict[str, Any] | str) -> VendorError:
     assert outcome.error is not None
     assert outcome.error.vendor == "openai-responses"
     return outcome.error
-
-
-def in_progress(response_id: str = RESPONSE_ID) -> dict[str, Any]:
-    return {"type": "response.in_progress", "response": {"id": response_id}}
-
-
-def item_added(output_index: object, item: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "response.output_item.added", "output_index": output_index, "item": item}
-
-
-def item_done(output_index: int, item: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "response.output_item.done", "output_index": output_index, "item": item}
-
-
-def part_added(kind: str = "output_text", **where: object) -> dict[str, Any]:
-    return {"type": "response.content_part.added", **(where or TEXT_AT), "part": {"type": kind}}
-
-
-def part_done(**where: object) -> dict[str, Any]:
-    return {"type": "response.content_part.done", **(where or TEXT_AT), "part": {}}
-
-
-def text_delta(delta: object, **where: object) -> dict[str, Any]:
-    return {"type": "response.output_text.delta", **(where or TEXT_AT), "delta": delta}
-
-
-def text_done(text: object, **where: object) -> dict[str, Any]:
-    return {"type": "response.output_text.done", **(where or TEXT_AT), "text": text}
-
-
-def args_delta(delta: object, output_index: int = 0, item_id: str = FC) -> dict[str, Any]:
-    return {
-        "type": "response.function_call_arguments.delta",
-        "item_id": item_id,
-        "output_index": output_index,
-        "delta": delta,
-    }
-
-
-def args_done(arguments: object, output_index: int = 0, item_id: str = FC) -> dict[str, Any]:
-    return {
-        "type": "response.function_call_arguments.done",
-        "item_id": item_id,
-        "output_index": output_index,
-        "arguments": arguments,
-    }
-
-
-def call_events(
-    output_index: int = 0,
-    item_id: str = FC,
-    call_id: str = CALL,
-    name: str = "add",
-    fragments: tuple[str, ...] = ('{"a"', ": 1}"),
-) -> list[dict[str, Any]]:
-    joined = "".join(fragments)
-    return [
-        item_added(output_index, function_call(item_id, call_id, name)),
-        *(args_delta(fragment, output_index, item_id) for fragment in fragments),
-        args_done(joined, output_index, item_id),
-        item_done(
-            output_index, {**function_call(item_id, call_id, name, joined), "status": "completed"}
-        ),
-    ]
-
-
-def text_events(*deltas: str, output_index: int = 0, item_id: str = MSG) -> list[dict[str, Any]]:
-    where = text_part(output_index, item_id)
-    return [
-        item_added(output_index, message_item(item_id)),
-        part_added(**where),
-        *(text_delta(delta, **where) for delta in deltas),
-        text_done("".join(deltas), **where),
-        part_done(**where),
-        item_done(output_index, message_item(item_id, status="completed")),
-    ]
-
-
-def call_output(call_id: str = CALL) -> dict[str, Any]:
-    return function_call(FC, call_id, "add", "{}")
 
 
 def test_a_text_answer_streams_its_deltas_and_completes_with_usage() -> None:
@@ -148,15 +90,15 @@ def test_a_text_answer_streams_its_deltas_and_completes_with_usage() -> None:
 
 
 def test_an_empty_text_delta_yields_no_chunk() -> None:
-    outcome = run(created(), *text_events("", "a", ""), completed([message_item(MSG)]))
+    outcome = run(created(), *text_events("", "a", ""), completed([text_item("a")]))
 
     assert text_deltas(outcome.chunks) == ["a"]
     assert outcome.response is not None
 
 
 def test_the_course_tool_call_id_is_the_call_id_never_the_item_id() -> None:
-    parser = ResponsesStreamParser(REQUEST)
-    events = responses_events(created(), *call_events(), completed([call_output()]))
+    parser = ResponsesMapping(REQUEST)
+    events = responses_events(created(), *call_events(), completed([call_item()]))
 
     produced = [parser.feed(event, index) for index, event in enumerate(events)]
 
@@ -171,14 +113,14 @@ def test_the_course_tool_call_id_is_the_call_id_never_the_item_id() -> None:
 def test_a_call_without_arguments_done_completes_at_its_item_done() -> None:
     events = call_events()
     del events[3]  # function_call_arguments.done
-    outcome = run(created(), *events, completed([call_output()]))
+    outcome = run(created(), *events, completed([call_item()]))
 
     assert outcome.error is None
     assert [type(chunk) for chunk in outcome.chunks] == [CourseToolCallChunk]
 
 
 def test_a_call_with_no_argument_text_has_empty_arguments() -> None:
-    outcome = run(created(), *call_events(fragments=()), completed([call_output()]))
+    outcome = run(created(), *call_events(fragments=()), completed([call_item(arguments="")]))
 
     assert outcome.response is not None
     assert outcome.response.message.content == (CourseToolCall(CALL, "add", {}),)
@@ -186,20 +128,30 @@ def test_a_call_with_no_argument_text_has_empty_arguments() -> None:
 
 def test_parallel_calls_reasoning_and_text_keep_the_output_order() -> None:
     reasoning = {"id": "rs_own", "type": "reasoning", "summary": [], "encrypted_content": "gAAA"}
+    summary = {"type": "summary_text", "text": "hmm"}
+    reasoned = {**reasoning, "summary": [summary]}
     reasoning_where = {"item_id": "rs_own", "output_index": 0, "summary_index": 0}
+    empty = {"type": "summary_text", "text": ""}
     outcome = run(
         created(),
         in_progress(),
         item_added(0, reasoning),
-        {"type": "response.reasoning_summary_part.added", **reasoning_where, "part": {}},
+        {"type": "response.reasoning_summary_part.added", **reasoning_where, "part": empty},
         {"type": "response.reasoning_summary_text.delta", **reasoning_where, "delta": "hmm"},
         {"type": "response.reasoning_summary_text.done", **reasoning_where, "text": "hmm"},
-        {"type": "response.reasoning_summary_part.done", **reasoning_where, "part": {}},
-        item_done(0, reasoning),
+        {"type": "response.reasoning_summary_part.done", **reasoning_where, "part": summary},
+        item_done(0, reasoned),
         *text_events("Checking.", output_index=1),
         *call_events(2, "fc_a", "call_a", "lookup", ('{"q": "x"}',)),
         *call_events(3, "fc_b", "call_b", "lookup", ('{"q":', ' "y"}')),
-        completed([reasoning, message_item(MSG), call_output("call_a"), call_output("call_b")]),
+        completed(
+            [
+                reasoned,
+                text_item("Checking."),
+                call_item("fc_a", "call_a", "lookup", '{"q": "x"}'),
+                call_item("fc_b", "call_b", "lookup", '{"q": "y"}'),
+            ]
+        ),
     )
 
     assert outcome.error is None
@@ -243,17 +195,23 @@ def test_annotations_are_skipped_and_the_text_is_kept() -> None:
         "type": "response.output_text.annotation.added",
         **TEXT_AT,
         "annotation_index": 0,
-        "annotation": {"type": "url_citation", "url": "https://example.com"},
+        "annotation": {
+            "type": "url_citation",
+            "url": "https://example.com",
+            "title": "Example",
+            "start_index": 4,
+            "end_index": 9,
+        },
     }
     events.insert(3, annotation)
-    outcome = run(created(), *events, completed([message_item(MSG)]))
+    outcome = run(created(), *events, completed([text_item("See this.")]))
 
     assert outcome.response is not None
     assert outcome.response.message.content == (CourseTextBlock("See this."),)
 
 
-def test_the_parser_is_finished_only_after_completed() -> None:
-    parser = ResponsesStreamParser(REQUEST)
+def test_the_mapping_is_finished_only_after_completed() -> None:
+    parser = ResponsesMapping(REQUEST)
     events = responses_text_stream("a")
     for index, event in enumerate(events[:-1]):
         parser.feed(event, index)
@@ -334,7 +292,7 @@ def test_a_refusal_fails_at_its_done_with_the_refusal_text() -> None:
         {"type": "response.refusal.delta", **where, "delta": "I'm sorry"},
         {"type": "response.refusal.delta", **where, "delta": ", no."},
         {"type": "response.refusal.done", **where, "refusal": "I'm sorry, no."},
-        part_done(),
+        part_done("I'm sorry, no.", "refusal"),
     )
 
     error = outcome.error
@@ -351,22 +309,126 @@ def test_a_refusal_part_that_closes_without_its_done_is_still_a_refusal() -> Non
         item_added(0, message_item(MSG)),
         part_added("refusal"),
         {"type": "response.refusal.delta", **TEXT_AT, "delta": "No."},
-        part_done(),
+        part_done("No.", "refusal"),
     )
 
     assert error.code is Code.VENDOR_REFUSAL
     assert error.vendor_message == "No."
 
 
+UNCARRIED: dict[str, tuple[dict[str, Any], str]] = {
+    "web_search_call": ({}, "a web search the vendor runs"),
+    "file_search_call": ({}, "a file search the vendor runs"),
+    "code_interpreter_call": ({}, "code the vendor runs in its interpreter"),
+    "image_generation_call": ({}, "an image the vendor generates"),
+    "mcp_call": ({}, "an MCP Tool call the vendor makes"),
+    "mcp_list_tools": ({}, "the vendor listing an MCP server's Tools"),
+    "mcp_approval_request": ({}, "the vendor asking the client to approve an MCP Tool call"),
+    "mcp_approval_response": ({}, "an answer to an MCP approval request"),
+    "computer_call": ({}, "a computer action the client performs"),
+    "computer_call_output": ({}, "the screenshot a computer action returned"),
+    "local_shell_call": ({}, "a shell command the client runs"),
+    "local_shell_call_output": ({}, "the output of a shell command the client ran"),
+    "shell_call": ({"environment": {"type": "local"}}, "a shell command the client runs"),
+    "shell_call_output": ({}, "the output of a shell command"),
+    "apply_patch_call": ({}, "a file patch the client applies"),
+    "apply_patch_call_output": ({}, "the result of a file patch"),
+    "custom_tool_call": (
+        {"call_id": "call_c", "name": "grep", "input": ""},
+        "a call of a custom Tool the client runs, its input free text",
+    ),
+    "custom_tool_call_output": ({}, "the output of a custom Tool"),
+    "function_call_output": ({}, "a function's output placed in the response"),
+    "tool_search_call": ({"execution": "server"}, "a Tool search the vendor runs"),
+    "tool_search_output": ({}, "the Tools a Tool search found"),
+    "additional_tools": ({}, "Tools the vendor adds to the conversation"),
+    "compaction": ({}, "the vendor's compacted context, opaque and encrypted"),
+    "program": ({}, "a program the model writes to call Tools"),
+    "program_output": ({}, "the result of a program that called Tools"),
+}
+"""Every documented item the course cannot carry: what its added form holds, and what it is."""
+
+
+@pytest.mark.parametrize("kind", sorted(UNCARRIED))
+def test_every_item_the_course_cannot_carry_is_refused_at_its_added_naming_kind_and_wire(
+    kind: str,
+) -> None:
+    fields, what = UNCARRIED[kind]
+    added = item_added(0, {"id": "it_1", "type": kind, "status": "in_progress", **fields})
+    outcome = run(created(), added)
+
+    assert outcome.error is not None
+    assert (outcome.error.code, outcome.error.event_index) == (
+        Code.VENDOR_UNSUPPORTED_CONTENT,
+        1,
+    )
+    assert outcome.error.message == (
+        f"event 1: output item type {kind!r} is {what}; "
+        "the course protocol cannot carry it (openai-responses)"
+    )
+    assert "server-side" not in outcome.error.message
+
+
 @pytest.mark.parametrize(
-    "kind",
-    ["web_search_call", "file_search_call", "code_interpreter_call", "mcp_call", "computer_call"],
+    ("fields", "what"),
+    [
+        ({"environment": {"type": "container_reference", "container_id": "cntr_1"}}, "the vendor"),
+        ({}, "the client"),
+    ],
+    ids=["container", "no-environment"],
 )
-def test_server_side_tool_items_are_unsupported_content(kind: str) -> None:
-    error = failed(created(), item_added(0, {"id": "ws_1", "type": kind, "status": "in_progress"}))
+def test_a_shell_call_names_who_runs_it_from_its_environment(
+    fields: dict[str, Any], what: str
+) -> None:
+    added = item_added(0, {"id": "sh_1", "type": "shell_call", "status": "in_progress", **fields})
+
+    error = failed(created(), added)
 
     assert error.code is Code.VENDOR_UNSUPPORTED_CONTENT
-    assert kind in error.message
+    assert f"'shell_call' is a shell command {what} runs" in error.message
+
+
+def test_a_client_run_tool_search_says_the_client_runs_it() -> None:
+    added = {"id": "ts_1", "type": "tool_search_call", "execution": "client"}
+
+    error = failed(created(), item_added(0, added))
+
+    assert "'tool_search_call' is a Tool search the client runs" in error.message
+
+
+def test_text_delivered_before_an_uncarried_item_stays_delivered() -> None:
+    added = item_added(1, {"id": "ws_1", "type": "web_search_call", "status": "in_progress"})
+
+    outcome = run(created(), *text_events("Let me look.", output_index=0), added)
+
+    assert text_deltas(outcome.chunks) == ["Let me look."]
+    assert outcome.error is not None
+    assert (outcome.error.code, outcome.error.event_index) == (
+        Code.VENDOR_UNSUPPORTED_CONTENT,
+        7,
+    )
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "response.audio.delta",
+        "response.audio.done",
+        "response.audio.transcript.delta",
+        "response.audio.transcript.done",
+    ],
+)
+def test_audio_output_is_unsupported_content_at_its_first_event(kind: str) -> None:
+    event: dict[str, Any] = {"type": kind}
+    if kind.endswith(".delta"):
+        event["delta"] = "UklGRg=="
+    error = failed(created(), event)
+
+    assert (error.code, error.event_index) == (Code.VENDOR_UNSUPPORTED_CONTENT, 1)
+    assert error.message == (
+        f"event 1: event type {kind!r} is audio output; "
+        "the course protocol cannot carry it (openai-responses)"
+    )
 
 
 def gap(events: list[SseEvent], position: int, sequence: object) -> list[SseEvent]:
@@ -412,7 +474,7 @@ def test_the_first_sequence_number_must_be_a_non_negative_integer(first: object)
 
 MESSAGE_OPEN = [created(), item_added(0, message_item(MSG)), part_added()]
 CALL_OPEN = [created(), item_added(0, function_call(FC, CALL, "add"))]
-DONE_TEXT = [*MESSAGE_OPEN, text_delta("a"), text_done("a"), part_done()]
+DONE_TEXT = [*MESSAGE_OPEN, text_delta("a"), text_done("a"), part_done("a")]
 
 FAILURES: list[tuple[str, list[dict[str, Any] | str], VendorErrorCode, int]] = [
     ("data-not-json", [created(), "nope"], Code.VENDOR_INVALID_EVENT, 1),
@@ -556,7 +618,7 @@ FAILURES: list[tuple[str, list[dict[str, Any] | str], VendorErrorCode, int]] = [
         Code.VENDOR_EVENT_ORDER,
         2,
     ),
-    ("part-done-twice", [*DONE_TEXT, part_done()], Code.VENDOR_EVENT_ORDER, 6),
+    ("part-done-twice", [*DONE_TEXT, part_done("a")], Code.VENDOR_EVENT_ORDER, 6),
     (
         "message-done-with-open-part",
         [*MESSAGE_OPEN, item_done(0, message_item(MSG))],
@@ -565,19 +627,19 @@ FAILURES: list[tuple[str, list[dict[str, Any] | str], VendorErrorCode, int]] = [
     ),
     (
         "item-done-other-id",
-        [*DONE_TEXT, item_done(0, message_item("msg_other"))],
+        [*DONE_TEXT, item_done(0, text_item("a", item_id="msg_other"))],
         Code.VENDOR_INVALID_EVENT,
         6,
     ),
     (
         "item-done-other-type",
-        [*DONE_TEXT, item_done(0, {**message_item(MSG), "type": "reasoning"})],
+        [*DONE_TEXT, item_done(0, {**text_item("a"), "type": "reasoning"})],
         Code.VENDOR_INVALID_EVENT,
         6,
     ),
     (
         "item-done-twice",
-        [*DONE_TEXT, item_done(0, message_item(MSG)), item_done(0, message_item(MSG))],
+        [*DONE_TEXT, item_done(0, text_item("a")), item_done(0, text_item("a"))],
         Code.VENDOR_EVENT_ORDER,
         7,
     ),
@@ -671,7 +733,7 @@ FAILURES: list[tuple[str, list[dict[str, Any] | str], VendorErrorCode, int]] = [
                 "response": {"id": RESPONSE_ID, "status": "completed", "output": []},
             },
         ],
-        Code.VENDOR_INVALID_EVENT,
+        Code.VENDOR_MISSING_TERMINAL,
         1,
     ),
     (
@@ -687,14 +749,14 @@ FAILURES: list[tuple[str, list[dict[str, Any] | str], VendorErrorCode, int]] = [
         1,
     ),
     (
-        "completed-output-missing",
-        [created(), {**completed([]), "response": {**completed([])["response"], "output": None}}],
+        "completed-output-not-an-array",
+        [created(), {**completed([]), "response": {**completed([])["response"], "output": {}}}],
         Code.VENDOR_INVALID_EVENT,
         1,
     ),
     (
         "completed-output-has-an-unstreamed-call",
-        [created(), completed([call_output()])],
+        [created(), completed([call_item()])],
         Code.VENDOR_INVALID_TERMINAL,
         1,
     ),
@@ -739,9 +801,9 @@ def test_a_missing_terminal_after_chunks_keeps_the_chunks() -> None:
 
 
 @pytest.mark.parametrize("request_id", ["", "\t", None, b"id"])
-def test_the_parser_refuses_a_blank_or_non_text_request_id(request_id: Any) -> None:
+def test_the_mapping_refuses_a_blank_or_non_text_request_id(request_id: Any) -> None:
     with pytest.raises(CourseProtocolError):
-        ResponsesStreamParser(request_id)
+        ResponsesMapping(request_id)
 
 
 def test_argument_text_already_in_the_added_item_is_the_first_fragment() -> None:
@@ -752,7 +814,7 @@ def test_argument_text_already_in_the_added_item_is_the_first_fragment() -> None
         args_delta(" 1}"),
         args_done('{"a": 1}'),
         item_done(0, function_call(FC, CALL, "add", '{"a": 1}')),
-        completed([call_output()]),
+        completed([call_item()]),
     )
 
     assert outcome.response is not None
@@ -761,17 +823,18 @@ def test_argument_text_already_in_the_added_item_is_the_first_fragment() -> None
 
 def test_content_parts_of_a_reasoning_item_are_skipped_with_it() -> None:
     reasoning = {"id": "rs_own", "type": "reasoning", "summary": []}
+    step = {"type": "reasoning_text", "text": "step one"}
     where = {"item_id": "rs_own", "output_index": 0, "content_index": 0}
     outcome = run(
         created(),
         item_added(0, reasoning),
-        {"type": "response.content_part.added", **where, "part": {"type": "reasoning_text"}},
+        {"type": "response.content_part.added", **where, "part": {**step, "text": ""}},
         {"type": "response.reasoning_text.delta", **where, "delta": "step one"},
         {"type": "response.reasoning_text.done", **where, "text": "step one"},
-        {"type": "response.content_part.done", **where, "part": {"type": "reasoning_text"}},
-        item_done(0, reasoning),
+        {"type": "response.content_part.done", **where, "part": step},
+        item_done(0, {**reasoning, "content": [step]}),
         *text_events("Six.", output_index=1),
-        completed([reasoning, message_item(MSG)]),
+        completed([]),
     )
 
     assert outcome.error is None
@@ -786,3 +849,39 @@ def test_a_part_whose_type_is_not_text_is_invalid() -> None:
 
     assert error.code is Code.VENDOR_INVALID_EVENT
     assert "part.type" in error.message
+
+
+def test_a_terminal_that_repeats_no_item_answers_with_the_streamed_text() -> None:
+    outcome = run(created(), *text_events("Four", "."), completed([]))
+
+    assert outcome.error is None
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock("Four."),)
+    assert outcome.response.stop_reason is CourseStopReason.STOP
+
+
+def test_a_terminal_that_repeats_no_item_answers_with_the_streamed_call_too() -> None:
+    outcome = run(created(), *call_events(), completed([]))
+
+    assert outcome.error is None
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseToolCall(CALL, "add", {"a": 1}),)
+    assert outcome.response.stop_reason is CourseStopReason.TOOL_CALL
+    assert [type(chunk) for chunk in outcome.chunks] == [CourseToolCallChunk]
+
+
+def test_a_terminal_that_lists_the_text_but_not_the_call_contradicts_the_stream() -> None:
+    events = [*text_events("Adding.", output_index=0), *call_events(1)]
+
+    error = failed(created(), *events, completed([text_item("Adding.")]))
+
+    assert (error.code, error.event_index) == (Code.VENDOR_INVALID_TERMINAL, len(events) + 1)
+    assert "response.output lists 1 item(s), the stream 2" in error.message
+
+
+def test_a_done_marker_after_the_terminal_still_answers() -> None:
+    outcome = run(created(), *text_events("a"), completed([]), "[DONE]")
+
+    assert outcome.error is None
+    assert outcome.response is not None
+    assert outcome.response.message.content == (CourseTextBlock("a"),)
