@@ -233,6 +233,8 @@ def test_every_stream_code_has_a_case_in_the_grammar_or_the_mapping() -> None:
         C.VENDOR_MISSING_API_KEY,
         C.VENDOR_INVALID_REQUEST,
         C.VENDOR_UNKNOWN_WIRE,
+        C.VENDOR_PLUGIN_BROKEN,
+        C.VENDOR_WIRE_CONFLICT,
         *(code for code in C if code.value.startswith("HTTP_")),
     }
 
