@@ -61,6 +61,16 @@ def text_response(request_id: str = REQUEST.id) -> CourseModelResponse:
     )
 
 
+def tool_call_response(call: CourseToolCall, request_id: str = REQUEST.id) -> CourseModelResponse:
+    return CourseModelResponse(
+        id="response-001",
+        request_id=request_id,
+        message=CourseAssistantMessage(id="message-001", content=(call,)),
+        stop_reason=CourseStopReason.TOOL_CALL,
+        usage=CourseModelUsage(input_tokens=1, output_tokens=1),
+    )
+
+
 def text_chunk(request_id: str = REQUEST.id) -> CourseTextDeltaChunk:
     return CourseTextDeltaChunk(request_id=request_id, delta="42")
 
@@ -529,15 +539,19 @@ async def test_arguments_that_hold_themselves_break_deeply_immutable_instead_of_
 
 
 async def test_a_json_value_shared_by_two_keys_is_not_mistaken_for_a_cycle() -> None:
+    shared = freeze({"x": 1})
+    arguments = freeze({"a": shared, "b": ()})
+    write_through_dict: Any = dict.__setitem__
+    write_through_dict(arguments, "a", (shared, shared, ()))
+    call = CourseToolCall(id="call-1", name="add", arguments=freeze({}))
+    object.__setattr__(call, "arguments", arguments)
+
     class ModelWithSharedArguments(WellBehavedModel):
         def chunk(self, request: CourseModelRequest) -> object:
-            shared = freeze({"x": 1})
-            arguments = freeze({"a": shared, "b": ()})
-            write_through_dict: Any = dict.__setitem__
-            write_through_dict(arguments, "a", (shared, shared, ()))
-            call = CourseToolCall(id="call-1", name="add", arguments=freeze({}))
-            object.__setattr__(call, "arguments", arguments)
             return CourseToolCallChunk(request_id=request.id, tool_call=call)
+
+        def response(self, request: CourseModelRequest) -> object:
+            return tool_call_response(call, request.id)
 
     result = await check_scenario(ModelWithSharedArguments, REQUEST, Scenario.COMPLETE)
 

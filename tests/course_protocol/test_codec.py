@@ -176,11 +176,15 @@ def test_an_unknown_field_is_rejected_at_its_own_path() -> None:
     assert error.message == "is not a field here"
 
 
+_STOP_REASONS = "must be one of 'stop', 'toolCall', 'length', 'refusal', 'pauseTurn'"
+
+
 @pytest.mark.parametrize(
     ("change", "path", "fragment"),
     [
-        ({"stopReason": "tool_call"}, "$.stopReason", "must be 'stop' or 'toolCall'"),
-        ({"stopReason": None}, "$.stopReason", "must be 'stop' or 'toolCall'"),
+        ({"stopReason": "tool_call"}, "$.stopReason", _STOP_REASONS),
+        ({"stopReason": None}, "$.stopReason", _STOP_REASONS),
+        ({"stopReason": "max_tokens"}, "$.stopReason", _STOP_REASONS),
         ({"usage": {"inputTokens": True, "outputTokens": 1}}, "$.usage.inputTokens", "bool"),
         ({"usage": {"inputTokens": 1, "outputTokens": 1.5}}, "$.usage.outputTokens", "fraction"),
         ({"usage": {"inputTokens": -1, "outputTokens": 1}}, "$.usage.inputTokens", "between"),

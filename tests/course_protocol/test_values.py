@@ -235,7 +235,8 @@ _BAD_CONSTRUCTIONS: list[tuple[str, Callable[[], object], str, str]] = [
     ("user-id-bytes", lambda: CourseUserMessage(cast(Any, b"u"), "hi"), "id", "not bytes"),
     ("user-content-none", lambda: CourseUserMessage("u", _ANY), "content", "not NoneType"),
     ("assistant-block-user", assistant(_BLOCK, _USER), "content[1]",
-     "must be a CourseTextBlock or CourseToolCall, not CourseUserMessage"),
+     "must be a CourseTextBlock, CourseToolCall, CourseReasoningBlock or "
+     "CourseVendorToolBlock, not CourseUserMessage"),
     ("assistant-block-dict", assistant({"type": "text"}), "content[0]", "not dict"),
     ("assistant-block-subclass", assistant(smuggler(TextBlockWithADict, "x")), "content[0]",
      "not TextBlockWithADict"),
@@ -321,7 +322,13 @@ def test_an_exact_tuple_of_blocks_is_kept_and_its_elements_are_not_copied() -> N
 
 
 def test_stop_reasons_spell_the_course_vocabulary() -> None:
-    assert [reason.value for reason in CourseStopReason] == ["stop", "toolCall"]
+    assert [reason.value for reason in CourseStopReason] == [
+        "stop",
+        "toolCall",
+        "length",
+        "refusal",
+        "pauseTurn",
+    ]
     assert str(CourseStopReason.TOOL_CALL) == "toolCall"
     assert isinstance(CourseStopReason.STOP, str)
 

@@ -26,6 +26,10 @@
   event (`EventFailures.object_at`, `EventFailures.text_at`), naming a bad
   value by `described`; `TextPieces`, a streamed text kept at about its own
   size.
+- What a wire sends of a transcript: `check_sendable` refuses, before any
+  body is built, a transcript no vendor takes and any `CONTENT_KINDS` kind
+  the wire does not send; `plain_content` and `plain_blocks` read the plain
+  transcript it accepted for a wire that sends no other kind.
 - The order of a Messages-style request: `Turns` groups a transcript into a
   vendor's alternating turns, each Tool result right after its call.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
@@ -71,7 +75,7 @@ from course_vendor._registry import (
     vendor_for_path,
     vendor_names,
 )
-from course_vendor._sendable import check_sendable
+from course_vendor._sendable import CONTENT_KINDS, check_sendable, plain_blocks, plain_content
 from course_vendor._stream_check import (
     StreamJudge,
     judge_body,
@@ -89,6 +93,7 @@ from course_vendor._wire_mapping import WireMapping
 
 __all__ = [
     "COMMON_OPTIONS",
+    "CONTENT_KINDS",
     "VENDOR_ENTRY_POINT_GROUP",
     "EventFailures",
     "FeedResult",
@@ -124,6 +129,8 @@ __all__ = [
     "judge_body",
     "load_vendor",
     "option_fields",
+    "plain_blocks",
+    "plain_content",
     "recorded_stream_problem",
     "streamed_wire",
     "token_count",
