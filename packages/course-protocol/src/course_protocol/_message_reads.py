@@ -44,20 +44,25 @@ class Link:
     name: str | None
 
 
-def _field(message: object, name: str) -> object:
+def _field(owner: object, name: str, within: str = "") -> object:
+    """Field ``name`` of a message, or of its block at ``within`` (``content[2]``)."""
     # Only exact course types reach here: their attributes are slots, so the
     # one thing a read can do is raise AttributeError for a slot never set.
     try:
-        return getattr(message, name)
+        return getattr(owner, name)
     except AttributeError:
-        raise _BrokenMessageError(f"field {name} is unset") from None
+        raise _BrokenMessageError(f"{_named(name, within)} is unset") from None
 
 
-def _str_field(message: object, name: str) -> str:
-    value = _field(message, name)
+def _str_field(owner: object, name: str, within: str = "") -> str:
+    value = _field(owner, name, within)
     if type(value) is not str:
-        raise _BrokenMessageError(f"field {name} is a {type_name(value)}, not a str")
+        raise _BrokenMessageError(f"{_named(name, within)} is a {type_name(value)}, not a str")
     return value
+
+
+def _named(name: str, within: str) -> str:
+    return f"{within}.{name}" if within else f"field {name}"
 
 
 def _name_or_none(value: object) -> str | None:
@@ -103,9 +108,9 @@ class _Opaques:
 
 def _read_text(block: object, path: str, opaques: _Opaques | None) -> None:
     """A text block; ``opaques`` is None where text carries no citations or opaque data."""
-    _str_field(block, "text")
-    citations = _field(block, "citations")
-    opaque = _field(block, "opaque")
+    _str_field(block, "text", path)
+    citations = _field(block, "citations", path)
+    opaque = _field(block, "opaque", path)
     if type(citations) is not tuple:
         raise _BrokenMessageError(f"{path}.citations is a {type_name(citations)}, not a tuple")
     if opaques is None:
@@ -120,19 +125,21 @@ def _read_text(block: object, path: str, opaques: _Opaques | None) -> None:
 
 
 def _read_media(block: object, path: str) -> None:
-    _str_field(block, "media_type")
-    data = _field(block, "data")
-    url = _field(block, "url")
+    _str_field(block, "media_type", path)
+    data = _field(block, "data", path)
+    url = _field(block, "url", path)
     if (data is None) == (url is None):
         raise _BrokenMessageError(
-            f"{path} has {'both' if data is not None else 'neither'} data and url"
+            f"{path} has both data and url"
+            if data is not None
+            else f"{path} has neither data nor url"
         )
     if data is not None and type(data) is not bytes:
         raise _BrokenMessageError(f"{path}.data is a {type_name(data)}, not bytes")
     if url is not None and type(url) is not str:
         raise _BrokenMessageError(f"{path}.url is a {type_name(url)}, not a str")
     if type(block) is CourseDocumentBlock:
-        title = _field(block, "title")
+        title = _field(block, "title", path)
         if title is not None and type(title) is not str:
             raise _BrokenMessageError(f"{path}.title is a {type_name(title)}, not a str")
 
@@ -175,13 +182,13 @@ def _read_assistant(index: int, message: object, issues: list[TranscriptIssue]) 
             _read_text(block, path, opaques)
             continue
         if kind is CourseReasoningBlock:
-            _str_field(block, "text")
-            opaques.check(_field(block, "opaque"), f"{path}.opaque")
+            _str_field(block, "text", path)
+            opaques.check(_field(block, "opaque", path), f"{path}.opaque")
             continue
         if kind is CourseVendorToolBlock:
-            if _name_or_none(_field(block, "kind")) is None:
+            if _name_or_none(_field(block, "kind", path)) is None:
                 raise _BrokenMessageError(f"{path}.kind is not a non-blank str")
-            opaques.check(_field(block, "opaque"), f"{path}.opaque", optional=False)
+            opaques.check(_field(block, "opaque", path), f"{path}.opaque", optional=False)
             continue
         if kind is CourseImageBlock or kind is CourseDocumentBlock:
             raise _BrokenMessageError(
@@ -189,17 +196,17 @@ def _read_assistant(index: int, message: object, issues: list[TranscriptIssue]) 
             )
         if kind is not CourseToolCall:
             raise _BrokenMessageError(f"{path} is a {type_name(block)}")
-        call_id = _str_field(block, "id")
-        name = _name_or_none(_field(block, "name"))
+        call_id = _str_field(block, "id", path)
+        name = _name_or_none(_field(block, "name", path))
         if name is None:
             detail = f"{path}: Tool call {call_id!r} has no Tool name"
             issues.append(TranscriptIssue(TranscriptIssueCode.EMPTY_TOOL_NAME, index, detail))
-        if not is_frozen_json_object(_field(block, "arguments")):
+        if not is_frozen_json_object(_field(block, "arguments", path)):
             detail = f"{path}: arguments of Tool call {call_id!r} are not a frozen JSON object"
             issues.append(
                 TranscriptIssue(TranscriptIssueCode.INVALID_TOOL_ARGUMENTS, index, detail)
             )
-        opaques.check(_field(block, "opaque"), f"{path}.opaque")
+        opaques.check(_field(block, "opaque", path), f"{path}.opaque")
         calls.append(Link(index, call_id, name))
     return calls
 
