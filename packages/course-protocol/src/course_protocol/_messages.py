@@ -7,8 +7,10 @@ from typing import TypeAlias, cast, final
 
 from course_protocol._blocks import (
     CourseAssistantContent,
+    CourseReasoningBlock,
     CourseTextBlock,
-    is_assistant_block_type,
+    CourseToolCall,
+    CourseVendorToolBlock,
 )
 from course_protocol._checks import check_flag, check_id, fail, snapshot_sequence
 from course_protocol._media import CourseDocumentBlock, CourseImageBlock
@@ -120,7 +122,13 @@ class CourseAssistantMessage:
         # identity loop (no enumerate, no set lookup, which could call a hostile
         # metaclass's __eq__); the index is found only to report a bad block.
         for block in blocks:
-            if not is_assistant_block_type(type(block)):
+            kind = type(block)
+            if (
+                kind is not CourseTextBlock
+                and kind is not CourseToolCall
+                and kind is not CourseReasoningBlock
+                and kind is not CourseVendorToolBlock
+            ):
                 index = next(i for i, item in enumerate(blocks) if item is block)
                 fail(
                     f"content[{index}]",
