@@ -588,14 +588,14 @@ async def test_text_order_and_opaque_tool_call_ids_survive_normalization() -> No
 
     assert played.result is not None
     kinds = [
-        (chunk.delta if isinstance(chunk, CourseTextDeltaChunk) else chunk.tool_call.id)
+        (chunk.tool_call.id if isinstance(chunk, CourseToolCallChunk) else chunk.delta)
         for chunk in played.events
     ]
     assert kinds == ["The ", "  call::Ünïcode-0001  ", "", "sum", "CALL-add-001"]
     assert played.result.message.content == tuple(
-        CourseTextBlock(text=chunk.delta)
-        if isinstance(chunk, CourseTextDeltaChunk)
-        else chunk.tool_call
+        chunk.tool_call
+        if isinstance(chunk, CourseToolCallChunk)
+        else CourseTextBlock(text=chunk.delta)
         for chunk in played.events
     )
     assert played.result.id == "resp/ÿ 7"

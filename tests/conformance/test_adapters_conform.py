@@ -22,11 +22,15 @@ from course_protocol import (
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseVendorToolBlock,
     freeze_json_object,
 )
 from course_provider_fixture import (
@@ -95,6 +99,48 @@ def paced_factory() -> ScriptedResponseFactory:
     return turn
 
 
+SIGNATURE = CourseOpaque("anthropic-messages", {"signature": "EqQBCkYIBxgC"})
+RICH_USAGE = CourseModelUsage(
+    input_tokens=120,
+    output_tokens=40,
+    cache_read_tokens=90,
+    cache_write_tokens=20,
+    reasoning_tokens=30,
+)
+
+
+def rich_paced_factory() -> ScriptedResponseFactory:
+    """Reasoning deltas, a server tool, cited text cut by the output limit; it yields between."""
+    message = CourseAssistantMessage(
+        id="message-rich-001",
+        content=(
+            CourseReasoningBlock("Search, then answer.", opaque=SIGNATURE),
+            CourseVendorToolBlock("server_tool_use", SIGNATURE),
+            CourseVendorToolBlock("web_search_tool_result", SIGNATURE),
+            CourseTextBlock("The sum is", citations=(SIGNATURE,)),
+        ),
+    )
+
+    async def turn(
+        request: CourseModelRequest, signal: AbortSignal
+    ) -> AsyncIterator[CourseModelChunk | CourseModelResponse]:
+        for delta in ("Search, ", "then answer."):
+            await asyncio.sleep(0)
+            yield CourseReasoningDeltaChunk(request_id=request.id, delta=delta)
+        await asyncio.sleep(0)
+        yield CourseTextDeltaChunk(request_id=request.id, delta="The sum is")
+        await asyncio.sleep(0)
+        yield CourseModelResponse(
+            id="response-rich-001",
+            request_id=request.id,
+            message=message,
+            stop_reason=CourseStopReason.LENGTH,
+            usage=RICH_USAGE,
+        )
+
+    return turn
+
+
 def stalling_factory() -> ScriptedResponseFactory:
     """One text delta, then a step that never completes unless something interrupts it."""
 
@@ -123,6 +169,28 @@ SCRIPTS: dict[str, Callable[[], list[ScriptedResponseFactory]]] = {
         )
     ],
     "paced": lambda: [paced_factory()],
+    "thinking-tool-call": lambda: [
+        reply_tool_call(
+            "call-add-001",
+            "add",
+            {"left": 20, "right": 22},
+            response_id="r-1",
+            message_id="m-1",
+            usage=RICH_USAGE,
+            reasoning=CourseReasoningBlock("Add them.", opaque=SIGNATURE),
+        )
+    ],
+    "refusal": lambda: [
+        reply_text(
+            "I can't help with that.",
+            response_id="r-1",
+            message_id="m-1",
+            usage=USAGE,
+            stop_reason=CourseStopReason.REFUSAL,
+            reasoning=CourseReasoningBlock("", opaque=SIGNATURE),
+        )
+    ],
+    "rich-paced": lambda: [rich_paced_factory()],
 }
 
 
@@ -156,6 +224,18 @@ async def test_a_scripted_model_derived_with_with_config_conforms_and_records_it
     assert len(calls) >= len(Scenario)
     assert {call.request.id for call in calls} == {REQUEST.id}
     assert all(call.options == {"temperature": 0.2} for call in calls)
+
+
+async def test_a_paced_rich_script_is_interrupted_after_its_first_reasoning_delta() -> None:
+    report = await assert_conforms(lambda: ScriptedModel([rich_paced_factory()]), REQUEST)
+
+    complete = report.result_for(Scenario.COMPLETE)
+    assert complete.response is not None
+    assert complete.response.stop_reason is CourseStopReason.LENGTH
+    assert complete.response.usage is RICH_USAGE
+    aborted = report.result_for(Scenario.ABORT_AFTER_FIRST_CHUNK)
+    assert aborted.abort_landed
+    assert aborted.chunks == (CourseReasoningDeltaChunk(request_id=REQUEST.id, delta="Search, "),)
 
 
 async def test_paced_script_is_interrupted_after_its_first_chunk() -> None:

@@ -18,6 +18,7 @@ from course_protocol import (
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
+    CourseReasoningBlock,
     CourseStopReason,
     CourseToolCall,
     CourseToolCallChunk,
@@ -361,3 +362,28 @@ def test_demo_fixture_is_a_usage_error_when_missing_or_with_the_scripted_model(
     assert "gone.json: no such file" in missing.err
     assert (scripted.status, scripted.out) == (2, "")
     assert "--fixture replays a fixture: it goes with --model fixture" in scripted.err
+
+
+async def test_a_model_that_thinks_shows_its_reasoning_deltas_in_the_trace() -> None:
+    thinking = CourseReasoningBlock("Use add.")
+    model = ScriptedModel(
+        [
+            reply_tool_call(
+                "call-a",
+                "add",
+                {"left": 20, "right": 22},
+                response_id="r-1",
+                message_id="m-1",
+                usage=USAGE,
+                reasoning=thinking,
+            ),
+            FINAL,
+        ]
+    )
+
+    trace, stopped = await _trace(model)
+
+    assert stopped is None
+    assert 'reasoningDelta delta="Use add."' in trace
+    assert trace.index("reasoningDelta") < trace.index("toolCall id=call-a")
+    assert model.requests[1].messages[1].content[0] is thinking

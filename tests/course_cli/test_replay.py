@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
+from course_cli._playing import play_response
+from course_http import RecordedResponse
 from course_protocol import (
+    CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
     CourseTextDeltaChunk,
+    CourseToolCall,
     CourseToolCallChunk,
     parse_chunk,
     parse_response,
 )
+from course_scripted import ScriptedModel, reply_tool_call
+from course_vendor import VendorPlugin
 from tests.course_cli.helpers import (
     END,
     GOLDEN,
@@ -143,3 +152,53 @@ def test_a_file_that_is_not_strict_json_is_a_typed_failure_without_positions(
     assert run.err.startswith(f"{path}: PROVIDER_INVALID_FIXTURE: ")
     assert "duplicate object key" in run.err
     assert run.err.count("\n") == 1
+
+
+class PluginThatPlaysAScript:
+    """Stands in for a wire whose mapping gives rich values: its model is a scripted turn."""
+
+    def __init__(self, model: ScriptedModel) -> None:
+        self.model = model
+
+    def replay_model(self, transport: object) -> ScriptedModel:
+        return self.model
+
+
+async def test_replay_prints_rich_chunks_and_responses_in_the_course_vocabulary() -> None:
+    signature = CourseOpaque("anthropic-messages", {"signature": "EqQB"})
+    thinking = CourseReasoningBlock("Add them.", opaque=signature)
+    usage = CourseModelUsage(input_tokens=50, output_tokens=20, cache_read_tokens=40)
+    model = ScriptedModel(
+        [
+            reply_tool_call(
+                "toolu_01",
+                "add",
+                {"left": 20},
+                response_id="msg_01",
+                message_id="m-1",
+                usage=usage,
+                reasoning=thinking,
+            )
+        ]
+    )
+    lines: list[str] = []
+    served = RecordedResponse(200, {"content-type": "text/event-stream"}, b"")
+
+    problem = await play_response(
+        served, cast(VendorPlugin, PluginThatPlaysAScript(model)), "replay-1", lines.append
+    )
+
+    assert problem is None
+    assert lines[0] == ('{"type":"reasoningDelta","requestId":"replay-1","delta":"Add them."}\n')
+    response = json.loads(lines[2])
+    assert response["message"]["content"][0] == {
+        "type": "reasoning",
+        "text": "Add them.",
+        "opaque": {"wire": "anthropic-messages", "data": {"signature": "EqQB"}},
+    }
+    assert response["usage"] == {"inputTokens": 50, "outputTokens": 20, "cacheReadTokens": 40}
+    assert len(lines) == 3
+    assert parse_response(response).unwrap().message.content == (
+        thinking,
+        CourseToolCall("toolu_01", "add", {"left": 20}),
+    )

@@ -27,16 +27,21 @@ from course_conformance import (
 )
 from course_protocol import (
     CourseAssistantMessage,
+    CourseImageBlock,
     CourseModel,
     CourseModelChunk,
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseVendorToolBlock,
     JsonObject,
     freeze_json_object,
 )
@@ -57,6 +62,16 @@ def text_response(request_id: str = REQUEST.id) -> CourseModelResponse:
         request_id=request_id,
         message=CourseAssistantMessage(id="message-001", content=(CourseTextBlock(text="42"),)),
         stop_reason=CourseStopReason.STOP,
+        usage=CourseModelUsage(input_tokens=1, output_tokens=1),
+    )
+
+
+def tool_call_response(call: CourseToolCall, request_id: str = REQUEST.id) -> CourseModelResponse:
+    return CourseModelResponse(
+        id="response-001",
+        request_id=request_id,
+        message=CourseAssistantMessage(id="message-001", content=(call,)),
+        stop_reason=CourseStopReason.TOOL_CALL,
         usage=CourseModelUsage(input_tokens=1, output_tokens=1),
     )
 
@@ -529,15 +544,19 @@ async def test_arguments_that_hold_themselves_break_deeply_immutable_instead_of_
 
 
 async def test_a_json_value_shared_by_two_keys_is_not_mistaken_for_a_cycle() -> None:
+    shared = freeze({"x": 1})
+    arguments = freeze({"a": shared, "b": ()})
+    write_through_dict: Any = dict.__setitem__
+    write_through_dict(arguments, "a", (shared, shared, ()))
+    call = CourseToolCall(id="call-1", name="add", arguments=freeze({}))
+    object.__setattr__(call, "arguments", arguments)
+
     class ModelWithSharedArguments(WellBehavedModel):
         def chunk(self, request: CourseModelRequest) -> object:
-            shared = freeze({"x": 1})
-            arguments = freeze({"a": shared, "b": ()})
-            write_through_dict: Any = dict.__setitem__
-            write_through_dict(arguments, "a", (shared, shared, ()))
-            call = CourseToolCall(id="call-1", name="add", arguments=freeze({}))
-            object.__setattr__(call, "arguments", arguments)
             return CourseToolCallChunk(request_id=request.id, tool_call=call)
+
+        def response(self, request: CourseModelRequest) -> object:
+            return tool_call_response(call, request.id)
 
     result = await check_scenario(ModelWithSharedArguments, REQUEST, Scenario.COMPLETE)
 
@@ -591,3 +610,260 @@ async def test_an_exception_never_retrieved_breaks_no_asyncio_errors() -> None:
     assert error.invariant is Invariant.NO_ASYNCIO_ERRORS
     assert str(error.value) == "nobody looks at me"
     gc.collect()
+
+
+SIGNATURE = CourseOpaque("anthropic-messages", {"signature": "c2ln"})
+
+
+def answer(
+    *blocks: Any, stop_reason: CourseStopReason = CourseStopReason.STOP
+) -> Callable[[str], CourseModelResponse]:
+    """A response maker for `Scripted`: the message holds ``blocks``."""
+
+    def make(request_id: str) -> CourseModelResponse:
+        return CourseModelResponse(
+            id="response-001",
+            request_id=request_id,
+            message=CourseAssistantMessage(id="message-001", content=blocks),
+            stop_reason=stop_reason,
+            usage=CourseModelUsage(input_tokens=1, output_tokens=1),
+        )
+
+    return make
+
+
+class Scripted(WellBehavedModel):
+    """Streams the given chunks (made for the request's id), then the given response."""
+
+    def __init__(self, chunks: Callable[[str], list[object]], response: Callable[[str], Any]):
+        self.chunks = chunks
+        self.answer = response
+
+    async def produce(self, stream: ModelStream, request: CourseModelRequest) -> None:
+        loose: EventStream[Any, Any] = stream
+        for chunk in self.chunks(request.id):
+            loose.push(chunk)
+            await asyncio.sleep(0)
+        loose.finish(self.answer(request.id))
+
+
+def thinking_then_call(request_id: str) -> list[object]:
+    return [
+        CourseReasoningDeltaChunk(request_id, "Add "),
+        CourseReasoningDeltaChunk(request_id, "them."),
+        CourseTextDeltaChunk(request_id, "Adding."),
+        CourseToolCallChunk(request_id, CourseToolCall("call-1", "add", {}, opaque=SIGNATURE)),
+    ]
+
+
+THINKING_ANSWER = answer(
+    CourseReasoningBlock("Add them.", opaque=SIGNATURE),
+    CourseVendorToolBlock("server_tool_use", SIGNATURE),
+    CourseTextBlock("Adding.", citations=(SIGNATURE,)),
+    CourseToolCall("call-1", "add", {}, opaque=SIGNATURE),
+    stop_reason=CourseStopReason.TOOL_CALL,
+)
+
+
+async def test_a_model_that_thinks_cites_and_calls_with_opaque_data_conforms() -> None:
+    report = await assert_conforms(lambda: Scripted(thinking_then_call, THINKING_ANSWER), REQUEST)
+
+    complete = report.result_for(Scenario.COMPLETE)
+    assert complete.chunks == tuple(thinking_then_call(REQUEST.id))
+    assert complete.response == THINKING_ANSWER(REQUEST.id)
+
+
+def mislaid(request_id: str) -> list[object]:
+    return [CourseReasoningDeltaChunk("request-someone-else", "Hmm")]
+
+
+def tampered(value: Any, **fields: object) -> Any:
+    for name, field in fields.items():
+        object.__setattr__(value, name, field)
+    return value
+
+
+async def test_a_reasoning_delta_for_another_request_breaks_chunk_request_id() -> None:
+    error = await violation(lambda: Scripted(mislaid, answer(CourseReasoningBlock("Hmm"))))
+
+    assert error.invariant is Invariant.CHUNK_REQUEST_ID
+    assert error.value == CourseReasoningDeltaChunk("request-someone-else", "Hmm")
+
+
+def nothing(request_id: str) -> list[object]:
+    return []
+
+
+@pytest.mark.parametrize(
+    ("chunks", "response", "detail"),
+    [
+        (
+            lambda rid: [CourseTextDeltaChunk(rid, "42")],
+            answer(CourseTextBlock("43")),
+            "the text deltas joined ('42') are not the message's text ('43')",
+        ),
+        (
+            lambda rid: [CourseReasoningDeltaChunk(rid, "Hmm"), CourseTextDeltaChunk(rid, "42")],
+            answer(CourseTextBlock("42")),
+            "the reasoning deltas joined ('Hmm') are not the text of the message's reasoning "
+            "blocks ('')",
+        ),
+        (
+            nothing,
+            answer(CourseReasoningBlock("Thought, never streamed.")),
+            "the reasoning deltas joined ('') are not the text of the message's reasoning "
+            "blocks ('Thought, never streamed.')",
+        ),
+        (
+            lambda rid: [CourseToolCallChunk(rid, CourseToolCall("call-1", "add", {}))],
+            answer(
+                CourseToolCall("call-1", "add", {}, opaque=SIGNATURE),
+                stop_reason=CourseStopReason.TOOL_CALL,
+            ),
+            "the 1 Tool-call chunk(s) are not the message's 1 Tool-call block(s), in order",
+        ),
+        (
+            nothing,
+            answer(CourseToolCall("call-1", "add", {}), stop_reason=CourseStopReason.TOOL_CALL),
+            "the 0 Tool-call chunk(s) are not the message's 1 Tool-call block(s), in order",
+        ),
+    ],
+    ids=[
+        "other-text",
+        "reasoning-not-kept",
+        "reasoning-not-streamed",
+        "call-without-its-opaque",
+        "call-never-streamed",
+    ],
+)
+async def test_a_stream_that_tells_another_message_breaks_stream_matches_message(
+    chunks: Callable[[str], list[object]], response: Callable[[str], Any], detail: str
+) -> None:
+    error = await violation(lambda: Scripted(chunks, response))
+
+    assert error.invariant is Invariant.STREAM_MATCHES_MESSAGE
+    assert error.detail == detail
+
+
+async def test_a_refusal_that_asks_for_a_tool_breaks_terminal_consistent() -> None:
+    refusal = answer(CourseToolCall("call-1", "add", {}), stop_reason=CourseStopReason.REFUSAL)
+    calls = [CourseToolCall("call-1", "add", {})]
+
+    error = await violation(
+        lambda: Scripted(lambda rid: [CourseToolCallChunk(rid, calls[0])], refusal)
+    )
+
+    assert error.invariant is Invariant.TERMINAL_CONSISTENT
+    assert error.detail == "stop reason refusal forbids Tool-call blocks, found 1"
+
+
+def usage_answer(**counts: object) -> Callable[[str], CourseModelResponse]:
+    def make(request_id: str) -> CourseModelResponse:
+        response = text_response(request_id)
+        tampered(response.usage, **counts)
+        return response
+
+    return make
+
+
+@pytest.mark.parametrize(
+    ("counts", "detail"),
+    [
+        ({"cache_read_tokens": 2}, "response.usage.cache_read_tokens the cached input (2) exceeds"),
+        ({"reasoning_tokens": 5}, "response.usage.reasoning_tokens (5) exceeds output_tokens (1)"),
+        ({"input_tokens": -1}, "response.usage.input_tokens must be between 0 and 2**53 - 1"),
+        ({"cache_write_tokens": 2**53}, "response.usage.cache_write_tokens must be between"),
+    ],
+    ids=["cache-over-input", "reasoning-over-output", "negative", "too-big"],
+)
+async def test_usage_counts_out_of_range_break_usage_in_range(
+    counts: dict[str, object], detail: str
+) -> None:
+    error = await violation(lambda: Scripted(lambda rid: [text_chunk(rid)], usage_answer(**counts)))
+
+    assert error.invariant is Invariant.USAGE_IN_RANGE
+    assert error.detail.startswith(detail)
+    assert isinstance(error.value, CourseModelUsage)
+
+
+def reasoning_chunk(request_id: str) -> list[object]:
+    return [tampered(CourseReasoningDeltaChunk(request_id, "x"), delta=["mutable"])]
+
+
+@pytest.mark.parametrize(
+    ("chunks", "response", "path"),
+    [
+        (reasoning_chunk, answer(), "chunks[0].delta"),
+        (
+            nothing,
+            answer(tampered(CourseReasoningBlock(""), opaque={"wire": "w", "data": {}})),
+            "response.message.content[0].opaque",
+        ),
+        (
+            nothing,
+            answer(tampered(CourseReasoningBlock(""), opaque=tampered(
+                CourseOpaque("w", {}), data={"signature": "mutable dict"}))),
+            "response.message.content[0].opaque.data",
+        ),
+        (
+            nothing,
+            answer(tampered(CourseVendorToolBlock("k", SIGNATURE), kind=b"k")),
+            "response.message.content[0].kind",
+        ),
+        (
+            nothing,
+            answer(tampered(CourseTextBlock(""), citations=[SIGNATURE])),
+            "response.message.content[0].citations",
+        ),
+        (
+            nothing,
+            answer(tampered(CourseTextBlock(""), citations=(SIGNATURE, {"url": "x"}))),
+            "response.message.content[0].citations[1]",
+        ),
+        (
+            nothing,
+            answer(tampered(CourseTextBlock(""), opaque=tampered(
+                CourseOpaque("w", {}), wire=None))),
+            "response.message.content[0].opaque.wire",
+        ),
+        (
+            nothing,
+            usage_answer(reasoning_tokens=0.0),
+            "response.usage.reasoning_tokens",
+        ),
+    ],
+    ids=[
+        "reasoning-delta-list",
+        "opaque-dict",
+        "opaque-mutable-data",
+        "vendor-kind-bytes",
+        "citations-list",
+        "citation-dict",
+        "opaque-wire-none",
+        "usage-part-float",
+    ],
+)  # fmt: skip
+async def test_mutable_or_foreign_rich_outputs_break_deeply_immutable(
+    chunks: Callable[[str], list[object]], response: Callable[[str], Any], path: str
+) -> None:
+    error = await violation(lambda: Scripted(chunks, response))
+
+    assert error.invariant is Invariant.DEEPLY_IMMUTABLE
+    assert error.detail.startswith(f"{path} ")
+
+
+async def test_an_image_in_an_answer_breaks_deeply_immutable_as_no_assistant_block() -> None:
+    image = CourseImageBlock("image/png", data=b"\x89PNG")
+    response = answer()
+
+    def with_image(request_id: str) -> CourseModelResponse:
+        made = response(request_id)
+        tampered(made.message, content=(image,))
+        return made
+
+    error = await violation(lambda: Scripted(nothing, with_image))
+
+    assert error.invariant is Invariant.DEEPLY_IMMUTABLE
+    assert error.detail == (
+        "response.message.content[0] is a CourseImageBlock, not an assistant block"
+    )

@@ -176,11 +176,15 @@ def test_an_unknown_field_is_rejected_at_its_own_path() -> None:
     assert error.message == "is not a field here"
 
 
+_STOP_REASONS = "must be one of 'stop', 'toolCall', 'length', 'refusal', 'pauseTurn'"
+
+
 @pytest.mark.parametrize(
     ("change", "path", "fragment"),
     [
-        ({"stopReason": "tool_call"}, "$.stopReason", "must be 'stop' or 'toolCall'"),
-        ({"stopReason": None}, "$.stopReason", "must be 'stop' or 'toolCall'"),
+        ({"stopReason": "tool_call"}, "$.stopReason", _STOP_REASONS),
+        ({"stopReason": None}, "$.stopReason", _STOP_REASONS),
+        ({"stopReason": "max_tokens"}, "$.stopReason", _STOP_REASONS),
         ({"usage": {"inputTokens": True, "outputTokens": 1}}, "$.usage.inputTokens", "bool"),
         ({"usage": {"inputTokens": 1, "outputTokens": 1.5}}, "$.usage.outputTokens", "fraction"),
         ({"usage": {"inputTokens": -1, "outputTokens": 1}}, "$.usage.inputTokens", "between"),
@@ -263,13 +267,19 @@ _ROUND_TRIPS: list[tuple[st.SearchStrategy[Any], Callable[[object], Result[Any, 
     (strategies.chunks, parse_chunk),
     (strategies.usages, parse_usage),
     (strategies.responses, parse_response),
+    (strategies.rich_content_blocks, parse_content_block),
+    (strategies.rich_messages, parse_message),
+    (strategies.rich_requests, parse_request),
+    (strategies.rich_chunks, parse_chunk),
+    (strategies.rich_usages(), parse_usage),
+    (strategies.rich_responses, parse_response),
 ]
 
 
 @pytest.mark.parametrize(
     ("strategy", "parse"),
     _ROUND_TRIPS,
-    ids=[parse.__name__ for _, parse in _ROUND_TRIPS],
+    ids=[f"{parse.__name__}-{kind}" for kind in ("seeds", "rich") for _, parse in _ROUND_TRIPS[:6]],
 )
 def test_parsing_what_to_json_wrote_gives_back_an_equal_value(
     strategy: st.SearchStrategy[CourseValue], parse: Callable[[object], Result[Any, Any]]

@@ -48,6 +48,7 @@ class EchoModel:
         stream: EventStream[CourseModelChunk, CourseModelResponse] = EventStream()
         last = request.messages[-1]
         text = last.content if isinstance(last, CourseUserMessage) else ""
+        assert isinstance(text, str)
         stream.push(CourseTextDeltaChunk(request.id, text))
         stream.finish(
             CourseModelResponse(

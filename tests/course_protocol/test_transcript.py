@@ -289,6 +289,8 @@ _ODD_ELEMENTS: list[object] = [
 _ANYTHING = st.one_of(
     strategies.messages,
     strategies.content_blocks,
+    strategies.rich_messages,
+    strategies.rich_content_blocks,
     st.integers(0, len(_ODD_ELEMENTS) - 1).map(_ODD_ELEMENTS.__getitem__),
 )
 

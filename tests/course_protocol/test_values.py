@@ -75,9 +75,10 @@ def smuggler(cls: type[Any], *args: object) -> Any:
     return value
 
 
-@pytest.mark.parametrize("value", samples.every_value(), ids=samples.EVERY_VALUE_ID)
-def test_every_value_pickles_deep_copies_and_equals_an_equal_value(value: CourseValue) -> None:
-    twin = samples.every_value()[samples.EVERY_VALUE_ID.index(type(value).__name__)]
+@pytest.mark.parametrize("position", range(len(samples.EVERY_VALUE_ID)), ids=samples.EVERY_VALUE_ID)
+def test_every_value_pickles_deep_copies_and_equals_an_equal_value(position: int) -> None:
+    value = samples.every_value()[position]
+    twin = samples.every_value()[position]
     assert twin is not value
     assert value == twin
     assert hash(value) == hash(twin)
@@ -100,7 +101,7 @@ def test_every_value_is_frozen_and_has_no_instance_dict(value: CourseValue) -> N
 @pytest.mark.parametrize("value", samples.every_value(), ids=samples.EVERY_VALUE_ID)
 def test_every_value_differs_from_a_value_with_one_field_changed(value: CourseValue) -> None:
     first = dataclasses.fields(value)[0].name
-    replacement: object = 7 if first == "input_tokens" else "other-id"
+    replacement = {"input_tokens": 1000, "media_type": "image/gif"}.get(first, "other-id")
     changed = dataclasses.replace(cast(Any, value), **{first: replacement})
     assert changed != value
     assert type(changed) is type(value)
@@ -113,6 +114,12 @@ _VALUE_STRATEGY: st.SearchStrategy[CourseValue] = st.one_of(
     strategies.chunks,
     strategies.usages,
     strategies.responses,
+    strategies.rich_content_blocks,
+    strategies.rich_messages,
+    strategies.rich_requests,
+    strategies.rich_chunks,
+    strategies.rich_usages(),
+    strategies.rich_responses,
 )
 
 
@@ -235,7 +242,8 @@ _BAD_CONSTRUCTIONS: list[tuple[str, Callable[[], object], str, str]] = [
     ("user-id-bytes", lambda: CourseUserMessage(cast(Any, b"u"), "hi"), "id", "not bytes"),
     ("user-content-none", lambda: CourseUserMessage("u", _ANY), "content", "not NoneType"),
     ("assistant-block-user", assistant(_BLOCK, _USER), "content[1]",
-     "must be a CourseTextBlock or CourseToolCall, not CourseUserMessage"),
+     "must be a CourseTextBlock, CourseToolCall, CourseReasoningBlock or "
+     "CourseVendorToolBlock, not CourseUserMessage"),
     ("assistant-block-dict", assistant({"type": "text"}), "content[0]", "not dict"),
     ("assistant-block-subclass", assistant(smuggler(TextBlockWithADict, "x")), "content[0]",
      "not TextBlockWithADict"),
@@ -321,7 +329,13 @@ def test_an_exact_tuple_of_blocks_is_kept_and_its_elements_are_not_copied() -> N
 
 
 def test_stop_reasons_spell_the_course_vocabulary() -> None:
-    assert [reason.value for reason in CourseStopReason] == ["stop", "toolCall"]
+    assert [reason.value for reason in CourseStopReason] == [
+        "stop",
+        "toolCall",
+        "length",
+        "refusal",
+        "pauseTurn",
+    ]
     assert str(CourseStopReason.TOOL_CALL) == "toolCall"
     assert isinstance(CourseStopReason.STOP, str)
 

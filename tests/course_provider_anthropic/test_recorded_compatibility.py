@@ -334,7 +334,7 @@ def course_request(recorded: dict[str, Any]) -> CourseModelRequest:
                 else:
                     names[block["id"]] = block["name"]
                     parts.append(CourseToolCall(block["id"], block["name"], block["input"]))
-            messages.append(CourseAssistantMessage(f"a-{position}", parts))
+            messages.append(CourseAssistantMessage(f"a-{position}", tuple(parts)))
             continue
         for offset, block in enumerate(blocks):
             message_id = f"u-{position}-{offset}"

@@ -16,6 +16,9 @@ from course_protocol import (
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseStopReason,
     CourseTextDeltaChunk,
     to_json,
 )
@@ -397,3 +400,65 @@ async def test_a_failure_with_a_blank_message_is_recorded_as_a_record_that_repla
     assert isinstance(replayed, FixtureProviderError)
     assert replayed.code is FixtureProviderErrorCode.PROVIDER_TRANSPORT_ERROR
     assert replayed.provider_code == "RuntimeError"
+
+
+THINKING = CourseReasoningBlock("Add them.", opaque=CourseOpaque("anthropic-messages", {"s": "x"}))
+_UNRECORDABLE: dict[str, tuple[ScriptedResponseFactory, str]] = {
+    "reasoning-delta": (
+        reply_tool_call(
+            "c", "add", {}, response_id="r", message_id="m", usage=USAGE, reasoning=THINKING
+        ),
+        "the recorded model streamed a CourseReasoningDeltaChunk; a schema-1 fixture holds",
+    ),
+    "redacted-reasoning-block": (
+        reply_text(
+            "42",
+            response_id="r",
+            message_id="m",
+            usage=USAGE,
+            reasoning=CourseReasoningBlock("", opaque=THINKING.opaque),
+        ),
+        "the recorded model answered with a CourseReasoningBlock (message.content[0])",
+    ),
+    "length": (
+        reply_text(
+            "Partial",
+            response_id="r",
+            message_id="m",
+            usage=USAGE,
+            stop_reason=CourseStopReason.LENGTH,
+        ),
+        "the recorded model answered with the stop reason length",
+    ),
+    "usage-parts": (
+        reply_text(
+            "42",
+            response_id="r",
+            message_id="m",
+            usage=CourseModelUsage(input_tokens=12, output_tokens=8, cache_read_tokens=10),
+        ),
+        "the recorded model answered with cached or reasoning token counts",
+    ),
+}
+
+
+@pytest.mark.parametrize("script", list(_UNRECORDABLE))
+async def test_what_a_schema_1_fixture_cannot_hold_fails_the_call_instead_of_vanishing(
+    script: str,
+) -> None:
+    factory, message = _UNRECORDABLE[script]
+    recorder = FixtureRecorder(ScriptedModel([factory]))
+
+    _, outcome = await play(recorder)
+
+    assert isinstance(outcome, ValueError)
+    assert str(outcome).startswith(message)
+    records = recorder.fixture()["responses"][0]["records"]  # type: ignore[index]
+    assert records[-1] == {
+        "type": "transport_error",
+        "code": "ValueError",
+        "message": str(outcome),
+    }
+    replayed = await play(FixtureProviderAdapter(recorder.fixture()))
+    assert isinstance(replayed[1], FixtureProviderError)
+    assert replayed[1].code is FixtureProviderErrorCode.PROVIDER_TRANSPORT_ERROR

@@ -226,9 +226,14 @@ class TextDeltaSubclass(CourseTextDeltaChunk):  # type: ignore[misc]
     [
         (iter(CHUNKS), RESPONSE, "chunks: expected a list or tuple of chunks, got tuple_iterator"),
         (CHUNKS[0], RESPONSE, "chunks: expected a list or tuple of chunks, got"),
-        ([CHUNKS[0], RESPONSE], RESPONSE, "chunks[1]: expected a CourseTextDeltaChunk or"),
+        ([CHUNKS[0], RESPONSE], RESPONSE, "chunks[1]: expected a CourseTextDeltaChunk, "),
         ([TextDeltaSubclass("request-1", "x")], RESPONSE, "chunks[0]: expected"),
-        ([None], RESPONSE, "chunks[0]: expected a CourseTextDeltaChunk or CourseToolCallChunk"),
+        (
+            [None],
+            RESPONSE,
+            "chunks[0]: expected a CourseTextDeltaChunk, CourseToolCallChunk or "
+            "CourseReasoningDeltaChunk, got NoneType",
+        ),
         (CHUNKS, CHUNKS[0], "response: expected a CourseModelResponse, got CourseTextDelta"),
         (CHUNKS, None, "response: expected a CourseModelResponse, got NoneType"),
     ],

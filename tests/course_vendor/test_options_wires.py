@@ -21,12 +21,14 @@ from course_protocol import (
     CourseModelRequest,
     CourseToolCall,
     CourseToolResultMessage,
+    CourseToolSpec,
     CourseUserMessage,
     thaw_json,
 )
 from course_vendor import (
     COMMON_OPTIONS,
     NamedTool,
+    OptionSupport,
     ReasoningEffort,
     ThinkingBudget,
     ToolChoice,
@@ -233,3 +235,39 @@ def test_with_config_refuses_what_belongs_to_the_shared_transport(wire: Wire) ->
         model.with_config(temperature=-1)
     assert refused.value.code is INVALID
     assert model.config.temperature is None
+
+
+STRICT_TOOLS = (CourseToolSpec("add", "Add two integers.", {"type": "object"}, strict=True),)
+
+
+@every_wire
+async def test_a_strict_tool_changes_the_request_or_is_refused_at_construction(
+    wire: Wire,
+) -> None:
+    plain = await sent_with(wire, {}, transport=wire.recorded(wire.text_body("hi")))
+    try:
+        model = wire.build({"tools": STRICT_TOOLS}, transport=wire.recorded(wire.text_body("hi")))
+    except VendorConfigError as error:
+        refused: VendorConfigError | None = error
+    else:
+        refused = None
+    if refused is not None:
+        assert refused.code is INVALID
+        assert refused.path.endswith(".tools[0].strict")
+        assert refused.message.endswith(": leave it False")
+        return
+    sent = await sent_by(model)
+
+    assert thaw_json(sent.body) != thaw_json(plain.body)
+
+
+def test_a_strict_tool_is_refused_unless_the_wire_declares_strict_tools() -> None:
+    loose = CourseToolSpec("mul", "Multiply.", {"type": "object"})
+    config = VendorConfig("m", tools=(loose, *STRICT_TOOLS), base_url="http://x.invalid")
+
+    with pytest.raises(VendorConfigError) as caught:
+        OptionSupport("strictless").check(config)
+    OptionSupport("strict", strict_tools=True).check(config)
+
+    assert caught.value.path == "VendorConfig.tools[1].strict"
+    assert caught.value.message.endswith(".strict is not supported by strictless: leave it False")

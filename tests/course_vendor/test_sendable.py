@@ -8,23 +8,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from course_http import RecordedTransport, VendorError, VendorErrorBody, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
+    CourseDocumentBlock,
+    CourseImageBlock,
     CourseModelRequest,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseTextBlock,
     CourseToolCall,
     CourseToolResultMessage,
     CourseUserMessage,
+    CourseVendorToolBlock,
 )
 from course_vendor import (
+    CONTENT_KINDS,
     VendorConfig,
     VendorModel,
     VendorPlay,
     VendorWire,
     check_sendable,
+    plain_blocks,
+    plain_content,
     vendor_names,
 )
 from tests.course_cassettes.replays import replay
@@ -122,3 +132,146 @@ def test_the_messages_name_what_is_wrong() -> None:
     assert _expected(UNANSWERED, "v").message.startswith("messages[1]: MISSING_TOOL_RESULT: ")
     assert _expected(ORPHAN_RESULT, "v").message.startswith("messages[1]: ")
     assert {wire.name for wire in WIRES} == set(vendor_names())
+
+
+SIGNATURE = CourseOpaque("anthropic-messages", {"signature": "c2ln"})
+IMAGE = CourseImageBlock("image/png", data=b"\x89PNG")
+
+
+def asked(*blocks: Any) -> CourseModelRequest:
+    """A request whose user message gives ``blocks``."""
+    return CourseModelRequest("r", (CourseUserMessage("u", blocks),))
+
+
+def answered(*blocks: Any) -> CourseModelRequest:
+    """A request whose assistant message (answered, if it calls) holds ``blocks``."""
+    calls = [block for block in blocks if type(block) is CourseToolCall]
+    results = [CourseToolResultMessage(f"t-{c.id}", c.id, c.name, "42") for c in calls]
+    return CourseModelRequest(
+        "r",
+        (
+            CourseUserMessage("u", "add"),
+            CourseAssistantMessage("a", blocks),
+            *results,
+            CourseUserMessage("u-2", "thanks"),
+        ),
+    )
+
+
+RICH: dict[str, tuple[CourseModelRequest, str, str]] = {
+    "text-blocks": (asked(CourseTextBlock("hi")), "messages[0].content[0]", "text"),
+    "image": (asked(CourseTextBlock("see:"), IMAGE), "messages[0].content[0]", "text"),
+    "document": (
+        CourseModelRequest(
+            "r",
+            (
+                CourseUserMessage("u", "read"),
+                CourseAssistantMessage("a", (CourseToolCall("c", "read", {}),)),
+                CourseToolResultMessage(
+                    "t", "c", "read", (CourseDocumentBlock("text/plain", data=b"x"),)
+                ),
+            ),
+        ),
+        "messages[2].content[0]",
+        "document",
+    ),
+    "reasoning": (
+        answered(CourseReasoningBlock("hmm", opaque=SIGNATURE), CourseTextBlock("42")),
+        "messages[1].content[0]",
+        "reasoning",
+    ),
+    "vendor-tool": (
+        answered(CourseTextBlock("x"), CourseVendorToolBlock("server_tool_use", SIGNATURE)),
+        "messages[1].content[1]",
+        "vendorTool",
+    ),
+    "citations": (
+        answered(CourseTextBlock("x", citations=(SIGNATURE,))),
+        "messages[1].content[0].citations",
+        "citations",
+    ),
+    "opaque-text": (
+        answered(CourseTextBlock("x", opaque=SIGNATURE)),
+        "messages[1].content[0].opaque",
+        "opaque",
+    ),
+    "opaque-call": (
+        answered(CourseToolCall("call-1", "add", {}, opaque=SIGNATURE)),
+        "messages[1].content[0].opaque",
+        "opaque",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(RICH))
+def test_a_kind_the_wire_does_not_send_is_refused_naming_the_block_kind_and_wire(
+    name: str,
+) -> None:
+    request, where, kind = RICH[name]
+
+    with pytest.raises(VendorError) as caught:
+        check_sendable(request, "some-wire")
+
+    assert caught.value.code is VendorErrorCode.VENDOR_INVALID_REQUEST
+    assert caught.value.vendor == "some-wire"
+    assert caught.value.message == f"{where}: some-wire does not send {kind} content yet"
+    check_sendable(request, "some-wire", sends=CONTENT_KINDS)
+
+
+def test_a_wire_that_sends_some_kinds_is_refused_the_first_other_one() -> None:
+    request = answered(
+        CourseReasoningBlock("hmm", opaque=SIGNATURE),
+        CourseTextBlock("x", citations=(SIGNATURE,)),
+    )
+
+    check_sendable(request, "w", sends=frozenset({"reasoning", "citations"}))
+    with pytest.raises(VendorError) as caught:
+        check_sendable(request, "w", sends=frozenset({"reasoning"}))
+
+    assert caught.value.message.startswith("messages[1].content[1].citations: ")
+
+
+def test_a_transcript_issue_is_named_before_any_content_kind() -> None:
+    request = CourseModelRequest("r", (CourseUserMessage("u", (IMAGE,)), ORPHAN_RESULT.messages[1]))
+
+    assert _expected(request, "w").message.startswith("messages[1]: ORPHAN_TOOL_RESULT: ")
+
+
+def test_sends_names_only_content_kinds() -> None:
+    with pytest.raises(ValueError, match=r"^sends: \['audio'\] are not content kinds \(\['cit"):
+        check_sendable(REQUEST_WITH_TEXT, "w", sends=frozenset({"image", "audio"}))
+    assert {"text", "image", "document", "reasoning", "vendorTool", "citations", "opaque"} == (
+        CONTENT_KINDS
+    )
+
+
+REQUEST_WITH_TEXT = CourseModelRequest("r", (CourseUserMessage("u", "hi"),))
+
+
+@every_wire
+@pytest.mark.parametrize("name", list(RICH))
+async def test_every_vendor_refuses_what_it_does_not_send_before_sending_anything(
+    wire: Wire, name: str
+) -> None:
+    request, where, kind = RICH[name]
+    async with wire.recorded(wire.text_body("unused")) as transport:
+        played = await replay(wire.model(transport=transport), request)
+
+    error = played.error
+    assert error is not None
+    assert (error.code, error.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, wire.name)
+    assert error.message == f"{where}: {wire.name} does not send {kind} content yet"
+    assert transport.requests == ()
+
+
+def test_plain_reads_give_the_plain_transcript_and_refuse_anything_else() -> None:
+    call = CourseToolCall("c", "add", {})
+    plain = CourseAssistantMessage("a", (CourseTextBlock("x"), call))
+
+    assert plain_content(CourseUserMessage("u", "hi")) == "hi"
+    assert plain_content(CourseToolResultMessage("t", "c", "add", "42")) == "42"
+    assert plain_blocks(plain) == plain.content
+    with pytest.raises(ValueError, match="CourseUserMessage 'u' holds content blocks"):
+        plain_content(CourseUserMessage("u", (CourseTextBlock("hi"),)))
+    with pytest.raises(ValueError, match=r"content\[1\] is a CourseReasoningBlock"):
+        plain_blocks(CourseAssistantMessage("a", (call, CourseReasoningBlock("r"))))

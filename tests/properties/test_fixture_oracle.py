@@ -88,14 +88,15 @@ def expected_response(plan: ResponsePlan, request_id: str) -> dict[str, Any]:
         "request_id": request_id,
         "message_id": "message-" + plan.response_id,
         "blocks": [
-            ("text", item.delta)
+            ("text", item.delta, (), None)
             if isinstance(item, TextItem)
-            else ("toolCall", item.call_id, item.name, item.arguments)
+            else ("toolCall", item.call_id, item.name, item.arguments, None)
             for item in plan.items
         ],
         "text": "".join(item.delta for item in plan.items if isinstance(item, TextItem)),
         "stop_reason": "toolCall" if plan.calls_tools else "stop",
-        "usage": (plan.input_tokens, plan.output_tokens),
+        # The reference's vocabulary has two counts: the others are never sent, never 0.
+        "usage": (plan.input_tokens, plan.output_tokens, None, None, None),
         "usage_types": (int, int),
     }
 
@@ -103,8 +104,9 @@ def expected_response(plan: ResponsePlan, request_id: str) -> dict[str, Any]:
 def observed_chunk(chunk: CourseModelChunk) -> tuple[Any, ...]:
     if type(chunk) is CourseTextDeltaChunk:
         return ("textDelta", chunk.request_id, chunk.delta)
-    assert type(chunk) is CourseToolCallChunk
+    assert type(chunk) is CourseToolCallChunk, "the fixture streams no reasoning"
     call = chunk.tool_call
+    assert call.opaque is None
     return ("toolCall", chunk.request_id, call.id, call.name, thaw_json(call.arguments))
 
 
@@ -112,10 +114,11 @@ def observed_response(response: CourseModelResponse) -> dict[str, Any]:
     blocks: list[tuple[Any, ...]] = []
     for block in response.message.content:
         if type(block) is CourseTextBlock:
-            blocks.append(("text", block.text))
+            blocks.append(("text", block.text, block.citations, block.opaque))
         else:
-            assert type(block) is CourseToolCall
-            blocks.append(("toolCall", block.id, block.name, thaw_json(block.arguments)))
+            assert type(block) is CourseToolCall, "the fixture holds text and Tool calls only"
+            arguments = thaw_json(block.arguments)
+            blocks.append(("toolCall", block.id, block.name, arguments, block.opaque))
     return {
         "id": response.id,
         "request_id": response.request_id,
@@ -123,7 +126,13 @@ def observed_response(response: CourseModelResponse) -> dict[str, Any]:
         "blocks": blocks,
         "text": text_from_assistant(response.message),
         "stop_reason": str(response.stop_reason),
-        "usage": (response.usage.input_tokens, response.usage.output_tokens),
+        "usage": (
+            response.usage.input_tokens,
+            response.usage.output_tokens,
+            response.usage.cache_read_tokens,
+            response.usage.cache_write_tokens,
+            response.usage.reasoning_tokens,
+        ),
         "usage_types": (type(response.usage.input_tokens), type(response.usage.output_tokens)),
     }
 

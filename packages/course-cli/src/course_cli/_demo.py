@@ -14,6 +14,7 @@ from course_protocol import (
     CourseModelChunk,
     CourseModelRequest,
     CourseModelResponse,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextDeltaChunk,
     CourseToolCall,
@@ -141,7 +142,7 @@ async def _loop(model: CourseModel, write: Write, max_turns: int, signal: AbortS
                     "result",
                     f"{result.id} toolCallId={result.tool_call_id} toolName={result.tool_name} "
                     f"isError={'true' if result.is_error else 'false'} "
-                    f"content={quoted(result.content)}",
+                    f"content={quoted(outcome.content)}",
                 )
             )
     raise DemoStoppedError(
@@ -196,6 +197,8 @@ async def _call(
 def _describe_chunk(chunk: CourseModelChunk) -> str:
     if isinstance(chunk, CourseTextDeltaChunk):
         return f"textDelta delta={quoted(chunk.delta)}"
+    if isinstance(chunk, CourseReasoningDeltaChunk):
+        return f"reasoningDelta delta={quoted(chunk.delta)}"
     call = chunk.tool_call
     return (
         f"toolCall id={call.id} name={call.name} "

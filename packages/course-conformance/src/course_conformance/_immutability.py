@@ -8,11 +8,15 @@ from course_protocol import (
     CourseAssistantMessage,
     CourseModelResponse,
     CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseVendorToolBlock,
     frozen_json_error,
 )
 
@@ -24,7 +28,7 @@ Problem = tuple[str, object]
 
 def chunk_problem(chunk: object, path: str) -> Problem | None:
     """Explain why ``chunk`` is not an exact, deeply frozen chunk, or return None."""
-    if type(chunk) is CourseTextDeltaChunk:
+    if type(chunk) is CourseTextDeltaChunk or type(chunk) is CourseReasoningDeltaChunk:
         return (
             _frozen_problem(chunk, path)
             or _str_problem(chunk.request_id, f"{path}.request_id")
@@ -63,18 +67,59 @@ def _message_problem(message: object, path: str) -> Problem | None:
     if type(content) is not tuple:
         return (f"{path}.content is a {type(content).__qualname__}, not a tuple", content)
     for index, block in enumerate(content):
-        block_path = f"{path}.content[{index}]"
-        if type(block) is CourseTextBlock:
-            problem = _frozen_problem(block, block_path) or _str_problem(
-                block.text, f"{block_path}.text"
-            )
-        elif type(block) is CourseToolCall:
-            problem = _tool_call_problem(block, block_path)
-        else:
-            problem = (f"{block_path} is a {type(block).__qualname__}, not a content block", block)
+        problem = _block_problem(block, f"{path}.content[{index}]")
         if problem is not None:
             return problem
     return None
+
+
+def _block_problem(block: object, path: str) -> Problem | None:
+    if type(block) is CourseTextBlock:
+        return (
+            _frozen_problem(block, path)
+            or _str_problem(block.text, f"{path}.text")
+            or _citations_problem(block.citations, f"{path}.citations")
+            or _optional_opaque_problem(block.opaque, f"{path}.opaque")
+        )
+    if type(block) is CourseToolCall:
+        return _tool_call_problem(block, path)
+    if type(block) is CourseReasoningBlock:
+        return (
+            _frozen_problem(block, path)
+            or _str_problem(block.text, f"{path}.text")
+            or _optional_opaque_problem(block.opaque, f"{path}.opaque")
+        )
+    if type(block) is CourseVendorToolBlock:
+        return (
+            _frozen_problem(block, path)
+            or _str_problem(block.kind, f"{path}.kind")
+            or _opaque_problem(block.opaque, f"{path}.opaque")
+        )
+    return (f"{path} is a {type(block).__qualname__}, not an assistant block", block)
+
+
+def _citations_problem(citations: object, path: str) -> Problem | None:
+    if type(citations) is not tuple:
+        return (f"{path} is a {type(citations).__qualname__}, not a tuple", citations)
+    for index, citation in enumerate(citations):
+        problem = _opaque_problem(citation, f"{path}[{index}]")
+        if problem is not None:
+            return problem
+    return None
+
+
+def _optional_opaque_problem(opaque: object, path: str) -> Problem | None:
+    return None if opaque is None else _opaque_problem(opaque, path)
+
+
+def _opaque_problem(opaque: object, path: str) -> Problem | None:
+    if type(opaque) is not CourseOpaque:
+        return (f"{path} is a {type(opaque).__qualname__}, not CourseOpaque", opaque)
+    return (
+        _frozen_problem(opaque, path)
+        or _str_problem(opaque.wire, f"{path}.wire")
+        or _json_problem(opaque.data, f"{path}.data")
+    )
 
 
 def _tool_call_problem(call: object, path: str) -> Problem | None:
@@ -85,6 +130,7 @@ def _tool_call_problem(call: object, path: str) -> Problem | None:
         or _str_problem(call.id, f"{path}.id")
         or _str_problem(call.name, f"{path}.name")
         or _json_problem(call.arguments, f"{path}.arguments")
+        or _optional_opaque_problem(call.opaque, f"{path}.opaque")
     )
 
 
@@ -102,7 +148,8 @@ def _usage_problem(usage: object, path: str) -> Problem | None:
         return problem
     for field in dataclasses.fields(usage):
         count: object = getattr(usage, field.name)
-        if type(count) is not int:
+        # A count a vendor may leave out defaults to None; the others are always ints.
+        if type(count) is not int and (count is not None or field.default is not None):
             return (f"{path}.{field.name} is a {type(count).__qualname__}, not an int", count)
     return None
 

@@ -34,7 +34,26 @@ class Invariant(StrEnum):
     """The terminal response answers the request it was asked for."""
 
     TERMINAL_CONSISTENT = "terminal-consistent"
-    """The stop reason agrees with the content: Tool-call stops carry Tool calls, stops none."""
+    """The stop reason agrees with the content (``terminal_semantics_error``).
+
+    ``toolCall`` carries Tool calls; ``stop`` and ``refusal`` carry none;
+    ``length`` and ``pauseTurn`` may carry any complete blocks.
+    """
+
+    USAGE_IN_RANGE = "usage-in-range"
+    """Each usage count is one ``CourseModelUsage`` accepts: 0 to 2**53 - 1, parts within wholes.
+
+    A count the vendor did not send is ``None``; cached input is part of
+    the input, reasoning part of the output.
+    """
+
+    STREAM_MATCHES_MESSAGE = "stream-matches-message"
+    """The chunks tell the message: text, reasoning and Tool calls, each in order.
+
+    The text deltas joined are the message's text (``text_from_assistant``),
+    the reasoning deltas joined the text of its reasoning blocks, and the
+    Tool-call chunks its Tool-call blocks.
+    """
 
     DEEPLY_IMMUTABLE = "deeply-immutable"
     """Chunks and responses are exact, frozen protocol values, immutable all the way down."""

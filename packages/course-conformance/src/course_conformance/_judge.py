@@ -8,7 +8,19 @@ from course_conformance._drive import Observation, Settled, network_error
 from course_conformance._errors import ConformanceError
 from course_conformance._immutability import chunk_problem, response_problem
 from course_conformance._invariants import Invariant, Scenario
-from course_protocol import CourseModelResponse, terminal_semantics_error
+from course_protocol import (
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseProtocolError,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    terminal_semantics_error,
+    text_from_assistant,
+)
+from course_protocol.untrusted import shown
 from course_stream import EventStreamStateError
 
 __all__ = ["judge"]
@@ -154,9 +166,63 @@ def _judge_response(seen: Observation, response: object, fail: _Failer) -> None:
             f"{seen.request.id!r}",
             response,
         )
+    _judge_usage(response.usage, fail)
     explanation = terminal_semantics_error(response.stop_reason, response.message)
     if explanation is not None:
         fail(Invariant.TERMINAL_CONSISTENT, explanation, response)
+    _judge_stream_against_message(seen.chunks, response, fail)
+
+
+def _judge_usage(usage: CourseModelUsage, fail: _Failer) -> None:
+    # The constructor is the one statement of the rule: the counts observed
+    # must be ones it accepts.
+    try:
+        CourseModelUsage(
+            usage.input_tokens,
+            usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            reasoning_tokens=usage.reasoning_tokens,
+        )
+    except CourseProtocolError as error:
+        fail(Invariant.USAGE_IN_RANGE, f"response.usage.{error.path} {error.message}", usage)
+
+
+def _judge_stream_against_message(
+    chunks: list[object], response: CourseModelResponse, fail: _Failer
+) -> None:
+    message = response.message
+    streamed = "".join(chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk)
+    answer = text_from_assistant(message)
+    if streamed != answer:
+        fail(
+            Invariant.STREAM_MATCHES_MESSAGE,
+            f"the text deltas joined ({shown(streamed)!r}) are not the message's text "
+            f"({shown(answer)!r})",
+            (streamed, answer),
+        )
+    streamed = "".join(chunk.delta for chunk in chunks if type(chunk) is CourseReasoningDeltaChunk)
+    reasoning = "".join(
+        block.text for block in message.content if type(block) is CourseReasoningBlock
+    )
+    if streamed != reasoning:
+        fail(
+            Invariant.STREAM_MATCHES_MESSAGE,
+            f"the reasoning deltas joined ({shown(streamed)!r}) are not the text of the "
+            f"message's reasoning blocks ({shown(reasoning)!r})",
+            (streamed, reasoning),
+        )
+    streamed_calls = tuple(
+        chunk.tool_call for chunk in chunks if type(chunk) is CourseToolCallChunk
+    )
+    calls = tuple(block for block in message.content if type(block) is CourseToolCall)
+    if streamed_calls != calls:
+        fail(
+            Invariant.STREAM_MATCHES_MESSAGE,
+            f"the {len(streamed_calls)} Tool-call chunk(s) are not the message's "
+            f"{len(calls)} Tool-call block(s), in order",
+            (streamed_calls, calls),
+        )
 
 
 def _judge_asyncio_reports(seen: Observation, fail: _Failer) -> None:

@@ -8,7 +8,20 @@ with the path of the bad value.
 
 import inspect as _inspect
 
+from course_protocol._blocks import (
+    CourseAssistantContent,
+    CourseReasoningBlock,
+    CourseTextBlock,
+    CourseToolCall,
+    CourseVendorToolBlock,
+)
 from course_protocol._checks import check_id
+from course_protocol._chunks import (
+    CourseModelChunk,
+    CourseReasoningDeltaChunk,
+    CourseTextDeltaChunk,
+    CourseToolCallChunk,
+)
 from course_protocol._decode import (
     parse_chunk,
     parse_content_block,
@@ -37,27 +50,26 @@ from course_protocol._json import (
     snapshot_json,
     thaw_json,
 )
+from course_protocol._media import CourseDocumentBlock, CourseImageBlock
 from course_protocol._messages import (
-    CourseAssistantContent,
     CourseAssistantMessage,
+    CourseContentBlock,
     CourseMessage,
     CourseModelRequest,
-    CourseTextBlock,
-    CourseToolCall,
     CourseToolResultMessage,
+    CourseUserBlock,
     CourseUserMessage,
     text_from_assistant,
 )
+from course_protocol._opaque import CourseOpaque
 from course_protocol._port import CourseModel
 from course_protocol._response import (
-    CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
     CourseStopReason,
-    CourseTextDeltaChunk,
-    CourseToolCallChunk,
     terminal_semantics_error,
 )
+from course_protocol._response_format import CourseResponseFormat
 from course_protocol._tools import CourseToolSpec
 from course_protocol._transcript import TranscriptIssue, TranscriptIssueCode, validate_transcript
 from course_protocol.untrusted import MAX_TOKEN_COUNT, is_blank
@@ -68,15 +80,22 @@ __all__ = [
     "MAX_TOKEN_COUNT",
     "CourseAssistantContent",
     "CourseAssistantMessage",
+    "CourseContentBlock",
+    "CourseDocumentBlock",
     "CourseError",
+    "CourseImageBlock",
     "CourseMessage",
     "CourseModel",
     "CourseModelChunk",
     "CourseModelRequest",
     "CourseModelResponse",
     "CourseModelUsage",
+    "CourseOpaque",
     "CourseProtocolError",
     "CourseProtocolErrorCode",
+    "CourseReasoningBlock",
+    "CourseReasoningDeltaChunk",
+    "CourseResponseFormat",
     "CourseStopReason",
     "CourseTextBlock",
     "CourseTextDeltaChunk",
@@ -84,8 +103,10 @@ __all__ = [
     "CourseToolCallChunk",
     "CourseToolResultMessage",
     "CourseToolSpec",
+    "CourseUserBlock",
     "CourseUserMessage",
     "CourseValue",
+    "CourseVendorToolBlock",
     "JsonDifference",
     "JsonError",
     "JsonErrorCode",

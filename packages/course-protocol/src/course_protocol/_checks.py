@@ -7,7 +7,7 @@ from typing import NoReturn
 from course_protocol._errors import CourseProtocolError
 from course_protocol.untrusted import is_blank, sequence_snapshot, type_name
 
-__all__ = ["check_id", "check_text", "fail", "snapshot_sequence"]
+__all__ = ["check_flag", "check_id", "check_text", "fail", "snapshot_sequence"]
 
 
 def fail(path: str, message: str) -> NoReturn:
@@ -27,6 +27,12 @@ def check_text(value: object, path: str) -> None:
     """Free text: an exact ``str`` (a subclass could carry mutable state or lie in ``==``)."""
     if type(value) is not str:
         fail(path, f"must be a str, not {type_name(value)}")
+
+
+def check_flag(value: object, path: str) -> None:
+    """A flag: exactly ``True`` or ``False`` (``1`` and ``0`` are not)."""
+    if type(value) is not bool:
+        fail(path, f"must be a bool, not {type_name(value)}")
 
 
 def snapshot_sequence(value: object, path: str) -> tuple[object, ...]:

@@ -1,100 +1,94 @@
-"""Content blocks, messages and the model request: the course Message IR."""
+"""Messages and the model request: the course Message IR (its blocks: ``_blocks``, ``_media``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeAlias, final
+from typing import TypeAlias, cast, final
 
-from course_protocol._checks import check_id, check_text, fail, snapshot_sequence
-from course_protocol._json import JsonObject, freeze_json_object_or_raise
+from course_protocol._blocks import (
+    CourseAssistantContent,
+    CourseReasoningBlock,
+    CourseTextBlock,
+    CourseToolCall,
+    CourseVendorToolBlock,
+)
+from course_protocol._checks import check_flag, check_id, fail, snapshot_sequence
+from course_protocol._media import CourseDocumentBlock, CourseImageBlock
 from course_protocol.slots import slot_setter
-from course_protocol.untrusted import type_name
+from course_protocol.untrusted import sequence_snapshot, type_name
 
 __all__ = [
-    "CourseAssistantContent",
     "CourseAssistantMessage",
+    "CourseContentBlock",
     "CourseMessage",
     "CourseModelRequest",
-    "CourseTextBlock",
-    "CourseToolCall",
     "CourseToolResultMessage",
+    "CourseUserBlock",
     "CourseUserMessage",
     "is_message_type",
     "text_from_assistant",
 ]
 
+CourseUserBlock: TypeAlias = CourseTextBlock | CourseImageBlock | CourseDocumentBlock
+"""One block of what a user says or a Tool returns: text, an image or a document.
 
-@final
-@dataclass(frozen=True, slots=True, init=False)
-class CourseTextBlock:
-    """A block of assistant text.
+Text here carries no citations and no opaque data: those are the vendor's, on its answers.
+"""
 
-    Raises ``CourseProtocolError`` (path ``text``) unless ``text`` is a ``str``;
-    empty text is allowed.
-    """
-
-    text: str
-
-    def __init__(self, text: str) -> None:
-        if type(text) is not str:
-            check_text(text, "text")
-        _set_text(self, text)
+CourseContentBlock: TypeAlias = CourseAssistantContent | CourseImageBlock | CourseDocumentBlock
+"""Any block of any message: an assistant's, or one a user or a Tool result gives."""
 
 
-_set_text = slot_setter(CourseTextBlock, "text")
-
-
-@final
-@dataclass(frozen=True, slots=True, init=False)
-class CourseToolCall:
-    """A complete Tool call the assistant asks for: an opaque id, a Tool name, JSON arguments.
-
-    ``arguments`` may be any ``dict`` (a ``frozendict`` included) of JSON
-    values; it is deep-snapshotted into a fresh ``frozendict`` (see
-    ``freeze_json``). Raises ``CourseProtocolError`` when ``id`` or ``name``
-    is not a non-blank ``str``, or when ``arguments`` is not a JSON object
-    (the path names the bad part, e.g. ``arguments.items[3].x``).
-    """
-
-    id: str
-    name: str
-    arguments: JsonObject
-
-    def __init__(self, id: str, name: str, arguments: Mapping[str, object]) -> None:
-        check_id(id, "id")
-        check_id(name, "name")
-        frozen = freeze_json_object_or_raise(arguments, "arguments")
-        _set_call_id(self, id)
-        _set_call_name(self, name)
-        _set_arguments(self, frozen)
-
-
-_set_call_id = slot_setter(CourseToolCall, "id")
-_set_call_name = slot_setter(CourseToolCall, "name")
-_set_arguments = slot_setter(CourseToolCall, "arguments")
-
-CourseAssistantContent: TypeAlias = CourseTextBlock | CourseToolCall
-"""One block of an assistant message: text or a Tool call."""
+def _checked_user_content(value: object, path: str) -> str | tuple[CourseUserBlock, ...]:
+    """A ``str``, or a list or tuple of at least one `CourseUserBlock`, kept as a tuple."""
+    if type(value) is str:
+        return value
+    blocks = sequence_snapshot(value)
+    if blocks is None:
+        fail(path, f"must be a str or a list or tuple of blocks, not {type_name(value)}")
+    if not blocks:
+        fail(path, 'must hold at least one block (no content is the text "")')
+    for index, block in enumerate(blocks):
+        kind = type(block)
+        if kind is CourseTextBlock:
+            text = cast(CourseTextBlock, block)
+            if text.citations:
+                fail(f"{path}[{index}].citations", "must be empty: only an answer has citations")
+            if text.opaque is not None:
+                fail(f"{path}[{index}].opaque", "must be None: only an answer has opaque data")
+        elif kind is not CourseImageBlock and kind is not CourseDocumentBlock:
+            fail(
+                f"{path}[{index}]",
+                "must be a CourseTextBlock, CourseImageBlock or CourseDocumentBlock, "
+                f"not {type_name(block)}",
+            )
+    return cast("tuple[CourseUserBlock, ...]", blocks)
 
 
 @final
 @dataclass(frozen=True, slots=True, init=False)
 class CourseUserMessage:
-    """What the user said.
+    """What the user said: text, or blocks of text, images and documents.
 
-    Raises ``CourseProtocolError`` when ``id`` is not a non-blank ``str`` or
-    ``content`` is not a ``str``.
+    ``content`` is a ``str`` (the plain form, valid everywhere), or a list
+    or tuple of at least one `CourseUserBlock`, stored as a tuple; a text
+    block there carries no citations and no opaque data.
+
+    Raises ``CourseProtocolError`` when ``id`` is not a non-blank ``str``,
+    or ``content`` is neither a ``str`` nor a non-empty list or tuple of
+    exact block types (path ``content[i]`` for a bad block).
     """
 
     id: str
-    content: str
+    content: str | tuple[CourseUserBlock, ...]
 
-    def __init__(self, id: str, content: str) -> None:
+    def __init__(
+        self, id: str, content: str | tuple[CourseUserBlock, ...] | list[CourseUserBlock]
+    ) -> None:
         check_id(id, "id")
-        check_text(content, "content")
+        checked = _checked_user_content(content, "content")
         _set_user_id(self, id)
-        _set_user_content(self, content)
+        _set_user_content(self, checked)
 
 
 _set_user_id = slot_setter(CourseUserMessage, "id")
@@ -104,13 +98,14 @@ _set_user_content = slot_setter(CourseUserMessage, "content")
 @final
 @dataclass(frozen=True, slots=True, init=False)
 class CourseAssistantMessage:
-    """What the assistant said: text and Tool-call blocks, in order.
+    """What the assistant said: text, Tool-call, reasoning and vendor-tool blocks, in order.
 
     ``content`` may be given as a list or tuple and is stored as a tuple.
-    Each block must be exactly a ``CourseTextBlock`` or ``CourseToolCall``
-    (not a subclass, which could carry mutable state). Raises
-    ``CourseProtocolError`` on a blank id, a non-sequence ``content``, or a
-    bad block (path ``content[i]``).
+    Each block must be exactly a ``CourseTextBlock``, ``CourseToolCall``,
+    ``CourseReasoningBlock`` or ``CourseVendorToolBlock`` (not a subclass,
+    which could carry mutable state). Raises ``CourseProtocolError`` on a
+    blank id, a non-sequence ``content``, or a bad block (path
+    ``content[i]``).
     """
 
     id: str
@@ -128,11 +123,17 @@ class CourseAssistantMessage:
         # metaclass's __eq__); the index is found only to report a bad block.
         for block in blocks:
             kind = type(block)
-            if kind is not CourseTextBlock and kind is not CourseToolCall:
+            if (
+                kind is not CourseTextBlock
+                and kind is not CourseToolCall
+                and kind is not CourseReasoningBlock
+                and kind is not CourseVendorToolBlock
+            ):
                 index = next(i for i, item in enumerate(blocks) if item is block)
                 fail(
                     f"content[{index}]",
-                    f"must be a CourseTextBlock or CourseToolCall, not {type_name(block)}",
+                    "must be a CourseTextBlock, CourseToolCall, CourseReasoningBlock or "
+                    f"CourseVendorToolBlock, not {type_name(block)}",
                 )
         _set_assistant_id(self, id)
         _set_assistant_content(self, blocks)
@@ -147,30 +148,37 @@ _set_assistant_content = slot_setter(CourseAssistantMessage, "content")
 class CourseToolResultMessage:
     """The result of one Tool call, linked to it by ``tool_call_id`` and ``tool_name``.
 
-    Raises ``CourseProtocolError`` when ``id``, ``tool_call_id`` or
-    ``tool_name`` is not a non-blank ``str``, ``content`` is not a ``str``,
-    or ``is_error`` is not a ``bool``.
+    ``content`` is a ``str``, or a list or tuple of at least one
+    `CourseUserBlock` (text, images, documents), stored as a tuple, as in
+    `CourseUserMessage`. Raises ``CourseProtocolError`` when ``id``,
+    ``tool_call_id`` or ``tool_name`` is not a non-blank ``str``,
+    ``content`` is neither a ``str`` nor a non-empty list or tuple of exact
+    block types, or ``is_error`` is not a ``bool``.
     """
 
     id: str
     tool_call_id: str
     tool_name: str
-    content: str
+    content: str | tuple[CourseUserBlock, ...]
     is_error: bool = False
 
     def __init__(
-        self, id: str, tool_call_id: str, tool_name: str, content: str, is_error: bool = False
+        self,
+        id: str,
+        tool_call_id: str,
+        tool_name: str,
+        content: str | tuple[CourseUserBlock, ...] | list[CourseUserBlock],
+        is_error: bool = False,
     ) -> None:
         check_id(id, "id")
         check_id(tool_call_id, "tool_call_id")
         check_id(tool_name, "tool_name")
-        check_text(content, "content")
-        if type(is_error) is not bool:
-            fail("is_error", f"must be a bool, not {type_name(is_error)}")
+        checked = _checked_user_content(content, "content")
+        check_flag(is_error, "is_error")
         _set_result_id(self, id)
         _set_result_call_id(self, tool_call_id)
         _set_result_tool_name(self, tool_name)
-        _set_result_content(self, content)
+        _set_result_content(self, checked)
         _set_result_is_error(self, is_error)
 
 
@@ -232,8 +240,10 @@ _set_request_messages = slot_setter(CourseModelRequest, "messages")
 
 
 def text_from_assistant(message: CourseAssistantMessage) -> str:
-    """The assistant's text: every text block of ``message``, joined in order with no separator.
+    """The assistant's answer text: every text block of ``message``, joined in order, no separator.
 
-    Tool-call blocks are skipped; a message without text gives ``""``.
+    Only text blocks are answer text: Tool calls, tools the vendor ran and
+    reasoning are skipped (reasoning is how the model got there, not what
+    it answered, even when it is readable). A message without text gives ``""``.
     """
     return "".join(block.text for block in message.content if type(block) is CourseTextBlock)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from course_protocol._chunks import CourseModelChunk
 from course_protocol._messages import CourseModelRequest
-from course_protocol._response import CourseModelChunk, CourseModelResponse
+from course_protocol._response import CourseModelResponse
 from course_stream import AbortSignal, EventStream
 
 __all__ = ["CourseModel"]

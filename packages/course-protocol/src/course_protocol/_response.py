@@ -1,17 +1,17 @@
-"""Streamed chunks, usage, stop reasons, the terminal response and its one shared check."""
+"""Usage, stop reasons, the terminal response and its one shared check."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from enum import StrEnum, unique
-from typing import NoReturn, TypeAlias, final
+from typing import NoReturn, final
 
-from course_protocol._checks import check_id, check_text, fail
-from course_protocol._messages import CourseAssistantMessage, CourseToolCall
+from course_protocol._blocks import CourseToolCall
+from course_protocol._checks import check_id, fail
+from course_protocol._messages import CourseAssistantMessage
 from course_protocol.slots import slot_setter
 from course_protocol.untrusted import (
-    BLANK_CHARACTERS,
     MAX_TOKEN_COUNT,
     integral_number,
     token_count_of,
@@ -19,71 +19,11 @@ from course_protocol.untrusted import (
 )
 
 __all__ = [
-    "CourseModelChunk",
     "CourseModelResponse",
     "CourseModelUsage",
     "CourseStopReason",
-    "CourseTextDeltaChunk",
-    "CourseToolCallChunk",
     "terminal_semantics_error",
 ]
-
-
-@final
-@dataclass(frozen=True, slots=True, init=False)
-class CourseTextDeltaChunk:
-    """A streamed piece of assistant text for the request ``request_id``.
-
-    Raises ``CourseProtocolError`` when ``request_id`` is not a non-blank
-    ``str`` or ``delta`` is not a ``str``.
-    """
-
-    request_id: str
-    delta: str
-
-    def __init__(self, request_id: str, delta: str) -> None:
-        # One chunk per streamed record: the passing case is inlined (is_blank
-        # too) and the helpers run only to raise the precise error.
-        if type(request_id) is not str or not request_id.lstrip(BLANK_CHARACTERS):
-            check_id(request_id, "request_id")
-        if type(delta) is not str:
-            check_text(delta, "delta")
-        _set_text_request_id(self, request_id)
-        _set_delta(self, delta)
-
-
-_set_text_request_id = slot_setter(CourseTextDeltaChunk, "request_id")
-_set_delta = slot_setter(CourseTextDeltaChunk, "delta")
-
-
-@final
-@dataclass(frozen=True, slots=True, init=False)
-class CourseToolCallChunk:
-    """A complete streamed Tool call for the request ``request_id``.
-
-    ``tool_call`` must be exactly a ``CourseToolCall`` (a subclass could
-    carry mutable state). Raises ``CourseProtocolError`` otherwise, or when
-    ``request_id`` is not a non-blank ``str``.
-    """
-
-    request_id: str
-    tool_call: CourseToolCall
-
-    def __init__(self, request_id: str, tool_call: CourseToolCall) -> None:
-        if type(request_id) is not str or not request_id.lstrip(BLANK_CHARACTERS):
-            check_id(request_id, "request_id")
-        if type(tool_call) is not CourseToolCall:
-            fail("tool_call", f"must be a CourseToolCall, not {type_name(tool_call)}")
-        _set_tool_request_id(self, request_id)
-        _set_tool_call(self, tool_call)
-
-
-_set_tool_request_id = slot_setter(CourseToolCallChunk, "request_id")
-_set_tool_call = slot_setter(CourseToolCallChunk, "tool_call")
-
-
-CourseModelChunk: TypeAlias = CourseTextDeltaChunk | CourseToolCallChunk
-"""One streamed chunk of a model response."""
 
 
 def _checked_count(value: object, path: str) -> int:
@@ -105,31 +45,80 @@ def _kind(value: object) -> str:
     return type_name(value)
 
 
+def _optional_count(value: object, path: str) -> int | None:
+    return None if value is None else _checked_count(value, path)
+
+
 @final
 @dataclass(frozen=True, slots=True, init=False)
 class CourseModelUsage:
-    """Token counts of one response.
+    """Token counts of one response: the two every vendor sends, and the ones some do.
+
+    One rule for every wire: ``input_tokens`` counts all the input, cached
+    input included (``cache_read_tokens`` read from the vendor's prompt
+    cache and ``cache_write_tokens`` written to it are parts of it), and
+    ``output_tokens`` counts all the output, reasoning included
+    (``reasoning_tokens`` is a part of it). A wire whose vendor counts them
+    apart adds them up. The three parts are ``None`` when the vendor did not
+    send them, never a 0 it did not say.
 
     Each count is an integer between 0 and 2**53 - 1: an ``int`` (``bool``
     is not), or a ``float`` with no fraction, kept as the ``int`` it equals
     (``12.0`` is 12, ``-0.0`` is 0), since the reference course checks
     counts with ``Number.isSafeInteger`` and a JSON ``12.0`` passes there.
     Raises ``CourseProtocolError`` for anything else (``12.5``, ``NaN``, a
-    subclass of ``int`` or ``float``, a count out of range).
+    subclass of ``int`` or ``float``, a count out of range), and when a part
+    is larger than its whole: ``cache_read_tokens`` plus
+    ``cache_write_tokens`` above ``input_tokens``, ``reasoning_tokens``
+    above ``output_tokens``.
     """
 
     input_tokens: int
     output_tokens: int
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
 
-    def __init__(self, input_tokens: int, output_tokens: int) -> None:
+    def __init__(
+        self,
+        input_tokens: int,
+        output_tokens: int,
+        *,
+        cache_read_tokens: int | None = None,
+        cache_write_tokens: int | None = None,
+        reasoning_tokens: int | None = None,
+    ) -> None:
         checked_input = _checked_count(input_tokens, "input_tokens")
         checked_output = _checked_count(output_tokens, "output_tokens")
+        cache_read = _optional_count(cache_read_tokens, "cache_read_tokens")
+        cache_write = _optional_count(cache_write_tokens, "cache_write_tokens")
+        reasoning = _optional_count(reasoning_tokens, "reasoning_tokens")
+        cached = (cache_read or 0) + (cache_write or 0)
+        if cached > checked_input:
+            field = "cache_write_tokens" if cache_write else "cache_read_tokens"
+            fail(
+                field,
+                f"the cached input ({cached}) exceeds input_tokens ({checked_input}), "
+                "which counts all the input, cached input included",
+            )
+        if reasoning is not None and reasoning > checked_output:
+            fail(
+                "reasoning_tokens",
+                f"({reasoning}) exceeds output_tokens ({checked_output}), "
+                "which counts all the output, reasoning included",
+            )
         _set_input_tokens(self, checked_input)
         _set_output_tokens(self, checked_output)
+        _set_cache_read_tokens(self, cache_read)
+        _set_cache_write_tokens(self, cache_write)
+        _set_reasoning_tokens(self, reasoning)
 
 
 _set_input_tokens = slot_setter(CourseModelUsage, "input_tokens")
 _set_output_tokens = slot_setter(CourseModelUsage, "output_tokens")
+_set_cache_read_tokens = slot_setter(CourseModelUsage, "cache_read_tokens")
+_set_cache_write_tokens = slot_setter(CourseModelUsage, "cache_write_tokens")
+_set_reasoning_tokens = slot_setter(CourseModelUsage, "reasoning_tokens")
 
 
 @unique
@@ -140,6 +129,22 @@ class CourseStopReason(StrEnum):
     """The answer is complete; the message holds no Tool-call block."""
     TOOL_CALL = "toolCall"
     """The assistant waits for Tool results; the message holds at least one Tool-call block."""
+    LENGTH = "length"
+    """The output limit was reached: the message is what was complete by then.
+
+    A Tool call the limit cut is never in it (the complete ones before it may be).
+    """
+    REFUSAL = "refusal"
+    """The vendor refused, or its content filter stopped the answer; no Tool-call block.
+
+    The message holds what came before the refusal.
+    """
+    PAUSE_TURN = "pauseTurn"
+    """The vendor paused a long turn (Anthropic's ``pause_turn``).
+
+    A loop sends the message back as it is to let the vendor continue the
+    turn (answering first any Tool call it holds).
+    """
 
 
 @final
@@ -196,8 +201,11 @@ def terminal_semantics_error(
 ) -> str | None:
     """The one shared terminal check: ``None`` when ``stop_reason`` agrees with ``message``.
 
-    ``TOOL_CALL`` requires at least one Tool-call block and ``STOP`` forbids
-    them; otherwise the result is a one-line explanation. Never raises on
+    ``TOOL_CALL`` requires at least one Tool-call block; ``STOP`` and
+    ``REFUSAL`` forbid them (a refused turn asks for nothing, and its
+    message must go back in a transcript as it is, with no call left to
+    answer); ``LENGTH`` and ``PAUSE_TURN`` allow any complete blocks.
+    Otherwise the result is a one-line explanation. Never raises on
     protocol values.
     """
     tool_calls = 0
@@ -208,6 +216,8 @@ def terminal_semantics_error(
         if tool_calls == 0:
             return "stop reason toolCall requires at least one Tool-call block, found none"
         return None
-    if tool_calls:
-        return f"stop reason stop forbids Tool-call blocks, found {tool_calls}"
+    if tool_calls and (
+        stop_reason is CourseStopReason.STOP or stop_reason is CourseStopReason.REFUSAL
+    ):
+        return f"stop reason {stop_reason.value} forbids Tool-call blocks, found {tool_calls}"
     return None

@@ -17,7 +17,7 @@ from course_protocol import (
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._options import cache_control, option_entries
-from course_vendor import Turns, checked_api_key
+from course_vendor import Turns, checked_api_key, plain_blocks, plain_content
 
 __all__ = ["keyless_headers", "messages_request_body", "request_headers"]
 
@@ -134,7 +134,7 @@ def _mark_cached_messages(
 
 def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
     blocks: list[_Block] = []
-    for block in message.content:
+    for block in plain_blocks(message):
         if type(block) is CourseTextBlock:
             if not is_blank(block.text):
                 blocks.append({_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: block.text})
@@ -174,8 +174,8 @@ def _turns(request: CourseModelRequest) -> tuple[list[dict[str, Any]], dict[int,
     last_blocks: dict[int, _Block] = {}
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
-            blocks = [{_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: message.content}]
-            order.user_text(message.content, blocks, position)
+            blocks = [{_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: plain_content(message)}]
+            order.user_text(plain_content(message), blocks, position)
         elif type(message) is CourseAssistantMessage:
             blocks = _assistant_blocks(message)
             if not blocks:

@@ -12,7 +12,7 @@ import asyncio
 import json
 import os
 from functools import partial
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from course_protocol import (
     CourseError,
@@ -20,7 +20,6 @@ from course_protocol import (
     CourseModelChunk,
     CourseModelRequest,
     CourseModelResponse,
-    CourseStopReason,
     CourseTextDeltaChunk,
     CourseToolCallChunk,
     is_blank,
@@ -28,17 +27,13 @@ from course_protocol import (
     to_json,
 )
 from course_provider_fixture import _wire
+from course_provider_fixture._recordable import SCHEMA_HOLDS, WIRE_STOP_REASONS, check_recordable
 from course_stream import AbortSignal, EventStream, run_producer
 
 __all__ = ["FixtureRecorder"]
 
 _Stream = EventStream[CourseModelChunk, CourseModelResponse]
 _Record = dict[str, object]
-
-_WIRE_STOP_REASONS: Final = {
-    CourseStopReason.STOP: _wire.WIRE_STOP,
-    CourseStopReason.TOOL_CALL: _wire.WIRE_TOOL_CALL_STOP,
-}
 
 
 class FixtureRecorder:
@@ -188,6 +183,7 @@ class _RecordedCall:
                 self.chunk_records.append(_chunk_record(chunk))
                 outer.push(chunk)
             response = await inner.result
+            check_recordable(response)
         except asyncio.CancelledError:
             self.settle_if_open(signal)
             raise
@@ -212,7 +208,7 @@ class _RecordedCall:
             {
                 _wire.TYPE_KEY: _wire.RESPONSE_END,
                 _wire.RESPONSE_ID_KEY: response.id,
-                _wire.STOP_REASON_KEY: _WIRE_STOP_REASONS[response.stop_reason],
+                _wire.STOP_REASON_KEY: WIRE_STOP_REASONS[response.stop_reason],
                 _wire.USAGE_KEY: {
                     _wire.INPUT_TOKENS_ALIASES[0]: usage.input_tokens,
                     _wire.OUTPUT_TOKENS_ALIASES[0]: usage.output_tokens,
@@ -256,8 +252,8 @@ def _chunk_record(chunk: CourseModelChunk) -> _Record:
     if type(chunk) is CourseTextDeltaChunk:
         return {_wire.TYPE_KEY: _wire.TEXT_DELTA, _wire.TEXT_KEY: chunk.delta}
     if type(chunk) is not CourseToolCallChunk:
-        raise TypeError(
-            f"the recorded model streamed a {type(chunk).__qualname__}, not a course chunk"
+        raise ValueError(
+            f"the recorded model streamed a {type(chunk).__qualname__}; {SCHEMA_HOLDS}"
         )
     tool_call = chunk.tool_call
     return {

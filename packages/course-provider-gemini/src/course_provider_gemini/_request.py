@@ -18,7 +18,7 @@ from course_protocol import (
 from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
 from course_provider_gemini._options import generation_entries, tool_config
-from course_vendor import Turns, checked_api_key
+from course_vendor import Turns, checked_api_key, plain_blocks, plain_content
 
 __all__ = ["generate_content_body", "request_headers"]
 
@@ -98,7 +98,7 @@ def generate_content_body(
 
 def _model_parts(message: CourseAssistantMessage, signatures: Mapping[str, str]) -> list[_Part]:
     parts: list[_Part] = []
-    for block in message.content:
+    for block in plain_blocks(message):
         if type(block) is CourseTextBlock:
             if not is_blank(block.text):
                 parts.append({_wire.TEXT_KEY: block.text})
@@ -136,12 +136,15 @@ def _turns(request: CourseModelRequest, signatures: Mapping[str, str]) -> list[d
     )
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
-            order.user_text(message.content, [{_wire.TEXT_KEY: message.content}], position)
+            text = plain_content(message)
+            order.user_text(text, [{_wire.TEXT_KEY: text}], position)
         elif type(message) is CourseAssistantMessage:
             parts = _model_parts(message, signatures)
             if not parts:
                 continue
-            calls = [block.id for block in message.content if type(block) is not CourseTextBlock]
+            calls = [
+                block.id for block in plain_blocks(message) if type(block) is not CourseTextBlock
+            ]
             order.assistant(parts, calls, position)
         else:
             order.tool_result(message.tool_call_id, [_result_part(message)], position)

@@ -18,6 +18,7 @@ from course_protocol import (
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._config import OpenAIConfig
 from course_provider_openai._options import responses_option_entries
+from course_vendor import plain_content
 
 __all__ = ["responses_request_body"]
 
@@ -74,7 +75,7 @@ def _input(messages: tuple[CourseMessage, ...]) -> list[dict[str, object]]:
     items: list[dict[str, object]] = []
     for message in messages:
         if type(message) is CourseUserMessage:
-            items.append(_message(wire.USER_ROLE, message.content))
+            items.append(_message(wire.USER_ROLE, plain_content(message)))
         elif type(message) is CourseAssistantMessage:
             items.extend(_assistant(message))
         elif type(message) is CourseToolResultMessage:

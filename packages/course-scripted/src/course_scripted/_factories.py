@@ -1,4 +1,8 @@
-"""One-line response factories for the common turns: text, a Tool call, given chunks, an error."""
+"""One-line response factories for the common turns: text, a Tool call, given chunks, an error.
+
+The text and Tool-call turns may think first: given a reasoning block, they
+stream its text as one reasoning delta and put the block first in the message.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,17 @@ from course_protocol import (
     CourseModelRequest,
     CourseModelResponse,
     CourseModelUsage,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    terminal_semantics_error,
 )
 from course_protocol.untrusted import sequence_snapshot, type_name
-from course_scripted._producer import ScriptedResponseFactory
+from course_scripted._producer import ScriptedResponseFactory, is_chunk_type
 from course_scripted._turn import PrebuiltTurn, TurnItem
 from course_stream import AbortSignal
 
@@ -26,24 +33,41 @@ __all__ = ["reply_chunks", "reply_error", "reply_text", "reply_tool_call"]
 
 
 def reply_text(
-    text: str, *, response_id: str, message_id: str, usage: CourseModelUsage
+    text: str,
+    *,
+    response_id: str,
+    message_id: str,
+    usage: CourseModelUsage,
+    reasoning: CourseReasoningBlock | None = None,
+    stop_reason: CourseStopReason = CourseStopReason.STOP,
 ) -> ScriptedResponseFactory:
     """A factory for a plain text turn: one text delta, then a ``stop`` response.
 
     The chunk and the response carry the active request's id; the response
     has id ``response_id``, one assistant message ``message_id`` holding
-    ``text`` as its only block, and ``usage`` as given. The message is built
+    ``text`` as its only block, and ``usage`` as given. With ``reasoning``,
+    the turn thinks first: its text streams as one reasoning delta (none
+    when it is empty, as for a redacted block) before the text delta, and
+    the block comes first in the message. ``stop_reason`` scripts a turn
+    that ends otherwise (``LENGTH``, ``REFUSAL``, ``PAUSE_TURN``; a
+    ``TOOL_CALL`` without a Tool call is refused). The message is built
     now, so a bad value raises here (``CourseProtocolError``, ``TypeError``
-    for a ``usage`` that is not a ``CourseModelUsage``), not mid-test.
-    Each call of the factory returns a fresh async iterator.
+    for a ``usage`` that is not a ``CourseModelUsage`` or a ``reasoning``
+    that is not a ``CourseReasoningBlock``, ``ValueError`` for a stop reason
+    the message contradicts), not mid-test. Each call of the factory
+    returns a fresh async iterator.
     """
     _check_usage(usage)
-    message = CourseAssistantMessage(id=message_id, content=(CourseTextBlock(text=text),))
+    block = CourseTextBlock(text=text)
+    message = CourseAssistantMessage(id=message_id, content=(*_thinking(reasoning), block))
 
-    def chunk(request_id: str) -> CourseModelChunk:
-        return CourseTextDeltaChunk(request_id=request_id, delta=text)
+    def chunks(request_id: str) -> tuple[CourseModelChunk, ...]:
+        return (
+            *_reasoning_chunks(request_id, reasoning),
+            CourseTextDeltaChunk(request_id=request_id, delta=text),
+        )
 
-    return _one_chunk_turn(chunk, response_id, message, CourseStopReason.STOP, usage)
+    return _prebuilt_turn(chunks, response_id, message, stop_reason, usage)
 
 
 def reply_tool_call(
@@ -54,33 +78,59 @@ def reply_tool_call(
     response_id: str,
     message_id: str,
     usage: CourseModelUsage,
+    reasoning: CourseReasoningBlock | None = None,
 ) -> ScriptedResponseFactory:
     """A factory for a turn that calls one Tool: one Tool-call chunk, then a ``toolCall`` response.
 
     ``call_id`` is kept exactly as given (it is the provider's id that the
     Tool result will point back to). ``arguments`` is snapshotted now into
     an immutable JSON object, so mutating it afterwards changes nothing.
-    Raises here, not mid-test, on bad values (``CourseProtocolError``, or
-    ``TypeError`` for a ``usage`` that is not a ``CourseModelUsage``).
+    With ``reasoning``, the turn thinks first, as in `reply_text`: a
+    reasoning delta before the Tool-call chunk, the block before the call
+    in the message (a loop sends both back on its next call). Raises here,
+    not mid-test, on bad values (``CourseProtocolError``, or ``TypeError``
+    for a ``usage`` that is not a ``CourseModelUsage`` or a ``reasoning``
+    that is not a ``CourseReasoningBlock``).
     """
     _check_usage(usage)
     tool_call = CourseToolCall(id=call_id, name=name, arguments=arguments)
-    message = CourseAssistantMessage(id=message_id, content=(tool_call,))
+    message = CourseAssistantMessage(id=message_id, content=(*_thinking(reasoning), tool_call))
 
-    def chunk(request_id: str) -> CourseModelChunk:
-        return CourseToolCallChunk(request_id=request_id, tool_call=tool_call)
+    def chunks(request_id: str) -> tuple[CourseModelChunk, ...]:
+        return (
+            *_reasoning_chunks(request_id, reasoning),
+            CourseToolCallChunk(request_id=request_id, tool_call=tool_call),
+        )
 
-    return _one_chunk_turn(chunk, response_id, message, CourseStopReason.TOOL_CALL, usage)
+    return _prebuilt_turn(chunks, response_id, message, CourseStopReason.TOOL_CALL, usage)
 
 
-def _one_chunk_turn(
-    chunk: Callable[[str], CourseModelChunk],
+def _thinking(reasoning: object) -> tuple[CourseReasoningBlock, ...]:
+    if reasoning is None:
+        return ()
+    if type(reasoning) is not CourseReasoningBlock:
+        raise TypeError(
+            f"reasoning: expected a CourseReasoningBlock or None, got {type_name(reasoning)}"
+        )
+    return (reasoning,)
+
+
+def _reasoning_chunks(
+    request_id: str, reasoning: CourseReasoningBlock | None
+) -> tuple[CourseModelChunk, ...]:
+    if reasoning is None or not reasoning.text:
+        return ()
+    return (CourseReasoningDeltaChunk(request_id=request_id, delta=reasoning.text),)
+
+
+def _prebuilt_turn(
+    chunks: Callable[[str], tuple[CourseModelChunk, ...]],
     response_id: str,
     message: CourseAssistantMessage,
     stop_reason: CourseStopReason,
     usage: CourseModelUsage,
 ) -> ScriptedResponseFactory:
-    """A factory that streams ``chunk(request.id)``, then the response it describes."""
+    """A factory that streams ``chunks(request.id)``, then the response it describes."""
     _check_response(response_id, message, stop_reason, usage)
 
     def turn(request: CourseModelRequest, signal: AbortSignal) -> PrebuiltTurn:
@@ -91,7 +141,7 @@ def _one_chunk_turn(
             stop_reason=stop_reason,
             usage=usage,
         )
-        return PrebuiltTurn((chunk(request.id), response), chunks_request_id=request.id)
+        return PrebuiltTurn((*chunks(request.id), response), chunks_request_id=request.id)
 
     return turn
 
@@ -109,19 +159,18 @@ def reply_chunks(
     chunks to the stream in one call (``EventStream.push_many``) instead of
     one per chunk. ``chunks`` is snapshotted now; raises ``TypeError`` here
     when it is not a list or tuple, when one of its elements is not exactly
-    a ``CourseTextDeltaChunk`` or ``CourseToolCallChunk`` (the message names
-    it, as ``chunks[2]``), or when ``response`` is not exactly a
-    ``CourseModelResponse``.
+    a ``CourseTextDeltaChunk``, ``CourseToolCallChunk`` or
+    ``CourseReasoningDeltaChunk`` (the message names it, as ``chunks[2]``),
+    or when ``response`` is not exactly a ``CourseModelResponse``.
     """
     items = sequence_snapshot(chunks)
     if items is None:
         raise TypeError(f"chunks: expected a list or tuple of chunks, got {type_name(chunks)}")
     for index, item in enumerate(items):
-        kind = type(item)
-        if kind is not CourseTextDeltaChunk and kind is not CourseToolCallChunk:
+        if not is_chunk_type(type(item)):
             raise TypeError(
-                f"chunks[{index}]: expected a CourseTextDeltaChunk or CourseToolCallChunk, "
-                f"got {type_name(item)}"
+                f"chunks[{index}]: expected a CourseTextDeltaChunk, CourseToolCallChunk or "
+                f"CourseReasoningDeltaChunk, got {type_name(item)}"
             )
     if type(response) is not CourseModelResponse:
         raise TypeError(f"response: expected a CourseModelResponse, got {type_name(response)}")
@@ -175,7 +224,7 @@ def _check_response(
 ) -> None:
     # The real response needs the request id, known only at call time; a
     # throwaway one built now moves a bad response_id's error to the line
-    # that scripted it.
+    # that scripted it, and the terminal check the producer would fail.
     CourseModelResponse(
         id=response_id,
         request_id=response_id,
@@ -183,6 +232,9 @@ def _check_response(
         stop_reason=stop_reason,
         usage=usage,
     )
+    problem = terminal_semantics_error(stop_reason, message)
+    if problem is not None:
+        raise ValueError(f"stop_reason: {problem}")
 
 
 def _check_usage(usage: object) -> None:

@@ -11,6 +11,7 @@ from course_protocol import (
     CourseModelChunk,
     CourseModelRequest,
     CourseModelResponse,
+    CourseReasoningDeltaChunk,
     CourseTextDeltaChunk,
     CourseToolCallChunk,
     terminal_semantics_error,
@@ -26,7 +27,7 @@ from course_stream import (
     forward_source,
 )
 
-__all__ = ["ScriptedResponseFactory", "play_factory"]
+__all__ = ["ScriptedResponseFactory", "is_chunk_type", "play_factory"]
 
 ScriptedResponseFactory = Callable[
     [CourseModelRequest, AbortSignal], AsyncIterator[CourseModelChunk | CourseModelResponse]
@@ -37,6 +38,16 @@ Called with the captured request and the caller's signal, it returns a fresh
 async iterator (usually an async generator) that yields the turn's chunks and
 then exactly one ``CourseModelResponse`` as its last item.
 """
+
+
+def is_chunk_type(kind: type) -> bool:
+    """Whether ``kind`` is exactly one of the chunk types (``is``, never ``==``)."""
+    return (
+        kind is CourseTextDeltaChunk
+        or kind is CourseToolCallChunk
+        or kind is CourseReasoningDeltaChunk
+    )
+
 
 _INVALID = ScriptedModelErrorCode.SCRIPT_INVALID_RESPONSE
 _MISMATCH = ScriptedModelErrorCode.SCRIPT_REQUEST_MISMATCH
@@ -115,9 +126,11 @@ class _ScriptPlay:
         # The hot path: per chunk one exact-type check and one id comparison.
         # `item` is Any because its type is checked once, through `kind`.
         kind = type(item)
-        if (kind is CourseTextDeltaChunk or kind is CourseToolCallChunk) and (
-            item.request_id == self._open_id
-        ):
+        if (
+            kind is CourseTextDeltaChunk
+            or kind is CourseToolCallChunk
+            or kind is CourseReasoningDeltaChunk
+        ) and item.request_id == self._open_id:
             push(item)
             return
         self._judge(item, index)
@@ -131,7 +144,7 @@ class _ScriptPlay:
                 f"the factory for request {self._request_id!r} yielded a {kind.__qualname__} "
                 f"after its CourseModelResponse (item {index}); the response must be last",
             )
-        if kind is CourseTextDeltaChunk or kind is CourseToolCallChunk:
+        if is_chunk_type(kind):
             raise _mismatch(f"item {index}", item.request_id, self._request_id)
         if kind is CourseModelResponse:
             self._response = self._accept(item, index)
@@ -140,8 +153,8 @@ class _ScriptPlay:
         raise ScriptedModelError(
             _INVALID,
             f"item {index} yielded by the factory for request {self._request_id!r} is a "
-            f"{kind.__qualname__}; expected CourseTextDeltaChunk, "
-            "CourseToolCallChunk or CourseModelResponse (exact types)",
+            f"{kind.__qualname__}; expected CourseTextDeltaChunk, CourseToolCallChunk, "
+            "CourseReasoningDeltaChunk or CourseModelResponse (exact types)",
         )
 
     def _accept(self, response: CourseModelResponse, index: int) -> CourseModelResponse:
@@ -215,13 +228,13 @@ class _ScriptBatchPlay(_ScriptPlay):
 
 def _chunks_for(items: tuple[Any, ...], open_id: str | None) -> int:
     """How many items, from the first, are exact chunk types carrying ``open_id``."""
-    text, tool = CourseTextDeltaChunk, CourseToolCallChunk
+    text, tool, reasoning = CourseTextDeltaChunk, CourseToolCallChunk, CourseReasoningDeltaChunk
     # `_ScriptPlay.item`'s test, item after item. The usual batch is chunks
     # and the response last: the loop over the chunks then runs to its end,
     # with no counter, and only the last item is left to test.
     for item in items[:-1]:
         kind = type(item)
-        if (kind is text or kind is tool) and item.request_id == open_id:
+        if (kind is text or kind is tool or kind is reasoning) and item.request_id == open_id:
             continue
         break
     else:
@@ -229,7 +242,7 @@ def _chunks_for(items: tuple[Any, ...], open_id: str | None) -> int:
             return 0
         last = items[-1]
         kind = type(last)
-        passed = (kind is text or kind is tool) and last.request_id == open_id
+        passed = (kind is text or kind is tool or kind is reasoning) and last.request_id == open_id
         return len(items) if passed else len(items) - 1
     # It stopped at the first occurrence of that object (had it come earlier,
     # it would have failed there), so the object's identity gives the position.

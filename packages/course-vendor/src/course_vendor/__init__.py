@@ -27,6 +27,10 @@
   value by ``course_protocol.untrusted.described`` (JSON's words,
   ``missing`` for an absent key); `TextPieces`, a streamed text kept at
   about its own size.
+- What a wire sends of a transcript: `check_sendable` refuses, before any
+  body is built, a transcript no vendor takes and any `CONTENT_KINDS` kind
+  the wire does not send; `plain_content` and `plain_blocks` read the plain
+  transcript it accepted for a wire that sends no other kind.
 - The order of a Messages-style request: `Turns` groups a transcript into a
   vendor's alternating turns, each Tool result right after its call.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
@@ -78,7 +82,7 @@ from course_vendor._registry import (
     vendor_for_path,
     vendor_names,
 )
-from course_vendor._sendable import check_sendable
+from course_vendor._sendable import CONTENT_KINDS, check_sendable, plain_blocks, plain_content
 from course_vendor._stream_check import (
     StreamJudge,
     judge_body,
@@ -97,6 +101,7 @@ from course_vendor._wire_mapping import WireMapping
 
 __all__ = [
     "COMMON_OPTIONS",
+    "CONTENT_KINDS",
     "VENDOR_ENTRY_POINT_GROUP",
     "EventFailures",
     "FeedResult",
@@ -133,6 +138,8 @@ __all__ = [
     "judge_body",
     "load_vendor",
     "option_fields",
+    "plain_blocks",
+    "plain_content",
     "recorded_stream_problem",
     "registry_problems",
     "rescan_installed_vendors",

@@ -50,6 +50,8 @@ class OptionSupport:
       for no documented limit;
     - ``reasoning``: the kinds of ``reasoning`` value it takes
       (`ReasoningEffort`, `ThinkingBudget`);
+    - ``strict_tools``: whether it sends a Tool's ``strict`` mode
+      (``CourseToolSpec.strict``); a strict Tool is refused where it does not;
     - ``body_keys``: every top-level body key the adapter writes for this
       API, which ``extra_body`` may therefore not hold;
     - ``header_names``: the lower-case names of the headers the adapter
@@ -62,6 +64,7 @@ class OptionSupport:
     temperature_max: float = 1.0
     stop_sequences_max: int | None = None
     reasoning: frozenset[type[ReasoningEffort] | type[ThinkingBudget]] = frozenset()
+    strict_tools: bool = False
     body_keys: frozenset[str] = frozenset()
     header_names: frozenset[str] = frozenset()
 
@@ -71,7 +74,8 @@ class OptionSupport:
         Raises `VendorConfigError` ``VENDOR_INVALID_CONFIG`` naming the first
         refused field and `vendor`: an option it does not send that is set,
         a temperature above `temperature_max`, more stop sequences than
-        `stop_sequences_max`, a kind of reasoning it does not take, an
+        `stop_sequences_max`, a kind of reasoning it does not take, a strict
+        Tool where it has no `strict_tools`, an
         ``extra_body`` key or ``extra_headers`` name the adapter writes.
         """
         name = type_name(config)
@@ -121,3 +125,10 @@ class OptionSupport:
                 f"is a {type(config.reasoning).__name__}, which {self.vendor} does not take "
                 f"(it takes {taken})",
             )
+        if not self.strict_tools:
+            for position, tool in enumerate(config.tools):
+                if tool.strict:
+                    raise config_error(
+                        f"{name}.tools[{position}].strict",
+                        f"is not supported by {self.vendor}: leave it False",
+                    )
