@@ -22,7 +22,6 @@ from google import genai
 from google.genai import errors, types
 
 from course_cassettes import (
-    Cassette,
     Httpx2CassetteTransport,
     Httpx2RecordingTransport,
     ReplayFault,
@@ -436,14 +435,29 @@ def test_a_body_no_cassette_can_hold_is_refused_unsent(tmp_path: Path) -> None:
     assert not path.exists() or load_cassette(path).unwrap().calls == ()
 
 
-def test_a_stream_the_client_stops_reading_is_recorded_as_stalled(tmp_path: Path) -> None:
+@both_ways
+def test_a_stream_the_client_stops_reading_is_recorded_whole_and_complete(
+    tmp_path: Path, way: str
+) -> None:
     path = tmp_path / "cassette.json"
     recording = Httpx2RecordingTransport(path, inner=Upstream().transport)
-    with httpx2.Client(transport=recording) as http:
-        body = {"model": "claude-own", "max_tokens": 1, "messages": ASKED, "stream": True}
-        with http.stream("POST", "https://api.anthropic.com/v1/messages", json=body) as response:
-            response.close()
-    recording.close()
+    body = {"model": "claude-own", "max_tokens": 1, "messages": ASKED, "stream": True}
+    url = "https://api.anthropic.com/v1/messages"
+    if way == "sync":
+        with httpx2.Client(transport=recording) as http, http.stream("POST", url, json=body):
+            pass
+    else:
+
+        async def main() -> None:
+            async with (
+                httpx2.AsyncClient(transport=recording) as http,
+                http.stream("POST", url, json=body),
+            ):
+                pass
+
+        asyncio.run(main())
     calls = load_cassette(path).unwrap().calls
-    assert [call.response.end for call in calls] == ["stalled"]
-    assert isinstance(load_cassette(path).unwrap(), Cassette)
+    assert [(call.response.end, call.response.body) for call in calls] == [
+        ("complete", ANTHROPIC_SSE)
+    ]
+    assert recording.recorded == (0,)
