@@ -319,6 +319,22 @@ def test_a_changed_gemini_prompt_reaches_the_google_genai_sdk_as_its_client_erro
     }
 
 
+def test_a_gemini_call_under_v1_where_the_cassette_holds_v1beta_says_so(tmp_path: Path) -> None:
+    transport = replayer(recorded(tmp_path, "sync", "gemini-plain"))
+    with httpx2.Client(transport=transport) as http:
+        options = types.HttpOptions(api_version="v1", httpx_client=http)
+        client = genai.Client(api_key=GEMINI_KEY, http_options=options)
+        with pytest.raises(errors.ClientError) as raised:
+            client.models.generate_content(model="gemini-own", contents=_contents(ASKED))
+    [problem] = transport.problems
+    assert problem.code is VendorErrorCode.HTTP_REQUEST_MISMATCH
+    assert problem.message.endswith(
+        "(the paths differ only in their API version: v1beta recorded, v1 sent; "
+        "set the client's API version to v1beta, or record again)"
+    )
+    assert raised.value.details["error"]["message"] == problem.message
+
+
 @both_ways
 def test_a_call_past_the_recorded_ones_is_refused_once_as_exhausted(
     tmp_path: Path, way: str
