@@ -83,6 +83,10 @@ async def test_the_proxy_forwards_with_the_callers_key_records_redacted_and_serv
         with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
             banner = child.banner()
             assert f"records to {cassette} from {upstream.base_url}" in banner
+            root = _base_url(banner)
+            # The upstream is no vendor's host: every installed SDK is named, as a replay names it.
+            assert f"  anthropic: {root} (ANTHROPIC_BASE_URL)" in child.sdk_lines
+            assert f"  openai: {root}/v1 (OPENAI_BASE_URL)" in child.sdk_lines
             text = await asyncio.to_thread(_ask, _base_url(banner), KEY)
             report = await asyncio.to_thread(child.line)
             child.process.send_signal(signal.SIGTERM)

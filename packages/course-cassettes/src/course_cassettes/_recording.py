@@ -10,7 +10,7 @@ from typing import final
 from course_cassettes._cassette import Cassette, Redaction, RequestMatching
 from course_cassettes._httpx2_recording import Httpx2RecordingTransport
 from course_cassettes._judging import StreamJudges
-from course_http import HttpTransport, NetworkExchange, Timeouts, VendorError
+from course_http import HttpTransport, NetworkExchange, Timeouts
 
 __all__ = ["RecordingTransport"]
 
@@ -43,7 +43,8 @@ class RecordingTransport(HttpTransport):
     adds header names to keep; a secret one is a ``ValueError``).
     ``matching`` and ``strict`` are written into the cassette for its
     replays; with ``check`` (`StreamJudges`) and ``strict`` each stream is
-    judged as it is recorded.
+    judged as it is recorded. What the recording found (its problems, the
+    calls it recorded, replayed and judged) is its `exchange`'s.
 
     With ``replay_first`` (a recorded cassette: VCR's ``new_episodes``), the
     cassette's masks stay, and ``redaction`` only adds to them (the calls
@@ -90,29 +91,9 @@ class RecordingTransport(HttpTransport):
         return self._recording.cassette
 
     @property
-    def problems(self) -> tuple[VendorError, ...]:
-        """Every strict-check failure so far, in order (each also raised to its call)."""
-        return self._recording.problems
-
-    @property
-    def recorded(self) -> tuple[int, ...]:
-        """The index (in `cassette`) of each call recorded from the network, in order."""
-        return self._recording.recorded
-
-    @property
-    def replayed(self) -> tuple[int, ...]:
-        """The index of each call served from ``replay_first`` instead, in order."""
-        return self._recording.replayed
-
-    @property
-    def judged(self) -> tuple[int, ...]:
-        """The index of each call whose stream its wire's grammar judged, in order."""
-        return self._recording.judged
-
-    @property
-    def unchecked(self) -> tuple[tuple[int, str], ...]:
-        """The index and path of each call whose 2xx event stream no wire judged."""
-        return self._recording.unchecked
+    def exchange(self) -> Httpx2RecordingTransport:
+        """The recording transport under the client: its `problems`, what it recorded and judged."""
+        return self._recording
 
     def _exchange(self) -> Httpx2RecordingTransport:
         return self._recording

@@ -15,7 +15,6 @@ from course_http import (
     HttpTransport,
     RecordedRequest,
     Timeouts,
-    VendorError,
 )
 
 __all__ = ["CassetteTransport"]
@@ -48,7 +47,9 @@ class CassetteTransport(HttpTransport):
     played, as `Httpx2CassetteTransport` judges it: a refused event fails
     the call there with the grammar's `VendorError`. Raises ``TypeError`` or
     ``ValueError`` for bad arguments, a fault for a call the cassette does
-    not hold, or a fault that cannot apply to its call's body.
+    not hold, or a fault that cannot apply to its call's body. What the
+    replay found (its problems, the calls it replayed and judged, the
+    streams no wire judged) is its `exchange`'s.
     """
 
     def __init__(
@@ -92,24 +93,9 @@ class CassetteTransport(HttpTransport):
         return self._replay.sent_requests
 
     @property
-    def problems(self) -> tuple[VendorError, ...]:
-        """Every refused call and strict-check failure so far, in order (each also raised)."""
-        return self._replay.problems
-
-    @property
-    def replayed(self) -> tuple[int, ...]:
-        """The index of each recorded call served so far, in order."""
-        return self._replay.replayed
-
-    @property
-    def judged(self) -> tuple[int, ...]:
-        """The index of each recorded call whose stream its wire's grammar judged, in order."""
-        return self._replay.judged
-
-    @property
-    def unchecked(self) -> tuple[tuple[int, str], ...]:
-        """The index and path of each served call whose 2xx event stream no wire judged."""
-        return self._replay.unchecked
+    def exchange(self) -> Httpx2CassetteTransport:
+        """The replay transport under the client: its `problems`, what it replayed and judged."""
+        return self._replay
 
     @property
     def pending_call_count(self) -> int:

@@ -148,6 +148,19 @@ class CourseCassette:
         )
 
     @property
+    def exchange(self) -> Httpx2CassetteTransport | Httpx2RecordingTransport | None:
+        """The httpx2 transport under this test's cassette, whichever way the test plays it.
+
+        `httpx_transport`'s, or the one under `transport` (its ``exchange``);
+        ``None`` before either was made. What a run's summary counts is
+        there: ``replayed`` and ``recorded`` calls, ``judged`` streams and
+        ``unchecked`` ones (a 2xx stream no installed wire judged).
+        """
+        if self._httpx is not None:
+            return self._httpx
+        return None if self._transport is None else self._transport.exchange
+
+    @property
     def recording(self) -> bool:
         """Whether calls of this test may reach the network (it records, or extends)."""
         return self.plan in ("record", "extend")
