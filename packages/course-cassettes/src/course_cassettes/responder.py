@@ -245,4 +245,3 @@ def _difference(tape: _Tape, request: LoopbackRequest, secrets: tuple[str, ...])
         request.method, request.path, {}, body.unwrap(), tape.cassette.redaction, secrets
     )
     return request_difference(call.request, sent, tape.cassette.matching)
-

@@ -48,14 +48,13 @@ from course_http._errors import VendorError, VendorErrorCode
 from course_http._framing import SSE_FRAMING, EventDecoder, EventFraming
 from course_http._header_text import header_bytes, header_text
 from course_http._playback import (
-    OnceStream,
     Playback,
     PlaybackExchange,
-    PlayedBody,
     cut_body,
     playback_of,
     playback_response,
 )
+from course_http._played_body import OnceStream, PlayedBody
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
