@@ -166,7 +166,7 @@ def test_a_cassette_that_says_strict_false_is_read_but_not_judged_and_says_so(
     broken.write_text(loose.read_text(encoding="utf-8").replace('"strict": false', '"strict": 0'))
     invalid = course("check", *wire_option, broken)
     assert invalid.status == 1
-    assert "HTTP_RECORDING_INVALID: strict: must be true or false, not a number" in invalid.out
+    assert "HTTP_RECORDING_INVALID: strict: must be true or false, not 0" in invalid.out
     assert "not judged" not in invalid.out
 
 

@@ -163,7 +163,7 @@ def _cassette(document: object) -> Cassette:
         _fail(CASSETTE_VERSION_KEY, f"must be {CASSETTE_VERSION}, the version this reader knows")
     strict = top.get("strict", True)
     if type(strict) is not bool:
-        _fail("strict", f"must be true or false, not {_kind(strict)}")
+        _fail("strict", f"must be true or false, not {described(strict)}")
     calls = top["calls"]
     if type(calls) is not list:
         _fail("calls", f"must be an array, not {described(calls)}")
