@@ -259,6 +259,9 @@ RESPONSE = (*CALL, "response")
         ((("calls",), {}), "calls: must be an array, not an object"),
         ((("calls",), None), "calls: must be an array, not null"),
         ((("extra",), 1), "extra: is not a key of the cassette format"),
+        ((("strict",), "false"), "strict: must be true or false, not a string"),
+        ((("strict",), 0), "strict: must be true or false, not 0"),
+        ((("strict",), None), "strict: must be true or false, not null"),
         ((("matching", "on"), "fuzzy"), 'matching.on: must be "request" or "order"'),
         ((("matching", "ignore"), ["a..b"]), "matching: JSON path 'a..b'"),
         ((("redaction", "fields"), [1]), "redaction.fields[0]: must be a string, not 1"),
@@ -351,6 +354,22 @@ def test_a_hand_written_cassette_may_leave_out_matching_and_redaction() -> None:
     parsed = parse_cassette(document).unwrap()
 
     assert (parsed.matching, parsed.redaction) == (RequestMatching(), Redaction())
+
+
+def test_strict_false_is_written_after_the_version_and_read_back_true_is_left_out() -> None:
+    strict = sample()
+    loose = Cassette(
+        strict.calls, matching=strict.matching, redaction=strict.redaction, strict=False
+    )
+
+    assert "strict" not in cassette_to_json(strict)
+    assert list(cassette_to_json(loose))[:2] == [CASSETTE_VERSION_KEY, "strict"]
+    assert cassette_to_json(loose)["strict"] is False
+    assert loads_cassette(dumps_cassette(loose)).unwrap() == loose
+    assert loads_cassette(dumps_cassette(strict)).unwrap().strict is True
+    assert parse_cassette({**valid(), "strict": True}).unwrap().strict is True
+    with pytest.raises(TypeError, match="strict must be a bool"):
+        Cassette(strict=1)  # type: ignore[arg-type]
 
 
 def test_a_query_key_masked_or_empty_is_no_credential() -> None:

@@ -164,6 +164,47 @@ async def test_a_path_recorded_under_another_prefix_is_named_in_the_404() -> Non
     ]
 
 
+async def test_a_path_recorded_under_another_api_version_is_named_in_the_404() -> None:
+    recorded = cassette(
+        call(QUESTION, ANSWER, path="/v1beta/models/m:streamGenerateContent?alt=sse")
+    )
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(CassetteResponder([("gemini.json", recorded)])) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+    ):
+        newer = await client.post("/v1/models/m:streamGenerateContent?alt=sse", json=QUESTION)
+        other = await client.post("/v2/models/other:streamGenerateContent?alt=sse", json=QUESTION)
+
+    assert [newer.status_code, other.status_code] == [404, 404]
+    assert json.loads(newer.content)["error"]["message"] == (
+        "no cassette records POST /v1/models/m:streamGenerateContent?alt=sse (one records POST "
+        "/v1beta/models/m:streamGenerateContent?alt=sse) (the paths differ only in their API "
+        "version: v1beta recorded, v1 sent; set the client's API version to v1beta, or record "
+        "again)"
+    )
+    assert "API version" not in json.loads(other.content)["error"]["message"], "two segments"
+
+
+async def test_a_recorded_stall_ends_the_served_exchange_at_once() -> None:
+    stalled = cassette(call(QUESTION, RecordedResponse(200, SSE, FRAMES, "stalled")))
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(CassetteResponder([("stalled.json", stalled)])) as server,
+        httpx2.AsyncClient(base_url=server.base_url, timeout=600.0) as client,
+        client.stream("POST", "/v1/messages", json=QUESTION) as response,
+    ):
+        received: list[bytes] = []
+        with pytest.raises(httpx2.RemoteProtocolError):
+            await _read_into(response, received)
+    assert b"".join(received) == FRAMES
+
+
+async def _read_into(response: httpx2.Response, received: list[bytes]) -> None:
+    async for chunk in response.aiter_raw():
+        received.append(chunk)
+
+
 async def test_a_mismatch_quoting_a_lone_surrogate_is_the_typed_refusal() -> None:
     # Valid JSON: the escape of half a surrogate pair, which no UTF-8 encoder takes.
     body = json.dumps({**QUESTION, "model": "\ud83d"}).encode()

@@ -14,7 +14,7 @@ import pytest
 
 from course_cassettes import Httpx2CassetteTransport, Httpx2RecordingTransport, load_cassette
 from course_http import VendorError, VendorErrorCode
-from course_vendor import recorded_stream_problem
+from course_vendor import recorded_stream_problem, stream_judge_for
 from tests.course_cassettes.sdk_upstream import ANTHROPIC_SSE, Upstream
 from tests.course_cassettes.test_httpx2_transports import both_ways, run
 
@@ -29,7 +29,7 @@ def test_a_stream_the_parser_refuses_fails_its_recording_and_its_replay_with_the
 ) -> None:
     path = tmp_path / "cassette.json"
     recording = Httpx2RecordingTransport(
-        path, inner=Upstream(anthropic_sse=NO_MESSAGE_STOP).transport, check=recorded_stream_problem
+        path, inner=Upstream(anthropic_sse=NO_MESSAGE_STOP).transport, check=stream_judge_for
     )
     with recording, pytest.raises(VendorError) as raised:
         run(way, "anthropic-stream", recording)
@@ -39,7 +39,7 @@ def test_a_stream_the_parser_refuses_fails_its_recording_and_its_replay_with_the
     cassette = load_cassette(path).unwrap()
     assert cassette.calls[0].response.body == NO_MESSAGE_STOP, "recorded as it came"
 
-    replay = Httpx2CassetteTransport(cassette, check=recorded_stream_problem)
+    replay = Httpx2CassetteTransport(cassette, check=stream_judge_for)
     with pytest.raises(VendorError) as again:
         run(way, "anthropic-stream", replay)
     assert (again.value.code, again.value.message) == (raised.value.code, raised.value.message)
@@ -57,11 +57,11 @@ def test_a_stream_the_parser_accepts_and_a_plain_answer_pass_the_check(
 ) -> None:
     path = tmp_path / "cassette.json"
     with Httpx2RecordingTransport(
-        path, inner=Upstream().transport, check=recorded_stream_problem
+        path, inner=Upstream().transport, check=stream_judge_for
     ) as recording:
         assert run(way, name, recording) == "Hello"
     assert recording.problems == ()
-    replay = Httpx2CassetteTransport(load_cassette(path).unwrap(), check=recorded_stream_problem)
+    replay = Httpx2CassetteTransport(load_cassette(path).unwrap(), check=stream_judge_for)
     assert run(way, name, replay) == "Hello"
     assert replay.problems == ()
 

@@ -22,7 +22,6 @@ from google import genai
 from google.genai import errors, types
 
 from course_cassettes import (
-    Cassette,
     Httpx2CassetteTransport,
     Httpx2RecordingTransport,
     ReplayFault,
@@ -320,6 +319,22 @@ def test_a_changed_gemini_prompt_reaches_the_google_genai_sdk_as_its_client_erro
     }
 
 
+def test_a_gemini_call_under_v1_where_the_cassette_holds_v1beta_says_so(tmp_path: Path) -> None:
+    transport = replayer(recorded(tmp_path, "sync", "gemini-plain"))
+    with httpx2.Client(transport=transport) as http:
+        options = types.HttpOptions(api_version="v1", httpx_client=http)
+        client = genai.Client(api_key=GEMINI_KEY, http_options=options)
+        with pytest.raises(errors.ClientError) as raised:
+            client.models.generate_content(model="gemini-own", contents=_contents(ASKED))
+    [problem] = transport.problems
+    assert problem.code is VendorErrorCode.HTTP_REQUEST_MISMATCH
+    assert problem.message.endswith(
+        "(the paths differ only in their API version: v1beta recorded, v1 sent; "
+        "set the client's API version to v1beta, or record again)"
+    )
+    assert raised.value.details["error"]["message"] == problem.message
+
+
 @both_ways
 def test_a_call_past_the_recorded_ones_is_refused_once_as_exhausted(
     tmp_path: Path, way: str
@@ -436,14 +451,29 @@ def test_a_body_no_cassette_can_hold_is_refused_unsent(tmp_path: Path) -> None:
     assert not path.exists() or load_cassette(path).unwrap().calls == ()
 
 
-def test_a_stream_the_client_stops_reading_is_recorded_as_stalled(tmp_path: Path) -> None:
+@both_ways
+def test_a_stream_the_client_stops_reading_is_recorded_whole_and_complete(
+    tmp_path: Path, way: str
+) -> None:
     path = tmp_path / "cassette.json"
     recording = Httpx2RecordingTransport(path, inner=Upstream().transport)
-    with httpx2.Client(transport=recording) as http:
-        body = {"model": "claude-own", "max_tokens": 1, "messages": ASKED, "stream": True}
-        with http.stream("POST", "https://api.anthropic.com/v1/messages", json=body) as response:
-            response.close()
-    recording.close()
+    body = {"model": "claude-own", "max_tokens": 1, "messages": ASKED, "stream": True}
+    url = "https://api.anthropic.com/v1/messages"
+    if way == "sync":
+        with httpx2.Client(transport=recording) as http, http.stream("POST", url, json=body):
+            pass
+    else:
+
+        async def main() -> None:
+            async with (
+                httpx2.AsyncClient(transport=recording) as http,
+                http.stream("POST", url, json=body),
+            ):
+                pass
+
+        asyncio.run(main())
     calls = load_cassette(path).unwrap().calls
-    assert [call.response.end for call in calls] == ["stalled"]
-    assert isinstance(load_cassette(path).unwrap(), Cassette)
+    assert [(call.response.end, call.response.body) for call in calls] == [
+        ("complete", ANTHROPIC_SSE)
+    ]
+    assert recording.recorded == (0,)

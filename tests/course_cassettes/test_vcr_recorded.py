@@ -38,7 +38,7 @@ from course_cassettes import (
 )
 from course_http import RecordedResponse
 from course_http.loopback import LoopbackRequest, LoopbackServer
-from course_vendor import recorded_stream_problem
+from course_vendor import recorded_stream_problem, stream_judge_for
 from tests.course_cassettes.sdk_upstream import (
     ANTHROPIC_KEY,
     ANTHROPIC_MESSAGE,
@@ -195,7 +195,7 @@ def converted(path: Path) -> VcrConversion:
 
 async def replayed(conversion: VcrConversion, call: SdkCall) -> tuple[str, Httpx2CassetteTransport]:
     """``call`` made by the SDK (its own base URL) over the converted cassette."""
-    transport = Httpx2CassetteTransport(conversion.cassette, check=recorded_stream_problem)
+    transport = Httpx2CassetteTransport(conversion.cassette, check=stream_judge_for)
     async with asyncio.timeout(GUARD_SECONDS), httpx2.AsyncClient(transport=transport) as http:
         return await call(None, http), transport
 
@@ -252,7 +252,7 @@ async def test_a_sync_chat_stream_vcr_recorded_converts_whole_and_replays(tmp_pa
     assert (call.response.body, call.response.end) == (CHAT_SSE, "complete")
     assert conversion.flagged == ()
 
-    transport = Httpx2CassetteTransport(conversion.cassette, check=recorded_stream_problem)
+    transport = Httpx2CassetteTransport(conversion.cassette, check=stream_judge_for)
     with httpx2.Client(transport=transport) as http:
         assert await asyncio.to_thread(stream, None, http) == "Hello"
     assert transport.problems == ()

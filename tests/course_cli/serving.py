@@ -34,6 +34,7 @@ class ServeChild:
     """A running ``course serve``: the process, and its stdout read line by line."""
 
     process: subprocess.Popen[bytes]
+    sdk_lines: list[str] = field(default_factory=list)
     _unread: bytes = field(default=b"")
 
     def line(self) -> str:
@@ -51,6 +52,17 @@ class ServeChild:
             self._unread += data
         line, _, self._unread = self._unread.partition(b"\n")
         return line.decode()
+
+    def banner(self) -> str:
+        """The first line (``course serve: URL ...``); the SDK lines after it go to `sdk_lines`.
+
+        Those lines come in the same write as the first one.
+        """
+        first = self.line()
+        self.sdk_lines = []
+        while self._unread.startswith(b"  "):
+            self.sdk_lines.append(self.line())
+        return first
 
     def finish(self) -> tuple[str, str]:
         """Wait for the exit (bounded); the rest of stdout and all of stderr."""

@@ -136,6 +136,40 @@ def test_a_stream_broken_by_hand_is_reported_as_its_replay_fails(
     assert summary == "checked 1 file, 2 responses: 1 problem in 1 file"
 
 
+@pytest.mark.parametrize("wire_option", [(), ("--wire", "cassette")])
+def test_a_cassette_that_says_strict_false_is_read_but_not_judged_and_says_so(
+    course: CourseRunner, tmp_path: Path, wire_option: tuple[str, ...]
+) -> None:
+    anthropic = WIRES[0]
+    body, _code, _index = cut_before_the_terminal(anthropic)
+    loose = tmp_path / "loose.json"
+    write_cassette(loose, Cassette([call(anthropic, body)], strict=False))
+    strict = written(tmp_path / "strict.json", call(anthropic, body))
+
+    run = course("check", *wire_option, loose, strict)
+
+    assert run.status == 1
+    [problem, note, summary] = run.out.splitlines()
+    assert problem.startswith(f"{strict}: response 0: VENDOR_MISSING_TERMINAL: ")
+    assert note == f"{loose}: not judged: the cassette says strict: false"
+    assert summary == (
+        "checked 2 files, 2 responses (1 file not judged: strict: false): 1 problem in 1 file"
+    )
+
+    alone = course("check", *wire_option, loose)
+    assert (alone.status, alone.out.splitlines()[-1]) == (
+        0,
+        "checked 1 file, 1 response (1 file not judged: strict: false): clean",
+    )
+
+    broken = tmp_path / "broken.json"
+    broken.write_text(loose.read_text(encoding="utf-8").replace('"strict": false', '"strict": 0'))
+    invalid = course("check", *wire_option, broken)
+    assert invalid.status == 1
+    assert "HTTP_RECORDING_INVALID: strict: must be true or false, not 0" in invalid.out
+    assert "not judged" not in invalid.out
+
+
 def test_a_stream_edited_in_the_cassette_file_is_reported(
     course: CourseRunner, tmp_path: Path
 ) -> None:

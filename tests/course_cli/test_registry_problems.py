@@ -225,7 +225,7 @@ async def test_the_recording_proxy_relays_a_valid_stream_whole_beside_a_broken_p
         with serving(
             str(cassette), "--record", "--upstream", upstream.base_url, environment=environment
         ) as child:
-            banner = await asyncio.to_thread(child.line)
+            banner = await asyncio.to_thread(child.banner)
             answer = await asyncio.to_thread(_ask, banner.split()[2])
             report = await asyncio.to_thread(child.line)
             child.process.send_signal(signal.SIGTERM)

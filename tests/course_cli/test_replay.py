@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 from typing import cast
 
-from course_cli._playing import play_response
-from course_http import RecordedResponse
+from course_cli._recordings import play_recording
 from course_protocol import (
     CourseModelUsage,
     CourseOpaque,
@@ -164,7 +163,9 @@ class PluginThatPlaysAScript:
         return self.model
 
 
-async def test_replay_prints_rich_chunks_and_responses_in_the_course_vocabulary() -> None:
+async def test_replay_prints_rich_chunks_and_responses_in_the_course_vocabulary(
+    tmp_path: Path,
+) -> None:
     signature = CourseOpaque("anthropic-messages", {"signature": "EqQB"})
     thinking = CourseReasoningBlock("Add them.", opaque=signature)
     usage = CourseModelUsage(input_tokens=50, output_tokens=20, cache_read_tokens=40)
@@ -182,10 +183,11 @@ async def test_replay_prints_rich_chunks_and_responses_in_the_course_vocabulary(
         ]
     )
     lines: list[str] = []
-    served = RecordedResponse(200, {"content-type": "text/event-stream"}, b"")
+    body = tmp_path / "answer.sse"
+    body.write_bytes(b"")
 
-    problem = await play_response(
-        served, cast(VendorPlugin, PluginThatPlaysAScript(model)), "replay-1", lines.append
+    problem = await play_recording(
+        str(body), cast(VendorPlugin, PluginThatPlaysAScript(model)), "replay-1", lines.append
     )
 
     assert problem is None

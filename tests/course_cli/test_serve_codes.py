@@ -7,7 +7,7 @@ import json
 from course_cassettes.responder import CassetteResponder, ServedCall
 from course_cli._serve import SERVE_EPILOG
 from course_http import RecordedResponse, VendorErrorCode
-from course_http.loopback import LoopbackRequest
+from course_http.loopback import LoopbackRequest, LoopbackResponse
 from tests.course_cassettes.cassettes import call, cassette
 from tests.course_cli.helpers import REPO
 
@@ -38,9 +38,11 @@ def _answered_codes() -> list[tuple[int, str]]:
         responder(_post("/v1/messages", QUESTION)),
         responder(_post("/v1/other", QUESTION)),
     ]
+    answers = [reply for reply in replies if isinstance(reply, LoopbackResponse)]
+    assert answers == replies, "every answer is the responder's own, none a recorded one"
     return [
         (reply.response.status, json.loads(reply.response.body)["error"]["code"])
-        for reply in replies
+        for reply in answers
     ]
 
 

@@ -81,8 +81,12 @@ async def test_the_proxy_forwards_with_the_callers_key_records_redacted_and_serv
     cassette = tmp_path / "cassettes" / "answer.json"
     async with LoopbackServer(upstream_answer) as upstream:
         with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
-            banner = child.line()
+            banner = child.banner()
             assert f"records to {cassette} from {upstream.base_url}" in banner
+            root = _base_url(banner)
+            # The upstream is no vendor's host: every installed SDK is named, as a replay names it.
+            assert f"  anthropic: {root} (ANTHROPIC_BASE_URL)" in child.sdk_lines
+            assert f"  openai: {root}/v1 (OPENAI_BASE_URL)" in child.sdk_lines
             text = await asyncio.to_thread(_ask, _base_url(banner), KEY)
             report = await asyncio.to_thread(child.line)
             child.process.send_signal(signal.SIGTERM)
@@ -103,7 +107,7 @@ async def test_the_proxy_forwards_with_the_callers_key_records_redacted_and_serv
     assert "x-stainless-lang" not in calls[0].request.headers
 
     with serving(str(cassette)) as child:
-        replayed = await asyncio.to_thread(_ask, _base_url(child.line()), "sk-placeholder")
+        replayed = await asyncio.to_thread(_ask, _base_url(child.banner()), "sk-placeholder")
         child.process.send_signal(signal.SIGTERM)
         await asyncio.to_thread(child.finish)
     assert replayed == "42"
@@ -115,7 +119,7 @@ async def test_the_proxy_relays_a_stream_as_it_arrives_and_records_it_as_it_ende
     cassette = tmp_path / "stalled.json"
     async with LoopbackServer(upstream_answer) as upstream:
         with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
-            seen = await asyncio.to_thread(_first_event_then_leave, _base_url(child.line()))
+            seen = await asyncio.to_thread(_first_event_then_leave, _base_url(child.banner()))
             assert await asyncio.to_thread(child.line) == "POST /v1/messages: recorded: 200"
             child.process.send_signal(signal.SIGTERM)
             await asyncio.to_thread(child.finish)
@@ -146,7 +150,7 @@ async def test_a_stream_the_parser_refuses_is_cut_for_the_client_and_named_on_st
 
     async with LoopbackServer(upstream_answer) as upstream:
         with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
-            got = await asyncio.to_thread(post, _base_url(child.line()))
+            got = await asyncio.to_thread(post, _base_url(child.banner()))
             child.process.send_signal(signal.SIGTERM)
             _out, err = await asyncio.to_thread(child.finish)
     assert got == "cut"
@@ -161,7 +165,7 @@ async def test_an_upstream_that_cannot_be_reached_is_a_typed_502(tmp_path: Path)
     async with LoopbackServer(upstream_answer) as gone:
         dead = gone.base_url
     with serving(str(tmp_path / "none.json"), "--record", "--upstream", dead) as child:
-        base_url = _base_url(child.line())
+        base_url = _base_url(child.banner())
         response = await asyncio.to_thread(
             httpx2.post, f"{base_url}/v1/messages", json={"a": 1}, timeout=SECONDS
         )
@@ -185,7 +189,7 @@ async def test_a_body_no_cassette_can_hold_is_a_typed_400_sent_nowhere_and_named
     deep = b'{"a": ' + b"[" * 64 + b"]" * 64 + b"}"
     async with LoopbackServer(upstream_answer) as upstream:
         with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
-            url = _base_url(child.line()) + "/v1/messages"
+            url = _base_url(child.banner()) + "/v1/messages"
             answers = [
                 await asyncio.to_thread(_post_raw, url, body)
                 for body in (b'{"temperature": NaN}', b'{"a": 1e400}', deep)
@@ -228,14 +232,14 @@ async def test_header_bytes_outside_ascii_pass_both_ways_as_they_came_and_replay
     beta = {b"anthropic-beta": b"caf\xe9"}
     async with LoopbackServer(upstream_with_header_bytes) as upstream:
         with serving(str(cassette), "--record", "--upstream", upstream.base_url) as child:
-            url = _base_url(child.line()) + "/v1/messages"
+            url = _base_url(child.banner()) + "/v1/messages"
             live = await asyncio.to_thread(_post_raw, url, b'{"q": 1}', beta)
             report = await asyncio.to_thread(child.line)
             child.process.send_signal(signal.SIGTERM)
             _out, err = await asyncio.to_thread(child.finish)
         [received] = upstream.requests
     with serving(str(cassette)) as child:
-        url = _base_url(child.line()) + "/v1/messages"
+        url = _base_url(child.banner()) + "/v1/messages"
         replayed = await asyncio.to_thread(_post_raw, url, b'{"q": 1}', beta)
         child.process.send_signal(signal.SIGTERM)
         _out, replay_err = await asyncio.to_thread(child.finish)

@@ -137,21 +137,19 @@ def test_random_cuts_are_seeded_and_short_and_lose_no_byte() -> None:
     assert cut_body(b"", "random", random.Random(0)) == []
 
 
-async def test_a_stall_with_no_read_timeout_lasts_until_the_consumer_is_cancelled() -> None:
+@pytest.mark.parametrize("read", [None, 600.0, 0.001])
+async def test_a_stall_fails_at_once_as_the_read_timeout_whatever_it_is(read: float | None) -> None:
     response = RecordedResponse(200, SSE, sse_body(1), end="stalled")
+    # The guard is far below the live default: a replay that waited for it would fail here.
     async with (
         asyncio.timeout(GUARD_SECONDS),
-        RecordedTransport([response], timeouts=Timeouts(read=None)) as transport,
+        RecordedTransport([response], timeouts=Timeouts(read=read)) as transport,
     ):
         events: list[SseEvent] = []
-        task = asyncio.create_task(collect(transport, into=events))
-        for _ in range(50):
-            await asyncio.sleep(0)
-        assert not task.done()
-        assert len(events) == 1
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
+        with pytest.raises(VendorError) as caught:
+            await collect(transport, into=events)
+    assert (caught.value.code, caught.value.event_index) == (VendorErrorCode.HTTP_TIMEOUT, 1)
+    assert len(events) == 1
 
 
 async def test_cancelling_at_every_await_point_leaves_nothing_behind_and_the_transport_usable() -> (

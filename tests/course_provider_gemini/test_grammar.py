@@ -769,7 +769,7 @@ GRAMMAR_SIDE = (
     "_errors",
     "_reads",
 )
-PORT_MODULES = ("_messages", "_response", "_port", "_transcript")
+PORT_MODULES = ("_messages", "_blocks", "_chunks", "_response", "_port", "_transcript")
 
 
 def _defined(module: Path) -> set[str]:

@@ -214,6 +214,18 @@ async def test_a_failed_tests_recording_and_a_stream_the_parser_refuses_are_not_
     assert sorted(path.name for path in cassettes.iterdir()) == ["cut-unchecked.json"], (
         "no failed recording, no scratch file"
     )
+    unchecked = load_cassette(cassettes / "cut-unchecked.json").unwrap()
+    assert unchecked.strict is False, "strict=False is written into the cassette"
+
+    # Replayed, the cassette's own strict: false holds, whatever the marker says.
+    (tmp_path / "tests" / "test_sdk.py").write_text(
+        SDK_TESTS.replace('"cut-unchecked", strict=False', '"cut-unchecked"'), encoding="utf-8"
+    )
+    offline = {"ANTHROPIC_BASE_URL": f"http://127.0.0.1:{_unused_port()}"}
+    replayed = await run_pytest(
+        tmp_path, "tests/test_sdk.py::test_cut_stream_unchecked", env=offline
+    )
+    assert replayed.results("test_cut_stream_unchecked") == ("passed",), replayed.output
 
 
 def root_readme_example() -> str:

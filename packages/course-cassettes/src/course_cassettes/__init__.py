@@ -13,8 +13,13 @@
   (`MatchOn`) and `ReplayFault` s (`FaultKind`; `AppliedFault` says what was
   done).
 - `Httpx2RecordingTransport` and `Httpx2CassetteTransport` do the same for
-  any httpx2 client, sync or async (the official SDKs' ``http_client``),
-  each response checked strictly by a `StreamCheck` when one is given.
+  any httpx2 client, sync or async (the official SDKs' ``http_client``):
+  the one recording and the one replay transport, which the two above are
+  built on. Each stream is judged by its wire's grammar as its bytes pass
+  when they are given `StreamJudges` (a recording reads a body its client
+  stopped reading to its end, within `REST_LIMIT_BYTES` and
+  `REST_LIMIT_SECONDS`); `StreamCheck` is the check of one whole recorded
+  response.
 - `convert_vcr_cassette` turns a VCR.py (pytest-recording) YAML cassette into
   a `Cassette`, redacted as a recording would be and strict-checked, with a
   `VcrConversion` report of each interaction (`VcrNote` s: dropped, refused,
@@ -46,7 +51,9 @@ from course_cassettes._cassette_json import cassette_to_json, parse_cassette
 from course_cassettes._faults import AppliedFault, FaultKind, ReplayFault
 from course_cassettes._httpx2_calls import StreamCheck
 from course_cassettes._httpx2_recording import Httpx2RecordingTransport
-from course_cassettes._httpx2_replay import Httpx2CassetteTransport
+from course_cassettes._httpx2_replay import Httpx2CassetteTransport, Refusal
+from course_cassettes._httpx2_tee import REST_LIMIT_BYTES, REST_LIMIT_SECONDS
+from course_cassettes._judging import StreamJudges
 from course_cassettes._recording import RecordingTransport
 from course_cassettes._redaction import (
     KEPT_REQUEST_HEADERS,
@@ -61,6 +68,8 @@ __all__ = [
     "KEPT_REQUEST_HEADERS",
     "KEPT_RESPONSE_HEADERS",
     "MAX_CASSETTE_BYTES",
+    "REST_LIMIT_BYTES",
+    "REST_LIMIT_SECONDS",
     "AppliedFault",
     "Cassette",
     "CassetteCall",
@@ -71,9 +80,11 @@ __all__ = [
     "MatchOn",
     "RecordingTransport",
     "Redaction",
+    "Refusal",
     "ReplayFault",
     "RequestMatching",
     "StreamCheck",
+    "StreamJudges",
     "VcrConversion",
     "VcrNote",
     "cassette_to_json",

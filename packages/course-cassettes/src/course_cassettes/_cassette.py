@@ -143,12 +143,16 @@ class Cassette:
 
     ``matching`` is how a replay compares requests; ``redaction`` what was
     masked when recording (a replay masks each request it receives the same
-    way before comparing). Raises ``TypeError`` for fields of the wrong type.
+    way before comparing); ``strict`` whether its streams are judged by
+    their wire's grammar (``False``: recorded with ``strict=False``, so no
+    replay and no ``course check`` judges them). Raises ``TypeError`` for
+    fields of the wrong type.
     """
 
     calls: tuple[CassetteCall, ...]
     matching: RequestMatching
     redaction: Redaction
+    strict: bool
 
     def __init__(
         self,
@@ -156,6 +160,7 @@ class Cassette:
         *,
         matching: RequestMatching | None = None,
         redaction: Redaction | None = None,
+        strict: bool = True,
     ) -> None:
         if not isinstance(calls, (list, tuple)):
             raise TypeError(f"calls must be a list or tuple, not {type(calls).__name__}")
@@ -168,9 +173,12 @@ class Cassette:
             raise TypeError("matching must be a RequestMatching")
         if type(redaction) is not Redaction:
             raise TypeError("redaction must be a Redaction")
+        if type(strict) is not bool:
+            raise TypeError(f"strict must be a bool, not {type(strict).__name__}")
         _set_cassette_calls(self, tuple(calls))
         _set_cassette_matching(self, matching)
         _set_cassette_redaction(self, redaction)
+        _set_cassette_strict(self, strict)
 
     def paths_matching_nothing(self, paths: Sequence[str]) -> tuple[str, ...]:
         """Those of the JSON ``paths`` that point at nothing in any recorded request body.
@@ -191,6 +199,7 @@ class Cassette:
 _set_cassette_calls = slot_setter(Cassette, "calls")
 _set_cassette_matching = slot_setter(Cassette, "matching")
 _set_cassette_redaction = slot_setter(Cassette, "redaction")
+_set_cassette_strict = slot_setter(Cassette, "strict")
 
 
 def _points_at_something(body: object, path: JsonPath) -> bool:

@@ -64,9 +64,13 @@ _FORBIDDEN_IN_VALUES = frozenset(chr(code) for code in (*range(0x09), *range(0x0
 
 
 def cassette_to_json(cassette: Cassette) -> dict[str, object]:
-    """``cassette`` as plain JSON values, keys in the documented order, header names sorted."""
+    """``cassette`` as plain JSON values, keys in the documented order, header names sorted.
+
+    ``strict`` is written only when it is ``false`` (``true`` is the default).
+    """
     return {
         CASSETTE_VERSION_KEY: CASSETTE_VERSION,
+        **({} if cassette.strict else {"strict": False}),
         "matching": {"on": cassette.matching.on, "ignore": list(cassette.matching.ignore)},
         "redaction": {
             "fields": list(cassette.redaction.fields),
@@ -151,10 +155,15 @@ def _object(
 
 
 def _cassette(document: object) -> Cassette:
-    top = _object(document, "$", (CASSETTE_VERSION_KEY, "calls"), ("matching", "redaction"))
+    top = _object(
+        document, "$", (CASSETTE_VERSION_KEY, "calls"), ("strict", "matching", "redaction")
+    )
     version = top[CASSETTE_VERSION_KEY]
     if type(version) is not int or version != CASSETTE_VERSION:
         _fail(CASSETTE_VERSION_KEY, f"must be {CASSETTE_VERSION}, the version this reader knows")
+    strict = top.get("strict", True)
+    if type(strict) is not bool:
+        _fail("strict", f"must be true or false, not {described(strict)}")
     calls = top["calls"]
     if type(calls) is not list:
         _fail("calls", f"must be an array, not {described(calls)}")
@@ -162,6 +171,7 @@ def _cassette(document: object) -> Cassette:
         [_call(call, f"calls[{index}]") for index, call in enumerate(calls)],
         matching=_matching(top.get("matching", {}), "matching"),
         redaction=_redaction(top.get("redaction", {}), "redaction"),
+        strict=strict,
     )
 
 

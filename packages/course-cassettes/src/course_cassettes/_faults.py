@@ -71,7 +71,8 @@ class ReplayFault:
     - `drop_after` ``(events)``: the connection drops after them:
       ``HTTP_STREAM_INTERRUPTED``, ``event_index`` = ``events``.
     - `delay` ``(seconds, after_events=0)``: the body pauses after that many
-      events (0: before its first byte); past the read timeout, ``HTTP_TIMEOUT``.
+      events (0: before its first byte); past the read timeout, ``HTTP_TIMEOUT``
+      at once (a replay never waits for the timeout to pass).
     - `replace` ``(status, body, headers)``: another response entirely, such as
       a 529 or a 429 with ``retry-after``: the status's ``HTTP_*`` code with the
       vendor's error type and message read from ``body``.

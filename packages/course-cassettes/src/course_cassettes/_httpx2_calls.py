@@ -22,9 +22,10 @@ from course_protocol.strict_json import loads_strict_json
 __all__ = ["StreamCheck", "json_body", "located", "raw_path"]
 
 StreamCheck = Callable[[str, RecordedResponse], VendorError | None]
-"""A strict check of one recorded response: given the request's path and the response,
-the `VendorError` a vendor's parser fails it with, or ``None`` (it passes, or no parser
-claims it). ``course_vendor.recorded_stream_problem`` is the registry's."""
+"""A strict check of one whole recorded response: given the request's path and the response,
+the `VendorError` its wire's grammar fails it with, or ``None`` (it passes, or no wire
+claims it). ``course_vendor.recorded_stream_problem`` is the registry's. The transports,
+which judge a stream as its bytes pass, take `StreamJudges` instead."""
 
 
 def raw_path(request: httpx2.Request) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import threading
@@ -14,16 +15,16 @@ from returns.result import Failure
 
 from course_cassettes._cassette import Cassette, Redaction, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
-from course_cassettes._httpx2_body import played_response
-from course_cassettes._httpx2_calls import StreamCheck, json_body, located, raw_path
-from course_cassettes._httpx2_tee import teed_response
+from course_cassettes._httpx2_calls import json_body, raw_path
+from course_cassettes._httpx2_tee import TeeBody
+from course_cassettes._judging import Judging, StreamJudges
 from course_cassettes._recording_log import RecordingCall, RecordingLog
 from course_cassettes._refusal import refusal
 from course_http import (
-    ResponseEnd,
     VendorError,
     VendorErrorCode,
     playback_of,
+    playback_response,
     request_secrets,
     scrub,
 )
@@ -37,29 +38,40 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
 
     ``inner`` is the transport that reaches the API: by default a new
     ``httpx2.HTTPTransport`` (sync clients) or ``httpx2.AsyncHTTPTransport``
-    (async ones); any transport (an ``httpx2.MockTransport``) may stand in.
-    It is closed with this one. Each call (streamed, plain JSON, a GET) is
-    teed as its body streams to the client, recorded as it was (its status
-    and body, ``end: "interrupted"`` for a dropped connection, ``"stalled"``
-    for a body the client stopped reading or that timed out) and the file is
-    rewritten at once (never half) when a call ends and at `close`. The body
-    is asked for unencoded and passed on decoded, as `RecordingTransport`
-    does, with the same redaction: allow-listed headers only, no secret
-    header, ``redaction``'s fields and paths masked, every credential of the
-    request scrubbed from what is written (``keep_headers`` adds header
-    names; a secret one is a ``ValueError``). ``matching`` is written into
-    the cassette for its replays; ``replay_first`` serves recorded calls
-    first, as `RecordingTransport` does (VCR's ``new_episodes``).
+    (async ones); any transport (an ``httpx2.MockTransport``,
+    ``course_http.NetworkExchange``) may stand in. It is closed with this
+    one. Each call (streamed, plain JSON, a GET) is teed as its body streams
+    to the client (``course_cassettes``' one tee), recorded as it was (its
+    status and body, ``end: "interrupted"`` for a dropped connection,
+    ``"stalled"`` for one that timed out) and the file is rewritten at once
+    (never half) when a call ends and at `close`. A body the client stops
+    reading is read to its end anyway, within bounds
+    (``course_cassettes.REST_LIMIT_BYTES`` and ``REST_LIMIT_SECONDS``), so the
+    cassette holds the whole stream: it is ``"complete"`` when it ended, or
+    when its judge saw the terminal event (the sync OpenAI client stops at
+    ``[DONE]``), ``"stalled"`` otherwise. The body is asked for unencoded and
+    passed on decoded, as `RecordingTransport` does, with the same
+    redaction: allow-listed headers only, no secret header,
+    ``redaction``'s fields and paths masked, every credential of the request
+    scrubbed from what is written (``keep_headers`` adds header names; a
+    secret one is a ``ValueError``). ``matching`` and ``strict`` are written
+    into the cassette for its replays (``strict=False``: no replay and no
+    ``course check`` judges its streams); ``replay_first`` serves recorded
+    calls first, as `RecordingTransport` does (VCR's ``new_episodes``),
+    played as `Httpx2CassetteTransport` plays them.
 
     A request whose body a cassette cannot hold (not a strict JSON object:
     a file upload, a ``NaN``, ``Infinity`` or ``1e400``, a key given twice,
     nesting past ``course_protocol.JSON_MAX_DEPTH``) is refused, unsent,
     with a 400 marked ``x-should-retry: false`` (``HTTP_RECORDING_INVALID``,
-    naming the path of the bad value). With ``check`` (a `StreamCheck`), each
-    response recorded whole is checked once its last byte was read: a
-    problem is kept in `problems` and raised (a `VendorError`) where the
-    client reads the end of the body; the call stays in the file, as it was.
-    Raises ``TypeError`` or ``ValueError`` for bad arguments.
+    naming the path of the bad value). With ``check`` (`StreamJudges`) and
+    ``strict``, each stream is judged as its bytes pass: a problem is kept
+    in `problems` and raised (a `VendorError` naming the call,
+    ``calls[0].response.body: ...``) where the client reads the event it
+    refuses (or the end of the body), before the client parses it; the call
+    stays in the file, as it was. A 2xx event stream no wire judges is kept
+    in `unchecked`. Raises ``TypeError`` or ``ValueError`` for bad
+    arguments.
     """
 
     def __init__(
@@ -71,24 +83,23 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         matching: RequestMatching | None = None,
         keep_headers: Sequence[str] = (),
         replay_first: Cassette | None = None,
-        check: StreamCheck | None = None,
+        check: StreamJudges | None = None,
+        strict: bool = True,
     ) -> None:
         if inner is not None and not isinstance(
             inner, (httpx2.BaseTransport, httpx2.AsyncBaseTransport)
         ):
             raise TypeError("inner must be an httpx2 transport or None")
-        if check is not None and not callable(check):
-            raise TypeError("check must be a callable or None")
         self._log = RecordingLog(
             path,
             redaction=redaction,
             matching=matching,
             keep_headers=keep_headers,
             replay_first=replay_first,
+            strict=strict,
         )
         self._inner = inner
-        self._check = check
-        self._problems: list[VendorError] = []
+        self._judging = Judging(check if strict else None)
         self._random = random.Random(0)
         self._lock = threading.Lock()
 
@@ -100,12 +111,35 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     @property
     def problems(self) -> tuple[VendorError, ...]:
         """Every refusal and strict-check failure so far, in order, as `VendorError` s."""
-        return tuple(self._problems)
+        return self._judging.problems
 
     @property
     def cassette(self) -> Cassette:
         """The cassette as recorded so far (a call still streaming holds what arrived)."""
         return self._log.cassette
+
+    @property
+    def recorded(self) -> tuple[int, ...]:
+        """The index (in `cassette`) of each call recorded from ``inner``, in order."""
+        return self._log.played()[1]
+
+    @property
+    def replayed(self) -> tuple[int, ...]:
+        """The index of each call served from ``replay_first`` instead, in order."""
+        return self._log.played()[0]
+
+    @property
+    def judged(self) -> tuple[int, ...]:
+        """The index of each call whose stream its wire's grammar judged, in order."""
+        return self._judging.judged
+
+    @property
+    def unchecked(self) -> tuple[tuple[int, str], ...]:
+        """The index and path of each call whose 2xx event stream no installed wire judged.
+
+        Empty without ``check``: nothing was asked to be judged.
+        """
+        return self._judging.unchecked
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` of a sync client on, and record it (see the class)."""
@@ -118,7 +152,7 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         except BaseException:
             self._log.abandon(call)
             raise
-        return teed_response(call, response, request, self._finish)
+        return self._teed(call, response, request)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` of an async client on, and record it (see the class)."""
@@ -131,7 +165,22 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         except BaseException:
             self._log.abandon(call)
             raise
-        return teed_response(call, response, request, self._finish)
+        return self._teed(call, response, request)
+
+    def _teed(
+        self, call: RecordingCall, response: httpx2.Response, request: httpx2.Request
+    ) -> httpx2.Response:
+        headers = call.received(response)
+        judge = self._judging.judge(
+            self._log.index(call), call.request.path, response.status_code, call.headers
+        )
+        return httpx2.Response(
+            status_code=response.status_code,
+            headers=headers,
+            stream=TeeBody(self._log, call, response, judge),
+            request=request,
+            extensions=response.extensions,
+        )
 
     def _sync_inner(self) -> httpx2.BaseTransport:
         with self._lock:
@@ -165,32 +214,23 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
             problem = scrub(
                 body.failure(), request_secrets(dict(request.headers), raw_path(request))
             )
-            with self._lock:
-                self._problems.append(VendorError(code, problem, vendor=CASSETTE_VENDOR))
+            self._judging.refused(VendorError(code, problem, vendor=CASSETTE_VENDOR))
             played = playback_of(refusal(400, code, problem), "whole", self._random)
-            return played_response(played, request)
+            return playback_response(played, request)
         held = body.unwrap()
         earlier = self._log.replayed(lambda: self._log.redacted(request, held))
         if earlier is not None:
-            return played_response(playback_of(earlier.response, "whole", self._random), request)
+            index, replayed = earlier
+            response = replayed.response
+            played = playback_of(response, "whole", self._random)
+            judge = self._judging.judge(
+                index, replayed.request.path, response.status, response.headers
+            )
+            return playback_response(dataclasses.replace(played, judge=judge), request)
         call = self._log.begin(request, held)
         # Unencoded bytes keep the cassette readable; the vendor's answer is the same.
         request.headers["accept-encoding"] = "identity"
         return call
-
-    def _finish(self, call: RecordingCall, end: ResponseEnd) -> VendorError | None:
-        """End ``call`` and save; the strict check's problem of a complete call, if any."""
-        finished = self._log.finish(call, end)
-        if finished is None or self._check is None:
-            return None
-        index, recorded = finished
-        error = self._check(recorded.request.path, recorded.response)
-        if error is None:
-            return None
-        problem = located(error, index)
-        with self._lock:
-            self._problems.append(problem)
-        return problem
 
     def close(self) -> None:
         """Write the cassette (a call still streaming as it stands), then close ``inner``.

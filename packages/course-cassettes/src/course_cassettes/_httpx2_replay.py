@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from collections.abc import Callable, Mapping
-from typing import final
+from collections.abc import Mapping
+from typing import Literal, final, get_args
 
 import httpx2
 from frozendict import frozendict
@@ -13,14 +14,15 @@ from returns.result import Failure
 from course_cassettes._cassette import Cassette, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
 from course_cassettes._faults import ReplayFault
-from course_cassettes._httpx2_body import played_response
-from course_cassettes._httpx2_calls import StreamCheck, json_body, located, raw_path
+from course_cassettes._httpx2_calls import json_body, raw_path
+from course_cassettes._judging import Judging, StreamJudges
 from course_cassettes._player import CassettePlayer
 from course_cassettes._redaction import redacted_request, request_secrets
 from course_cassettes._refusal import refusal
 from course_http import (
     Chunking,
     Playback,
+    PlaybackExchange,
     RecordedRequest,
     RecordingExhaustedError,
     RequestMismatchError,
@@ -28,13 +30,18 @@ from course_http import (
     VendorErrorCode,
     masked_path,
     scrub,
+    sent_request,
 )
 
-__all__ = ["Httpx2CassetteTransport"]
+__all__ = ["Httpx2CassetteTransport", "Refusal"]
+
+Refusal = Literal["answer", "raise"]
+"""How a replay refuses a request it will not serve: with a typed 400 answer no SDK retries,
+or by raising (what ``course_http.stream_events`` turns into its codes)."""
 
 
 @final
-class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
+class Httpx2CassetteTransport(PlaybackExchange):
     """Replays a `Cassette` to an httpx2 client, sync or async: the official SDKs' transport.
 
     ``openai.OpenAI(http_client=httpx2.Client(transport=t))``,
@@ -42,21 +49,32 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     each request (streamed or not, a GET too) is masked as the cassette's
     ``redaction`` says and compared with the next recorded one, as
     `CassetteTransport` compares (``matching`` overrides the cassette's
-    rule); the recorded response is played byte for byte (``chunking`` and
-    ``seed`` cut it, at once by default), with ``faults`` applied as there.
+    rule); the recorded response is played byte for byte by
+    ``course_http``'s one played body (``chunking`` and ``seed`` cut it, at
+    once by default), with ``faults`` applied as there. A recorded stall
+    fails the read at once with the client's ``httpx2.ReadTimeout``, a
+    dropped connection with ``httpx2.RemoteProtocolError``, whatever the
+    client's timeout.
 
     A request that differs, one whose body a cassette cannot hold (not a
     strict JSON object: a file upload, a ``NaN``, ``Infinity`` or ``1e400``,
     a key given twice, nesting past ``course_protocol.JSON_MAX_DEPTH``),
-    or one past the last recorded call is refused with a 400 whose JSON
-    body names the code (``HTTP_REQUEST_MISMATCH`` for the first two,
-    ``HTTP_RECORDING_EXHAUSTED``) and the problem, marked ``x-should-retry:
-    false`` so that no SDK retries it: the SDK raises its own error for a
-    400 (``BadRequestError``), and the problem is kept in `problems` as a
-    `VendorError`. With ``check`` (a `StreamCheck`), each recorded response
-    played whole with no fault is checked once its last byte was read: a
-    problem is kept and raised (a `VendorError` with the parser's code)
-    where the client reads the end of the body. Raises ``TypeError`` or
+    or one past the last recorded call is refused (``refusal="answer"``, the
+    default) with a 400 whose JSON body names the code
+    (``HTTP_REQUEST_MISMATCH`` for the first two, ``HTTP_RECORDING_EXHAUSTED``)
+    and the problem, marked ``x-should-retry: false`` so that no SDK
+    retries it: the SDK raises its own error for a 400
+    (``BadRequestError``), and the problem is kept in `problems` as a
+    `VendorError`. With ``refusal="raise"`` the call raises instead
+    (``course_http.RequestMismatchError``, ``RecordingExhaustedError``, or
+    the `VendorError` of a body no cassette holds), as `CassetteTransport`
+    needs. With ``check`` (`StreamJudges`), each recorded stream played
+    with no fault is judged by its wire's grammar as its chunks are
+    played, unless the cassette says ``strict: false``: an event the
+    grammar refuses fails the read there (a `VendorError` naming the call,
+    ``calls[0].response.body: ...``, also kept in `problems`), before the
+    client parses it; a complete body is judged to its end, and a body the
+    client stops reading is judged whole anyway. Raises ``TypeError`` or
     ``ValueError`` for bad arguments, as `CassetteTransport` does.
     """
 
@@ -68,11 +86,12 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         faults: Mapping[int, ReplayFault] | None = None,
         chunking: Chunking = "whole",
         seed: int = 0,
-        check: StreamCheck | None = None,
+        check: StreamJudges | None = None,
         when_exhausted: str = "",
+        refusal: Refusal = "answer",
     ) -> None:
-        if check is not None and not callable(check):
-            raise TypeError("check must be a callable or None")
+        if refusal not in get_args(Refusal):
+            raise ValueError(f"refusal must be one of {get_args(Refusal)}")
         self._player = CassettePlayer(
             cassette,
             matching=matching,
@@ -81,11 +100,12 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
             seed=seed,
             when_exhausted=when_exhausted,
         )
-        self._check = check
-        self._problems: list[VendorError] = []
-        self._checked: set[int] = set()
+        self._judging = Judging(check if cassette.strict else None)
+        self._refusal = refusal
+        self._sent: list[RecordedRequest] = []
         # A sync client may be shared by threads: each call takes its place in order.
         self._lock = threading.Lock()
+        super().__init__(self._answer)
 
     @property
     def cassette(self) -> Cassette:
@@ -98,13 +118,41 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         return self._player.requests
 
     @property
+    def sent_requests(self) -> tuple[RecordedRequest, ...]:
+        """Every request received whose body a cassette holds, in order, as it was sent.
+
+        Its JSON body unmasked (``{}`` when it had none), its headers the
+        client's, the secret ones left out (``course_http.sent_request``).
+        """
+        with self._lock:
+            return tuple(self._sent)
+
+    @property
     def problems(self) -> tuple[VendorError, ...]:
         """Every refusal and strict-check failure so far, in order, as `VendorError` s.
 
         An SDK may turn a refusal into an error that the code under test
         catches; this is where the test still finds it.
         """
-        return tuple(self._problems)
+        return self._judging.problems
+
+    @property
+    def replayed(self) -> tuple[int, ...]:
+        """The index of each recorded call served so far, in order."""
+        return self._player.served
+
+    @property
+    def judged(self) -> tuple[int, ...]:
+        """The index of each recorded call whose stream its wire's grammar judged, in order."""
+        return self._judging.judged
+
+    @property
+    def unchecked(self) -> tuple[tuple[int, str], ...]:
+        """The index and path of each served call whose 2xx event stream no installed wire judged.
+
+        Empty without ``check`` or with ``strict: false``: nothing was asked to be judged.
+        """
+        return self._judging.unchecked
 
     @property
     def pending_call_count(self) -> int:
@@ -115,19 +163,7 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         """Raise ``AssertionError`` when recorded calls were never played (naming the first)."""
         self._player.assert_consumed()
 
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        """Answer ``request`` of a sync client from the cassette (see the class)."""
-        played, after = self._answer(request, request.read())
-        return played_response(played, request, after)
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        """Answer ``request`` of an async client from the cassette (see the class)."""
-        played, after = self._answer(request, await request.aread())
-        return played_response(played, request, after)
-
-    def _answer(
-        self, request: httpx2.Request, content: bytes
-    ) -> tuple[Playback, Callable[[], None] | None]:
+    def _answer(self, request: httpx2.Request, content: bytes) -> Playback:
         path = raw_path(request)
         secrets = request_secrets(dict(request.headers.items()), path)
         body = json_body(content)
@@ -138,39 +174,34 @@ class Httpx2CassetteTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
                 index = player.count(
                     RecordedRequest(request.method, shown, frozendict(), frozendict())
                 )
-                return self._refused(
-                    VendorErrorCode.HTTP_REQUEST_MISMATCH,
-                    f"call {index + 1}: {scrub(body.failure(), secrets)}",
-                )
+                problem = f"call {index + 1}: {scrub(body.failure(), secrets)}"
+                return self._refused(VendorErrorCode.HTTP_REQUEST_MISMATCH, problem, None)
+            self._sent.append(sent_request(request, content or b"{}"))
             sent = redacted_request(
                 request.method, path, {}, body.unwrap(), player.cassette.redaction, secrets
             )
             try:
                 index, played = player.play(sent, sent)
             except RecordingExhaustedError as exhausted:
-                return self._refused(VendorErrorCode.HTTP_RECORDING_EXHAUSTED, str(exhausted))
+                code = VendorErrorCode.HTTP_RECORDING_EXHAUSTED
+                return self._refused(code, str(exhausted), exhausted)
             except RequestMismatchError as mismatch:
-                return self._refused(VendorErrorCode.HTTP_REQUEST_MISMATCH, str(mismatch))
-        checked = self._check is not None and not player.faulted(index)
-        return played, (lambda: self._check_call(index)) if checked else None
+                code = VendorErrorCode.HTTP_REQUEST_MISMATCH
+                return self._refused(code, str(mismatch), mismatch)
+        if player.faulted(index):
+            return played
+        recorded = player.cassette.calls[index]
+        judge = self._judging.judge(
+            index, recorded.request.path, played.status, recorded.response.headers
+        )
+        return played if judge is None else dataclasses.replace(played, judge=judge)
 
-    def _refused(self, code: VendorErrorCode, problem: str) -> tuple[Playback, None]:
-        self._problems.append(VendorError(code, problem, vendor=CASSETTE_VENDOR))
-        return self._player.whole(refusal(400, code, problem)), None
-
-    def _check_call(self, index: int) -> None:
-        assert self._check is not None
-        call = self._player.cassette.calls[index]
-        with self._lock:
-            if index in self._checked:
-                return
-            self._checked.add(index)
-        error = self._check(call.request.path, call.response)
-        if error is not None:
-            problem = located(error, index)
-            with self._lock:
-                self._problems.append(problem)
-            raise problem
+    def _refused(self, code: VendorErrorCode, problem: str, raised: Exception | None) -> Playback:
+        error = VendorError(code, problem, vendor=CASSETTE_VENDOR)
+        self._judging.refused(error)
+        if self._refusal == "raise":
+            raise error if raised is None else raised
+        return self._player.whole(refusal(400, code, problem))
 
     def close(self) -> None:
         """Nothing to release: the cassette is in memory."""

@@ -9,6 +9,7 @@ the fixture adapter's: ``messages[2].content[0].tool_use_id: recorded
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 
 from course_cassettes._cassette import RequestMatching
@@ -16,7 +17,10 @@ from course_cassettes._json_paths import REMOVE, JsonPath, parse_json_path, rewr
 from course_http import RecordedRequest
 from course_protocol import first_json_difference
 
-__all__ = ["request_difference"]
+__all__ = ["request_difference", "version_hint"]
+
+_API_VERSION = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]*)?")
+"""A path segment that names an API version: ``v1``, ``v1beta``, ``v1alpha``, ``v2beta3``."""
 
 
 def request_difference(
@@ -28,7 +32,8 @@ def request_difference(
     JSON (key order does not count; types do), leaving out the ignored paths
     on both sides. With ``on="order"`` nothing is compared. The text names the
     first differing place and both values: ``path: recorded "/v1/a", sent
-    "/v1/b"``, ``messages[0].content: recorded "hi", sent "hello"``; two
+    "/v1/b"`` (with `version_hint` when only an API version differs),
+    ``messages[0].content: recorded "hi", sent "hello"``; two
     strings too long to show whole are shown around where they first differ
     (``system: strings differ from character 590: recorded "\u2026in French.",
     sent "\u2026in German."``).
@@ -38,6 +43,8 @@ def request_difference(
     left: object = {"method": recorded.method, "path": recorded.path}
     right: object = {"method": sent.method, "path": sent.path}
     line = first_json_difference(left, right)
+    if line is not None and line.path == "path":
+        return f"{line}{version_hint(recorded.path, sent.path)}"
     if line is None:
         ignored = [parse_json_path(path) for path in matching.ignore]
         left = rewrite_at_paths(recorded.body, ignored, _removed)
@@ -51,6 +58,30 @@ def request_difference(
         if type(texts[0]) is str and type(texts[1]) is str:
             return f"{line.path}: {_where_strings_differ(texts[0], texts[1])}"
     return str(line)
+
+
+def version_hint(recorded: str, sent: str) -> str:
+    """What to say when two request paths differ only in one API version segment; else ``""``.
+
+    `` (the paths differ only in their API version: v1beta recorded, v1
+    sent; set the client's API version to v1beta, or record again)``: a
+    Gemini client calls ``/v1`` where the cassette holds ``/v1beta``.
+    """
+    recorded_path, _, recorded_query = recorded.partition("?")
+    sent_path, _, sent_query = sent.partition("?")
+    recorded_parts, sent_parts = recorded_path.split("/"), sent_path.split("/")
+    if recorded_query != sent_query or len(recorded_parts) != len(sent_parts):
+        return ""
+    differing = [
+        pair for pair in zip(recorded_parts, sent_parts, strict=True) if pair[0] != pair[1]
+    ]
+    if len(differing) != 1 or not all(_API_VERSION.fullmatch(part) for part in differing[0]):
+        return ""
+    was, now = differing[0]
+    return (
+        f" (the paths differ only in their API version: {was} recorded, {now} sent; "
+        f"set the client's API version to {was}, or record again)"
+    )
 
 
 # Characters shown on each side of where two long strings first differ.

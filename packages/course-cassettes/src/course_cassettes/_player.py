@@ -47,6 +47,7 @@ class CassettePlayer:
         "_matching",
         "_random",
         "_requests",
+        "_served",
         "_when_exhausted",
     )
 
@@ -77,6 +78,7 @@ class CassettePlayer:
         self._random = random.Random(seed)
         self._when_exhausted = when_exhausted
         self._requests: list[RecordedRequest] = []
+        self._served: list[int] = []
 
     @property
     def cassette(self) -> Cassette:
@@ -87,6 +89,11 @@ class CassettePlayer:
     def requests(self) -> tuple[RecordedRequest, ...]:
         """Every request counted so far, in order, as its transport keeps it."""
         return tuple(self._requests)
+
+    @property
+    def served(self) -> tuple[int, ...]:
+        """The index of each recorded call a request was answered with, in order."""
+        return tuple(self._served)
 
     @property
     def pending_call_count(self) -> int:
@@ -129,6 +136,7 @@ class CassettePlayer:
         if difference is not None:
             raise RequestMismatchError(index + 1, index, difference)
         applied = self._applied.get(index, AppliedFault(recorded.response))
+        self._served.append(index)
         return index, playback_of(
             applied.response,
             self._chunking,

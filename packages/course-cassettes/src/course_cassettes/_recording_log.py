@@ -83,8 +83,10 @@ class RecordingLog:
     With ``replay_first``, its masks stay and ``redaction`` only adds to
     them (its calls are masked again the same way); its calls are served
     while each request matches the next one, and the file is written only
-    once a new call was recorded. Safe to share between threads. Raises
-    ``TypeError`` or ``ValueError`` for bad arguments.
+    once a new call was recorded. ``strict`` is written into the cassette
+    (``False`` when either it or ``replay_first`` says so). Safe to share
+    between threads. Raises ``TypeError`` or ``ValueError`` for bad
+    arguments.
     """
 
     def __init__(
@@ -95,9 +97,13 @@ class RecordingLog:
         matching: RequestMatching | None,
         keep_headers: Sequence[str],
         replay_first: Cassette | None,
+        strict: bool = True,
     ) -> None:
         if replay_first is not None and type(replay_first) is not Cassette:
             raise TypeError("replay_first must be a Cassette or None")
+        if type(strict) is not bool:
+            raise TypeError(f"strict must be a bool, not {type(strict).__name__}")
+        self._strict = strict and (replay_first is None or replay_first.strict)
         matching = replay_first.matching if matching is None and replay_first else matching
         self._redaction = Redaction() if redaction is None else redaction
         self._matching = RequestMatching() if matching is None else matching
@@ -136,6 +142,7 @@ class RecordingLog:
             [call for call in calls if call is not None],
             matching=self._matching,
             redaction=self._redaction,
+            strict=self._strict,
         )
 
     def redacted(self, request: httpx2.Request, body: object) -> RecordedRequest:
@@ -153,11 +160,11 @@ class RecordingLog:
             extra_headers=self._extra_headers,
         )
 
-    def replayed(self, sent: Callable[[], RecordedRequest]) -> CassetteCall | None:
-        """The earlier call that answers the request ``sent`` builds, or ``None``: record it.
+    def replayed(self, sent: Callable[[], RecordedRequest]) -> tuple[int, CassetteCall] | None:
+        """The earlier call that answers the request ``sent`` builds, and its index; else ``None``.
 
-        From the first request that does not match the next earlier call,
-        every call is recorded.
+        ``None`` says: record it. From the first request that does not
+        match the next earlier call, every call is recorded.
         """
         with self._lock:
             index = len(self._calls)
@@ -169,7 +176,7 @@ class RecordingLog:
                 self._replaying = False
                 return None
             self._calls.append(earlier)
-        return earlier
+        return index, earlier
 
     def begin(self, request: httpx2.Request, body: object) -> RecordingCall:
         """A new call of ``request`` (its JSON ``body``), recorded after the ones before it."""
@@ -179,26 +186,38 @@ class RecordingLog:
             self._recorded_any = True
         return call
 
+    def index(self, call: RecordingCall) -> int:
+        """Where ``call`` stands in the cassette, now."""
+        with self._lock:
+            return self._calls.index(call)
+
+    def played(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The indexes of the calls served from the earlier cassette, and of those recorded."""
+        with self._lock:
+            calls = list(enumerate(self._calls))
+        replayed = [index for index, call in calls if type(call) is CassetteCall]
+        recorded = [
+            index
+            for index, call in calls
+            if type(call) is RecordingCall and call.status is not None
+        ]
+        return tuple(replayed), tuple(recorded)
+
     def abandon(self, call: RecordingCall) -> None:
         """Forget ``call``: it got no response at all (no connection), not a vendor's answer."""
         with self._lock:
             self._calls.remove(call)
 
-    def finish(self, call: RecordingCall, end: ResponseEnd) -> tuple[int, CassetteCall] | None:
-        """End ``call`` as ``end`` says and save; when it ended complete, its index and record.
+    def finish(self, call: RecordingCall, end: ResponseEnd) -> None:
+        """End ``call`` as ``end`` says and save; ending it again does nothing.
 
-        Ending it again does nothing (``None``). Raises ``OSError`` when the
-        file cannot be written.
+        Raises ``OSError`` when the file cannot be written.
         """
         with self._lock:
             if call.end is not None:
-                return None
+                return
             call.end = end
             self._save()
-            finished = self._finished(call) if end == "complete" else None
-            if finished is None:
-                return None
-            return self._calls.index(call), finished
 
     def close(self) -> None:
         """Mark every call still streaming as stalled and save; again, do nothing.

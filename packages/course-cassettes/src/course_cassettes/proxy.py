@@ -17,8 +17,8 @@ from typing import final
 import httpx2
 
 from course_cassettes._cassette import Redaction
-from course_cassettes._httpx2_calls import StreamCheck
 from course_cassettes._httpx2_recording import Httpx2RecordingTransport
+from course_cassettes._judging import StreamJudges
 from course_cassettes._refusal import refusal
 from course_http import (
     VendorErrorCode,
@@ -67,8 +67,10 @@ class RecordingProxy:
     The answer streams back as it arrives, its headers' bytes as they came
     (whatever their encoding); the cassette at ``path`` is rewritten as each
     call ends (`Httpx2RecordingTransport`, with ``redaction``,
-    ``keep_headers`` and ``check``). A request whose body no cassette can
-    hold is refused unsent, as that transport refuses it (a 400,
+    ``keep_headers``, ``check`` and ``strict``: a client that leaves early
+    still gets the whole stream recorded, within its bounds). A request
+    whose body no cassette can hold is refused unsent, as that transport
+    refuses it (a 400,
     ``HTTP_RECORDING_INVALID``). An upstream that cannot be reached (no
     connection, a timeout before the status) is answered with a 502 marked
     ``x-should-retry: false`` naming ``HTTP_CONNECT_FAILED``, and not
@@ -86,7 +88,8 @@ class RecordingProxy:
         *,
         redaction: Redaction | None = None,
         keep_headers: Sequence[str] = (),
-        check: StreamCheck | None = None,
+        check: StreamJudges | None = None,
+        strict: bool = True,
         timeout: float = 600.0,
         report: Callable[[ProxiedCall], object] | None = None,
         inner: httpx2.AsyncBaseTransport | None = None,
@@ -95,7 +98,12 @@ class RecordingProxy:
             raise ValueError("upstream must be an http:// or https:// base URL")
         self._upstream = upstream.rstrip("/")
         self._recording = Httpx2RecordingTransport(
-            path, inner=inner, redaction=redaction, keep_headers=keep_headers, check=check
+            path,
+            inner=inner,
+            redaction=redaction,
+            keep_headers=keep_headers,
+            check=check,
+            strict=strict,
         )
         # No environment: the proxy forwards where it is told, never through a proxy of its own.
         self._client = httpx2.AsyncClient(

@@ -3,7 +3,9 @@
 Each request is answered by the next unplayed call of a cassette that
 recorded the same method and path, if the request matches it as a replay
 would (masked the same way, compared by the cassette's rule); the response
-goes out byte for byte. Anything else is answered with an error the client
+goes out byte for byte, played by ``course_http``'s one played body (a
+recorded stall or dropped connection ends the exchange at once, the
+connection closed). Anything else is answered with an error the client
 cannot mistake for the vendor's, marked ``x-should-retry: false`` so the
 vendors' SDKs do not retry it, whose JSON body names the course code and the
 problem: ``HTTP_REQUEST_MISMATCH`` (a 400, or a 404 for a method and path no
@@ -13,22 +15,31 @@ cassette records), ``HTTP_RECORDING_EXHAUSTED`` (a 400), or
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, final, get_args
+from typing import final, get_args
 
 from returns.result import Failure
 
 from course_cassettes._cassette import Cassette, CassetteCall
 from course_cassettes._httpx2_calls import json_body
-from course_cassettes._matching import request_difference
+from course_cassettes._matching import request_difference, version_hint
 from course_cassettes._redaction import redacted_request, request_secrets
 from course_cassettes._refusal import refusal
-from course_http import Chunking, VendorErrorCode, cut_body, masked_path, scrub
-from course_http.loopback import LoopbackRequest, LoopbackResponse
+from course_http import (
+    Chunking,
+    Playback,
+    PlayedBody,
+    VendorErrorCode,
+    masked_path,
+    playback_of,
+    scrub,
+)
+from course_http.loopback import LoopbackRequest, LoopbackResponse, LoopbackStream
 
 __all__ = ["CassetteResponder", "ServedCall"]
 
@@ -109,7 +120,7 @@ class CassetteResponder:
         """How many recorded calls no request has taken yet, over every cassette."""
         return sum(len(tape.cassette.calls) - tape.played for tape in self._tapes)
 
-    def __call__(self, request: LoopbackRequest) -> LoopbackResponse:
+    def __call__(self, request: LoopbackRequest) -> LoopbackResponse | LoopbackStream:
         secrets = request_secrets(dict(request.headers), request.path)
         # What a report shows, and what routes: the path as a cassette keeps it.
         path = masked_path(scrub(request.path, secrets))
@@ -121,7 +132,7 @@ class CassetteResponder:
 
     def _answer(
         self, request: LoopbackRequest, path: str, secrets: tuple[str, ...]
-    ) -> LoopbackResponse:
+    ) -> LoopbackResponse | LoopbackStream:
         candidates = [
             tape
             for tape in self._tapes
@@ -161,14 +172,18 @@ class CassetteResponder:
 
     def _nearest(self, method: str, path: str) -> str:
         # A client on the wrong base URL sends a recorded path with a prefix
-        # missing or added (the OpenAI SDK's "/v1"): say which one is recorded.
+        # missing or added (the OpenAI SDK's "/v1"), one on another API
+        # version another version segment: say which one is recorded.
         for tape in self._tapes:
             for call in tape.cassette.calls:
                 recorded = call.request.path
-                if call.request.method == method and (
-                    recorded.endswith(path) or path.endswith(recorded)
-                ):
+                if call.request.method != method:
+                    continue
+                if recorded.endswith(path) or path.endswith(recorded):
                     return f" (one records {method} {recorded}: check the client's base URL)"
+                hint = version_hint(recorded, path)
+                if hint:
+                    return f" (one records {method} {recorded}){hint}"
         return ""
 
     def _failed(self, method: str, path: str, error: Exception) -> LoopbackResponse:
@@ -180,20 +195,30 @@ class CassetteResponder:
             self._told(ServedCall(method, path, None, None, 500, code, problem))
         return _refusal(500, code, problem)
 
-    def _serve(self, tape: _Tape, method: str, path: str) -> LoopbackResponse:
+    def _serve(self, tape: _Tape, method: str, path: str) -> LoopbackStream:
         index = tape.played
         tape.played += 1
         recorded = tape.cassette.calls[index].response
         self._told(ServedCall(method, path, tape.name, index, recorded.status))
-        return LoopbackResponse(recorded, chunking=self._cuts(recorded.body), delay=self._delay)
+        played = playback_of(recorded, self._chunking, self._random)
 
-    def _cuts(self, body: bytes) -> Literal["whole", "bytes"] | tuple[int, ...]:
-        if self._chunking == "whole" or self._chunking == "bytes":
-            return self._chunking
-        offsets: list[int] = []
-        for chunk in cut_body(body, "random", self._random)[:-1]:
-            offsets.append((offsets[-1] if offsets else 0) + len(chunk))
-        return tuple(offsets)
+        async def opened() -> tuple[int, Mapping[str, str], AsyncIterator[bytes]]:
+            return played.status, played.headers, self._paced(played)
+
+        return LoopbackStream(opened)
+
+    async def _paced(self, played: Playback) -> AsyncIterator[bytes]:
+        """The played body's chunks, ``delay`` seconds apart."""
+        body = PlayedBody(played, None)
+        first = True
+        try:
+            async for chunk in body:
+                if not first and self._delay:
+                    await asyncio.sleep(self._delay)
+                first = False
+                yield chunk
+        finally:
+            await body.aclose()
 
     def _refuse(
         self, method: str, path: str, status: int, code: VendorErrorCode, problem: str

@@ -1,15 +1,18 @@
-"""``course check`` of a cassette: the file, its format, then every recorded stream replayed.
+"""``course check`` of a cassette: the file, its format, then every recorded stream judged.
 
 Every problem is said in the cassette's terms, with ``course_http``'s codes:
 a file that cannot be read or is not a valid cassette is
-``HTTP_RECORDING_INVALID``; a recorded stream that the vendor's strict
-parser refuses is the `VendorError` a replay of that call fails with.
+``HTTP_RECORDING_INVALID``; a recorded stream that its wire's grammar
+refuses is the `VendorError` a replay of that call fails with. A cassette
+recorded with ``strict=False`` (``"strict": false`` in the file) is read
+but its streams are not judged, as no replay judges them.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 
 from course_cassettes import (
     Cassette,
@@ -21,15 +24,25 @@ from course_http import VendorError, VendorErrorCode
 from course_vendor import recorded_stream_problem
 
 __all__ = [
+    "CassetteCheck",
     "check_cassette_file",
     "unreadable_cassette_problem",
 ]
 
 _CALL_PATH = re.compile(r"calls\[(\d+)\]")
-_EVENT_STREAM = "text/event-stream"
-# A replay of a call recorded as cut short fails the way it was recorded; only
-# a failure before the cut (the parser refusing a recorded event) is a problem.
-_RECORDED_ENDS = frozenset({VendorErrorCode.HTTP_STREAM_INTERRUPTED, VendorErrorCode.HTTP_TIMEOUT})
+
+
+@dataclass(frozen=True, slots=True)
+class CassetteCheck:
+    """What checking one cassette file found: its calls, its problems, whether it was judged.
+
+    ``judged`` is ``False`` for a cassette that says ``strict: false`` (and
+    for a file that is no valid cassette: nothing of it was judged).
+    """
+
+    calls: int
+    problems: list[Problem]
+    judged: bool
 
 
 def unreadable_cassette_problem(path: str) -> Problem:
@@ -44,25 +57,28 @@ def unreadable_cassette_problem(path: str) -> Problem:
     )
 
 
-async def check_cassette_file(path: str) -> tuple[int, list[Problem]]:
+async def check_cassette_file(path: str) -> CassetteCheck:
     """How many calls the cassette file at ``path`` holds, and its problems in call order.
 
     A file that is not a valid cassette (strict JSON, the format, no secret
-    header) is one problem, its first, and no calls. Otherwise each call
-    whose response is a 2xx ``text/event-stream`` on a vendor's path is
-    replayed through that vendor's model, and a replay that fails is one
+    header) is one problem, its first, and no calls. Otherwise, unless the
+    cassette says ``strict: false``, each call whose response is a 2xx
+    stream on a wire's path is judged by that wire's grammar (a wire
+    without one plays it through its model), and a stream it refuses is one
     problem naming the call. Other responses (an error status, a JSON body,
-    a path no vendor posts to) are what was recorded, not played.
+    a path no wire claims) are what was recorded, not judged.
     """
     cassette = _cassette_in(path)
     if isinstance(cassette, Problem):
-        return 0, [cassette]
+        return CassetteCheck(0, [cassette], judged=False)
+    if not cassette.strict:
+        return CassetteCheck(len(cassette.calls), [], judged=False)
     problems: list[Problem] = []
     for index, call in enumerate(cassette.calls):
-        problem = await _replay_problem(path, index, call)
+        problem = _judged_problem(path, index, call)
         if problem is not None:
             problems.append(problem)
-    return len(cassette.calls), problems
+    return CassetteCheck(len(cassette.calls), problems, judged=True)
 
 
 def _cassette_in(path: str) -> Cassette | Problem:
@@ -81,7 +97,7 @@ def _cassette_in(path: str) -> Cassette | Problem:
     return Problem(path, call, None, error.code.value, message)
 
 
-async def _replay_problem(path: str, index: int, call: CassetteCall) -> Problem | None:
+def _judged_problem(path: str, index: int, call: CassetteCall) -> Problem | None:
     error = recorded_stream_problem(call.request.path, call.response)
     if error is None:
         return None

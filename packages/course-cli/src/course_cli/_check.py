@@ -23,7 +23,9 @@ class CheckReport:
 
     ``unreadable`` counts the files that could not be read at all (each is
     one of the problems too); ``cassettes`` the files checked as cassettes,
-    whose recorded streams were played through the vendor wires installed.
+    whose recorded streams were judged by the vendor wires installed;
+    ``unjudged`` names the cassettes whose streams were not judged because
+    they say ``strict: false``.
     """
 
     files: int
@@ -31,6 +33,7 @@ class CheckReport:
     problems: tuple[Problem, ...]
     unreadable: int = 0
     cassettes: int = 0
+    unjudged: tuple[str, ...] = ()
 
     @property
     def status(self) -> int:
@@ -40,8 +43,15 @@ class CheckReport:
         return 1 if self.problems else 0
 
     def summary(self) -> str:
-        """The closing line: counts of files and responses, then problems or ``clean``."""
+        """The closing line: counts of files and responses, then problems or ``clean``.
+
+        Cassettes left unjudged (``strict: false``) are counted after the
+        responses: ``checked 2 files, 5 responses (1 file not judged:
+        strict: false): clean``.
+        """
         checked = f"checked {_count(self.files, 'file')}, {_count(self.responses, 'response')}"
+        if self.unjudged:
+            checked += f" ({_count(len(self.unjudged), 'file')} not judged: strict: false)"
         if not self.problems:
             return f"{checked}: clean"
         bad_files = len({problem.file for problem in self.problems})
@@ -78,6 +88,7 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     responses = 0
     unreadable = 0
     cassettes = 0
+    unjudged: list[str] = []
     for path in paths:
         reason = unreadable_reason(path)
         if reason is not None:
@@ -91,10 +102,12 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
             # Only a cassette needs the cassette and HTTP stack: a fixture check imports neither.
             from course_cli._cassette_check import check_cassette_file
 
-            calls, found = await check_cassette_file(path)
-            responses += calls
+            checked = await check_cassette_file(path)
+            responses += checked.calls
             cassettes += 1
-            problems.extend(found)
+            problems.extend(checked.problems)
+            if not checked.judged and not checked.problems:
+                unjudged.append(path)
             continue
         match document.bind(FixtureProviderAdapter.from_fixture):
             case Failure(error):
@@ -117,6 +130,7 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
         problems=tuple(problems),
         unreadable=unreadable,
         cassettes=cassettes,
+        unjudged=tuple(unjudged),
     )
 
 
@@ -124,7 +138,8 @@ async def check_cassettes(paths: Sequence[str]) -> CheckReport:
     """``course check --wire cassette``: every file must be a valid cassette.
 
     Each file is checked with ``check_cassette_file`` (the format, then
-    every recorded stream replayed). A path that cannot be read at all is
+    every recorded stream judged, unless the cassette says ``strict:
+    false``). A path that cannot be read at all is
     one ``HTTP_RECORDING_INVALID`` problem (``cannot be read: ...``) and
     counts as unreadable. Calls count as responses.
     """
@@ -133,20 +148,24 @@ async def check_cassettes(paths: Sequence[str]) -> CheckReport:
     problems: list[Problem] = []
     calls = 0
     unreadable = 0
+    unjudged: list[str] = []
     for path in paths:
         if unreadable_reason(path) is not None:
             problems.append(unreadable_cassette_problem(path))
             unreadable += 1
             continue
-        count, found = await check_cassette_file(path)
-        calls += count
-        problems.extend(found)
+        checked = await check_cassette_file(path)
+        calls += checked.calls
+        problems.extend(checked.problems)
+        if not checked.judged and not checked.problems:
+            unjudged.append(path)
     return CheckReport(
         files=len(paths),
         responses=calls,
         problems=tuple(problems),
         unreadable=unreadable,
         cassettes=len(paths) - unreadable,
+        unjudged=tuple(unjudged),
     )
 
 

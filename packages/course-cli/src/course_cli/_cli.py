@@ -104,9 +104,12 @@ checked as a cassette: strict JSON, the documented format, every call, no
 secret header; its first such problem is one line,
   FILE: response C: HTTP_RECORDING_INVALID: calls[C]...: MESSAGE
 (C is the call). Then every recorded stream (a 2xx text/event-stream answer
-on /v1/messages, /v1/chat/completions or /v1/responses) is replayed through
-its vendor's parser; a replay that fails is one line with its code,
+on a path an installed wire claims) is judged by that wire's grammar; a
+stream it refuses is one line with its code,
   FILE: response C: VENDOR_MISSING_TERMINAL: calls[C].response.body: ...
+A cassette recorded with strict=False ("strict": false in the file) is read
+but not judged, as no replay judges it; it says so in one line,
+  FILE: not judged: the cassette says strict: false
 --wire cassette says that every FILE must be one (a file that cannot be read
 is then HTTP_RECORDING_INVALID too, and exit status 2). A stream whose path
 two installed wires claim alike is one VENDOR_WIRE_CONFLICT line naming
@@ -475,6 +478,8 @@ def _check(named: Sequence[str], wire: str, plugin: VendorPlugin | None) -> int:
     write = writer_for(sys.stdout)
     for problem in report.problems:
         write(format_problem(problem) + "\n")
+    for path in report.unjudged:
+        write(f"{one_line(path)}: not judged: the cassette says strict: false\n")
     write(report.summary() + "\n")
     if report.cassettes:
         # A plug-in passed over while the streams were checked is named once, apart.

@@ -18,10 +18,11 @@ from pathlib import Path
 
 from course_cli._check import CheckReport, unreadable_problem
 from course_cli._files import unreadable_reason
-from course_cli._playing import play_response
+from course_cli._output import json_line
 from course_cli._problems import Problem
-from course_http import RecordedResponse
-from course_vendor import VendorPlugin, judge_body
+from course_http import RecordedResponse, VendorError
+from course_protocol import CourseValue, to_json
+from course_vendor import VendorPlugin, judge_body, play_recorded
 
 __all__ = [
     "DATA_ONLY_SUFFIX",
@@ -72,10 +73,18 @@ async def play_recording(
     ``None`` when the call ended with a response.
     """
     served = RecordedResponse(200, {"content-type": "text/event-stream"}, recorded_body(path))
-    error = await play_response(served, wire, request_id, write)
-    if error is None:
-        return None
-    return Problem(path, None, None, error.code.value, error.message)
+    played = await play_recorded(
+        wire, served, request_id, None if write is None else lambda chunk: _written(write, chunk)
+    )
+    if isinstance(played, VendorError):
+        return Problem(path, None, None, played.code.value, played.message)
+    if write is not None:
+        _written(write, played)
+    return None
+
+
+def _written(write: Callable[[str], object], value: CourseValue) -> None:
+    write(json_line(to_json(value)) + "\n")
 
 
 async def replay_recording(

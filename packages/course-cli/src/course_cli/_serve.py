@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from course_cli._cassettes import cassettes_under
 from course_cli._listening import flush, listen_until_stopped
 from course_cli._output import format_command_problem, one_line, writer_for
-from course_cli._sdks import SdkBaseUrl, sdk_base_urls
+from course_cli._sdks import SdkBaseUrl, sdk_banner_lines, sdk_base_urls
 from course_cli._wires import registry_problem_lines
 
 if TYPE_CHECKING:
@@ -71,15 +71,22 @@ use.
 
 Recording (a recording proxy, for a client in any language):
   $ course serve tests/cassettes/answer.json --record --upstream https://api.anthropic.com
+  course serve: http://127.0.0.1:8787 records to tests/cassettes/answer.json from ...
+    anthropic: http://127.0.0.1:8787 (ANTHROPIC_BASE_URL)
 Each request is forwarded to URL + its path with the caller's own key, the
 answer streams back as it arrives, and the exchange is written to the
 cassette, redacted as the pytest plugin records (no secret header, no key
-anywhere). Each recorded stream is checked by its vendor's strict parser
-(--no-strict: not): a refused one is cut short for the client, and its code
-goes to stderr. A plug-in that cannot be loaded is named once on stderr
-when the server starts, and checks nothing; the other wires check theirs.
-An upstream that cannot be reached is answered 502 HTTP_CONNECT_FAILED.
-Stop the server (Ctrl-C, SIGTERM), then replay with course serve CASSETTE.
+anywhere). As for a replay, one line per SDK says the base URL to point it
+at: the SDKs whose API is the upstream's host, or every installed one for
+another host. Each recorded stream is judged by its wire's grammar as it
+passes (--no-strict: not, and the cassette says strict: false): a refused
+one is cut short for the client, and its code goes to stderr. A plug-in
+that cannot be loaded is named once on stderr when the server starts, and
+judges nothing; the other wires judge theirs. A client that leaves early
+still gets its whole stream recorded (read on, within a bound of time and
+size). An upstream that cannot be reached is answered 502
+HTTP_CONNECT_FAILED. Stop the server (Ctrl-C, SIGTERM), then replay with
+course serve CASSETTE.
 """
 
 _CHUNKINGS: dict[str, Chunking] = {"whole": "whole", "bytes": "bytes", "random": "random"}
@@ -145,7 +152,8 @@ def add_serve_arguments(serve: argparse.ArgumentParser) -> None:
         "--no-strict",
         dest="strict",
         action="store_false",
-        help="with --record: do not check each recorded stream with its vendor's strict parser",
+        help="with --record: do not judge each recorded stream by its wire's grammar "
+        "(the cassette says strict: false)",
     )
 
 
@@ -212,13 +220,11 @@ def _banner(
     ``sdks`` holds each SDK's base URL under the server's root (its path alone).
     """
     count = len(cassettes)
-    lines = [
+    return (
         f"course serve: {base_url} answers {calls} call{'s' * (calls != 1)} "
         f"from {count} cassette{'s' * (count != 1)} (Ctrl-C or SIGTERM stops it)\n"
-    ]
-    for sdk in sdks:
-        lines.append(f"  {sdk.sdk}: {base_url}{sdk.url} ({sdk.variable})\n")
-    return "".join(lines)
+        + sdk_banner_lines(base_url, sdks)
+    )
 
 
 def _reporter(

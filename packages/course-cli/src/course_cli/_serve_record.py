@@ -3,8 +3,10 @@
 Each request is forwarded to the upstream API with the caller's own key,
 the answer streams back as it arrives, and the exchange is written,
 redacted, into the cassette (``course_cassettes.proxy.RecordingProxy``);
-each recorded stream is checked by its vendor's strict parser unless
-``--no-strict``. ``course serve CASSETTE`` then replays it.
+each recorded stream is judged by its wire's grammar as it passes unless
+``--no-strict`` (which the cassette then says). Once it listens, it prints
+each SDK's base URL, as a replay does. ``course serve CASSETTE`` then
+replays it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from course_cli._listening import flush, listen_until_stopped
 from course_cli._output import one_line, writer_for
+from course_cli._sdks import sdk_banner_lines, upstream_sdk_base_urls
 from course_cli._wires import registry_problem_lines
 
 if TYPE_CHECKING:
@@ -34,7 +37,7 @@ def run_record(target: str, upstream: str, port: int, *, strict: bool) -> int:
     # The server and client stacks load here, before the loop runs, as for a replay.
     from course_cassettes.proxy import RecordingProxy
     from course_http.loopback import LoopbackServer
-    from course_vendor import recorded_stream_problem
+    from course_vendor import stream_judge_for
 
     out = writer_for(sys.stdout)
     err = writer_for(sys.stderr)
@@ -45,21 +48,21 @@ def run_record(target: str, upstream: str, port: int, *, strict: bool) -> int:
         err(f"course serve: error: {path.parent}: cannot be made ({error.strerror})\n")
         return 2
     proxy = RecordingProxy(
-        upstream,
-        path,
-        check=recorded_stream_problem if strict else None,
-        report=_reporter(out, err),
+        upstream, path, check=stream_judge_for, strict=strict, report=_reporter(out, err)
     )
     server = LoopbackServer(proxy, port=port)
     if strict:
         # Every plug-in loads here, before the loop runs; one that cannot is
-        # named once, and the other wires still check what they claim.
+        # named once, and the other wires still judge what they claim.
         err("".join(registry_problem_lines("serve")))
+    # Found before the loop runs too: finding them loads the vendors' plug-ins.
+    sdks = upstream_sdk_base_urls(upstream)
 
     def announce(base_url: str) -> None:
         out(
             f"course serve: {base_url} records to {one_line(target)} from "
             f"{one_line(upstream)} (Ctrl-C or SIGTERM stops it)\n"
+            + sdk_banner_lines(base_url, sdks)
         )
         flush()
 

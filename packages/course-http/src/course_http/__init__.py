@@ -2,9 +2,11 @@
 
 - `HttpRequest` (whose headers may not be the `TRANSPORT_HEADERS`, which the
   transport sets), `HttpTransport` and its two implementations, `LiveTransport`
-  (the network) and `RecordedTransport` (`RecordedResponse` bodies served
-  in-process, no socket; `RecordedRequest` is what it saw sent), with their
-  `Timeouts` (`REPLAY_TIMEOUTS` for replays); `stream_events` sends a request
+  (the network; `NetworkExchange` is the same network as an httpx2
+  transport, for a transport that wraps it) and `RecordedTransport`
+  (`RecordedResponse` bodies served in-process, no socket; `RecordedRequest`
+  is what it saw sent), with their `Timeouts` (`REPLAY_TIMEOUTS` for
+  replays); `stream_events` sends a request through `HttpTransport.open`
   and yields its `SseEvent` s, translating every failure into a
   `VendorError`; a vendor adapter reads its error bodies with an
   `ErrorBodyReader` into a `VendorErrorBody` (`code_for_status` maps a status).
@@ -20,9 +22,12 @@
   from a text, `masked_path` and `query_credentials` mask the
   `MASKED_QUERY_KEYS` of a path; `ScrubbedStream` fails with scrubbed errors.
 - For transports built on this one (the cassettes): `Playback` and
-  `PlaybackExchange` (how a recorded response is played, `playback_of`,
-  `playback_response`, `cut_body`), `sent_request` (a request as a replaying
-  transport lists it), and the two signals a replaying transport raises,
+  `PlaybackExchange`, an httpx2 transport for sync and async clients (how a
+  recorded response is played: `playback_of`, `playback_response`,
+  `cut_body`, the one `PlayedBody`, each chunk fed to a `BodyJudge` before
+  the client reads it; `OnceStream`, a body read once), `sent_request` (a
+  request as a replaying transport lists it), and the two signals a
+  replaying transport raises,
   `RecordingExhaustedError` and `RequestMismatchError`, which `stream_events`
   turns into `VendorError` s; `ClosedOnExit`, the ``async with`` base;
   `header_text` and `header_bytes`, header values read and written one
@@ -36,6 +41,7 @@ What every vendor adapter shares is ``course_vendor``; cassettes are
 
 import inspect as _inspect
 
+from course_http._body_judge import BodyJudge
 from course_http._closing import ClosedOnExit
 from course_http._error_scrub import ScrubbedStream
 from course_http._errors import VendorError, VendorErrorCode
@@ -48,6 +54,7 @@ from course_http._playback import (
     playback_of,
     playback_response,
 )
+from course_http._played_body import OnceStream, PlayedBody
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
@@ -73,7 +80,7 @@ from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
 from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
-from course_http._transport import HttpTransport, LiveTransport
+from course_http._transport import HttpTransport, LiveTransport, NetworkExchange
 
 __all__ = [
     "DEFAULT_MAX_FRAME_LENGTH",
@@ -85,6 +92,7 @@ __all__ = [
     "SHORTEST_CREDENTIAL",
     "SSE_FRAMING",
     "TRANSPORT_HEADERS",
+    "BodyJudge",
     "Chunking",
     "ClosedOnExit",
     "ErrorBodyReader",
@@ -93,8 +101,11 @@ __all__ = [
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
+    "NetworkExchange",
+    "OnceStream",
     "Playback",
     "PlaybackExchange",
+    "PlayedBody",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",

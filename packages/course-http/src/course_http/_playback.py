@@ -1,22 +1,30 @@
-"""Recorded bytes served in-process: the httpx2 transport under every replaying transport.
+"""Recorded bytes served in-process: what a replay plays, and the httpx2 transport that plays it.
 
-`RecordedTransport` and `CassetteTransport` differ only in what they answer a
-request with; how the answer reaches the client (status, headers, the body
-cut into chunks with the event loop given a turn between them, an optional
-pause, and how the body ends) is written once, here.
+`RecordedTransport`, `CassetteTransport` and the SDKs' `Httpx2CassetteTransport`
+differ only in what they answer a request with; how the answer reaches the
+client (status, headers, the body cut into chunks with the event loop given a
+turn between them, an optional pause, each chunk judged before the client gets
+it, and how the body ends) is written once, here, for sync and async clients
+alike: `PlayedBody`, under `PlaybackExchange`.
+
+Nothing here waits on a real clock but a pause a fault asked for: a recorded
+stall, or a pause longer than the client's read timeout, fails the read at
+once with the ``httpx2.ReadTimeout`` the client would have raised once its
+timeout passed.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, final
 
 import httpx2
 
+from course_http._body_judge import BodyJudge
 from course_http._header_text import header_bytes
+from course_http._played_body import PlayedBody
 
 if TYPE_CHECKING:
     from course_http._recorded import Chunking, RecordedResponse, ResponseEnd
@@ -58,8 +66,9 @@ class Playback:
     ``chunks`` are the body's pieces in order; ``end`` says what follows
     them (`ResponseEnd`). When ``pause_before`` is set, the body waits
     ``pause_seconds`` before chunk number ``pause_before`` (``len(chunks)``:
-    before the end); a pause longer than the call's read timeout fails as
-    the network would, with a read timeout after that many seconds.
+    before the end); a pause longer than the call's read timeout fails at
+    once with the read timeout the client would meet. ``judge``, when set,
+    is fed each chunk before the client gets it (`PlayedBody`).
     """
 
     status: int
@@ -68,6 +77,7 @@ class Playback:
     end: ResponseEnd
     pause_before: int | None = None
     pause_seconds: float = 0.0
+    judge: BodyJudge | None = None
 
 
 def playback_of(
@@ -101,66 +111,39 @@ def playback_of(
 Answer = Callable[[httpx2.Request, bytes], Playback]
 """What a replaying transport answers a request (and its body's bytes) with.
 
-It may raise instead: `translate` turns its errors into ``VendorError`` codes."""
+It may raise instead: `stream_events` turns its errors into ``VendorError`` codes."""
 
 
-class PlaybackExchange(httpx2.AsyncBaseTransport):
-    """The httpx2 transport under a replaying transport's client: no socket, ever."""
+class PlaybackExchange(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
+    """An httpx2 transport, sync and async, that answers each request with ``answer``: no socket.
+
+    The shape of ``httpx2.MockTransport``: ``answer`` gets the request and its
+    body's bytes and returns the `Playback` to serve, played by `PlayedBody`;
+    what it raises, the client's call raises.
+    """
 
     def __init__(self, answer: Answer) -> None:
         self._answer = answer
 
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Answer ``request`` of a sync client with the `Playback` ``answer`` gives."""
+        return playback_response(self._answer(request, request.read()), request)
+
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        content = await request.aread()
-        return playback_response(self._answer(request, content), request)
+        """Answer ``request`` of an async client with the `Playback` ``answer`` gives."""
+        return playback_response(self._answer(request, await request.aread()), request)
 
 
 def playback_response(played: Playback, request: httpx2.Request) -> httpx2.Response:
     """The httpx2 response that plays ``played`` to the client that sent ``request``.
 
-    Its body honours the read timeout of ``request``, as a socket would.
+    Its body (`PlayedBody`) honours the read timeout of ``request``, as a
+    socket would, without waiting for it.
     """
     timeouts = request.extensions.get("timeout", {})
     return httpx2.Response(
         status_code=played.status,
         headers=header_bytes(played.headers.items()),
-        stream=_PlaybackBody(played, timeouts.get("read")),
+        stream=PlayedBody(played, timeouts.get("read")),
+        request=request,
     )
-
-
-class _PlaybackBody(httpx2.AsyncByteStream):
-    def __init__(self, played: Playback, read_timeout: float | None) -> None:
-        self._played = played
-        self._read_timeout = read_timeout
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        played = self._played
-        for index, chunk in enumerate(played.chunks):
-            if index == played.pause_before:
-                await self._pause()
-            elif index:
-                await asyncio.sleep(0)
-            yield chunk
-        if played.pause_before == len(played.chunks):
-            await self._pause()
-        if played.end == "interrupted":
-            raise httpx2.RemoteProtocolError(
-                "the recorded connection closed before the body was complete"
-            )
-        if played.end == "stalled":
-            if self._read_timeout is None:
-                await asyncio.Event().wait()  # forever: only cancellation ends it
-            else:
-                await asyncio.sleep(self._read_timeout)
-            raise httpx2.ReadTimeout("the recorded response stalled past the read timeout")
-
-    async def _pause(self) -> None:
-        seconds = self._played.pause_seconds
-        if self._read_timeout is not None and seconds > self._read_timeout:
-            await asyncio.sleep(self._read_timeout)
-            raise httpx2.ReadTimeout("the replayed response paused past the read timeout")
-        await asyncio.sleep(seconds)
-
-    async def aclose(self) -> None:
-        # Nothing to release: the chunks are in memory.
-        return

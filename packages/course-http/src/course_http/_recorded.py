@@ -32,7 +32,8 @@ __all__ = [
 
 ResponseEnd = Literal["complete", "interrupted", "stalled"]
 """How a response's body ends: normally; with the connection dropped right after
-its bytes; or never (no more bytes come, the connection stays open)."""
+its bytes; or never (no more bytes come, the connection stays open: a replay
+fails it at once as the client's read timeout)."""
 
 Chunking = Literal["whole", "bytes", "random"]
 """How a body is cut into the chunks the client receives: in one piece, one
@@ -48,7 +49,8 @@ class RecordedResponse:
     ``body`` as on the wire (a gzip body is stored compressed and decoded
     by the client). ``end`` says what comes after ``body`` (`ResponseEnd`):
     ``"interrupted"`` is a connection dropped mid-body, ``"stalled"`` a
-    server that stops sending (cut short by the read timeout). Raises
+    server that stops sending (cut short by the read timeout; a replay
+    raises that timeout at once). Raises
     ``TypeError`` or ``ValueError`` for a field of the wrong type or value.
     """
 
@@ -143,11 +145,11 @@ class RecordedTransport(HttpTransport):
     `stream_events`. ``chunking`` cuts each body as the client receives it
     (`Chunking`; ``seed`` fixes the random cuts), and the transport yields
     to the event loop between chunks, as a socket would. A ``"stalled"``
-    response fails with ``HTTP_TIMEOUT`` after ``timeouts.read`` seconds
-    (`REPLAY_TIMEOUTS`, 10 s, unless ``timeouts`` is given; never, when it
-    is ``None``); an ``"interrupted"`` one with
-    ``HTTP_STREAM_INTERRUPTED``. A call beyond the last response fails with
-    ``HTTP_RECORDING_EXHAUSTED`` (and is still listed in `requests`).
+    response fails with ``HTTP_TIMEOUT`` at once, as the read timeout would
+    once it passed (nothing waits for it, whatever ``timeouts`` says); an
+    ``"interrupted"`` one with ``HTTP_STREAM_INTERRUPTED``. A call beyond
+    the last response fails with ``HTTP_RECORDING_EXHAUSTED`` (and is still
+    listed in `requests`).
 
     Raises ``TypeError`` or ``ValueError`` when ``responses`` is not a list or
     tuple of `RecordedResponse`, or ``chunking`` or ``seed`` is invalid.

@@ -86,7 +86,7 @@ async def stream_events(
     response: httpx2.Response | None = None
     failure: VendorError | None = None
     try:
-        response = await transport._open(request)
+        response = await transport.open(request)
         await _check_response(response, vendor, describe_error, framing.media_types)
         in_body = True
         chunks = response.aiter_bytes()

@@ -17,8 +17,8 @@ class Timeouts:
     - ``connect``: to open the connection (name resolution, TCP, TLS);
     - ``read``: the longest wait for the next bytes of the response, its
       headers or any part of its body (a stream may last longer in total,
-      as long as bytes keep arriving); the recorded transport applies it to
-      a stalled recorded response;
+      as long as bytes keep arriving); a replaying transport fails a pause
+      longer than it at once, and a stalled recorded response whatever it is;
     - ``write``: to send the request;
     - ``pool``: to get a connection from the pool.
 
@@ -48,9 +48,8 @@ class Timeouts:
 REPLAY_TIMEOUTS: Final = Timeouts(read=10.0)
 """The replaying transports' limits unless given: a read waits 10 s at most.
 
-A replay has no network to wait for: the only long read is a recorded
-``"stalled"`` response (or a fault's delay), which fails with
-``HTTP_TIMEOUT`` once ``read`` has passed. The live default (600 s) would
-let a test that now reads past where its recording stopped hold CI for ten
-minutes; an abort still ends the wait at once.
+A replay has no network to wait for: a recorded ``"stalled"`` response fails
+with ``HTTP_TIMEOUT`` at once, and a fault's delay longer than ``read``
+fails so at once too; only a shorter delay is waited for. The live default
+(600 s) would let such a delay hold CI for ten minutes.
 """

@@ -12,7 +12,7 @@ from course_http._log_masking import CLIENT_LOGGERS, mask_query_credentials
 from course_http._request import HttpRequest
 from course_http._timeouts import Timeouts
 
-__all__ = ["HttpTransport", "LiveTransport"]
+__all__ = ["HttpTransport", "LiveTransport", "NetworkExchange"]
 
 # The client logs each request's URL: a key sent in the query must not be in it.
 mask_query_credentials(*CLIENT_LOGGERS)
@@ -25,8 +25,9 @@ class HttpTransport(ClosedOnExit):
 
     Live and recorded transports share everything from the client up
     (headers, ``Content-Encoding`` decoding, streaming, error translation in
-    `stream_events`); a subclass supplies only `_exchange`, the httpx2
-    transport that moves the bytes. A transport belongs to one event loop.
+    `stream_events`, which reads a call through `open`); a subclass
+    supplies only `_exchange`, the httpx2 transport that moves the bytes. A
+    transport belongs to one event loop.
     Close it with `aclose` (or ``async with``) to release its connections.
 
     Raises ``ValueError`` when ``base_url`` is not an ``http`` or ``https``
@@ -78,14 +79,23 @@ class HttpTransport(ClosedOnExit):
     def _exchange(self) -> httpx2.AsyncBaseTransport | None:
         """The httpx2 transport under the client; ``None`` for the client's own network one.
 
-        Called once, by the constructor.
+        Called once, by the constructor; the client closes it in `aclose`.
         """
 
-    async def _open(self, request: HttpRequest) -> httpx2.Response:
-        """Send ``request``; return the response as soon as its headers arrive, body unread.
+    async def open(self, request: HttpRequest) -> httpx2.Response:
+        """Send ``request``; return the response as soon as its headers arrive, its body unread.
 
-        For `stream_events`, which translates what this raises and closes the
-        response. Raises ``RuntimeError`` once the transport is closed.
+        The transport contract `stream_events` reads a call through: the
+        request goes to the base URL joined with ``request.path``, with
+        ``request.headers`` and ``content-type: application/json`` and
+        ``accept: text/event-stream``, under `timeouts`. The caller reads the
+        body (``aiter_bytes``: decoded as its ``Content-Encoding`` says) and
+        closes the response (``aclose``), which releases its connection.
+        Raises the HTTP client's ``httpx2.HTTPError`` s (a connection that
+        fails, a timeout), and whatever the transport under the client raises
+        instead of answering (a replay's ``RequestMismatchError`` or
+        ``RecordingExhaustedError``); `stream_events` turns each into a
+        ``VendorError``. Raises ``RuntimeError`` once the transport is closed.
         """
         if self._closed:
             raise RuntimeError(f"{type(self).__name__} is closed")
@@ -124,6 +134,37 @@ class LiveTransport(HttpTransport):
 
     def __repr__(self) -> str:
         return f"LiveTransport(base_url={self.base_url!r})"
+
+
+@final
+class NetworkExchange(httpx2.AsyncBaseTransport):
+    """The network as an httpx2 async transport, for a transport that wraps it (a recording).
+
+    Each request goes out as it is (its URL, headers, body and the timeouts
+    its client put on it) through a pool of connections of its own, with
+    redirects not followed; with ``trust_env`` proxies and CA bundles come
+    from the environment, as in the vendors' SDKs and `LiveTransport`. The
+    response comes back as the network sent it, its body still encoded:
+    the client above decodes it. Raises the HTTP client's
+    ``httpx2.HTTPError`` s. Close it with `aclose` (the client above does).
+    """
+
+    def __init__(self, *, trust_env: bool = True) -> None:
+        self._client = httpx2.AsyncClient(follow_redirects=False, trust_env=trust_env)
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Send ``request`` to the network; the response once its headers arrived, body unread."""
+        response = await self._client.send(request, stream=True)
+        return httpx2.Response(
+            status_code=response.status_code,
+            headers=response.headers.raw,
+            stream=response.stream,
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        """Close every pooled connection; calling it again does nothing."""
+        await self._client.aclose()
 
 
 def _checked_base_url(base_url: object) -> str:

@@ -116,9 +116,8 @@ class CourseCassette:
         """Every refusal and strict-check failure of this test's httpx2 transport so far.
 
         An SDK may turn a refusal into an error of its own (a ``400``'s
-        ``BadRequestError``); this is where the course error still is. A
-        course transport raises its errors itself: ``()`` for it.
-        """
+        ``BadRequestError``); this is where the course error still is. A course
+        transport raises its errors itself: ``()`` for it."""
         return () if self._httpx is None else self._httpx.problems
 
     def use(self) -> CassetteUse | None:
@@ -146,6 +145,12 @@ class CourseCassette:
             replayed=replayed,
             strict=self._opening.options.strict,
         )
+
+    @property
+    def exchange(self) -> Httpx2CassetteTransport | Httpx2RecordingTransport | None:
+        """The httpx2 transport under the cassette (`httpx_transport`'s or `transport`'s); ``None``
+        before either is made. Its ``replayed``, ``recorded``, ``judged`` and ``unchecked``."""
+        return self._httpx or (None if self._transport is None else self._transport.exchange)
 
     @property
     def recording(self) -> bool:

@@ -18,13 +18,14 @@ from course_cassettes import (
     Httpx2CassetteTransport,
     Httpx2RecordingTransport,
     RecordingTransport,
+    StreamJudges,
     load_cassette,
 )
 from course_http import Timeouts
 from course_pytest._clients import AsyncTransport, SyncTransport
 from course_pytest._modes import Plan, RecordMode
 from course_pytest._options import CassetteOptions
-from course_vendor import recorded_stream_problem
+from course_vendor import stream_judge_for
 
 __all__ = ["Opening"]
 
@@ -60,6 +61,7 @@ class Opening:
                 chunking=options.chunking,
                 timeouts=timeouts,
                 when_exhausted=self.how_to_extend,
+                check=self.check,
             )
         # A recording; an extension replays the cassette first.
         return RecordingTransport(
@@ -70,6 +72,8 @@ class Opening:
             keep_headers=options.keep_headers,
             timeouts=timeouts,
             replay_first=recorded,
+            check=self.check,
+            strict=options.strict,
         )
 
     def httpx_transport(
@@ -77,7 +81,6 @@ class Opening:
     ) -> Httpx2CassetteTransport | Httpx2RecordingTransport:
         """The httpx2 transport the plan says (recording through ``inner``); fails as `recorded`."""
         options = self.options
-        check = recorded_stream_problem if options.strict else None
         recorded = self.recorded()
         if self.plan == "replay" and recorded is not None:
             return Httpx2CassetteTransport(
@@ -85,7 +88,7 @@ class Opening:
                 matching=options.matching,
                 faults=options.faults,
                 chunking=options.chunking,
-                check=check,
+                check=self.check,
                 when_exhausted=self.how_to_extend,
             )
         return Httpx2RecordingTransport(
@@ -95,8 +98,17 @@ class Opening:
             matching=options.matching,
             keep_headers=options.keep_headers,
             replay_first=recorded,
-            check=check,
+            check=self.check,
+            strict=options.strict,
         )
+
+    @property
+    def check(self) -> StreamJudges | None:
+        """The strict check of each stream: the registry's wires' grammars, unless ``strict=False``.
+
+        A replay also honours what the cassette says (``strict: false``).
+        """
+        return stream_judge_for if self.options.strict else None
 
     def recorded(self) -> Cassette | None:
         """The cassette a replay or an extension plays first; ``None`` for a new recording.

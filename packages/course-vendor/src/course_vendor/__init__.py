@@ -46,9 +46,13 @@
   the result as the response; only the mapping refuses what the port cannot
   carry).
 - The strict check of a recording, by the grammar alone: `StreamJudge`
-  judges a body as its bytes pass, `judge_body` a whole one,
-  `recorded_stream_problem` a recorded response to a path (the cassettes'
-  ``StreamCheck``; `streamed_wire` says which wire judges it).
+  judges a body as its bytes pass, `judge_body` a whole one;
+  `stream_judge_for` gives the judge of a response to a path (the cassette
+  transports' ``StreamJudges``), `recorded_stream_problem` judges a whole
+  recorded response with it (the cassettes' ``StreamCheck``; `streamed_wire`
+  says which wire judges it).
+- `play_recorded`: a recorded body played through its wire's model as one
+  call (``course replay --wire``; the check of a wire without a grammar).
 """
 
 import inspect as _inspect
@@ -72,6 +76,7 @@ from course_vendor._options import (
     ThinkingBudget,
     ToolChoice,
 )
+from course_vendor._playing import play_recorded
 from course_vendor._registry import (
     VENDOR_ENTRY_POINT_GROUP,
     VendorRegistry,
@@ -87,6 +92,7 @@ from course_vendor._stream_check import (
     StreamJudge,
     judge_body,
     recorded_stream_problem,
+    stream_judge_for,
     streamed_wire,
 )
 from course_vendor._stream_parser import FeedResult, OneChunkStreamParser, StreamParser
@@ -140,9 +146,11 @@ __all__ = [
     "option_fields",
     "plain_blocks",
     "plain_content",
+    "play_recorded",
     "recorded_stream_problem",
     "registry_problems",
     "rescan_installed_vendors",
+    "stream_judge_for",
     "streamed_wire",
     "token_count",
     "tool_arguments",

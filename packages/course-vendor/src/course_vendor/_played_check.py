@@ -1,28 +1,64 @@
 """The check of a wire that has no grammar yet: its recorded body played through its model.
 
-Kept while a wire's stream language is read by its model's parser alone;
-`recorded_stream_problem` uses it only for a plug-in whose ``grammar`` is
-``None``.
+Kept while a wire's stream language is read by its model's parser alone:
+`stream_judge_for` gives a `PlayedJudge` only for a plug-in whose
+``grammar`` is ``None``. It judges nothing before the end of the body (a
+model reads a whole call), so it refuses a bad event only once the body
+ended.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Final
+from collections.abc import Mapping
+from typing import Final, final
 
-from course_http import RecordedResponse, RecordedTransport, VendorError, VendorErrorCode
-from course_protocol import CourseModelRequest, CourseUserMessage
-from course_stream import AbortController
+from course_http import RecordedResponse, VendorError, VendorErrorCode
+from course_vendor._playing import play_recorded
 from course_vendor._vendor_plugin import VendorPlugin
 
-__all__ = ["played_stream_problem"]
+__all__ = ["PlayedJudge", "played_stream_problem"]
 
-# A vendor model refuses an empty transcript; a recorded body answers any question.
-_QUESTION: Final = CourseUserMessage("check-user-1", "(the recorded answer is checked)")
 _RECORDED_ENDS: Final = frozenset(
     {VendorErrorCode.HTTP_STREAM_INTERRUPTED, VendorErrorCode.HTTP_TIMEOUT}
 )
+
+
+@final
+class PlayedJudge:
+    """A ``course_http.BodyJudge`` for a wire without a grammar: the body played at its end.
+
+    `feed_bytes` keeps the bytes; `close` plays the whole body through the
+    wire's model (`played_stream_problem`) and returns what it fails with.
+    `finished` is ``False`` until then: nothing is judged on the way.
+    """
+
+    __slots__ = ("_headers", "_parts", "_plugin", "_problem", "_status")
+
+    def __init__(self, plugin: VendorPlugin, status: int, headers: Mapping[str, str]) -> None:
+        self._plugin = plugin
+        self._status = status
+        self._headers = dict(headers)
+        self._parts: list[bytes] = []
+        self._problem: VendorError | None = None
+
+    @property
+    def finished(self) -> bool:
+        """``False``: without a grammar, the terminal event is not seen on the way."""
+        return False
+
+    def feed_bytes(self, chunk: bytes) -> VendorError | None:
+        """Keep ``chunk``; nothing is judged before the end."""
+        self._parts.append(chunk)
+        return None
+
+    def close(self) -> VendorError | None:
+        """Play the whole body through the wire's model: what the call fails with, or ``None``."""
+        if self._problem is None:
+            recorded = RecordedResponse(self._status, self._headers, b"".join(self._parts))
+            self._problem = played_stream_problem(self._plugin, recorded)
+        return self._problem
 
 
 def played_stream_problem(plugin: VendorPlugin, response: RecordedResponse) -> VendorError | None:
@@ -55,22 +91,11 @@ def played_stream_problem(plugin: VendorPlugin, response: RecordedResponse) -> V
 async def _checked(plugin: VendorPlugin, response: RecordedResponse) -> VendorError | None:
     served = response
     if response.end == "stalled":
-        # The same bytes, then the end a replay reaches after its read timeout, at once.
+        # The same bytes, then the end a replay reaches at its read timeout.
         served = RecordedResponse(response.status, response.headers, response.body, "interrupted")
-    error = await _played(served, plugin)
-    if error is None or (response.end != "complete" and error.code in _RECORDED_ENDS):
+    played = await play_recorded(plugin, served, "check-1")
+    if not isinstance(played, VendorError):
         return None
-    return error.with_message(f"replayed on {plugin.name}: {error.message}")
-
-
-async def _played(served: RecordedResponse, plugin: VendorPlugin) -> VendorError | None:
-    async with RecordedTransport([served]) as transport:
-        model = plugin.replay_model(transport)
-        stream = model.stream(CourseModelRequest("check-1", (_QUESTION,)), AbortController().signal)
-        try:
-            async for _chunk in stream:
-                pass
-            await stream.result
-        except VendorError as error:
-            return error
-    return None
+    if response.end != "complete" and played.code in _RECORDED_ENDS:
+        return None
+    return played.with_message(f"replayed on {plugin.name}: {played.message}")

@@ -1,39 +1,47 @@
 """A recorded or passing body judged by its wire's grammar alone: the strict check of a stream.
 
 What ``course check`` does to each call of a cassette, and what the cassette
-transports do to each stream they record or replay: a 2xx response whose
-media type is its wire's framing, to a path a wire claims
-(`vendor_for_path`), is cut into frames by that framing and judged by that
-wire's `WireGrammar`. No event loop, thread, client or model is involved,
-so the check costs about what framing the body and decoding its JSON cost,
-and it judges what the vendor documents, not what the course port carries.
+transports do to each stream they record or replay (`stream_judge_for`, their
+``StreamJudges``): a 2xx response whose media type is its wire's framing, to a
+path a wire claims (`vendor_for_path`), is cut into frames by that framing and
+judged by that wire's `WireGrammar` as its bytes pass. No event loop,
+thread, client or model is involved, so the check costs about what framing
+the body and decoding its JSON cost, and it judges what the vendor
+documents, not what the course port carries.
 """
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
 from typing import Any, Final, final
 
 from returns.result import Failure, Result, Success
 
-from course_http import EventDecoder, RecordedResponse, VendorError, VendorErrorCode
+from course_http import BodyJudge, EventDecoder, RecordedResponse, VendorError, VendorErrorCode
 from course_vendor._grammar import WireGrammar
-from course_vendor._played_check import played_stream_problem
+from course_vendor._played_check import PlayedJudge, played_stream_problem
 from course_vendor._registry import vendor_for_path
 from course_vendor._vendor_plugin import VendorPlugin
 
-__all__ = ["StreamJudge", "judge_body", "recorded_stream_problem", "streamed_wire"]
+__all__ = [
+    "StreamJudge",
+    "judge_body",
+    "recorded_stream_problem",
+    "stream_judge_for",
+    "streamed_wire",
+]
 
 _DECODED_ENCODINGS: Final = {"": None, "identity": None, "gzip": 16 + 15, "deflate": 32 + 15}
 """Each content coding a judge reads, and its ``zlib`` window bits (deflate: zlib or gzip)."""
 
 
-def _media_type(response: RecordedResponse) -> str:
-    return response.headers.get("content-type", "").partition(";")[0].strip().lower()
+def _media_type(headers: Mapping[str, str]) -> str:
+    return headers.get("content-type", "").partition(";")[0].strip().lower()
 
 
-def _content_encoding(response: RecordedResponse) -> str:
-    return response.headers.get("content-encoding", "").strip().lower()
+def _content_encoding(headers: Mapping[str, str]) -> str:
+    return headers.get("content-encoding", "").strip().lower()
 
 
 def streamed_wire(path: str, response: RecordedResponse) -> VendorPlugin | None:
@@ -48,14 +56,18 @@ def streamed_wire(path: str, response: RecordedResponse) -> VendorPlugin | None:
     `VendorError` ``VENDOR_WIRE_CONFLICT`` when two wires claim the path
     alike.
     """
-    if not 200 <= response.status < 300:
+    return _judged_wire(path, response.status, response.headers)
+
+
+def _judged_wire(path: str, status: int, headers: Mapping[str, str]) -> VendorPlugin | None:
+    if not 200 <= status < 300:
         return None
-    if _content_encoding(response) not in _DECODED_ENCODINGS:
+    if _content_encoding(headers) not in _DECODED_ENCODINGS:
         return None
     plugin = vendor_for_path(path.partition("?")[0])
     if plugin is None:
         return None
-    if _media_type(response) not in plugin.wire.framing.media_types:
+    if _media_type(headers) not in plugin.wire.framing.media_types:
         return None
     return plugin
 
@@ -178,17 +190,86 @@ def judge_body(
     return Success(judge.result) if problem is None else Failure(problem)
 
 
+def stream_judge_for(path: str, status: int, headers: Mapping[str, str]) -> BodyJudge | None:
+    """The judge of a response body to a request to ``path``, or ``None`` when no wire judges it.
+
+    A ``course_cassettes.StreamJudges``: ``status`` and ``headers``
+    (lower-case names) are the response's. ``None`` unless a wire judges it
+    (`streamed_wire`'s rule). The judge is the wire's `StreamJudge`, whose
+    problems say the wire (``judged on anthropic-messages: event 3: ...``);
+    a wire whose plug-in has no grammar yet is judged by playing the whole
+    body through its model once it ended (``replayed on ...: ...``).
+    """
+    try:
+        plugin = _judged_wire(path, status, headers)
+    except VendorError as conflict:
+        return _Refused(conflict)
+    if plugin is None:
+        return None
+    if plugin.grammar is None:
+        return PlayedJudge(plugin, status, headers)
+    judge = StreamJudge(plugin, content_encoding=_content_encoding(headers))
+    return _WireJudge(judge, plugin.name)
+
+
+@final
+class _WireJudge:
+    """A `StreamJudge` whose problem says the wire that judged it, the same object each time."""
+
+    __slots__ = ("_judge", "_problem", "_wire")
+
+    def __init__(self, judge: StreamJudge, wire: str) -> None:
+        self._judge = judge
+        self._wire = wire
+        self._problem: VendorError | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self._judge.finished
+
+    def feed_bytes(self, chunk: bytes) -> VendorError | None:
+        return self._said(self._judge.feed_bytes(chunk))
+
+    def close(self) -> VendorError | None:
+        return self._said(self._judge.close())
+
+    def _said(self, problem: VendorError | None) -> VendorError | None:
+        if problem is not None and self._problem is None:
+            self._problem = problem.with_message(f"judged on {self._wire}: {problem.message}")
+        return self._problem
+
+
+@final
+class _Refused:
+    """The judge of a body no one wire may judge: it refuses it, whatever it holds."""
+
+    __slots__ = ("_problem",)
+
+    def __init__(self, problem: VendorError) -> None:
+        self._problem = problem
+
+    @property
+    def finished(self) -> bool:
+        return False
+
+    def feed_bytes(self, chunk: bytes) -> VendorError | None:
+        return self._problem
+
+    def close(self) -> VendorError | None:
+        return self._problem
+
+
 def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorError | None:
     """The problem the grammar of ``path``'s wire finds in the recorded ``response``, or ``None``.
 
-    A ``course_cassettes.StreamCheck``. ``None`` when no wire judges it
-    (`streamed_wire`), and for a response recorded cut short (``end`` not
-    ``"complete"``) whose frames are all on the grammar up to the cut. The
-    message says the wire: ``judged on anthropic-messages: ...``. When two
-    installed wires claim the path alike, their ``VENDOR_WIRE_CONFLICT`` is
-    the problem: the stream is not judged by a wire picked by name. Never
-    raises for what the body holds, nor for a plug-in of another wire that
-    cannot be used.
+    A ``course_cassettes.StreamCheck``: the recorded body fed to the judge
+    `stream_judge_for` gives, as a replay feeds it. ``None`` when no wire
+    judges it. A response recorded cut short (``end`` not ``"complete"``) is
+    judged only up to its cut: its missing end is how it was recorded, not
+    a problem. When two installed wires claim the path alike, their
+    ``VENDOR_WIRE_CONFLICT`` is the problem: the stream is not judged by a
+    wire picked by name. Never raises for what the body holds, nor for a
+    plug-in of another wire that cannot be used.
     """
     try:
         plugin = streamed_wire(path, response)
@@ -197,14 +278,15 @@ def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorErro
     if plugin is None:
         return None
     if plugin.grammar is None:
+        # Played whole, to its recorded end: a cut recording is judged up to its cut too.
         return played_stream_problem(plugin, response)
-    judge = StreamJudge(plugin, content_encoding=_content_encoding(response))
-    error = judge.feed_bytes(response.body)
     # A call recorded as cut short ends where it was cut: the frame the cut
     # tore and the terminal that never came are how it was recorded, and
     # only a whole frame the grammar refuses before the cut is a problem.
-    if error is None and response.end == "complete":
-        error = judge.close()
-    if error is None:
-        return None
-    return error.with_message(f"judged on {plugin.name}: {error.message}")
+    judge = _WireJudge(
+        StreamJudge(plugin, content_encoding=_content_encoding(response.headers)), plugin.name
+    )
+    problem = judge.feed_bytes(response.body)
+    if problem is None and response.end == "complete":
+        problem = judge.close()
+    return problem

@@ -1,0 +1,130 @@
+"""The strict check of a cassette transport's streams: `StreamJudges` and what they found.
+
+Both httpx2 transports (replay and recording) judge each stream they play or
+record with a judge the check gives for its call (``course_vendor``'s: the
+wire's grammar alone), fed as the bytes pass: the played body and the tee
+feed it, `Judging` keeps what it found, in the call's terms.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import final
+
+from course_cassettes._httpx2_calls import located
+from course_http import SSE_FRAMING, BodyJudge, VendorError
+
+__all__ = ["Judging", "StreamJudges"]
+
+StreamJudges = Callable[[str, int, Mapping[str, str]], BodyJudge | None]
+"""The strict check of the streams a cassette transport records or replays.
+
+Given a call's path (as the cassette holds it), its response's status and
+headers (lower-case names), the `course_http.BodyJudge` of its body, or
+``None`` when no wire judges it (not a 2xx stream, or a path no installed
+wire claims). ``course_vendor.stream_judge_for`` is the registry's."""
+
+
+def _is_event_stream(status: int, headers: Mapping[str, str]) -> bool:
+    media_type = headers.get("content-type", "").partition(";")[0].strip(" \t").lower()
+    return 200 <= status < 300 and media_type in SSE_FRAMING.media_types
+
+
+@final
+class Judging:
+    """What one transport's strict check found: its problems, and which streams it judged.
+
+    ``judges`` is the check (`StreamJudges`; ``None``: nothing is judged).
+    `judge` gives the judge of one call's body; a refusal is kept with
+    `refused`. Safe to share between threads. Raises ``TypeError`` when
+    ``judges`` is neither a callable nor ``None``.
+    """
+
+    def __init__(self, judges: StreamJudges | None) -> None:
+        if judges is not None and not callable(judges):
+            raise TypeError("check must be a callable or None")
+        self._judges = judges
+        self._lock = threading.Lock()
+        self._problems: list[VendorError] = []
+        self._judged: list[int] = []
+        self._unchecked: list[tuple[int, str]] = []
+
+    @property
+    def problems(self) -> tuple[VendorError, ...]:
+        """Every refusal and strict-check problem so far, in order."""
+        with self._lock:
+            return tuple(self._problems)
+
+    @property
+    def judged(self) -> tuple[int, ...]:
+        """The index of each call whose stream was judged, in order."""
+        with self._lock:
+            return tuple(self._judged)
+
+    @property
+    def unchecked(self) -> tuple[tuple[int, str], ...]:
+        """The index and path of each call whose 2xx event stream no wire judged, in order."""
+        with self._lock:
+            return tuple(self._unchecked)
+
+    def judge(
+        self, index: int, path: str, status: int, headers: Mapping[str, str]
+    ) -> BodyJudge | None:
+        """The judge of call ``index``'s body, its problems kept here named by the call.
+
+        ``None`` when nothing judges it: no check, or none for this call (a
+        2xx event stream is then kept in `unchecked`).
+        """
+        if self._judges is None:
+            return None
+        judge = self._judges(path, status, headers)
+        with self._lock:
+            if judge is None:
+                if _is_event_stream(status, headers):
+                    self._unchecked.append((index, path))
+                return None
+            self._judged.append(index)
+        return _CallJudge(judge, index, self._found)
+
+    def refused(self, problem: VendorError) -> None:
+        """Keep ``problem``, a request the transport refused."""
+        self._found(problem)
+
+    def _found(self, problem: VendorError) -> None:
+        with self._lock:
+            self._problems.append(problem)
+
+
+@final
+class _CallJudge:
+    """A judge of one call's body whose first problem names the call, and is kept once."""
+
+    __slots__ = ("_index", "_judge", "_keep", "_problem")
+
+    def __init__(self, judge: BodyJudge, index: int, keep: Callable[[VendorError], None]) -> None:
+        self._judge = judge
+        self._index = index
+        self._keep = keep
+        self._problem: VendorError | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self._judge.finished
+
+    def feed_bytes(self, chunk: bytes) -> VendorError | None:
+        if self._problem is not None:
+            return self._problem
+        return self._named(self._judge.feed_bytes(chunk))
+
+    def close(self) -> VendorError | None:
+        if self._problem is not None:
+            return self._problem
+        return self._named(self._judge.close())
+
+    def _named(self, problem: VendorError | None) -> VendorError | None:
+        if problem is None:
+            return None
+        self._problem = located(problem, self._index)
+        self._keep(self._problem)
+        return self._problem
