@@ -28,8 +28,10 @@ def write(tmp_path: Path, name: str, body: bytes) -> Path:
 
 
 def cut_before_terminal(wire: Wire) -> bytes:
+    # Cut right after the last text: on every wire the terminal comes later (on Chat,
+    # what follows the finish is optional, so the last event alone is not the terminal).
     body = wire.text_body("The sum ", "is 42.")
-    return body[: body.rindex(b"data:")]
+    return body[: body.index(b"data:", body.index(b"is 42."))]
 
 
 @every_wire

@@ -74,14 +74,20 @@ def chunk(
     choice_index: object = 0,
     chunk_id: object = CHAT_ID,
     usage: object = _UNSET,
+    logprobs: object = _UNSET,
     **fields: object,
 ) -> dict[str, Any]:
-    """A ``chat.completion.chunk`` with one choice (or none when ``delta`` is ``None``)."""
+    """A ``chat.completion.chunk`` with one choice (or none when ``delta`` is ``None``).
+
+    ``logprobs`` goes in the choice; ``fields`` beside ``choices``.
+    """
     body: dict[str, Any] = {"id": chunk_id, "object": "chat.completion.chunk", "model": "gpt-own"}
     if delta is None:
         body["choices"] = []
     else:
         choice = {"index": choice_index, "delta": delta, "finish_reason": finish_reason}
+        if logprobs is not _UNSET:
+            choice["logprobs"] = logprobs
         body["choices"] = [choice]
     if usage is not _UNSET:
         body["usage"] = usage
@@ -106,14 +112,15 @@ def tool_arguments(index: int, arguments: str) -> dict[str, Any]:
     return chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments}}]})
 
 
-def finish(reason: object) -> dict[str, Any]:
+def finish(reason: object, choice_index: object = 0) -> dict[str, Any]:
     """The finish chunk: an empty delta and ``finish_reason``."""
-    return chunk({}, finish_reason=reason)
+    return chunk({}, finish_reason=reason, choice_index=choice_index)
 
 
-def usage(prompt: object = 12, completion: object = 7) -> dict[str, Any]:
+def usage(prompt: object = 12, completion: object = 7, total: object = 19) -> dict[str, Any]:
     """The usage chunk that ``include_usage`` adds: ``choices: []``."""
-    return chunk(None, usage={"prompt_tokens": prompt, "completion_tokens": completion})
+    counts = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": total}
+    return chunk(None, usage=counts)
 
 
 def chat_events(*payloads: object, event: str = "message") -> list[SseEvent]:

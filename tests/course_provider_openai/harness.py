@@ -10,11 +10,11 @@ from typing import Any
 from course_http import SseEvent
 from course_provider_openai import (
     CHAT_COMPLETIONS_PATH,
-    CHAT_VENDOR,
+    CHAT_WIRE,
     DEFAULT_BASE_URL,
     RESPONSES_PATH,
     RESPONSES_WIRE,
-    ChatStreamParser,
+    ChatMapping,
     OpenAIChatModel,
     OpenAIConfig,
     OpenAIResponsesModel,
@@ -120,8 +120,8 @@ def _openai_error(kind: str, message: str) -> bytes:
 
 
 WIRES = {
-    CHAT_VENDOR: Wire(
-        CHAT_VENDOR,
+    CHAT_WIRE: Wire(
+        CHAT_WIRE,
         CHAT_COMPLETIONS_PATH,
         "OPENAI_API_KEY",
         "authorization",
@@ -131,7 +131,7 @@ WIRES = {
         _chat_tool,
         _openai_error,
         base_url=DEFAULT_BASE_URL,
-        parser=ChatStreamParser,
+        parser=ChatMapping,
         tool_call_id="call_add_1",
         error_events=_chat_error_events,
         request_headers=request_headers,

@@ -28,7 +28,7 @@ from course_http.loopback import LoopbackServer
 from course_protocol import freeze_json_object
 from course_provider_openai import (
     CHAT_COMPLETIONS_PATH,
-    CHAT_VENDOR,
+    CHAT_WIRE,
     DEFAULT_BASE_URL,
     RESPONSES_PATH,
     OpenAIConfig,
@@ -73,7 +73,7 @@ async def test_a_cassette_recorded_with_the_old_spelling_replays_under_the_same_
     wire: Wire,
 ) -> None:
     # What a call to https://api.openai.com + /v1/chat/completions recorded.
-    recorded_path = "/v1/chat/completions" if wire.name == CHAT_VENDOR else "/v1/responses"
+    recorded_path = "/v1/chat/completions" if wire.name == CHAT_WIRE else "/v1/responses"
     async with wire.recorded(wire.text_body("ok")) as probe:
         await replay(wire.model(transport=probe, tools=()))
     body = freeze_json_object(dict(probe.requests[0].body)).unwrap()

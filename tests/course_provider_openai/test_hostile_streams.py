@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from course_http import SseEvent, VendorErrorCode
+from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseTextDeltaChunk,
     CourseToolCall,
@@ -25,7 +25,7 @@ from course_protocol import (
     terminal_semantics_error,
     text_from_assistant,
 )
-from course_provider_openai import ChatStreamParser, ResponsesMapping
+from course_provider_openai import ChatMapping, ChatResult, ResponsesMapping
 from tests.course_protocol import strategies
 from tests.course_provider_openai.bodies import (
     DONE,
@@ -44,6 +44,7 @@ from tests.course_provider_openai.bodies import (
     tool_start,
     usage,
 )
+from tests.course_provider_openai.chat_grammar import folded
 from tests.course_provider_openai.driving import Replay, StreamParser, replay
 
 Code = VendorErrorCode
@@ -96,8 +97,8 @@ def responses_mixed() -> list[SseEvent]:
 
 
 STREAMS: dict[str, tuple[Callable[[str], StreamParser], Callable[[], list[SseEvent]]]] = {
-    "chat-text": (ChatStreamParser, lambda: chat_text_stream("The sum", " is 42.")),
-    "chat-tools": (ChatStreamParser, chat_tools),
+    "chat-text": (ChatMapping, lambda: chat_text_stream("The sum", " is 42.")),
+    "chat-tools": (ChatMapping, chat_tools),
     "responses-text": (ResponsesMapping, lambda: responses_text_stream("4", "2")),
     "responses-mixed": (ResponsesMapping, responses_mixed),
 }
@@ -126,9 +127,12 @@ def test_every_stream_cut_short_fails_as_missing_terminal_and_only_the_whole_one
 ) -> None:
     parser_type, build = STREAMS[name]
     events = build()
-    assert replay(parser_type("request-1"), events).response is not None
+    # Chat's closing [DONE] is optional: the body is whole without it.
+    whole = len(events) - 1 if events[-1].data == DONE else len(events)
+    for length in range(whole, len(events) + 1):
+        assert replay(parser_type("request-1"), events[:length]).response is not None
 
-    for length in range(len(events)):
+    for length in range(whole):
         outcome = replay(parser_type("request-1"), events[:length])
         assert outcome.response is None
         assert outcome.error is not None
@@ -208,3 +212,24 @@ def test_arbitrary_json_events_after_a_valid_start_never_raise_anything_but_vend
     events = [*start, *(SseEvent("message", json.dumps(payload)) for payload in payloads)]
 
     check_outcome(replay(parser_type("request-1"), events), events)
+
+
+@given(mutated_streams().filter(lambda case: case[0].startswith("chat-")))
+def test_the_chat_grammar_refuses_what_the_mapping_refuses_at_the_same_event_or_later(
+    case: tuple[str, list[SseEvent]],
+) -> None:
+    _name, events = case
+    mapped = replay(ChatMapping("request-1"), events)
+    judged = folded(events)
+
+    if isinstance(judged, VendorError):
+        assert judged.event_index is not None
+        assert 0 <= judged.event_index <= len(events)
+        assert judged.message.startswith(f"event {judged.event_index}: ")
+        # The mapping reads each frame through the grammar: it fails there, or sooner.
+        assert mapped.error is not None
+        assert mapped.error.event_index is not None
+        assert mapped.error.event_index <= judged.event_index
+    else:
+        assert type(judged) is ChatResult
+        assert mapped.error is not None or mapped.response is not None

@@ -15,7 +15,7 @@ import pytest
 from course_http import SseEvent
 from course_protocol import CourseTextBlock, CourseTextDeltaChunk, CourseToolCall, JsonObject
 from course_provider_openai import (
-    ChatStreamParser,
+    ChatMapping,
     ResponsesMapping,
     _chat_tool_calls,
     _responses_calls,
@@ -81,7 +81,7 @@ def test_chat_parses_a_call_of_100_000_fragments_once(
         DONE,
     )
 
-    outcome = replay(ChatStreamParser("request-1"), events)
+    outcome = replay(ChatMapping("request-1"), events)
 
     assert outcome.error is None
     assert parse.lengths == [len("".join(pieces))]
@@ -141,12 +141,16 @@ def test_chat_streams_100_000_text_deltas_as_chunks_and_one_text_block() -> None
         {
             "id": "chatcmpl-long",
             "choices": [],
-            "usage": {"prompt_tokens": 1, "completion_tokens": FRAGMENTS},
+            "usage": {
+                "prompt_tokens": 1,
+                "completion_tokens": FRAGMENTS,
+                "total_tokens": 1 + FRAGMENTS,
+            },
         },
         DONE,
     )
 
-    outcome = replay(ChatStreamParser("request-1"), events)
+    outcome = replay(ChatMapping("request-1"), events)
 
     assert len(outcome.chunks) == FRAGMENTS
     assert all(type(chunk) is CourseTextDeltaChunk for chunk in outcome.chunks)

@@ -23,8 +23,8 @@ def test_every_public_function_and_class_has_a_docstring() -> None:
                     assert inspect.getdoc(member), f"{name}.{member_name} has no docstring"
 
 
-def test_the_vendor_names_and_paths_are_the_documented_ones() -> None:
-    assert course_provider_openai.CHAT_VENDOR == "openai-chat"
+def test_the_wire_names_and_paths_are_the_documented_ones() -> None:
+    assert course_provider_openai.CHAT_WIRE == "openai-chat"
     assert course_provider_openai.RESPONSES_WIRE == "openai-responses"
     assert course_provider_openai.CHAT_COMPLETIONS_PATH == "/chat/completions"
     assert course_provider_openai.RESPONSES_PATH == "/responses"

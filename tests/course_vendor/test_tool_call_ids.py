@@ -28,9 +28,9 @@ from course_protocol.untrusted import shown
 from course_provider_anthropic import WIRE as ANTHROPIC_WIRE
 from course_provider_anthropic import MessagesMapping
 from course_provider_openai import (
-    CHAT_VENDOR,
+    CHAT_WIRE,
     RESPONSES_WIRE,
-    ChatStreamParser,
+    ChatMapping,
     ResponsesMapping,
 )
 from course_stream import AbortController
@@ -38,7 +38,7 @@ from tests.course_provider_anthropic import bodies as anthropic
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wires import REQUEST, WIRES, Wire, read_into, sse_bytes
 
-Parser = MessagesMapping | ChatStreamParser | ResponsesMapping
+Parser = MessagesMapping | ChatMapping | ResponsesMapping
 TwoCalls = Callable[[str, str], tuple[list[SseEvent], int]]
 """The events of an answer that calls ``add`` under a first and a second id, and the
 index of the event that gives the second call its id."""
@@ -101,7 +101,7 @@ def responses_two_calls(first: str, second: str) -> tuple[list[SseEvent], int]:
 
 CASES: dict[str, tuple[Callable[[str], Parser], TwoCalls]] = {
     ANTHROPIC_WIRE: (MessagesMapping, anthropic_two_calls),
-    CHAT_VENDOR: (ChatStreamParser, chat_two_calls),
+    CHAT_WIRE: (ChatMapping, chat_two_calls),
     RESPONSES_WIRE: (ResponsesMapping, responses_two_calls),
 }
 """The wires whose vendor gives each call its id (a wire that makes its ids up has no case)."""
@@ -182,7 +182,7 @@ def test_the_same_id_in_two_fragments_of_one_chat_event_fails_at_that_event() ->
     events = openai.chat_events(openai.text("Adding."), openai.chunk({"tool_calls": fragments}))
 
     with pytest.raises(VendorError) as raised:
-        play(ChatStreamParser, events)
+        play(ChatMapping, events)
 
     assert raised.value.code is VendorErrorCode.VENDOR_INVALID_EVENT
     assert raised.value.event_index == 1

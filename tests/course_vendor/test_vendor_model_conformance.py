@@ -44,7 +44,9 @@ async def test_a_replayed_answer_conforms(wire: Wire, chunking: Chunking, answer
 @every_wire
 async def test_a_body_cut_before_its_terminal_conforms_and_fails_every_time(wire: Wire) -> None:
     body = wire.text_body("The sum ", "is 42.")
-    cut = body[: body.rindex(b"data:")]
+    # Cut after the first event: on every wire the terminal comes later (on Chat,
+    # what follows the finish is optional, so a cut before the last event is whole).
+    cut = body[: body.index(b"data:", body.index(b"data:") + 1)]
 
     report = await assert_conforms(lambda: replaying(wire, ok(cut), "bytes"), REQUEST)
 

@@ -14,7 +14,7 @@ import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk, CourseTextDeltaChunk, CourseToolCallChunk
-from course_provider_openai import ChatStreamParser
+from course_provider_openai import ChatMapping
 from course_vendor import VendorPlay
 from tests.course_provider_openai import bodies as openai
 from tests.course_vendor.wire import WirePlay
@@ -75,7 +75,7 @@ def test_a_chat_finish_that_completes_two_calls_pushes_the_text_then_both_calls(
         openai.DONE,
     )
 
-    chunks = played(ChatStreamParser, events)
+    chunks = played(ChatMapping, events)
 
     assert [type(chunk) for chunk in chunks] == [
         CourseTextDeltaChunk,

@@ -7,9 +7,13 @@
   for the API key, which the configuration never holds.
 - `chat_request_body` and `responses_request_body`: course request +
   configuration to each API's JSON body, data in, data out.
-- `ChatStreamParser`: the strict parser of Chat Completions' server-sent
-  events into course chunks and one terminal response, failing with
-  `course_http.VendorError` codes.
+- The Chat Completions stream in two halves: `ChatGrammar`, the whole
+  streamed language OpenAI documents, read strictly into a `ChatResult`
+  (its `ChatChoice` s with their `ChatToolCall` s, `ChatFunctionCall`,
+  `ChatAudio` and `ChatTokenLogprob` s, its `ChatUsage`, the vendor's
+  `ChatStreamError`), apart from the port; and `ChatMapping`, those events
+  as course chunks and one terminal response, refusing what the port
+  cannot carry.
 - The Responses wire's two halves: `ResponsesGrammar`, the API's whole
   documented stream language read strictly into a `ResponsesResult` (its
   items `ResponsesMessage`, `ResponsesFunctionCall`, `ResponsesReasoning`, `ResponsesToolItem`;
@@ -18,25 +22,38 @@
   result as the response, refusing what the course cannot carry.
 - `describe_error`: the vendor's type, code and message from an HTTP error
   body of either API, as a ``course_http.VendorErrorBody``.
+- `CHAT_WIRE` and `RESPONSES_WIRE`: the wires' names (``"openai-chat"``,
+  ``"openai-responses"``), with their endpoint paths.
 
-Nothing here touches the network: the parsers take events, the request
-functions return plain values.
+Nothing here touches the network: the grammar and the parsers take events,
+the request functions return plain values. Every failure is a
+`course_http.VendorError` with a `course_http.VendorErrorCode`.
 """
 
 import inspect as _inspect
 
-from course_provider_openai._chat_choice import ChatFeedResult
-from course_provider_openai._chat_parser import ChatStreamParser
+from course_provider_openai._chat_grammar import ChatGrammar
+from course_provider_openai._chat_mapping import ChatMapping
 from course_provider_openai._chat_request import chat_request_body
+from course_provider_openai._chat_result import (
+    ChatAudio,
+    ChatChoice,
+    ChatFunctionCall,
+    ChatResult,
+    ChatStreamError,
+    ChatTokenLogprob,
+    ChatToolCall,
+    ChatUsage,
+)
 from course_provider_openai._chat_wire import PATH as CHAT_COMPLETIONS_PATH
-from course_provider_openai._chat_wire import VENDOR as CHAT_VENDOR
+from course_provider_openai._chat_wire import WIRE as CHAT_WIRE
 from course_provider_openai._config import (
     API_KEY_VARIABLE,
     DEFAULT_BASE_URL,
     OpenAIConfig,
     request_headers,
 )
-from course_provider_openai._error_body import describe_error
+from course_provider_openai._errors import describe_error
 from course_provider_openai._models import OpenAIChatModel, OpenAIResponsesModel
 from course_provider_openai._plugin import CHAT_PLUGIN, RESPONSES_PLUGIN
 from course_provider_openai._responses_grammar import ResponsesGrammar
@@ -61,13 +78,21 @@ __all__ = [
     "API_KEY_VARIABLE",
     "CHAT_COMPLETIONS_PATH",
     "CHAT_PLUGIN",
-    "CHAT_VENDOR",
+    "CHAT_WIRE",
     "DEFAULT_BASE_URL",
     "RESPONSES_PATH",
     "RESPONSES_PLUGIN",
     "RESPONSES_WIRE",
-    "ChatFeedResult",
-    "ChatStreamParser",
+    "ChatAudio",
+    "ChatChoice",
+    "ChatFunctionCall",
+    "ChatGrammar",
+    "ChatMapping",
+    "ChatResult",
+    "ChatStreamError",
+    "ChatTokenLogprob",
+    "ChatToolCall",
+    "ChatUsage",
     "OpenAIChatModel",
     "OpenAIConfig",
     "OpenAIResponsesModel",

@@ -1,190 +1,267 @@
-"""Choice 0 of one streamed Chat Completions response: its text, refusal and Tool calls.
+"""One choice of a streamed Chat Completions response, read delta by delta: the grammar's part.
 
-Each chunk carries one ``choices[0].delta``. Text pieces become course
-chunks at once; refusal text and Tool-call fragments are kept until the
-``finish_reason``, where the pieces become the message (the text first,
-then the calls in the order they started), checked against the stop reason.
+A chunk carries zero or more ``choices[]`` entries, each with the choice's
+``index``, a ``delta``, its ``logprobs`` and ``finish_reason``. A choice
+gathers its text, refusal, Tool calls, deprecated function call and audio
+until it ends: at its ``finish_reason``, or, for an audio answer, at the
+``delta.audio.expires_at`` that OpenAI may send instead of one (the official
+SDKs finish such a stream; after it only the finish may still come). When it
+ends, `StreamedChoice.closed` holds everything it said as a `ChatChoice`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, NoReturn, TypeAlias, final
+from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
-from course_protocol import (
-    CourseAssistantContent,
-    CourseAssistantMessage,
-    CourseModelChunk,
-    CourseStopReason,
-    CourseTextBlock,
-    CourseTextDeltaChunk,
-    CourseToolCallChunk,
-    terminal_semantics_error,
-)
+from course_protocol import is_blank
 from course_protocol.untrusted import shown
-from course_provider_openai import _chat_wire as wire
-from course_provider_openai._chat_tool_calls import ChatToolCalls
+from course_provider_openai._chat_audio import AudioPieces
+from course_provider_openai._chat_reads import choice_path, token_logprobs
+from course_provider_openai._chat_result import (
+    ChatChoice,
+    ChatFunctionCall,
+    ChatTokenLogprob,
+)
+from course_provider_openai._chat_tool_calls import ChatToolCalls, parsed_arguments
 from course_provider_openai._failures import CHAT_FAILURES
-from course_vendor import FeedResult, TextPieces
+from course_vendor import TextPieces, ToolCallIds
 
-__all__ = ["ChatChoice", "ChatFeedResult"]
-
-ChatFeedResult: TypeAlias = FeedResult
-"""What one event yields (``course_vendor.FeedResult``): nothing, one chunk, or, at the
-finish of a response that calls Tools, several chunks (the last text delta, if the
-finish carried one, then one complete Tool call per call, in the order the calls started)."""
+__all__ = ["StreamedChoice"]
 
 _Code = VendorErrorCode
-_NO_CHUNKS: tuple[CourseModelChunk, ...] = ()
-_Push = Callable[[CourseModelChunk], None]
-_STOP_REASONS: Final = {
-    wire.FINISH_STOP: CourseStopReason.STOP,
-    wire.FINISH_TOOL_CALLS: CourseStopReason.TOOL_CALL,
-}
-_DELTA = f"{wire.CHOICES_KEY}[0].{wire.DELTA_KEY}"
+_FINISH_REASONS: Final = frozenset(
+    {"stop", "length", "tool_calls", "content_filter", "function_call"}
+)
+_WHOLE_FINISHES: Final = frozenset({"stop", "tool_calls", "function_call"})
+"""The finishes after which every Tool call's arguments are whole (not cut by a limit)."""
+_ROLES: Final = frozenset({"developer", "system", "user", "assistant", "tool"})
 
 _fail = CHAT_FAILURES.fail
 _invalid = CHAT_FAILURES.invalid
 
 
 @final
-class ChatChoice:
-    """The one choice of a response so far, fed one ``choices[0]`` object at a time by `take`.
+class _FunctionCall:
+    __slots__ = ("arguments", "name")
 
-    At the finish, `finish` holds the vendor's reason, `stop` the course
-    stop reason and `message` the complete message, whose id is
-    `message_id`: the parser sets it from the first chunk's ``id`` before
-    any choice is read.
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.arguments = TextPieces()
+
+
+@final
+class StreamedChoice:
+    """Choice ``index`` of a response so far; ``ids`` is the response's `ToolCallIds`.
+
+    `take` reads one ``choices[]`` entry for it; `ended` says that it ended,
+    `closed` what it said once its ``finish_reason`` came (`close` makes it
+    for a choice that ended otherwise, or was cut off).
     """
 
     __slots__ = (
+        "_audio",
         "_calls",
+        "_content_logprobs",
+        "_expired",
+        "_function",
         "_refusal",
-        "_request_id",
+        "_refusal_logprobs",
+        "_role",
         "_text",
-        "finish",
-        "message",
-        "message_id",
-        "stop",
+        "closed",
+        "index",
     )
 
-    def __init__(self, request_id: str) -> None:
-        self._request_id = request_id
-        self.message_id = ""
-        """``message-`` and the response's ``id``: the course message id."""
+    def __init__(self, index: int, ids: ToolCallIds) -> None:
+        self.index = index
+        self._role: str | None = None
         self._text = TextPieces()
-        self._calls = ChatToolCalls()
         self._refusal = TextPieces()
-        self.finish: str | None = None
-        """The vendor's ``finish_reason``, once one came."""
-        self.message: CourseAssistantMessage | None = None
-        """The complete message, once the finish came."""
-        self.stop = CourseStopReason.STOP
-        """The course stop reason of the finish (``STOP`` until then)."""
+        self._calls = ChatToolCalls(ids)
+        self._function: _FunctionCall | None = None
+        self._audio: AudioPieces | None = None
+        self._content_logprobs: list[ChatTokenLogprob] | None = None
+        self._refusal_logprobs: list[ChatTokenLogprob] | None = None
+        self._expired = False
+        self.closed: ChatChoice | None = None
+        """Everything the choice said, from its ``finish_reason`` on (``None`` before)."""
 
-    def take(self, choice: object, index: int, push: _Push) -> None:
-        """Read ``choices[0]`` of event ``index``; ``push`` the chunks it yields, in order.
+    @property
+    def ended(self) -> bool:
+        """Whether the choice ended: its ``finish_reason`` came, or its audio expired."""
+        return self._expired or self.closed is not None
 
-        Nothing is pushed for an event that fails: the text delta a finish
-        carries is pushed only once the finish is checked, then the Tool calls.
+    def take(self, choice: dict[str, Any], index: int, position: int) -> bool:
+        """Read the entry ``choice`` (at ``position`` in the ``choices`` of event ``index``).
 
-        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for a field of the
-        wrong type or a role other than ``assistant``;
-        ``VENDOR_UNSUPPORTED_CONTENT`` for a choice ``index`` other than 0;
-        what ``ChatToolCalls.add`` raises; ``VENDOR_EVENT_ORDER`` for
-        content or another reason after the finish; and at the finish
-        ``VENDOR_REFUSAL``, ``VENDOR_INCOMPLETE``,
-        ``VENDOR_INVALID_TOOL_ARGUMENTS`` or ``VENDOR_INVALID_TERMINAL``.
+        Returns whether this entry ended the choice.
+
+        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for a field of the wrong
+        type or value (a role or finish reason OpenAI does not document, an
+        audio id that changes); ``VENDOR_EVENT_ORDER`` for anything after the
+        choice ended but the finish of an expired audio answer, or a function
+        call's name after its start; what `ChatToolCalls.add` raises; and at
+        the finish ``VENDOR_INVALID_TOOL_ARGUMENTS`` for a function call's
+        arguments that are not a JSON object (when the finish says they are whole).
         """
-        if type(choice) is not dict:
-            _invalid(index, f"{wire.CHOICES_KEY}[0]", "an object", choice)
-        position = choice.get(wire.INDEX_KEY)
-        if position != 0 or type(position) is not int:
-            self._bad_choice_index(position, index)
-        delta = choice.get(wire.DELTA_KEY)
+        ended_before = self.closed is not None or self._expired
+        if ended_before:
+            self._after_end(choice, index, position)
+        delta = choice.get("delta")
         if type(delta) is not dict:
-            _invalid(index, _DELTA, "an object", delta)
-        finish = choice.get(wire.FINISH_REASON_KEY)
-        if self.finish is not None:
-            self._after_finish(delta, finish, index)
-            return
-        produced: CourseModelChunk | None = None
-        content = delta.get(wire.CONTENT_KEY)
+            _invalid(index, choice_path(position, "delta"), "an object", delta)
+        content = delta.get("content")
         if content is not None:
             if type(content) is not str:
-                _invalid(index, f"{_DELTA}.{wire.CONTENT_KEY}", "a string or null", content)
-            if content:
-                self._text.append(content)
-                produced = CourseTextDeltaChunk(self._request_id, content)
-        role = delta.get(wire.ROLE_KEY)
-        if role is not None and role != wire.ASSISTANT_ROLE:
-            _invalid(index, f"{_DELTA}.{wire.ROLE_KEY}", f"{wire.ASSISTANT_ROLE!r}", role)
-        fragments = delta.get(wire.TOOL_CALLS_KEY)
-        if fragments is not None:
-            self._calls.add(fragments, index)
-        refusal = delta.get(wire.REFUSAL_KEY)
-        if refusal is not None:
-            if type(refusal) is not str:
-                _invalid(index, f"{_DELTA}.{wire.REFUSAL_KEY}", "a string or null", refusal)
-            if refusal:
-                self._refusal.append(refusal)
-        calls = _NO_CHUNKS if finish is None else self._finish_with(finish, index)
-        if produced is not None:
-            push(produced)
-        for call in calls:
-            push(call)
+                _invalid(
+                    index, choice_path(position, "delta", "content"), "a string or null", content
+                )
+            self._text.append(content)
+        if content is None or len(delta) > 1:
+            self._rest_of(delta, index, position)
+        logprobs = choice.get("logprobs")
+        if logprobs is not None:
+            self._logprobs(logprobs, index, position)
+        finish = choice.get("finish_reason")
+        if finish is not None:
+            self._finish(finish, index, position)
+        return not ended_before and (self._expired or self.closed is not None)
 
-    def _bad_choice_index(self, position: object, index: int) -> NoReturn:
-        path = f"{wire.CHOICES_KEY}[0].{wire.INDEX_KEY}"
-        if type(position) is not int:
-            _invalid(index, path, "an integer", position)
-        _fail(
-            _Code.VENDOR_UNSUPPORTED_CONTENT,
-            index,
-            f"{path} is {position}: the course protocol has one answer per call (choice 0)",
+    def close(self, finish: str | None, index: int) -> ChatChoice:
+        """Everything the choice said, as it ended at event ``index`` with ``finish``.
+
+        Tool and function call arguments are parsed when ``finish`` says they
+        are whole (``stop``, ``tool_calls``, ``function_call``); raises
+        ``VENDOR_INVALID_TOOL_ARGUMENTS`` then for text that is not a JSON object.
+        """
+        whole = finish in _WHOLE_FINISHES
+        function = None
+        if self._function is not None:
+            text = self._function.arguments.joined()
+            parsed = parsed_arguments(text, index, "function_call.arguments") if whole else None
+            function = ChatFunctionCall(self._function.name, text, parsed)
+        audio = None if self._audio is None else self._audio.audio()
+        return ChatChoice(
+            self.index,
+            self._role,
+            self._text.joined(),
+            self._refusal.joined(),
+            self._calls.complete(index, parse=whole),
+            function,
+            audio,
+            None if self._content_logprobs is None else tuple(self._content_logprobs),
+            None if self._refusal_logprobs is None else tuple(self._refusal_logprobs),
+            finish,
         )
 
-    def _finish_with(self, reason: object, index: int) -> tuple[CourseModelChunk, ...]:
-        path = f"{wire.CHOICES_KEY}[0].{wire.FINISH_REASON_KEY}"
-        if type(reason) is not str:
-            _invalid(index, path, "a string or null", reason)
-        if self._refusal:
-            CHAT_FAILURES.refused(self._refusal.joined(), index, wire.REFUSAL_KEY)
-        stop_reason = _STOP_REASONS.get(reason)
-        if stop_reason is None:
-            _fail(
-                _Code.VENDOR_INCOMPLETE,
-                index,
-                f"{path} is {shown(reason)!r}, which the course protocol cannot express",
-                vendor_type=reason,
-            )
-        content: list[CourseAssistantContent] = []
-        if self._text:
-            content.append(CourseTextBlock(self._text.joined()))
-        calls = self._calls.complete(index)
-        content.extend(calls)
-        message = CourseAssistantMessage(self.message_id, tuple(content))
-        problem = terminal_semantics_error(stop_reason, message)
-        if problem is not None:
-            _fail(_Code.VENDOR_INVALID_TERMINAL, index, f"{path} {reason!r}: {problem}")
-        self.message = message
-        self.stop = stop_reason
-        self.finish = reason
-        if not calls:
-            return _NO_CHUNKS
-        return tuple(CourseToolCallChunk(self._request_id, call) for call in calls)
+    def _rest_of(self, delta: dict[str, Any], index: int, position: int) -> None:
+        role = delta.get("role")
+        if role is not None:
+            self._read_role(role, index, position)
+        refusal = delta.get("refusal")
+        if refusal is not None:
+            if type(refusal) is not str:
+                _invalid(
+                    index, choice_path(position, "delta", "refusal"), "a string or null", refusal
+                )
+            self._refusal.append(refusal)
+        fragments = delta.get("tool_calls")
+        if fragments is not None:
+            self._calls.add(fragments, index, position)
+        function = delta.get("function_call")
+        if function is not None:
+            self._function_call(function, index, position)
+        audio = delta.get("audio")
+        if audio is not None:
+            self._read_audio(audio, index, position)
 
-    def _after_finish(self, delta: dict[str, Any], finish: object, index: int) -> None:
-        # OpenRouter repeats the finish chunk with an empty delta: an echo that
-        # adds nothing is harmless; new content or another reason is not.
-        if finish is not None and finish != self.finish:
+    def _read_role(self, role: object, index: int, position: int) -> None:
+        if role == self._role:
+            return
+        path = choice_path(position, "delta", "role")
+        if type(role) is not str:
+            _invalid(index, path, "a string or null", role)
+        if role not in _ROLES:
+            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path} {shown(role)!r} is not a role")
+        if self._role is not None:
             _fail(
-                _Code.VENDOR_EVENT_ORDER,
+                _Code.VENDOR_INVALID_EVENT,
                 index,
-                f"a second finish_reason {shown(str(finish))!r} follows {self.finish!r}",
+                f"{path} {shown(role)!r} differs from the choice's role {self._role!r}",
             )
-        content = delta.get(wire.CONTENT_KEY)
-        refusal = delta.get(wire.REFUSAL_KEY)
-        if content not in (None, "") or refusal not in (None, "") or delta.get(wire.TOOL_CALLS_KEY):
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{_DELTA} carries content after the finish")
+        self._role = role
+
+    def _function_call(self, function: object, index: int, position: int) -> None:
+        path = choice_path(position, "delta", "function_call")
+        if type(function) is not dict:
+            _invalid(index, path, "an object or null", function)
+        name = function.get("name")
+        if self._function is None:
+            if type(name) is not str or is_blank(name):
+                _invalid(index, f"{path}.name", "a non-blank string", name)
+            self._function = _FunctionCall(name)
+        elif name is not None:
+            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{path}.name comes again after its start")
+        arguments = function.get("arguments")
+        if arguments is not None:
+            if type(arguments) is not str:
+                _invalid(index, f"{path}.arguments", "a string or null", arguments)
+            self._function.arguments.append(arguments)
+
+    def _read_audio(self, audio: object, index: int, position: int) -> None:
+        pieces = self._audio
+        if pieces is None:
+            pieces = self._audio = AudioPieces()
+        pieces.take(audio, index, position)
+        if pieces.expires_at is not None:
+            self._expired = True
+
+    def _logprobs(self, logprobs: object, index: int, position: int) -> None:
+        path = choice_path(position, "logprobs")
+        if type(logprobs) is not dict:
+            _invalid(index, path, "an object or null", logprobs)
+        content = token_logprobs(logprobs.get("content"), index, f"{path}.content")
+        if content is not None:
+            if self._content_logprobs is None:
+                self._content_logprobs = content
+            else:
+                self._content_logprobs.extend(content)
+        refusal = token_logprobs(logprobs.get("refusal"), index, f"{path}.refusal")
+        if refusal is not None:
+            if self._refusal_logprobs is None:
+                self._refusal_logprobs = refusal
+            else:
+                self._refusal_logprobs.extend(refusal)
+
+    def _finish(self, finish: object, index: int, position: int) -> None:
+        path = choice_path(position, "finish_reason")
+        if type(finish) is not str:
+            _invalid(index, path, "a string or null", finish)
+        if finish not in _FINISH_REASONS:
+            _fail(
+                _Code.VENDOR_INVALID_EVENT,
+                index,
+                f"{path} {shown(finish)!r} is not a finish reason OpenAI documents",
+            )
+        self.closed = self.close(finish, index)
+
+    def _after_end(self, choice: dict[str, Any], index: int, position: int) -> None:
+        # An audio answer may still get its finish after its expires_at, with nothing else.
+        delta = choice.get("delta")
+        finishes_audio = (
+            self.closed is None
+            and choice.get("finish_reason") is not None
+            and type(delta) is dict
+            and all(value is None for key, value in delta.items() if key != "role")
+        )
+        if not finishes_audio:
+            self._ended(index, position)
+
+    def _ended(self, index: int, position: int) -> NoReturn:
+        ending = "finish_reason" if self.closed is not None else "audio's expires_at"
+        _fail(
+            _Code.VENDOR_EVENT_ORDER,
+            index,
+            f"{choice_path(position)} follows the {ending} of choice {self.index}; nothing may",
+        )

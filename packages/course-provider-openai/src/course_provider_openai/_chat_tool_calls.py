@@ -1,8 +1,12 @@
-"""The Tool calls of one streamed Chat Completions response, keyed by ``tool_calls[].index``.
+"""The Tool calls of one streamed choice, keyed by ``tool_calls[].index``: the grammar's part.
 
-The first fragment of a call carries its id and function name; later ones
-carry only argument text. Fragments are kept in one list per call and
-joined and parsed once, at the finish: never re-parsed per fragment.
+The first fragment of a call carries its id, type and name (``function.name``,
+or ``custom.name`` for a custom tool); later ones carry only argument text
+(``function.arguments``, ``custom.input``). Calls start in index order, 0 first,
+as OpenAI numbers them and as the official SDK's accumulator assumes (it
+appends a call it has not seen). Fragments are kept in one `TextPieces` per
+call and joined once, when the choice ends; the arguments of a function call
+are parsed then, never per fragment.
 """
 
 from __future__ import annotations
@@ -10,136 +14,169 @@ from __future__ import annotations
 from typing import Any, Final, final
 
 from course_http import VendorErrorCode
-from course_protocol import CourseToolCall, is_blank
+from course_protocol import JsonObject, is_blank
 from course_protocol.untrusted import shown
-from course_provider_openai import _chat_wire as wire
+from course_provider_openai._chat_reads import choice_path
+from course_provider_openai._chat_result import ChatToolCall
+from course_provider_openai._chat_wire import WIRE
 from course_provider_openai._failures import CHAT_FAILURES
 from course_vendor import TextPieces, ToolCallIds
 from course_vendor import tool_arguments as parse_arguments
 
-__all__ = ["ChatToolCalls"]
+__all__ = ["ChatToolCalls", "parsed_arguments"]
 
 _Code = VendorErrorCode
-_VENDOR: Final = wire.VENDOR
-_PATH: Final = f"{wire.CHOICES_KEY}[0].{wire.DELTA_KEY}.{wire.TOOL_CALLS_KEY}"
-
+_PIECE_KEYS: Final = {"function": "arguments", "custom": "input"}
+"""Each tool type's object in a fragment, and the key of its text in that object."""
 
 _fail = CHAT_FAILURES.fail
 _invalid = CHAT_FAILURES.invalid
 
 
-def _where(position: int, *fields: str) -> str:
-    # Built only to report a failure: the passing path formats nothing per fragment.
-    return f"{_PATH}[{position}]" + "".join(f".{field}" for field in fields)
+def _where(position: int, place: int | None = None, *fields: str) -> str:
+    # Built for a failure's message (and once per call, as it starts): never per fragment.
+    if place is None:
+        return choice_path(position, "delta", "tool_calls")
+    return choice_path(position, "delta", f"tool_calls[{place}]", *fields)
+
+
+def parsed_arguments(text: str, index: int, path: str) -> JsonObject:
+    """``text``, a call's whole argument text, as a JSON object (``""`` means ``{}``).
+
+    Raises ``VENDOR_INVALID_TOOL_ARGUMENTS`` naming ``path`` otherwise.
+    """
+    return parse_arguments(text, vendor=WIRE, index=index, path=path)
 
 
 @final
 class _Call:
-    __slots__ = ("fragments", "id", "name")
+    __slots__ = ("id", "name", "piece_key", "pieces", "type")
 
-    def __init__(self, call_id: str, name: str) -> None:
+    def __init__(self, call_id: str, kind: str, name: str) -> None:
         self.id = call_id
+        self.type = kind
+        self.piece_key = _PIECE_KEYS[kind]
         self.name = name
-        self.fragments = TextPieces()
+        self.pieces = TextPieces()
 
 
 @final
 class ChatToolCalls:
-    """The calls started so far, in the order they started, with their argument fragments."""
+    """The calls of one choice started so far, in index order, with their argument text.
+
+    ``ids`` is the response's `ToolCallIds` (an id names one call in the whole
+    response).
+    """
 
     __slots__ = ("_calls", "_ids")
 
-    def __init__(self) -> None:
-        self._calls: dict[int, _Call] = {}
-        self._ids = ToolCallIds(_VENDOR)
+    def __init__(self, ids: ToolCallIds) -> None:
+        self._calls: list[_Call] = []
+        self._ids = ids
 
-    def add(self, fragments: object, index: int) -> None:
-        """Take one ``delta.tool_calls`` array of event ``index``.
+    def __bool__(self) -> bool:
+        return bool(self._calls)
 
-        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for a malformed
-        fragment; ``VENDOR_EVENT_ORDER`` for a fragment without an id for an
-        index that never started, or an id or name for one that did;
-        ``VENDOR_UNSUPPORTED_CONTENT`` for a call whose ``type`` is not
-        ``function``.
+    def add(self, fragments: object, index: int, position: int) -> None:
+        """Take one ``delta.tool_calls`` array of event ``index``, its choice at ``position``.
+
+        ``position`` is the choice's place in the chunk's ``choices``, for the
+        path a message names (``choices[0].delta.tool_calls[1].id``).
+
+        Raises `VendorError`: ``VENDOR_INVALID_EVENT`` for a malformed fragment
+        or an id an earlier call has; ``VENDOR_UNKNOWN_EVENT`` for a ``type``
+        other than ``function`` and ``custom``; ``VENDOR_EVENT_ORDER`` for a
+        fragment of a call that never started (no id, or an index past the
+        next one), or an id, name or other type for a call that did.
         """
         if type(fragments) is not list:
-            _invalid(index, _PATH, "an array or null", fragments)
-        for position, fragment in enumerate(fragments):
+            _invalid(index, _where(position), "an array or null", fragments)
+        calls = self._calls
+        for place, fragment in enumerate(fragments):
             if type(fragment) is not dict:
-                _invalid(index, _where(position), "an object", fragment)
-            key = fragment.get(wire.INDEX_KEY)
+                _invalid(index, _where(position, place), "an object", fragment)
+            key = fragment.get("index")
             if type(key) is not int or key < 0:
-                _invalid(index, _where(position, wire.INDEX_KEY), "a non-negative integer", key)
-            function = fragment.get(wire.FUNCTION_KEY)
-            if function is not None and type(function) is not dict:
-                _invalid(index, _where(position, wire.FUNCTION_KEY), "an object or null", function)
-            call = self._calls.get(key)
-            if call is None:
-                call = self._start(fragment, function, key, position, index)
-            elif fragment.get(wire.ID_KEY) is not None or (
-                function is not None and function.get(wire.NAME_KEY) is not None
-            ):
-                _fail(
-                    _Code.VENDOR_EVENT_ORDER,
-                    index,
-                    f"{_where(position)} repeats the id or name of Tool call {key}, "
-                    "which already started",
-                )
-            if function is not None:
-                arguments = function.get(wire.ARGUMENTS_KEY)
-                if arguments is not None:
-                    if type(arguments) is not str:
-                        where = _where(position, wire.FUNCTION_KEY, wire.ARGUMENTS_KEY)
-                        _invalid(index, where, "a string or null", arguments)
-                    if arguments:
-                        call.fragments.append(arguments)
+                _invalid(index, _where(position, place, "index"), "a non-negative integer", key)
+            if key < len(calls):
+                call = calls[key]
+                part = fragment.get(call.type)
+                # A later fragment is the index and the call's text object, nothing more.
+                if part is None or len(fragment) != 2:
+                    self._continued(call, fragment, index, position, place)
+                if part is None:
+                    continue
+                if type(part) is not dict:
+                    _invalid(index, _where(position, place, call.type), "an object or null", part)
+                if part.get("name") is not None:
+                    self._restarted(fragment, index, position, place)
+            else:
+                call = self._start(fragment, key, index, _where(position, place))
+                part = fragment[call.type]
+            piece = part.get(call.piece_key)
+            if piece is not None:
+                if type(piece) is not str:
+                    where = _where(position, place, call.type, call.piece_key)
+                    _invalid(index, where, "a string or null", piece)
+                call.pieces.append(piece)
 
-    def complete(self, index: int) -> list[CourseToolCall]:
-        """Every call, in start order, its arguments parsed once; at the finish, event ``index``.
+    def complete(self, index: int, *, parse: bool) -> tuple[ChatToolCall, ...]:
+        """Every call, in index order, its text joined; a function call's parsed if ``parse``.
 
-        Raises `VendorError` ``VENDOR_INVALID_TOOL_ARGUMENTS`` when a call's
-        joined argument text is not a JSON object (the empty text means ``{}``).
+        Called once, when the choice ends at event ``index``. Raises
+        ``VENDOR_INVALID_TOOL_ARGUMENTS`` when ``parse`` and a function call's
+        joined text is not a JSON object.
         """
-        calls: list[CourseToolCall] = []
-        for key, call in self._calls.items():
-            text = call.fragments.joined()
-            where = f"{wire.TOOL_CALLS_KEY}[{key}].{wire.FUNCTION_KEY}.{wire.ARGUMENTS_KEY}"
-            arguments = parse_arguments(text, vendor=_VENDOR, index=index, path=where)
-            calls.append(CourseToolCall(call.id, call.name, arguments))
-        return calls
+        made: list[ChatToolCall] = []
+        for key, call in enumerate(self._calls):
+            text = call.pieces.joined()
+            parsed = None
+            if parse and call.type == "function":
+                path = f"tool_calls[{key}].function.arguments"
+                parsed = parsed_arguments(text, index, path)
+            made.append(ChatToolCall(key, call.id, call.type, call.name, text, parsed))
+        return tuple(made)
 
-    def _start(
-        self,
-        fragment: dict[str, Any],
-        function: dict[str, Any] | None,
-        key: int,
-        position: int,
-        index: int,
-    ) -> _Call:
-        path = _where(position)
-        call_id = fragment.get(wire.ID_KEY)
-        if call_id is None:
+    def _start(self, fragment: dict[str, Any], key: int, index: int, path: str) -> _Call:
+        call_id = fragment.get("id")
+        if call_id is None or key > len(self._calls):
             _fail(
                 _Code.VENDOR_EVENT_ORDER,
                 index,
-                f"{path} continues Tool call {key}, which never started (no id)",
+                f"{path} continues Tool call {key}, which never started "
+                f"(the next call to start is {len(self._calls)}, with an id)",
             )
         if type(call_id) is not str or is_blank(call_id):
-            _invalid(index, f"{path}.{wire.ID_KEY}", "a non-blank string", call_id)
-        kind = fragment.get(wire.TYPE_KEY)
-        if kind is not None and kind != wire.FUNCTION_TYPE:
+            _invalid(index, f"{path}.id", "a non-blank string", call_id)
+        kind = fragment.get("type")
+        if kind is None:
+            kind = "function"
+        elif type(kind) is not str:
+            _invalid(index, f"{path}.type", "a string or null", kind)
+        elif kind not in _PIECE_KEYS:
             _fail(
-                _Code.VENDOR_UNSUPPORTED_CONTENT,
+                _Code.VENDOR_UNKNOWN_EVENT,
                 index,
-                f"{path}.{wire.TYPE_KEY} is {shown(str(kind))!r}: "
-                "only function calls are supported",
+                f"{path}.type {shown(kind)!r} is not a tool call type OpenAI documents",
             )
-        name = None if function is None else function.get(wire.NAME_KEY)
-        if type(name) is not str or is_blank(name):
-            _invalid(
-                index, f"{path}.{wire.FUNCTION_KEY}.{wire.NAME_KEY}", "a non-blank string", name
-            )
-        self._ids.claim(call_id, index, f"{path}.{wire.ID_KEY}")
-        call = _Call(call_id, name)
-        self._calls[key] = call
+        part = CHAT_FAILURES.object_at(fragment, kind, index, parent=path)
+        name = CHAT_FAILURES.text_at(part, "name", index, parent=f"{path}.{kind}", non_blank=True)
+        self._ids.claim(call_id, index, f"{path}.id")
+        call = _Call(call_id, kind, name)
+        self._calls.append(call)
         return call
+
+    def _continued(
+        self, call: _Call, fragment: dict[str, Any], index: int, position: int, place: int
+    ) -> None:
+        kind = fragment.get("type")
+        if fragment.get("id") is not None or (kind is not None and kind != call.type):
+            self._restarted(fragment, index, position, place)
+
+    def _restarted(self, fragment: dict[str, Any], index: int, position: int, place: int) -> None:
+        _fail(
+            _Code.VENDOR_EVENT_ORDER,
+            index,
+            f"{_where(position, place)} repeats the id, type or name of Tool call "
+            f"{fragment['index']}, which already started",
+        )

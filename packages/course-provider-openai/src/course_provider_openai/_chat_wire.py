@@ -2,8 +2,10 @@
 
 These spellings belong to the untrusted side of the boundary: the request
 body the adapter sends and the chunks it streams back. They appear in this
-package only. The error-body names at the end are the ones both OpenAI APIs
-send (``{"error": {"message", "type", "param", "code"}}``).
+package only; the stream's grammar (`_chat_grammar` and its parts) writes
+the chunk's keys as literals, which read better there than constants. The
+error-body names at the end are the ones both OpenAI APIs send
+(``{"error": {"message", "type", "param", "code"}}``).
 """
 
 from typing import Final
@@ -11,33 +13,23 @@ from typing import Final
 __all__ = [
     "ARGUMENTS_KEY",
     "ASSISTANT_ROLE",
-    "CHOICES_KEY",
-    "COMPLETION_TOKENS_KEY",
     "CONTENT_KEY",
-    "DELTA_KEY",
     "DESCRIPTION_KEY",
     "DONE_DATA",
     "ERROR_CODE_KEY",
-    "ERROR_EVENT",
     "ERROR_KEY",
     "ERROR_MESSAGE_KEY",
     "ERROR_TYPE_KEY",
-    "FINISH_REASON_KEY",
-    "FINISH_STOP",
-    "FINISH_TOOL_CALLS",
     "FUNCTION_KEY",
     "FUNCTION_TYPE",
     "ID_KEY",
     "INCLUDE_USAGE_KEY",
-    "INDEX_KEY",
     "MAX_COMPLETION_TOKENS_KEY",
     "MESSAGES_KEY",
     "MODEL_KEY",
     "NAME_KEY",
     "PARAMETERS_KEY",
     "PATH",
-    "PROMPT_TOKENS_KEY",
-    "REFUSAL_KEY",
     "ROLE_KEY",
     "STREAM_KEY",
     "STREAM_OPTIONS_KEY",
@@ -47,13 +39,12 @@ __all__ = [
     "TOOL_CALL_ID_KEY",
     "TOOL_ROLE",
     "TYPE_KEY",
-    "UNNAMED_EVENT",
-    "USAGE_KEY",
     "USER_ROLE",
-    "VENDOR",
+    "WIRE",
 ]
 
-VENDOR: Final = "openai-chat"
+WIRE: Final = "openai-chat"
+"""The wire's name, as ``--wire`` and the vendor registry take it."""
 PATH: Final = "/chat/completions"
 """The endpoint under the base URL (``https://api.openai.com/v1``), as the official SDK joins it."""
 
@@ -73,6 +64,8 @@ USER_ROLE: Final = "user"
 ASSISTANT_ROLE: Final = "assistant"
 TOOL_ROLE: Final = "tool"
 TOOL_CALL_ID_KEY: Final = "tool_call_id"
+TOOL_CALLS_KEY: Final = "tool_calls"
+ID_KEY: Final = "id"
 
 TYPE_KEY: Final = "type"
 FUNCTION_TYPE: Final = "function"
@@ -82,29 +75,11 @@ DESCRIPTION_KEY: Final = "description"
 PARAMETERS_KEY: Final = "parameters"
 ARGUMENTS_KEY: Final = "arguments"
 
-# Streamed chunks.
+# Streamed chunks: the grammar spells its keys as literals; these name the terminal frame.
 DONE_DATA: Final = "[DONE]"
 """The data of the terminal frame: not JSON."""
-ERROR_EVENT: Final = "error"
-"""The SSE event name compatible vendors use for an error frame (OpenAI names no events)."""
-UNNAMED_EVENT: Final = "message"
-"""The name SSE gives a frame that has no ``event:`` line."""
 
-ID_KEY: Final = "id"
-CHOICES_KEY: Final = "choices"
-INDEX_KEY: Final = "index"
-DELTA_KEY: Final = "delta"
-TOOL_CALLS_KEY: Final = "tool_calls"
-REFUSAL_KEY: Final = "refusal"
-FINISH_REASON_KEY: Final = "finish_reason"
-USAGE_KEY: Final = "usage"
-PROMPT_TOKENS_KEY: Final = "prompt_tokens"
-COMPLETION_TOKENS_KEY: Final = "completion_tokens"
-
-FINISH_STOP: Final = "stop"
-FINISH_TOOL_CALLS: Final = "tool_calls"
-
-# The error body (and the in-stream error objects of compatible vendors).
+# The error body (and the in-stream error objects).
 ERROR_KEY: Final = "error"
 ERROR_TYPE_KEY: Final = "type"
 ERROR_CODE_KEY: Final = "code"

@@ -1,8 +1,8 @@
-"""How both OpenAI parsers report what is wrong: one `VendorError` shape, messages with paths.
+"""How both OpenAI wires report what is wrong: one `VendorError` shape, messages with paths.
 
-Each API's modules raise through that API's `OpenAIFailures` (`CHAT_FAILURES`,
+Each wire's modules raise through that wire's `OpenAIFailures` (`CHAT_FAILURES`,
 `RESPONSES_FAILURES`), a ``course_vendor.EventFailures``: every error names
-the API in ``vendor`` and the event in ``event_index``, and names a bad value
+the wire in ``vendor`` and the event in ``event_index``, and names a bad value
 by ``course_protocol.untrusted.described`` (JSON's words), never by its text.
 """
 
@@ -13,7 +13,7 @@ from typing import Final, NoReturn, final
 from course_http import VendorErrorCode
 from course_protocol.untrusted import shown
 from course_provider_openai import _chat_wire, _responses_wire
-from course_provider_openai._error_body import error_account, error_fields
+from course_provider_openai._errors import ErrorDescription, error_account, error_fields
 from course_vendor import EventFailures
 
 __all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures"]
@@ -41,11 +41,16 @@ class OpenAIFailures(EventFailures):
     def reported(self, error: object, index: int) -> NoReturn:
         """Raise ``VENDOR_ERROR_EVENT`` for the error object the vendor sent in event ``index``.
 
-        The error's type, code and message (as ``error_fields`` reads them,
-        ``None`` when absent) are the `VendorError`'s ``vendor_type``,
-        ``vendor_code`` and ``vendor_message``.
+        `error_event` of the error's type, code and message as ``error_fields`` reads them.
         """
-        description = error_fields(error)
+        self.error_event(error_fields(error), index)
+
+    def error_event(self, description: ErrorDescription, index: int) -> NoReturn:
+        """Raise ``VENDOR_ERROR_EVENT`` for the vendor's error of event ``index``.
+
+        Its ``(type, code, message)``, each ``None`` when absent, are the
+        `VendorError`'s ``vendor_type``, ``vendor_code`` and ``vendor_message``.
+        """
         kind, code, message = description
         self.fail(
             VendorErrorCode.VENDOR_ERROR_EVENT,
@@ -57,8 +62,8 @@ class OpenAIFailures(EventFailures):
         )
 
 
-CHAT_FAILURES: Final = OpenAIFailures(_chat_wire.VENDOR)
-"""How the Chat Completions modules fail (``vendor`` ``"openai-chat"``)."""
+CHAT_FAILURES: Final = OpenAIFailures(_chat_wire.WIRE)
+"""How the Chat Completions modules fail (wire ``"openai-chat"``)."""
 
 RESPONSES_FAILURES: Final = OpenAIFailures(_responses_wire.WIRE)
 """How the Responses API modules fail (``vendor`` ``"openai-responses"``)."""

@@ -1,7 +1,8 @@
 """OpenAIChatModel and OpenAIResponsesModel: both OpenAI streaming APIs behind the port.
 
-Each is its request conversion and its strict parser, wired to
-``course_vendor.VendorModel``, which does everything else. Both share the
+Each is its request conversion and its stream reader (Chat: the
+`ChatMapping` over its grammar), wired to ``course_vendor.VendorModel``,
+which does everything else. Both share the
 configuration, the key (``OPENAI_API_KEY``) and the error bodies.
 """
 
@@ -13,25 +14,30 @@ from typing import ClassVar, final
 from course_http import HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_openai import _chat_wire, _responses_wire
-from course_provider_openai._chat_parser import ChatStreamParser
+from course_provider_openai._chat_mapping import ChatMapping
 from course_provider_openai._chat_request import chat_request_body
 from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
-from course_provider_openai._error_body import describe_error
+from course_provider_openai._errors import describe_error
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
 from course_vendor import VendorModel, VendorPlay, VendorWire
 
-__all__ = ["CHAT_WIRE", "RESPONSES_WIRE", "OpenAIChatModel", "OpenAIResponsesModel"]
+__all__ = [
+    "CHAT_VENDOR_WIRE",
+    "RESPONSES_VENDOR_WIRE",
+    "OpenAIChatModel",
+    "OpenAIResponsesModel",
+]
 
-CHAT_WIRE = VendorWire(
-    vendor=_chat_wire.VENDOR,
+CHAT_VENDOR_WIRE = VendorWire(
+    vendor=_chat_wire.WIRE,
     key_variable=API_KEY_VARIABLE,
     path=_chat_wire.PATH,
     describe_error=describe_error,
     options=CHAT_OPTIONS,
 )
-RESPONSES_WIRE = VendorWire(
+RESPONSES_VENDOR_WIRE = VendorWire(
     vendor=_responses_wire.WIRE,
     key_variable=API_KEY_VARIABLE,
     path=_responses_wire.PATH,
@@ -86,13 +92,13 @@ class OpenAIChatModel(_OpenAIModel):
 
     __slots__ = ()
 
-    _WIRE = CHAT_WIRE
+    _WIRE = CHAT_VENDOR_WIRE
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         return chat_request_body(request, self._config)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return ChatStreamParser(request_id)
+        return ChatMapping(request_id)
 
 
 @final
@@ -112,7 +118,7 @@ class OpenAIResponsesModel(_OpenAIModel):
 
     __slots__ = ()
 
-    _WIRE = RESPONSES_WIRE
+    _WIRE = RESPONSES_VENDOR_WIRE
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         return responses_request_body(request, self._config)

@@ -97,7 +97,7 @@ _RESPONSES_BODY = frozenset(
 )
 
 CHAT_OPTIONS = OptionSupport(
-    vendor=_chat_wire.VENDOR,
+    vendor=_chat_wire.WIRE,
     sends=frozenset((*COMMON_OPTIONS, *_SHARED_OWN, "seed")),
     temperature_max=_TEMPERATURE_MAX,
     stop_sequences_max=_CHAT_STOP_MAX,

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from course_http import HttpTransport
+from course_provider_openai._chat_grammar import ChatGrammar
 from course_provider_openai._config import BASE_URL_VARIABLE, DEFAULT_BASE_URL, OpenAIConfig
 from course_provider_openai._models import (
-    CHAT_WIRE,
-    RESPONSES_WIRE,
+    CHAT_VENDOR_WIRE,
+    RESPONSES_VENDOR_WIRE,
     OpenAIChatModel,
     OpenAIResponsesModel,
 )
@@ -29,17 +30,19 @@ def _responses_model(transport: HttpTransport) -> OpenAIResponsesModel:
 
 
 CHAT_PLUGIN = VendorPlugin(
-    wire=CHAT_WIRE,
+    wire=CHAT_VENDOR_WIRE,
     sdk="openai",
     base_url=DEFAULT_BASE_URL,
     base_url_variable=BASE_URL_VARIABLE,
     named_events=False,
     replay_model=_chat_model,
+    grammar=ChatGrammar,
 )
-"""The Chat Completions wire for the vendor registry: its events carry no names."""
+"""The Chat Completions wire for the vendor registry: its events carry no names; its
+`ChatGrammar` judges a recorded body alone."""
 
 RESPONSES_PLUGIN = VendorPlugin(
-    wire=RESPONSES_WIRE,
+    wire=RESPONSES_VENDOR_WIRE,
     sdk="openai",
     base_url=DEFAULT_BASE_URL,
     base_url_variable=BASE_URL_VARIABLE,

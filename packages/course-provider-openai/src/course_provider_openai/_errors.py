@@ -1,10 +1,11 @@
-"""The error object both OpenAI APIs send, before the stream and inside it.
+"""The error object both OpenAI wires send, before the stream and inside it.
 
 An HTTP error body is ``{"error": {"message", "type", "param", "code"}}``;
-compatible vendors put the same object in an ``event: error`` frame or beside
-``choices`` in a chunk, and the Responses API in its ``error`` event and in
-``response.failed``. One reader serves them all. Both APIs spell the names
-the same way; they are taken from ``_chat_wire``.
+inside a Chat stream the same object comes in an ``event: error`` frame or
+beside ``choices`` in a chunk (where the official SDK raises it), and in
+the Responses API in its ``error`` event and in ``response.failed``. One
+reader serves them all. Both wires spell the names the same way; they are
+taken from ``_chat_wire``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,108 @@
+"""The fields every Chat chunk repeats: ``id``, ``object``, ``created``, ``model``, and two more.
+
+OpenAI gives every chunk of one response the same ``id`` and ``created``
+(its reference says so), and the same ``object``, ``model``,
+``system_fingerprint`` and ``service_tier``. `ChunkEnvelope` takes them from
+the first chunk, checking each one's type, and holds every later chunk to
+them; a field a chunk leaves out is the same as ``null``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, final
+
+from course_protocol import is_blank
+from course_provider_openai._failures import CHAT_FAILURES
+
+__all__ = ["ChunkEnvelope"]
+
+_CHUNK_OBJECT: Final = "chat.completion.chunk"
+_FIRST_CHUNK: Final = object()
+"""Equal to no chunk ``id``, so the first chunk always takes the checking path."""
+
+_invalid = CHAT_FAILURES.invalid
+
+
+def _text_or_null(chunk: dict[str, Any], key: str, index: int) -> str | None:
+    value = chunk.get(key)
+    if value is not None and type(value) is not str:
+        _invalid(index, key, "a string or null", value)
+    return value
+
+
+@final
+class ChunkEnvelope:
+    """The shared fields of one response's chunks, as its first chunk gave them.
+
+    Each attribute is ``None`` until the first chunk (and when it left the
+    field out); `check` reads each chunk's.
+    """
+
+    __slots__ = ("_expected_id", "created", "fingerprint", "id", "model", "object", "tier")
+
+    def __init__(self) -> None:
+        self._expected_id: object = _FIRST_CHUNK
+        self.id: str | None = None
+        """The ``id``: the response's."""
+        self.object: str | None = None
+        self.created: int | None = None
+        self.model: str | None = None
+        self.fingerprint: str | None = None
+        """The ``system_fingerprint``."""
+        self.tier: str | None = None
+        """The ``service_tier``."""
+
+    def check(self, chunk: dict[str, Any], index: int) -> None:
+        """Take the first chunk's fields, or hold chunk ``index`` to them.
+
+        Raises ``VENDOR_INVALID_EVENT`` naming the field: in the first chunk,
+        an ``id`` that is not non-blank text, an ``object`` other than
+        ``chat.completion.chunk``, a ``created`` that is not a non-negative
+        integer, another field that is not text or null; in a later one, a
+        field that differs from the first chunk's.
+        """
+        if (
+            chunk.get("id") != self._expected_id
+            or chunk.get("model") != self.model
+            or chunk.get("created") != self.created
+            or chunk.get("object") != self.object
+            or chunk.get("system_fingerprint") != self.fingerprint
+            or chunk.get("service_tier") != self.tier
+        ):
+            if self.id is None:
+                self._first(chunk, index)
+            else:
+                self._differs(chunk, index)
+
+    def _first(self, chunk: dict[str, Any], index: int) -> None:
+        chunk_id = chunk.get("id")
+        if type(chunk_id) is not str or is_blank(chunk_id):
+            _invalid(index, "id", "a non-blank string", chunk_id)
+        kind = chunk.get("object")
+        if kind is not None and kind != _CHUNK_OBJECT:
+            _invalid(index, "object", repr(_CHUNK_OBJECT), kind)
+        created = chunk.get("created")
+        if created is not None and (type(created) is not int or created < 0):
+            _invalid(index, "created", "a non-negative integer", created)
+        self.id = self._expected_id = chunk_id
+        self.object = kind
+        self.created = created
+        self.model = _text_or_null(chunk, "model", index)
+        self.fingerprint = _text_or_null(chunk, "system_fingerprint", index)
+        self.tier = _text_or_null(chunk, "service_tier", index)
+
+    def _differs(self, chunk: dict[str, Any], index: int) -> None:
+        firsts = (
+            ("id", self.id),
+            ("model", self.model),
+            ("created", self.created),
+            ("object", self.object),
+            ("system_fingerprint", self.fingerprint),
+            ("service_tier", self.tier),
+        )
+        for key, first in firsts:
+            if chunk.get(key) != first:
+                shown_first = "none" if first is None else repr(first)
+                CHAT_FAILURES.fail_invalid(
+                    f"{key} differs from the first chunk's ({shown_first})", index
+                )

@@ -1,0 +1,270 @@
+"""ChatGrammar: the whole streamed Chat Completions language (``chat.completion.chunk``), strictly.
+
+Every frame is untrusted and judged before anything is kept, in the order
+OpenAI sends them and its official SDK reads them: unnamed chunks
+(`ChunkEnvelope` holds their shared fields, `StreamedChoice` each choice);
+once every choice has ended, the usage chunk, which OpenAI sends only when
+the request asked for it; then ``data: [DONE]``. The usage chunk and
+``[DONE]`` are optional (the SDK stops at ``[DONE]`` and reads a body that
+ends without it to its end). The vendor's error (an ``event: error``
+frame, or a chunk with an ``error`` member: the SDK raises at either) ends
+the stream; only ``[DONE]`` may follow it. What the course port can carry
+is `ChatMapping`'s concern, not this module's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, NoReturn, final
+
+from course_http import SseEvent, VendorError, VendorErrorCode
+from course_protocol import JsonObject
+from course_protocol.untrusted import shown
+from course_provider_openai._chat_choice import StreamedChoice
+from course_provider_openai._chat_envelope import ChunkEnvelope
+from course_provider_openai._chat_reads import chat_usage, moderation
+from course_provider_openai._chat_result import ChatChoice, ChatResult, ChatStreamError, ChatUsage
+from course_provider_openai._chat_wire import DONE_DATA, WIRE
+from course_provider_openai._errors import error_fields
+from course_provider_openai._failures import CHAT_FAILURES
+from course_vendor import ToolCallIds, WireEvent, WireGrammar, event_object
+
+__all__ = ["ChatGrammar"]
+
+_Code = VendorErrorCode
+_UNNAMED: Final = "message"
+"""The name SSE gives a frame that has no ``event:`` line: every chunk's."""
+_USAGE: Final = "usage"
+_ERROR: Final = "error"
+_FOLLOWS: Final = {
+    DONE_DATA: f"follows {DONE_DATA}; nothing may",
+    _USAGE: f"follows the usage chunk; only {DONE_DATA} may",
+    _ERROR: f"follows the vendor's error; only {DONE_DATA} may",
+}
+
+_fail = CHAT_FAILURES.fail
+_invalid = CHAT_FAILURES.invalid
+
+
+@final
+class ChatGrammar(WireGrammar[ChatResult]):
+    """One streamed Chat Completions body, judged one frame at a time: a `WireGrammar`.
+
+    `feed` returns each chunk it judged (the mapping's `WireEvent`), the
+    decoded object of an ``event: error`` frame, and ``None`` for
+    ``[DONE]``; `end` returns the `ChatResult`. `finished` is true once
+    every choice started has ended (or the vendor's error came): the body
+    may end there. What each frame raises, as `course_http.VendorError`
+    (wire ``openai-chat``) at its index:
+
+    - ``VENDOR_INVALID_EVENT``: data that is not a JSON object, a field of
+      the wrong type or value (a blank or changing ``id``, another
+      ``object``, a finish reason or role OpenAI does not document, a
+      repeated Tool-call id, an empty ``choices`` that is not the usage chunk);
+    - ``VENDOR_UNKNOWN_EVENT``: an event name other than ``error``, a Tool
+      call ``type`` other than ``function`` and ``custom``, a moderation
+      ``type`` OpenAI does not send;
+    - ``VENDOR_EVENT_ORDER``: a choice or Tool call that starts before the
+      one numbered before it, a fragment of one that never started, anything
+      for a choice after it ended, usage before every choice ended or beside
+      choices, a second usage, anything after ``[DONE]``, anything but
+      ``[DONE]`` after the usage chunk or the vendor's error;
+    - ``VENDOR_INVALID_TOOL_ARGUMENTS``: at a choice's finish, a function
+      call whose arguments are not a JSON object (unless the finish says
+      they were cut: ``length``, ``content_filter``);
+    - ``VENDOR_MISSING_TERMINAL``: ``[DONE]``, or the end of the body, before
+      every choice ended (or before any choice).
+    """
+
+    __slots__ = (
+        "_after",
+        "_choices",
+        "_envelope",
+        "_error",
+        "_ids",
+        "_moderations",
+        "_open",
+        "_usage",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._envelope = ChunkEnvelope()
+        self._choices: list[StreamedChoice] = []
+        self._open = 0
+        self._ids = ToolCallIds(WIRE)
+        self._usage: ChatUsage | None = None
+        self._moderations: list[JsonObject] = []
+        self._error: ChatStreamError | None = None
+        self._after: str | None = None
+        """What ended the chunks: ``[DONE]``, the usage chunk, or the vendor's error."""
+
+    @property
+    def response_id(self) -> str | None:
+        """The chunks' ``id``, once the first chunk was read."""
+        return self._envelope.id
+
+    @property
+    def error(self) -> ChatStreamError | None:
+        """The vendor's in-stream error, once it came (it ends the stream)."""
+        return self._error
+
+    def choice(self, index: int) -> ChatChoice | None:
+        """Choice ``index`` as it finished, once its ``finish_reason`` was read; else ``None``."""
+        if 0 <= index < len(self._choices):
+            return self._choices[index].closed
+        return None
+
+    def _read(self, frame: SseEvent, index: int) -> WireEvent | None:
+        if self._after is not None:
+            self._after_chunks(frame, index)
+            return None
+        if frame.event != _UNNAMED:
+            return self._named(frame, index)
+        data = frame.data
+        if data == DONE_DATA:
+            self._done(index)
+            return None
+        chunk = event_object(data, vendor=WIRE, index=index)
+        error = chunk.get("error")
+        if error is not None:
+            # The official SDK raises here, before it reads anything else of the chunk.
+            self._reported(error)
+            return chunk
+        self._envelope.check(chunk, index)
+        obfuscation = chunk.get("obfuscation")
+        if obfuscation is not None and type(obfuscation) is not str:
+            _invalid(index, "obfuscation", "a string or null", obfuscation)
+        moderated = chunk.get("moderation")
+        if moderated is not None:
+            self._moderations.append(moderation(moderated, index))
+        choices = chunk.get("choices")
+        if type(choices) is not list:
+            _invalid(index, "choices", "an array", choices)
+        usage = chunk.get("usage")
+        if usage is not None:
+            self._read_usage(usage, choices, index)
+        elif choices:
+            self._take(choices, index)
+        elif moderated is None:
+            CHAT_FAILURES.fail_invalid(
+                "choices is empty in a chunk that carries neither usage nor moderation", index
+            )
+        return chunk
+
+    def _result(self, frame_count: int) -> ChatResult:
+        if not self._terminal:
+            _fail(
+                _Code.VENDOR_MISSING_TERMINAL,
+                frame_count,
+                f"the stream ended before {self._unfinished()}",
+            )
+        envelope = self._envelope
+        return ChatResult(
+            envelope.id,
+            envelope.model,
+            envelope.created,
+            envelope.fingerprint,
+            envelope.tier,
+            tuple(
+                choice.closed if choice.closed is not None else choice.close(None, frame_count)
+                for choice in self._choices
+            ),
+            self._usage,
+            tuple(self._moderations),
+            self._error,
+            self._after == DONE_DATA,
+        )
+
+    def _take(self, choices: list[Any], index: int) -> None:
+        started = self._choices
+        for position, choice in enumerate(choices):
+            if type(choice) is not dict:
+                _invalid(index, f"choices[{position}]", "an object", choice)
+            key = choice.get("index")
+            if type(key) is not int or key < 0:
+                _invalid(index, f"choices[{position}].index", "a non-negative integer", key)
+            if key >= len(started):
+                self._start(key, position, index)
+            elif position and any(entry.get("index") == key for entry in choices[:position]):
+                CHAT_FAILURES.fail_invalid(
+                    f"choices[{position}].index {key} names a choice this chunk already has", index
+                )
+            if started[key].take(choice, index, position):
+                self._open -= 1
+                if not self._open:
+                    self._terminal = True
+
+    def _start(self, key: int, position: int, index: int) -> None:
+        if key != len(self._choices):
+            _fail(
+                _Code.VENDOR_EVENT_ORDER,
+                index,
+                f"choices[{position}].index is {key}: choice {len(self._choices)} has not started",
+            )
+        self._choices.append(StreamedChoice(key, self._ids))
+        self._open += 1
+        self._terminal = False
+
+    def _read_usage(self, usage: object, choices: list[Any], index: int) -> None:
+        if choices:
+            CHAT_FAILURES.fail_order(
+                "usage comes in a chunk with choices; OpenAI sends it last, "
+                "in a chunk of its own (choices: [])",
+                index,
+            )
+        if not self._terminal:
+            CHAT_FAILURES.fail_order(f"usage comes before {self._unfinished()}", index)
+        self._usage = chat_usage(usage, index)
+        self._after = _USAGE
+
+    def _done(self, index: int) -> None:
+        if not self._terminal:
+            _fail(
+                _Code.VENDOR_MISSING_TERMINAL,
+                index,
+                f"{DONE_DATA} arrived before {self._unfinished()}",
+            )
+        self._after = DONE_DATA
+
+    def _unfinished(self) -> str:
+        for choice in self._choices:
+            if not choice.ended:
+                return f"choice {choice.index} finished"
+        return "any choice"
+
+    def _after_chunks(self, frame: SseEvent, index: int) -> None:
+        ended_by = self._after
+        assert ended_by is not None  # only called once the chunks ended
+        if frame.event == _UNNAMED:
+            if frame.data == DONE_DATA:
+                if ended_by != DONE_DATA:
+                    self._after = DONE_DATA
+                    return
+            else:
+                # A frame that is not even a chunk says so first, wherever it is.
+                event_object(frame.data, vendor=WIRE, index=index)
+        CHAT_FAILURES.fail_order(_FOLLOWS[ended_by], index)
+
+    def _named(self, frame: SseEvent, index: int) -> WireEvent:
+        if frame.event != _ERROR:
+            self._unknown_name(frame, index)
+        try:
+            data: dict[str, Any] = event_object(frame.data, vendor=WIRE, index=index)
+        except VendorError:
+            # The vendor said "error"; that its data is broken too changes nothing.
+            data = {}
+        self._reported(data.get("error", data))
+        return data
+
+    @staticmethod
+    def _unknown_name(frame: SseEvent, index: int) -> NoReturn:
+        _fail(
+            _Code.VENDOR_UNKNOWN_EVENT,
+            index,
+            f"event name {shown(frame.event)!r} is not one Chat Completions sends",
+        )
+
+    def _reported(self, error: object) -> None:
+        self._error = ChatStreamError(*error_fields(error))
+        self._after = _ERROR
+        self._terminal = True

@@ -1,0 +1,200 @@
+"""ChatMapping: a Chat Completions stream its grammar judged, as course chunks and one response.
+
+The port half of the ``openai-chat`` wire. `ChatGrammar` has judged every
+frame before it gets here; this module decides what the course protocol can
+carry of it. It carries choice 0's text (a chunk per text delta, as it
+comes) and its function Tool calls (complete, at the finish, after the text
+the finish chunk carried); it refuses, at the event where each first
+appears, what the protocol cannot carry (``VENDOR_UNSUPPORTED_CONTENT``): a
+second choice, audio output, the deprecated ``function_call``, a custom
+tool's call, a role other than ``assistant``. Log probabilities and
+moderation results are not content: they are left out. The adapter's own
+rule lives here too: the request it sends asks for usage
+(``stream_options.include_usage``), so a stream that ends without the usage
+chunk fails, though the grammar accepts one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, NoReturn, final
+
+from course_http import VendorErrorCode
+from course_protocol import (
+    CourseAssistantContent,
+    CourseAssistantMessage,
+    CourseModelChunk,
+    CourseModelResponse,
+    CourseModelUsage,
+    CourseStopReason,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    CourseToolCallChunk,
+    terminal_semantics_error,
+)
+from course_protocol.untrusted import shown
+from course_provider_openai._chat_grammar import ChatGrammar
+from course_provider_openai._chat_result import ChatChoice, ChatResult
+from course_provider_openai._chat_wire import INCLUDE_USAGE_KEY, STREAM_OPTIONS_KEY, WIRE
+from course_provider_openai._failures import CHAT_FAILURES
+from course_vendor import WireEvent, WireMapping
+
+__all__ = ["ChatMapping"]
+
+_Code = VendorErrorCode
+_Push = Callable[[CourseModelChunk], None]
+_MESSAGE_ID_PREFIX: Final = "message-"
+_STOP_REASONS: Final = {"stop": CourseStopReason.STOP, "tool_calls": CourseStopReason.TOOL_CALL}
+_CANNOT_CARRY: Final = f"the course protocol cannot carry it ({WIRE})"
+
+_fail = CHAT_FAILURES.fail
+
+
+def _unsupported(what: str, index: int) -> NoReturn:
+    _fail(_Code.VENDOR_UNSUPPORTED_CONTENT, index, f"{what}; {_CANNOT_CARRY}")
+
+
+@final
+class ChatMapping(WireMapping[ChatResult]):
+    """One streamed Chat Completions response for the request ``request_id``, as course values.
+
+    A ``course_vendor.WireMapping`` over a fresh `ChatGrammar`:
+    ``OpenAIChatModel`` plays it as a ``course_stream.SourcePlay``
+    (`item`, `end`, `source_failed`); by hand, `feed` each server-sent
+    event in order, then `end`. Both raise `course_http.VendorError` (wire
+    ``"openai-chat"``) at the event's index: what `ChatGrammar` raises for
+    a frame off the grammar, and
+
+    - ``VENDOR_ERROR_EVENT`` at the vendor's in-stream error, its type, code
+      and message in ``vendor_type``, ``vendor_code``, ``vendor_message``;
+    - ``VENDOR_UNSUPPORTED_CONTENT`` where a second choice, audio, a
+      ``function_call``, a custom tool's call or a role other than
+      ``assistant`` first appears;
+    - at choice 0's finish: ``VENDOR_REFUSAL`` when it refused (the text in
+      ``vendor_message``), ``VENDOR_INCOMPLETE`` for a finish reason the
+      course cannot express (``length``, ``content_filter``,
+      ``function_call``; the reason in ``vendor_type``),
+      ``VENDOR_INVALID_TERMINAL`` when the reason contradicts the content;
+    - from `end`, ``VENDOR_MISSING_TERMINAL`` for a stream without the
+      usage chunk the request asked for.
+
+    Chunks pushed before a failure stay valid; after one, the mapping is
+    spent. Raises ``CourseProtocolError`` when ``request_id`` is not a
+    non-blank ``str``.
+    """
+
+    __slots__ = ("_chat", "_message", "_stop")
+
+    def __init__(self, request_id: str) -> None:
+        chat = ChatGrammar()
+        super().__init__(chat, request_id)
+        self._chat = chat
+        self._message: CourseAssistantMessage | None = None
+        self._stop = CourseStopReason.STOP
+
+    def _map(self, event: WireEvent, index: int, push: _Push) -> None:
+        if self._chat.error is not None:
+            self._vendor_error(index)
+        for choice in event["choices"]:
+            if choice["index"]:
+                _unsupported(
+                    f"choices[].index {choice['index']} is a second choice (n > 1): "
+                    "the course protocol has one answer per call",
+                    index,
+                )
+            delta = choice["delta"]
+            content = delta.get("content")
+            if content is None or len(delta) > 1:
+                self._check_delta(delta, index)
+            if choice.get("finish_reason") is not None:
+                self._finish(content, index, push)
+            elif content:
+                push(CourseTextDeltaChunk(self._request_id, content))
+
+    def _respond(self, result: ChatResult, event_count: int) -> CourseModelResponse:
+        usage = result.usage
+        if usage is None:
+            _fail(
+                _Code.VENDOR_MISSING_TERMINAL,
+                event_count,
+                f"the stream ended without usage, which the request asked for "
+                f"({STREAM_OPTIONS_KEY}.{INCLUDE_USAGE_KEY})",
+            )
+        message = self._message
+        # The grammar ended every choice; choice 0 can only end by its finish here,
+        # since audio (the other way to end) was refused where it started.
+        assert message is not None
+        assert result.id is not None
+        return CourseModelResponse(
+            result.id,
+            self._request_id,
+            message,
+            self._stop,
+            CourseModelUsage(usage.prompt_tokens, usage.completion_tokens),
+        )
+
+    def _vendor_error(self, index: int) -> NoReturn:
+        error = self._chat.error
+        assert error is not None  # called only once the grammar read it
+        CHAT_FAILURES.error_event((error.type, error.code, error.message), index)
+
+    def _check_delta(self, delta: dict[str, Any], index: int) -> None:
+        role = delta.get("role")
+        if role is not None and role != "assistant":
+            _unsupported(f"delta.role {shown(role)!r} is not the assistant's answer", index)
+        if delta.get("audio") is not None:
+            _unsupported("delta.audio is audio output", index)
+        if delta.get("function_call") is not None:
+            _unsupported("delta.function_call is the deprecated function call", index)
+        for fragment in delta.get("tool_calls") or ():
+            if fragment.get("type") == "custom":
+                _unsupported("delta.tool_calls[].type 'custom' is a custom tool's call", index)
+
+    def _finish(self, content: str | None, index: int, push: _Push) -> None:
+        choice = self._chat.choice(0)
+        assert choice is not None  # the grammar closed choice 0 at this finish
+        if choice.refusal:
+            CHAT_FAILURES.refused(choice.refusal, index, "refusal")
+        reason = choice.finish_reason
+        stop = _STOP_REASONS.get(reason or "")
+        if stop is None:
+            _fail(
+                _Code.VENDOR_INCOMPLETE,
+                index,
+                f"choices[0].finish_reason is {shown(str(reason))!r}, "
+                "which the course protocol cannot express",
+                vendor_type=reason,
+            )
+        calls = self._calls(choice)
+        blocks: list[CourseAssistantContent] = []
+        if choice.content:
+            blocks.append(CourseTextBlock(choice.content))
+        blocks.extend(calls)
+        message = CourseAssistantMessage(
+            f"{_MESSAGE_ID_PREFIX}{self._chat.response_id}", tuple(blocks)
+        )
+        problem = terminal_semantics_error(stop, message)
+        if problem is not None:
+            _fail(
+                _Code.VENDOR_INVALID_TERMINAL,
+                index,
+                f"choices[0].finish_reason {reason!r}: {problem}",
+            )
+        self._message = message
+        self._stop = stop
+        if content:
+            push(CourseTextDeltaChunk(self._request_id, content))
+        for call in calls:
+            push(CourseToolCallChunk(self._request_id, call))
+
+    @staticmethod
+    def _calls(choice: ChatChoice) -> list[CourseToolCall]:
+        calls = []
+        for call in choice.tool_calls:
+            arguments = call.parsed_arguments
+            # Custom calls were refused where they started; stop and tool_calls are
+            # whole finishes, whose function calls the grammar parsed.
+            assert arguments is not None
+            calls.append(CourseToolCall(call.id, call.name, arguments))
+        return calls

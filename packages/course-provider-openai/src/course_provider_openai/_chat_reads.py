@@ -1,0 +1,166 @@
+"""The Chat grammar's reads of the values beside the text: usage, log probabilities, moderation.
+
+`choice_path` names a value of a choice in the messages of every part.
+
+Each reads one untrusted value of a chunk into its `_chat_result` value or
+raises `course_http.VendorError` (wire ``openai-chat``) naming the path of
+the bad value: ``VENDOR_INVALID_EVENT`` for a missing field or one of the
+wrong type, ``VENDOR_UNKNOWN_EVENT`` for a moderation ``type`` OpenAI does
+not document.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from course_http import VendorErrorCode
+from course_protocol import JsonObject, freeze_json_object
+from course_protocol.untrusted import shown
+from course_provider_openai._chat_result import ChatTokenLogprob, ChatUsage
+from course_provider_openai._chat_wire import WIRE
+from course_provider_openai._failures import CHAT_FAILURES
+from course_vendor import token_count
+
+__all__ = ["chat_usage", "choice_path", "moderation", "token_logprobs"]
+
+_MODERATION_TYPES: Final = frozenset({"moderation_results", "error"})
+_NO_TOP: tuple[ChatTokenLogprob, ...] = ()
+
+_invalid = CHAT_FAILURES.invalid
+
+
+def choice_path(position: int, *fields: str) -> str:
+    """The path of a value in the choice at ``position`` of a chunk (``choices[0].delta.content``).
+
+    Built for a failure's message, never on the passing path.
+    """
+    return f"choices[{position}]" + "".join(f".{field}" for field in fields)
+
+
+def _count(value: object, index: int, path: str) -> int:
+    return token_count(value, vendor=WIRE, index=index, path=path)
+
+
+def _details(usage: dict[str, Any], key: str, index: int) -> dict[str, Any]:
+    details = usage.get(key)
+    if details is None:
+        return {}
+    if type(details) is not dict:
+        _invalid(index, f"usage.{key}", "an object or null", details)
+    return details
+
+
+def _optional_count(details: dict[str, Any], key: str, index: int, parent: str) -> int | None:
+    value = details.get(key)
+    return None if value is None else _count(value, index, f"usage.{parent}.{key}")
+
+
+def chat_usage(usage: object, index: int) -> ChatUsage:
+    """The usage object of chunk ``index``: the three counts, then each detail count sent.
+
+    Raises ``VENDOR_INVALID_EVENT`` naming the path (``usage.prompt_tokens``)
+    when ``usage`` is not an object, a main count is missing or not a token
+    count, a details object is not an object or null, or a detail count is
+    not a token count or null.
+    """
+    if type(usage) is not dict:
+        _invalid(index, "usage", "an object or null", usage)
+    prompt = _details(usage, "prompt_tokens_details", index)
+    completion = _details(usage, "completion_tokens_details", index)
+    return ChatUsage(
+        _count(usage.get("prompt_tokens"), index, "usage.prompt_tokens"),
+        _count(usage.get("completion_tokens"), index, "usage.completion_tokens"),
+        _count(usage.get("total_tokens"), index, "usage.total_tokens"),
+        cached_tokens=_optional_count(prompt, "cached_tokens", index, "prompt_tokens_details"),
+        prompt_audio_tokens=_optional_count(prompt, "audio_tokens", index, "prompt_tokens_details"),
+        reasoning_tokens=_optional_count(
+            completion, "reasoning_tokens", index, "completion_tokens_details"
+        ),
+        completion_audio_tokens=_optional_count(
+            completion, "audio_tokens", index, "completion_tokens_details"
+        ),
+        accepted_prediction_tokens=_optional_count(
+            completion, "accepted_prediction_tokens", index, "completion_tokens_details"
+        ),
+        rejected_prediction_tokens=_optional_count(
+            completion, "rejected_prediction_tokens", index, "completion_tokens_details"
+        ),
+    )
+
+
+def _token_bytes(value: object, index: int, path: str) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if type(value) is not list:
+        _invalid(index, path, "an array of bytes or null", value)
+    for position, byte in enumerate(value):
+        if type(byte) is not int or not 0 <= byte <= 255:
+            _invalid(index, f"{path}[{position}]", "an integer from 0 to 255", byte)
+    return tuple(value)
+
+
+def _token_logprob(entry: object, index: int, path: str, *, top: bool) -> ChatTokenLogprob:
+    if type(entry) is not dict:
+        _invalid(index, path, "an object", entry)
+    token = CHAT_FAILURES.text_at(entry, "token", index, parent=path)
+    logprob = entry.get("logprob")
+    if type(logprob) is not float and type(logprob) is not int:
+        _invalid(index, f"{path}.logprob", "a number", logprob)
+    token_bytes = _token_bytes(entry.get("bytes"), index, f"{path}.bytes")
+    if top:
+        return ChatTokenLogprob(token, float(logprob), token_bytes, _NO_TOP)
+    tops = entry.get("top_logprobs")
+    if type(tops) is not list:
+        _invalid(index, f"{path}.top_logprobs", "an array", tops)
+    return ChatTokenLogprob(
+        token,
+        float(logprob),
+        token_bytes,
+        tuple(
+            _token_logprob(item, index, f"{path}.top_logprobs[{position}]", top=True)
+            for position, item in enumerate(tops)
+        ),
+    )
+
+
+def token_logprobs(value: object, index: int, path: str) -> list[ChatTokenLogprob] | None:
+    """``logprobs.content`` or ``logprobs.refusal`` at ``path``: its tokens, ``None`` for null.
+
+    Raises ``VENDOR_INVALID_EVENT`` naming the path of the first bad value (a
+    token that is not text, a log probability that is not a number, a byte
+    outside 0-255, a missing ``top_logprobs``).
+    """
+    if value is None:
+        return None
+    if type(value) is not list:
+        _invalid(index, path, "an array or null", value)
+    return [
+        _token_logprob(entry, index, f"{path}[{position}]", top=False)
+        for position, entry in enumerate(value)
+    ]
+
+
+def moderation(value: object, index: int) -> JsonObject:
+    """A chunk's ``moderation`` object, its ``input`` and ``output`` results checked, frozen.
+
+    Each of ``input`` and ``output`` must be an object whose ``type`` is
+    ``moderation_results`` or ``error``; the rest is kept as the vendor sent
+    it. Raises ``VENDOR_INVALID_EVENT`` for a missing or mistyped part (or
+    one nested past the JSON limit), ``VENDOR_UNKNOWN_EVENT`` for another ``type``.
+    """
+    if type(value) is not dict:
+        _invalid(index, "moderation", "an object or null", value)
+    for side in ("input", "output"):
+        part = CHAT_FAILURES.object_at(value, side, index, parent="moderation")
+        kind = CHAT_FAILURES.text_at(part, "type", index, parent=f"moderation.{side}")
+        if kind not in _MODERATION_TYPES:
+            CHAT_FAILURES.fail(
+                VendorErrorCode.VENDOR_UNKNOWN_EVENT,
+                index,
+                f"moderation.{side}.type {shown(kind)!r} is not a moderation result OpenAI sends",
+            )
+    frozen = freeze_json_object(value, "moderation")
+    if not isinstance(frozen.value_or(None), dict):
+        problem = frozen.failure()
+        CHAT_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
+    return frozen.unwrap()
