@@ -40,7 +40,9 @@ def test_a_message_names_the_path_of_the_bad_value_and_never_echoes_it() -> None
         frames([{"id": "c", "choices": [{"index": 0, "delta": {"content": [secret]}}]}])
     )
 
-    assert error.message == "event 0: choices[0].delta.content must be a string or null, got array"
+    assert error.message == (
+        "event 0: choices[0].delta.content must be a string or null, got an array"
+    )
 
 
 def test_a_finish_reason_off_the_grammar_is_named_cut_to_a_safe_length() -> None:
