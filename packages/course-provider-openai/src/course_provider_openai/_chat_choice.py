@@ -5,8 +5,9 @@ A chunk carries zero or more ``choices[]`` entries, each with the choice's
 gathers its text, refusal, Tool calls, deprecated function call and audio
 until it ends: at its ``finish_reason``, or, for an audio answer, at the
 ``delta.audio.expires_at`` that OpenAI may send instead of one (the official
-SDKs finish such a stream; after it only the finish may still come). When it
-ends, `StreamedChoice.closed` holds everything it said as a `ChatChoice`.
+Node SDK finishes such a stream; after it only the finish may still come).
+Once it has its finish, `StreamedChoice.closed` holds everything it said as a
+`ChatChoice`.
 """
 
 from __future__ import annotations
