@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Final, TypeAlias
 
 from course_protocol import (
     CourseAssistantMessage,
@@ -28,19 +30,9 @@ Problem = tuple[str, object]
 
 def chunk_problem(chunk: object, path: str) -> Problem | None:
     """Explain why ``chunk`` is not an exact, deeply frozen chunk, or return None."""
-    if type(chunk) is CourseTextDeltaChunk or type(chunk) is CourseReasoningDeltaChunk:
-        return (
-            _frozen_problem(chunk, path)
-            or _str_problem(chunk.request_id, f"{path}.request_id")
-            or _str_problem(chunk.delta, f"{path}.delta")
-        )
-    if type(chunk) is CourseToolCallChunk:
-        return (
-            _frozen_problem(chunk, path)
-            or _str_problem(chunk.request_id, f"{path}.request_id")
-            or _tool_call_problem(chunk.tool_call, f"{path}.tool_call")
-        )
-    return (f"{path} is a {type(chunk).__qualname__}, not an exact protocol chunk type", chunk)
+    if type(chunk) not in _CHUNKS:
+        return (f"{path} is a {type(chunk).__qualname__}, not an exact protocol chunk type", chunk)
+    return _fields_problem(chunk, path)
 
 
 def response_problem(response: object, path: str) -> Problem | None:
@@ -74,28 +66,9 @@ def _message_problem(message: object, path: str) -> Problem | None:
 
 
 def _block_problem(block: object, path: str) -> Problem | None:
-    if type(block) is CourseTextBlock:
-        return (
-            _frozen_problem(block, path)
-            or _str_problem(block.text, f"{path}.text")
-            or _citations_problem(block.citations, f"{path}.citations")
-            or _optional_opaque_problem(block.opaque, f"{path}.opaque")
-        )
-    if type(block) is CourseToolCall:
-        return _tool_call_problem(block, path)
-    if type(block) is CourseReasoningBlock:
-        return (
-            _frozen_problem(block, path)
-            or _str_problem(block.text, f"{path}.text")
-            or _optional_opaque_problem(block.opaque, f"{path}.opaque")
-        )
-    if type(block) is CourseVendorToolBlock:
-        return (
-            _frozen_problem(block, path)
-            or _str_problem(block.kind, f"{path}.kind")
-            or _opaque_problem(block.opaque, f"{path}.opaque")
-        )
-    return (f"{path} is a {type(block).__qualname__}, not an assistant block", block)
+    if type(block) not in _BLOCKS:
+        return (f"{path} is a {type(block).__qualname__}, not an assistant block", block)
+    return _fields_problem(block, path)
 
 
 def _citations_problem(citations: object, path: str) -> Problem | None:
@@ -115,23 +88,23 @@ def _optional_opaque_problem(opaque: object, path: str) -> Problem | None:
 def _opaque_problem(opaque: object, path: str) -> Problem | None:
     if type(opaque) is not CourseOpaque:
         return (f"{path} is a {type(opaque).__qualname__}, not CourseOpaque", opaque)
-    return (
-        _frozen_problem(opaque, path)
-        or _str_problem(opaque.wire, f"{path}.wire")
-        or _json_problem(opaque.data, f"{path}.data")
-    )
+    return _fields_problem(opaque, path)
 
 
 def _tool_call_problem(call: object, path: str) -> Problem | None:
     if type(call) is not CourseToolCall:
         return (f"{path} is a {type(call).__qualname__}, not CourseToolCall", call)
-    return (
-        _frozen_problem(call, path)
-        or _str_problem(call.id, f"{path}.id")
-        or _str_problem(call.name, f"{path}.name")
-        or _json_problem(call.arguments, f"{path}.arguments")
-        or _optional_opaque_problem(call.opaque, f"{path}.opaque")
-    )
+    return _fields_problem(call, path)
+
+
+def _fields_problem(value: object, path: str) -> Problem | None:
+    """The first problem of a value of a `_FIELDS` type: not frozen, or a field's own."""
+    problem = _frozen_problem(value, path)
+    for name, check in _FIELDS[type(value)]:
+        if problem is not None:
+            break
+        problem = check(getattr(value, name), f"{path}.{name}")
+    return problem
 
 
 def _stop_reason_problem(stop_reason: object, path: str) -> Problem | None:
@@ -181,3 +154,32 @@ def _json_problem(root: object, path: str) -> Problem | None:
     if error is None:
         return None
     return (f"{error.path} {error.message}: not an immutable JSON object", root)
+
+
+_Check: TypeAlias = Callable[[object, str], "Problem | None"]
+
+_FIELDS: Final[dict[type, tuple[tuple[str, _Check], ...]]] = {
+    CourseTextDeltaChunk: (("request_id", _str_problem), ("delta", _str_problem)),
+    CourseReasoningDeltaChunk: (("request_id", _str_problem), ("delta", _str_problem)),
+    CourseToolCallChunk: (("request_id", _str_problem), ("tool_call", _tool_call_problem)),
+    CourseTextBlock: (
+        ("text", _str_problem),
+        ("citations", _citations_problem),
+        ("opaque", _optional_opaque_problem),
+    ),
+    CourseToolCall: (
+        ("id", _str_problem),
+        ("name", _str_problem),
+        ("arguments", _json_problem),
+        ("opaque", _optional_opaque_problem),
+    ),
+    CourseReasoningBlock: (("text", _str_problem), ("opaque", _optional_opaque_problem)),
+    CourseVendorToolBlock: (("kind", _str_problem), ("opaque", _opaque_problem)),
+    CourseOpaque: (("wire", _str_problem), ("data", _json_problem)),
+}
+"""Each protocol value the walk checks field by field: its fields, in order, and their check."""
+
+_CHUNKS: Final = frozenset({CourseTextDeltaChunk, CourseReasoningDeltaChunk, CourseToolCallChunk})
+_BLOCKS: Final = frozenset(
+    {CourseTextBlock, CourseToolCall, CourseReasoningBlock, CourseVendorToolBlock}
+)
