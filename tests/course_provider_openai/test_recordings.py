@@ -20,9 +20,9 @@ The two ``compat-*`` chat recordings come from OpenAI-compatible vendors:
   Groq's type and code.
 - OpenRouter (17 comment lines first) ends a ``max_completion_tokens: 10``
   request with ``finish_reason: "length"`` twice and then an in-chunk
-  ``error`` ("Token limit reached"): the first ``length`` already fails
-  closed as ``VENDOR_INCOMPLETE``, which is the vendor's real reason; the
-  error chunk after it is never read.
+  ``error`` ("Token limit reached"): the first ``length`` ends the answer
+  (``LENGTH``), and the second finish is off OpenAI's grammar, which
+  plain ``openai-chat`` refuses there; the error chunk after it is never read.
 """
 
 from __future__ import annotations
@@ -100,13 +100,13 @@ OUTCOMES: dict[str, Answer | Failure] = {
     "openai-chat/single-tool-call-first-chunk-has-role.sse": Answer(
         1, "toolCall", (53, 15), (("toolCall", "get_capital"),)
     ),
-    "openai-chat/finish-length-reasoning-only.sse": Failure(0, Code.VENDOR_INCOMPLETE, 1, "length"),
-    "openai-chat/refusal-structured-output.sse": Failure(0, Code.VENDOR_REFUSAL, 11, "refusal"),
+    "openai-chat/finish-length-reasoning-only.sse": Answer(0, "length", (13, 50), ()),
+    "openai-chat/refusal-structured-output.sse": Answer(1, "refusal", (79, 11), TEXT),
     "openai-chat/compat-groq-midstream-error-event.sse": Failure(
         0, Code.VENDOR_ERROR_EVENT, 94, "invalid_request_error", "tool_use_failed"
     ),
     "openai-chat/compat-openrouter-comments-inchunk-error.sse": Failure(
-        0, Code.VENDOR_INCOMPLETE, 1, "length"
+        0, Code.VENDOR_EVENT_ORDER, 2, None
     ),
     "openai-responses/text.sse": Answer(10, "stop", (16, 11), TEXT),
     "openai-responses/text-after-function-call-output.sse": Answer(30, "stop", (136, 32), TEXT),
