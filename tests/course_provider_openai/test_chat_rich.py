@@ -11,10 +11,13 @@ code and path of each bad value.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from course_cli._recordings import play_recording
 from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
@@ -28,7 +31,7 @@ from course_protocol import (
     thaw_json,
     to_json,
 )
-from course_provider_openai import ChatMapping
+from course_provider_openai import CHAT_PLUGIN, ChatMapping
 from tests.course_provider_openai.bodies import (
     DONE,
     chat_events,
@@ -222,7 +225,8 @@ def test_an_annotation_keeps_fields_beyond_the_documented_ones_and_is_deeply_fro
     assert thaw_json(data) == cited
     with pytest.raises(TypeError):
         data["type"] = "changed"  # type: ignore[index]
-    assert type(data["url_citation"]["extra"]["nested"]) is tuple  # type: ignore[index]
+    nested: Any = data["url_citation"]
+    assert type(nested["extra"]["nested"]) is tuple
 
 
 ANNOTATION_FAILURES: list[tuple[str, object, VendorErrorCode, str]] = [
@@ -270,7 +274,7 @@ ANNOTATION_FAILURES: list[tuple[str, object, VendorErrorCode, str]] = [
     ),
     (
         "bool-index",
-        [citation(0, True)],  # type: ignore[arg-type]
+        [citation(0, True)],
         Code.VENDOR_INVALID_EVENT,
         "annotations[0].url_citation.end_index must be an integer from 0",
     ),
@@ -385,3 +389,43 @@ def test_the_message_of_a_limited_answer_goes_back_in_a_transcript_as_it_is() ->
     message = outcome.response.message
     assert type(message) is CourseAssistantMessage
     assert all(type(block) is not CourseToolCall for block in message.content)
+
+
+async def test_course_replay_prints_citations_usage_details_and_the_stop_reason(
+    tmp_path: Path,
+) -> None:
+    cited = citation(0, 5)
+    body = tmp_path / "cited.sse"
+    body.write_bytes(
+        b"".join(
+            f"data: {event.data}\n\n".encode()
+            for event in chat_events(
+                text("Hello"),
+                chunk({"annotations": [cited]}),
+                finish("length"),
+                detailed_usage(
+                    prompt_tokens_details={"cached_tokens": 64},
+                    completion_tokens_details={"reasoning_tokens": 25},
+                ),
+                DONE,
+            )
+        )
+    )
+    lines: list[str] = []
+
+    problem = await play_recording(str(body), CHAT_PLUGIN, "replay-1", lines.append)
+
+    assert problem is None
+    assert lines[0] == '{"type":"textDelta","requestId":"replay-1","delta":"Hello"}\n'
+    response = json.loads(lines[1])
+    assert response["stopReason"] == "length"
+    assert response["message"]["content"] == [
+        {"type": "text", "text": "Hello", "citations": [{"wire": WIRE, "data": cited}]}
+    ]
+    assert response["usage"] == {
+        "inputTokens": 100,
+        "outputTokens": 40,
+        "cacheReadTokens": 64,
+        "reasoningTokens": 25,
+    }
+    assert len(lines) == 2

@@ -232,3 +232,30 @@ def test_each_recorded_error_body_gives_the_vendors_type_and_code(name: str) -> 
     assert description is not None
     assert (description.vendor_type, description.vendor_code) == ERROR_BODIES[name]
     assert description.vendor_message
+
+
+async def test_the_recorded_chat_limit_and_refusal_carry_their_usage_details_and_text() -> None:
+    limited = await replay_every_cut(
+        replaying("openai-chat/finish-length-reasoning-only.sse"),
+        recorded_body("openai-chat/finish-length-reasoning-only.sse"),
+    )
+    refused = await replay_every_cut(
+        replaying("openai-chat/refusal-structured-output.sse"),
+        recorded_body("openai-chat/refusal-structured-output.sse"),
+    )
+
+    assert limited.response is not None
+    counts = limited.response.usage
+    # OpenAI sent cached_tokens 0 and reasoning_tokens 50: a 0 it said stays 0.
+    assert (counts.cache_read_tokens, counts.cache_write_tokens, counts.reasoning_tokens) == (
+        0,
+        None,
+        50,
+    )
+    assert refused.response is not None
+    assert text_from_assistant(refused.response.message) == (
+        "I'm sorry, I can't assist with that request."
+    )
+    # This one sent no prompt_tokens_details: no cached count, not a 0.
+    assert refused.response.usage.cache_read_tokens is None
+    assert refused.response.usage.reasoning_tokens == 0

@@ -28,12 +28,12 @@ from typing import Any, Final, NoReturn, final
 from course_http import VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
-    CourseOpaque,
-    CourseProtocolError,
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
+    CourseOpaque,
+    CourseProtocolError,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
