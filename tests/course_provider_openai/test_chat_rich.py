@@ -42,7 +42,7 @@ from tests.course_provider_openai.bodies import (
     tool_start,
     usage,
 )
-from tests.course_provider_openai.chat_grammar import folded
+from tests.course_provider_openai.chat_grammar import folded, read
 from tests.course_provider_openai.driving import Replay, replay
 from tests.streams import text_deltas
 
@@ -227,6 +227,26 @@ def test_an_annotation_keeps_fields_beyond_the_documented_ones_and_is_deeply_fro
         data["type"] = "changed"  # type: ignore[index]
     nested: Any = data["url_citation"]
     assert type(nested["extra"]["nested"]) is tuple
+
+
+def test_the_grammar_keeps_every_annotation_of_every_choice_in_order_as_sent() -> None:
+    first, second = citation(0, 1), citation(1, 2, "https://example.com/b")
+    opening = chunk({"role": "assistant", "content": "ab", "annotations": [first]})
+    opening["choices"].append(
+        {"index": 1, "delta": {"content": "c", "annotations": [second]}, "finish_reason": None}
+    )
+    result = read(
+        opening,
+        chunk({"annotations": [second]}),
+        chunk({"annotations": []}, choice_index=1, finish_reason="stop"),
+        finish("stop"),
+        usage(),
+        DONE,
+    )
+
+    assert [thaw_json(entry) for entry in result.choices[0].annotations] == [first, second]
+    assert [thaw_json(entry) for entry in result.choices[1].annotations] == [second]
+    assert type(result.choices[0].annotations) is tuple
 
 
 ANNOTATION_FAILURES: list[tuple[str, object, VendorErrorCode, str]] = [
