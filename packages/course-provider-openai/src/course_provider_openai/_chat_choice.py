@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
-from course_protocol import is_blank
+from course_protocol import JsonObject, is_blank
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_audio import AudioPieces
-from course_provider_openai._chat_reads import choice_path, token_logprobs
+from course_provider_openai._chat_reads import choice_path, token_logprobs, url_citations
 from course_provider_openai._chat_result import (
     ChatChoice,
     ChatFunctionCall,
@@ -61,6 +61,7 @@ class StreamedChoice:
     """
 
     __slots__ = (
+        "_annotations",
         "_audio",
         "_calls",
         "_content_logprobs",
@@ -84,6 +85,7 @@ class StreamedChoice:
         self._audio: AudioPieces | None = None
         self._content_logprobs: list[ChatTokenLogprob] | None = None
         self._refusal_logprobs: list[ChatTokenLogprob] | None = None
+        self._annotations: list[JsonObject] = []
         self._expired = False
         self.closed: ChatChoice | None = None
         """Everything the choice said, from its ``finish_reason`` on (``None`` before)."""
@@ -154,6 +156,7 @@ class StreamedChoice:
             None if self._content_logprobs is None else tuple(self._content_logprobs),
             None if self._refusal_logprobs is None else tuple(self._refusal_logprobs),
             finish,
+            annotations=tuple(self._annotations),
         )
 
     def _rest_of(self, delta: dict[str, Any], index: int, position: int) -> None:
@@ -176,6 +179,11 @@ class StreamedChoice:
         audio = delta.get("audio")
         if audio is not None:
             self._read_audio(audio, index, position)
+        cited = delta.get("annotations")
+        if cited is not None:
+            self._annotations.extend(
+                url_citations(cited, index, choice_path(position, "delta", "annotations"))
+            )
 
     def _read_role(self, role: object, index: int, position: int) -> None:
         if role == self._role:

@@ -94,7 +94,9 @@ class ChatChoice:
     vendor's (``stop``, ``length``, ``tool_calls``, ``content_filter``,
     ``function_call``), ``None`` for an audio answer that ended at its
     ``expires_at`` or a choice the vendor's error cut off. The log
-    probabilities are ``None`` when none were sent.
+    probabilities are ``None`` when none were sent. ``annotations`` are
+    the URL citations the deltas carried (search models), each frozen as
+    the vendor sent it, in order.
     """
 
     index: int
@@ -107,6 +109,7 @@ class ChatChoice:
     content_logprobs: tuple[ChatTokenLogprob, ...] | None
     refusal_logprobs: tuple[ChatTokenLogprob, ...] | None
     finish_reason: str | None
+    annotations: tuple[JsonObject, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from course_http import HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._chat_mapping import ChatMapping
-from course_provider_openai._chat_request import chat_request_body
+from course_provider_openai._chat_request import CHAT_CONTENT, chat_request_body
 from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
 from course_provider_openai._errors import describe_error
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
@@ -36,6 +36,7 @@ CHAT_VENDOR_WIRE = VendorWire(
     path=_chat_wire.PATH,
     describe_error=describe_error,
     options=CHAT_OPTIONS,
+    content=CHAT_CONTENT,
 )
 RESPONSES_VENDOR_WIRE = VendorWire(
     vendor=_responses_wire.WIRE,
