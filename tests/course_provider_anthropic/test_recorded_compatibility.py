@@ -424,3 +424,35 @@ def test_a_recorded_request_is_what_this_adapter_sends_for_the_same_transcript(n
     body = messages_request_body(course_request(recorded), course_config(recorded))
 
     assert normalized(body) == normalized(recorded)
+
+
+async def test_the_recorded_thinking_replays_into_a_reasoning_block_that_goes_back_signed() -> None:
+    outcome = await replay_every_cut(
+        replaying, (RECORDINGS / "thinking-then-text.sse").read_bytes()
+    )
+
+    assert outcome.response is not None
+    reasoning, answer = outcome.response.message.content
+    assert type(reasoning) is CourseReasoningBlock
+    assert reasoning.text.startswith("The user wants two names for a pet pelican")
+    assert reasoning.opaque is not None
+    assert reasoning.opaque.wire == "anthropic-messages"
+    assert reasoning.opaque.data["type"] == "thinking"
+    assert str(reasoning.opaque.data["signature"]).startswith("EuYDCmMIDBgCKkC05")
+    assert type(answer) is CourseTextBlock
+    assert outcome.response.usage.cache_read_tokens == 0
+    assert outcome.response.usage.cache_write_tokens == 0
+    follow_up = CourseModelRequest(
+        "request-2",
+        [
+            CourseUserMessage("u-1", "Two names for a pet pelican, briefly."),
+            outcome.response.message,
+            CourseUserMessage("u-2", "One more."),
+        ],
+    )
+    body = messages_request_body(follow_up, AnthropicConfig("claude-recorded", 1024))
+    assert body["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": reasoning.text,
+        "signature": reasoning.opaque.data["signature"],
+    }
