@@ -59,6 +59,7 @@ from course_provider_anthropic import (
 )
 from course_vendor import judge_body
 from tests.course_cassettes.replays import replay_every_cut
+from tests.course_cli.helpers import CourseRunner
 from tests.course_provider_anthropic.bodies import REQUEST_ID, frozen
 from tests.course_vendor.wires import REQUEST
 
@@ -455,4 +456,28 @@ async def test_the_recorded_thinking_replays_into_a_reasoning_block_that_goes_ba
         "type": "thinking",
         "thinking": reasoning.text,
         "signature": reasoning.opaque.data["signature"],
+    }
+
+
+def test_course_replay_prints_the_recorded_thinking_in_the_course_vocabulary(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    runner = CourseRunner(capsys)
+
+    run = runner("replay", "--wire", WIRE, RECORDINGS / "thinking-then-text.sse")
+
+    assert (run.status, run.err) == (0, "")
+    values = [json.loads(line) for line in run.out.splitlines()]
+    kinds = [value.get("type") for value in values[:-1]]
+    assert kinds == ["reasoningDelta"] * 6 + ["textDelta"] * 2
+    reasoning = values[-1]["message"]["content"][0]
+    assert reasoning["type"] == "reasoning"
+    assert reasoning["text"] == "".join(value["delta"] for value in values[:6])
+    assert reasoning["opaque"]["wire"] == WIRE
+    assert reasoning["opaque"]["data"]["signature"].startswith("EuYDCmMIDBgCKkC05")
+    assert values[-1]["usage"] == {
+        "inputTokens": 46,
+        "outputTokens": 133,
+        "cacheReadTokens": 0,
+        "cacheWriteTokens": 0,
     }
