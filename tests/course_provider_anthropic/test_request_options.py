@@ -16,6 +16,8 @@ from course_protocol import (
     CourseAssistantMessage,
     CourseMessage,
     CourseModelRequest,
+    CourseOpaque,
+    CourseReasoningBlock,
     CourseResponseFormat,
     CourseTextBlock,
     CourseToolCall,
@@ -434,3 +436,28 @@ def test_extra_body_may_not_hold_the_output_config_nor_tools(key: str) -> None:
     error = refusal(extra_body={key: {}})
 
     assert error.path == f"AnthropicConfig.extra_body[{key!r}]"
+
+
+def test_a_cache_breakpoint_on_an_assistant_message_skips_its_thinking_blocks() -> None:
+    signed = CourseOpaque("anthropic-messages", {"type": "thinking", "signature": "c2ln"})
+    thought = CourseReasoningBlock("Hm.", opaque=signed)
+    messages = (
+        *QUESTION,
+        CourseAssistantMessage("a-1", (CourseTextBlock("42."), thought)),
+        CourseUserMessage("u-2", "Why?"),
+    )
+
+    body = body_of(config(cache_messages=(1,)), messages)
+
+    assert body["messages"][1]["content"] == [
+        {"type": "text", "text": "42.", "cache_control": EPHEMERAL},
+        {"type": "thinking", "thinking": "Hm.", "signature": "c2ln"},
+    ]
+    with pytest.raises(VendorError) as caught:
+        body_of(
+            config(cache_messages=(1,)),
+            (*QUESTION, CourseAssistantMessage("a-1", (thought,)), messages[-1]),
+        )
+    assert caught.value.message == (
+        "cache_messages[0] (1) chooses messages[1], which sends nothing to cache"
+    )

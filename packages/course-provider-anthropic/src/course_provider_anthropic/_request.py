@@ -27,6 +27,7 @@ from course_vendor import Turns, checked_api_key, sent_blocks
 __all__ = ["keyless_headers", "messages_request_body", "request_headers"]
 
 _Block = dict[str, Any]
+_UNCACHEABLE = frozenset({_wire.THINKING, _wire.REDACTED_THINKING})
 
 
 def _invalid(message: str) -> VendorError:
@@ -100,7 +101,8 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     a blank text block among blocks (path ``messages[i].content[j]``), a
     ``text/plain`` document by URL or whose bytes are not UTF-8, and when a
     message ``cache_messages`` chooses is not in the request or sends
-    nothing (blank assistant text).
+    nothing it can mark (blank assistant text, thinking alone: the API
+    takes no breakpoint on a thinking block).
     """
     body: dict[str, Any] = {
         _wire.MODEL_KEY: config.model,
@@ -261,7 +263,11 @@ def _turns(request: CourseModelRequest) -> tuple[list[dict[str, Any]], dict[int,
             # was not given to fails with the typed error, never a KeyError.
             blocks = [_result_block(message, position)]
             order.tool_result(message.tool_call_id, blocks, position)
-        last_blocks[position] = blocks[-1]
+        # The API refuses cache_control on a thinking block: the breakpoint goes on the
+        # last block it can mark.
+        cacheable = [block for block in blocks if block[_wire.TYPE_KEY] not in _UNCACHEABLE]
+        if cacheable:
+            last_blocks[position] = cacheable[-1]
     # check_sendable (validate_transcript) guarantees a later result for every
     # call, and each result was taken only while its call was open: none is left open here.
     return order.finished(), last_blocks
