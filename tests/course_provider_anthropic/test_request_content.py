@@ -378,3 +378,38 @@ async def test_opaque_data_this_wire_never_makes_is_refused() -> None:
     assert error.message == (
         "messages[1].content[0].opaque: anthropic-messages does not send opaque content"
     )
+
+
+@pytest.mark.parametrize(
+    ("block", "rule"),
+    [
+        (
+            CourseReasoningBlock("Hm.", opaque=CourseOpaque(WIRE, {"type": "thinking"})),
+            "reasoning's data must be a thinking block with its signature or a "
+            "redacted_thinking block with its data",
+        ),
+        (
+            CourseReasoningBlock("", opaque=CourseOpaque(WIRE, {"type": "redacted_thinking"})),
+            "reasoning's data must be a thinking block with its signature or a "
+            "redacted_thinking block with its data",
+        ),
+        (
+            CourseReasoningBlock("Hm.", opaque=CourseOpaque(WIRE, {"signature": "c2ln"})),
+            "reasoning's data must be a thinking block with its signature or a "
+            "redacted_thinking block with its data",
+        ),
+        (
+            CourseVendorToolBlock(
+                "server_tool_use", CourseOpaque(WIRE, BLOCKS["container_upload"])
+            ),
+            "its data's type must be its kind 'server_tool_use'",
+        ),
+    ],
+    ids=["unsigned-thinking", "redacted-without-data", "no-type", "kind-differs"],
+)
+async def test_opaque_data_of_this_wire_it_never_makes_is_refused_naming_the_block(
+    block: Any, rule: str
+) -> None:
+    error = await refused(ASK, CourseAssistantMessage("a-1", [CourseTextBlock("Hi."), block]))
+
+    assert error.message == f"messages[1].content[1].opaque: {rule}, as anthropic-messages makes it"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseOpaque,
@@ -121,15 +122,20 @@ def _carried(block: MessagesBlock) -> CourseReasoningBlock | CourseVendorToolBlo
     return CourseVendorToolBlock(block.kind, CourseOpaque(_wire.WIRE, body))
 
 
-def assistant_block(block: CourseAssistantContent) -> dict[str, Any] | None:
-    """The Messages API block that sends ``block`` back, or ``None`` when nothing is sent.
+def assistant_block(block: CourseAssistantContent, where: str) -> dict[str, Any] | None:
+    """The Messages API block that sends ``block`` (at ``where``) back, or ``None``: nothing sent.
 
     For a block ``course_vendor.sent_blocks`` kept and ``check_sendable``
     accepted for this wire: text (``None`` when blank, which the API
     refuses) with this wire's citations as they came, a Tool call as
     ``tool_use``, reasoning as the ``thinking`` block its text and opaque
     make (or the ``redacted_thinking`` block its opaque holds), a
-    vendor-tool block as the block it holds.
+    vendor-tool block as the block it holds. Raises `VendorError`
+    ``VENDOR_INVALID_REQUEST`` naming ``where.opaque`` when the opaque is
+    not what this wire makes: reasoning whose data is not a ``thinking``
+    (with a string ``signature``) or ``redacted_thinking`` (with a string
+    ``data``) block, a vendor-tool block whose data's ``type`` is not its
+    ``kind``.
     """
     if type(block) is CourseTextBlock:
         if is_blank(block.text):
@@ -155,7 +161,26 @@ def assistant_block(block: CourseAssistantContent) -> dict[str, Any] | None:
     assert opaque is not None
     held = thaw_json(opaque.data)
     assert isinstance(held, dict)
-    if type(block) is CourseReasoningBlock and held.get(_wire.TYPE_KEY) == _wire.THINKING:
+    kind = held.get(_wire.TYPE_KEY)
+    if type(block) is CourseVendorToolBlock:
+        if kind != block.kind:
+            raise _not_made_here(where, f"its data's type must be its kind {block.kind!r}")
+        return held
+    if kind == _wire.THINKING and type(held.get(_wire.SIGNATURE_KEY)) is str:
         # The readable text is the course block's own; the opaque holds what the course cannot.
         return {_wire.TYPE_KEY: _wire.THINKING, _wire.THINKING: block.text, **held}
-    return held
+    if kind == _wire.REDACTED_THINKING and type(held.get(_wire.DATA_KEY)) is str:
+        return held
+    raise _not_made_here(
+        where,
+        "reasoning's data must be a thinking block with its signature or a "
+        "redacted_thinking block with its data",
+    )
+
+
+def _not_made_here(where: str, rule: str) -> VendorError:
+    return VendorError(
+        VendorErrorCode.VENDOR_INVALID_REQUEST,
+        f"{where}.opaque: {rule}, as {_wire.WIRE} makes it",
+        vendor=_wire.WIRE,
+    )

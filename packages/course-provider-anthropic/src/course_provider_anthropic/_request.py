@@ -99,7 +99,9 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     puts anything between a Tool call and its result (a user message,
     another assistant turn) or a result after user text in its turn, gives
     a blank text block among blocks (path ``messages[i].content[j]``), a
-    ``text/plain`` document by URL or whose bytes are not UTF-8, and when a
+    ``text/plain`` document by URL or whose bytes are not UTF-8, holds
+    reasoning or a vendor-tool block of this wire whose opaque this wire
+    does not make (``assistant_block``), and when a
     message ``cache_messages`` chooses is not in the request or sends
     nothing it can mark (blank assistant text, thinking alone: the API
     takes no breakpoint on a thinking block).
@@ -155,12 +157,14 @@ def _mark_cached_messages(
         block[_wire.CACHE_CONTROL_KEY] = cache_control(config)
 
 
-def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
+def _assistant_blocks(message: CourseAssistantMessage, position: int) -> list[_Block]:
+    kept = {id(block) for block in sent_blocks(message, _wire.WIRE)}
     blocks: list[_Block] = []
-    for block in sent_blocks(message, _wire.WIRE):
-        sent = assistant_block(block)
-        if sent is not None:
-            blocks.append(sent)
+    for index, block in enumerate(message.content):
+        if id(block) in kept:
+            sent = assistant_block(block, f"messages[{position}].content[{index}]")
+            if sent is not None:
+                blocks.append(sent)
     return blocks
 
 
@@ -251,7 +255,7 @@ def _turns(request: CourseModelRequest) -> tuple[list[dict[str, Any]], dict[int,
                 # Every block is sent and none is blank text: the message is not blank.
                 order.user_text(_wire.TEXT, blocks, position)
         elif type(message) is CourseAssistantMessage:
-            blocks = _assistant_blocks(message)
+            blocks = _assistant_blocks(message, position)
             if not blocks:
                 continue
             calls = [
