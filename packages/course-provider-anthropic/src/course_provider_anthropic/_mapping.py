@@ -129,12 +129,10 @@ class MessagesMapping(WireMapping[MessagesResult]):
         self, event: WireEvent, index: int, push: Callable[[CourseModelChunk], None]
     ) -> None:
         closed = self._messages.closed_block
+        if type(closed) is not MessagesToolUseBlock or closed.input is None:
+            return
         # A server or MCP tool call is the vendor's to run: a block of the message, never a call.
-        if (
-            type(closed) is MessagesToolUseBlock
-            and closed.kind == "tool_use"
-            and closed.input is not None
-        ):
+        if closed.kind == "tool_use":
             call = CourseToolCall(closed.id, closed.name, closed.input)
             self._calls[event["index"]] = call
             push(CourseToolCallChunk(self._request_id, call))
