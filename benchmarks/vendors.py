@@ -161,7 +161,8 @@ def _measured_text(measured: Measured, name: str, at: int) -> tuple[str, dict[st
 
 def _rows_for(api: Api, shape: Shape, measured: Measured, budget: VendorsBudget) -> list[Row]:
     middle = budget.sizes[len(budget.sizes) // 2]
-    peers = [peer.name for peer in VENDOR_PEERS if peer.api == api]
+    # The peers read a body's text or Tool arguments: a reasoning body has no peer row.
+    peers = [peer.name for peer in VENDOR_PEERS if peer.api == api and shape != "reasoning"]
     rows: list[Row] = []
     for name in (FLOOR, HTTPX_FRAMING, DECODER_FRAMING, OUR_MODELS[api], *peers):
         title = f"{api} {shape}: {name}"
