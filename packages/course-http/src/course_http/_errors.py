@@ -109,6 +109,9 @@ class VendorErrorCode(StrEnum):
     VENDOR_INVALID_TERMINAL = "VENDOR_INVALID_TERMINAL"
     """The stop reason contradicts the content: Tool use without a Tool call, or the reverse."""
 
+    VENDOR_PROMPT_CACHE_MOVED = "VENDOR_PROMPT_CACHE_MOVED"
+    """A cassette call changed the request prefix its wire cached for an earlier call."""
+
 
 _RETRYABLE = frozenset(
     {
