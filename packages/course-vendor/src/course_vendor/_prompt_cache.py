@@ -13,6 +13,7 @@ A call that only appends after the cached prefix moves nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import final
@@ -117,29 +118,42 @@ def cache_prefix_difference(earlier: CachePrefix, later: CachePrefix) -> JsonDif
     """Where ``later``'s parts first move ``earlier``'s cached prefix, or ``None``.
 
     The first ``earlier.cached`` parts (only the first ``later.resumes`` when
-    ``later`` continues a conversation the vendor keeps) are compared in
-    order. At a part of the same path, the first difference inside it
-    (``tools[1].description``); at a part ``later`` put where ``earlier``
-    had another, the part ``later`` inserted (recorded ``<missing>``) when
-    ``later`` still has the earlier one further on, else the part it left
-    out (then ``<missing>``); past ``later``'s last part, the first part it
-    left out.
+    ``later`` continues a conversation the vendor keeps) are compared by
+    position: the cache holds content, not indexes, so a part of the same
+    kind (its path with the indexes left out: ``tools[]``) and value at
+    another index moves nothing (a Tool the vendor leaves out of the prefix,
+    put before the others). At a part of the same kind, the first
+    difference inside it, at ``later``'s path (``tools[1].description``); at
+    a part of another kind, the part ``later`` put in (recorded
+    ``<missing>``) when the earlier kind still comes after it, else the part
+    ``later`` left out (then ``<missing>``); past ``later``'s last part, the
+    first part it left out.
     """
     compared = earlier.cached if later.resumes is None else min(earlier.cached, later.resumes)
-    later_paths = {path for path, _ in later.parts}
     for at in range(compared):
         path, value = earlier.parts[at]
         if at >= len(later.parts):
             return _left_out(path, value)
         later_path, later_value = later.parts[at]
-        if later_path != path:
-            if path in later_paths:
-                return _put_in(later_path, later_value)
-            return _left_out(path, value)
-        inside = first_json_difference(value, later_value)
-        if inside is not None:
-            return JsonDifference(_joined(path, inside.path), inside.recorded, inside.sent)
+        kind = _kind(path)
+        if kind == _kind(later_path):
+            inside = first_json_difference(value, later_value)
+            if inside is not None:
+                return JsonDifference(
+                    _joined(later_path, inside.path), inside.recorded, inside.sent
+                )
+            continue
+        if any(_kind(further) == kind for further, _ in later.parts[at + 1 :]):
+            return _put_in(later_path, later_value)
+        return _left_out(path, value)
     return None
+
+
+_INDEX = re.compile(r"\[[0-9]+\]")
+
+
+def _kind(path: str) -> str:
+    return _INDEX.sub("[]", path)
 
 
 def _left_out(path: str, value: object) -> JsonDifference:
