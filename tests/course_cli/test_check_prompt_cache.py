@@ -16,6 +16,7 @@ from course_cassettes import Cassette, CassetteCall, write_cassette
 from course_http import RecordedResponse
 from tests.course_cli.helpers import CourseRunner
 from tests.course_cli.test_check_cassettes import call, cut_before_the_terminal
+from tests.course_vendor.plugins import MadeUpSite, wire_module
 from tests.course_vendor.prompt_cache import recorded
 from tests.course_vendor.wires import JSON, WIRES
 
@@ -126,3 +127,28 @@ def test_the_flag_with_a_vendor_wire_is_a_usage_error(course: CourseRunner, tmp_
 
     assert run.status == 2
     assert "--prompt-cache compares the requests of cassettes" in run.err
+
+
+def test_a_wire_whose_cache_prefix_fails_is_one_problem_of_the_file(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    site = MadeUpSite(tmp_path / "site")
+    site.module(
+        "course_made_up_cache", wire_module("made-up-cache", "/v9/cache", cache_prefix="_raises")
+    )
+    site.distribution("course-vendor-made-up", {"made-up-cache": "course_made_up_cache:PLUGIN"})
+    calls = [
+        CassetteCall(recorded("/v9/cache", {}), RecordedResponse(200, JSON, b"{}")),
+        answered(FIRST),
+        answered(edited()),
+    ]
+    broken = cassette(tmp_path / "broken.json", *calls)
+
+    with site.installed():
+        run = course("check", "--prompt-cache", broken)
+
+    assert run.status == 1
+    assert run.out.splitlines()[0] == (
+        f"{broken}: VENDOR_PLUGIN_BROKEN: the wire 'made-up-cache' cannot be checked for "
+        "prompt caching: its cache_prefix raised KeyError"
+    )

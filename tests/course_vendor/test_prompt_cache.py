@@ -22,7 +22,7 @@ from course_vendor import (
     prompt_cache_moves,
     without_key,
 )
-from tests.course_vendor.plugins import MadeUpSite
+from tests.course_vendor.plugins import MadeUpSite, wire_module
 from tests.course_vendor.prompt_cache import moves_of, recorded
 
 MESSAGES = "/v1/messages"
@@ -202,33 +202,6 @@ def test_a_deep_body_and_a_long_conversation_are_compared_whole() -> None:
     assert ' at messages[9999].content: recorded "turn 9999", then "edited"' in long_move
 
 
-_PLUGIN_SOURCE = '''"""A made-up wire whose cache_prefix is wrong."""
-
-from course_vendor import VendorPlugin, VendorWire
-
-
-def _no_model(transport):
-    raise AssertionError("a made-up wire plays nothing")
-
-
-def _raises(body):
-    raise KeyError("model")
-
-
-PLUGIN = VendorPlugin(
-    wire=VendorWire(
-        vendor={name!r}, key_variable="MADE_UP_KEY", path={path!r}, describe_error=lambda body: None
-    ),
-    sdk="made-up-sdk",
-    base_url="https://made-up.invalid",
-    base_url_variable="MADE_UP_BASE_URL",
-    named_events=False,
-    replay_model=_no_model,
-    cache_prefix={cache_prefix},
-)
-'''
-
-
 @pytest.mark.parametrize(
     ("cache_prefix", "said"),
     [
@@ -239,9 +212,7 @@ PLUGIN = VendorPlugin(
 def test_a_cache_prefix_that_raises_or_returns_something_else_is_a_broken_plugin(
     site: MadeUpSite, cache_prefix: str, said: str
 ) -> None:
-    source = _PLUGIN_SOURCE.format(
-        name="made-up-cache", path="/v9/cache", cache_prefix=cache_prefix
-    )
+    source = wire_module("made-up-cache", "/v9/cache", cache_prefix=cache_prefix)
     site.module("course_made_up_cache", source)
     site.distribution("course-vendor-made-up", {"made-up-cache": "course_made_up_cache:PLUGIN"})
     with site.installed(), pytest.raises(VendorError) as raised:
@@ -256,7 +227,7 @@ def test_a_cache_prefix_that_raises_or_returns_something_else_is_a_broken_plugin
 
 
 def test_a_wire_that_declares_no_cache_prefix_is_not_compared(site: MadeUpSite) -> None:
-    source = _PLUGIN_SOURCE.format(name="made-up-plain", path="/v9/plain", cache_prefix="None")
+    source = wire_module("made-up-plain", "/v9/plain")
     site.module("course_made_up_plain", source)
     site.distribution("course-vendor-made-up", {"made-up-plain": "course_made_up_plain:PLUGIN"})
     with site.installed():
