@@ -23,7 +23,7 @@ from course_vendor import CachePrefix, PrefixPart, each_part, without_key
 __all__ = ["messages_cache_prefix"]
 
 _MARKER = "cache_control"
-_NESTED = "content"
+_CONTENT = "content"
 
 
 def messages_cache_prefix(body: object) -> CachePrefix:
@@ -49,10 +49,10 @@ def messages_cache_prefix(body: object) -> CachePrefix:
         if setting in body:
             parts.append((setting, body[setting]))
     for path, message in each_part("messages", body.get("messages", [])):
-        content = message.get(_NESTED) if isinstance(message, Mapping) else None
+        content = message.get(_CONTENT) if isinstance(message, Mapping) else None
         if type(content) is list or type(content) is tuple:
-            parts.append((path, without_key(message, _NESTED)))
-            for block_path, block in each_part(f"{path}.{_NESTED}", content):
+            parts.append((path, without_key(message, _CONTENT)))
+            for block_path, block in each_part(f"{path}.{_CONTENT}", content):
                 add(block_path, block)
         else:
             parts.append((path, message))
@@ -66,7 +66,7 @@ def _marked(block: object) -> bool:
         return False
     if _MARKER in block:
         return True
-    inner = block.get(_NESTED)
+    inner = block.get(_CONTENT)
     if type(inner) is list or type(inner) is tuple:
         return any(isinstance(item, Mapping) and _MARKER in item for item in inner)
     return False
@@ -76,7 +76,7 @@ def _unmarked(block: object) -> object:
     block = without_key(block, _MARKER)
     if not isinstance(block, Mapping):
         return block
-    inner = block.get(_NESTED)
+    inner = block.get(_CONTENT)
     if type(inner) is list or type(inner) is tuple:
-        return {**block, _NESTED: [without_key(item, _MARKER) for item in inner]}
+        return {**block, _CONTENT: [without_key(item, _MARKER) for item in inner]}
     return block
