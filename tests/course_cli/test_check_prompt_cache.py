@@ -62,7 +62,7 @@ def cassette(path: Path, *calls: CassetteCall, strict: bool = True) -> Path:
 
 
 MOVED = (
-    "VENDOR_PROMPT_CACHE_MOVED: call 2 moved the prefix anthropic-messages cached for call 1 "
+    "HTTP_PROMPT_CACHE_MOVED: call 2 moved the prefix anthropic-messages cached for call 1 "
     'at tools[0].description: recorded "Get the current weather.", then "Get the weather."'
 )
 

@@ -87,7 +87,7 @@ def test_recorded_moved(course_cassette):
 """
 
 MOVED = (
-    "VENDOR_PROMPT_CACHE_MOVED: call 2 moved the prefix anthropic-messages cached for call 1 "
+    "HTTP_PROMPT_CACHE_MOVED: call 2 moved the prefix anthropic-messages cached for call 1 "
     'at system[0].text: recorded "Be brief.", then "Be very brief."'
 )
 

@@ -149,10 +149,10 @@ def test_a_move_is_a_typed_error_of_its_wire() -> None:
         JsonDifference("system[0]", '{"type":"text","text":"Be brief."}', "<missing>"),
     )
     error = move.error()
-    assert error.code is C.VENDOR_PROMPT_CACHE_MOVED
+    assert error.code is C.HTTP_PROMPT_CACHE_MOVED
     assert error.vendor == "anthropic-messages"
     assert str(error) == (
-        "VENDOR_PROMPT_CACHE_MOVED: call 2 moved the prefix anthropic-messages cached for "
+        "HTTP_PROMPT_CACHE_MOVED: call 2 moved the prefix anthropic-messages cached for "
         'call 1 at system[0]: recorded {"type":"text","text":"Be brief."}, then <missing>'
     )
 

@@ -8,7 +8,7 @@ recorded with ``strict=False`` (``"strict": false`` in the file) is read
 but its streams are not judged, as no replay judges them. On demand, the
 calls are also compared for prompt caching (``course_vendor``'s
 ``prompt_cache_moves``): a call that moved the prefix its wire cached for
-an earlier call is a ``VENDOR_PROMPT_CACHE_MOVED`` problem naming the path.
+an earlier call is a ``HTTP_PROMPT_CACHE_MOVED`` problem naming the path.
 """
 
 from __future__ import annotations
@@ -98,9 +98,7 @@ def _prompt_cache_problems(path: str, cassette: Cassette) -> list[Problem]:
     except VendorError as broken:
         return [Problem(path, None, None, broken.code.value, broken.message)]
     return [
-        Problem(
-            path, move.index, None, VendorErrorCode.VENDOR_PROMPT_CACHE_MOVED.value, move.message
-        )
+        Problem(path, move.index, None, VendorErrorCode.HTTP_PROMPT_CACHE_MOVED.value, move.message)
         for move in moves
     ]
 

@@ -115,7 +115,7 @@ last call before it to the same wire, endpoint and model: a call that moved
 the request prefix the vendor cached for that earlier call (a Tool's
 description, the system prompt, an earlier turn edited; a call that only
 appends moves nothing) is one line naming the first moved path,
-  FILE: response C: VENDOR_PROMPT_CACHE_MOVED: call C+1 moved the prefix
+  FILE: response C: HTTP_PROMPT_CACHE_MOVED: call C+1 moved the prefix
   anthropic-messages cached for call 1 at tools[1].description: recorded ...,
   then ...
 What each wire caches is its plug-in's to say: Anthropic up to the last
@@ -266,7 +266,7 @@ def _build_parser() -> _Parser:
         "--prompt-cache",
         action="store_true",
         help="also report each cassette call that moved the request prefix its wire cached "
-        "for an earlier call (VENDOR_PROMPT_CACHE_MOVED)",
+        "for an earlier call (HTTP_PROMPT_CACHE_MOVED)",
     )
 
     serve = commands.add_parser(

@@ -79,6 +79,9 @@ class VendorErrorCode(StrEnum):
     HTTP_RECORDING_INVALID = "HTTP_RECORDING_INVALID"
     """A cassette cannot be used: unreadable, not strict JSON, or not the documented format."""
 
+    HTTP_PROMPT_CACHE_MOVED = "HTTP_PROMPT_CACHE_MOVED"
+    """A cassette call changed the request prefix its wire cached for an earlier call."""
+
     VENDOR_INVALID_EVENT = "VENDOR_INVALID_EVENT"
     """An event's data is not a JSON object, or a field has the wrong type or value."""
 
@@ -108,9 +111,6 @@ class VendorErrorCode(StrEnum):
 
     VENDOR_INVALID_TERMINAL = "VENDOR_INVALID_TERMINAL"
     """The stop reason contradicts the content: Tool use without a Tool call, or the reverse."""
-
-    VENDOR_PROMPT_CACHE_MOVED = "VENDOR_PROMPT_CACHE_MOVED"
-    """A cassette call changed the request prefix its wire cached for an earlier call."""
 
 
 _RETRYABLE = frozenset(

@@ -264,7 +264,7 @@ class CourseCassette:
         and the marker says ``prompt_cache=True``, the test fails too when a
         call of its cassette (replayed or recorded) moved the request prefix
         its wire cached for an earlier call: the course error
-        (``VENDOR_PROMPT_CACHE_MOVED``, naming the first moved path) first.
+        (``HTTP_PROMPT_CACHE_MOVED``, naming the first moved path) first.
         """
         if self._httpx is not None:
             await self._close_played(self._httpx, check_consumed=check_consumed, passed=passed)

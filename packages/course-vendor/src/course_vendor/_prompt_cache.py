@@ -53,10 +53,8 @@ class PromptCacheMove:
         )
 
     def error(self) -> VendorError:
-        """This move as the ``VENDOR_PROMPT_CACHE_MOVED`` `VendorError` of its wire."""
-        return VendorError(
-            VendorErrorCode.VENDOR_PROMPT_CACHE_MOVED, self.message, vendor=self.wire
-        )
+        """This move as the ``HTTP_PROMPT_CACHE_MOVED`` `VendorError` of its wire."""
+        return VendorError(VendorErrorCode.HTTP_PROMPT_CACHE_MOVED, self.message, vendor=self.wire)
 
 
 def prompt_cache_moves(requests: Sequence[RecordedRequest]) -> tuple[PromptCacheMove, ...]:
