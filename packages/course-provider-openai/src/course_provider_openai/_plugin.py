@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from course_http import HttpTransport
+from course_provider_openai._cache_prefix import chat_cache_prefix, responses_cache_prefix
 from course_provider_openai._chat_grammar import ChatGrammar
 from course_provider_openai._config import BASE_URL_VARIABLE, DEFAULT_BASE_URL, OpenAIConfig
 from course_provider_openai._models import (
@@ -37,6 +38,7 @@ CHAT_PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_chat_model,
     grammar=ChatGrammar,
+    cache_prefix=chat_cache_prefix,
 )
 """The Chat Completions wire for the vendor registry: its events carry no names; its
 `ChatGrammar` judges a recorded body alone."""
@@ -49,5 +51,6 @@ RESPONSES_PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_responses_model,
     grammar=ResponsesGrammar,
+    cache_prefix=responses_cache_prefix,
 )
 """The Responses wire for the vendor registry: its grammar reads each event's ``type``."""
