@@ -47,6 +47,7 @@ class Judging:
         self._judges = judges
         self._lock = threading.Lock()
         self._problems: list[VendorError] = []
+        self._of_call: dict[int, VendorError] = {}
         self._judged: list[int] = []
         self._unchecked: list[tuple[int, str]] = []
 
@@ -67,6 +68,11 @@ class Judging:
         """The index and path of each call whose 2xx event stream no wire judged, in order."""
         with self._lock:
             return tuple(self._unchecked)
+
+    def problem_of(self, index: int) -> VendorError | None:
+        """The problem found in the stream of call ``index``, ``None`` while it has none."""
+        with self._lock:
+            return self._of_call.get(index)
 
     def judge(
         self, index: int, path: str, status: int, headers: Mapping[str, str]
@@ -89,11 +95,13 @@ class Judging:
 
     def refused(self, problem: VendorError) -> None:
         """Keep ``problem``, a request the transport refused."""
-        self._found(problem)
-
-    def _found(self, problem: VendorError) -> None:
         with self._lock:
             self._problems.append(problem)
+
+    def _found(self, problem: VendorError, index: int) -> None:
+        with self._lock:
+            self._problems.append(problem)
+            self._of_call.setdefault(index, problem)
 
 
 @final
@@ -102,7 +110,9 @@ class _CallJudge:
 
     __slots__ = ("_index", "_judge", "_keep", "_problem")
 
-    def __init__(self, judge: BodyJudge, index: int, keep: Callable[[VendorError], None]) -> None:
+    def __init__(
+        self, judge: BodyJudge, index: int, keep: Callable[[VendorError, int], None]
+    ) -> None:
         self._judge = judge
         self._index = index
         self._keep = keep
@@ -126,5 +136,5 @@ class _CallJudge:
         if problem is None:
             return None
         self._problem = located(problem, self._index)
-        self._keep(self._problem)
+        self._keep(self._problem, self._index)
         return self._problem
