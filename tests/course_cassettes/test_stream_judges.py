@@ -370,6 +370,7 @@ def test_strict_false_is_written_into_the_cassette_and_no_replay_judges_it(
     ) as recording:
         assert run(way, "anthropic-stream", recording) == "Hello"
     assert recording.judged == ()
+    assert recording.unchecked == ((0, "/v1/messages"),), "named unchecked, never silently"
     assert json.loads(path.read_text(encoding="utf-8"))["strict"] is False
     unjudged = load_cassette(path).unwrap()
     assert unjudged.strict is False
@@ -380,6 +381,7 @@ def test_strict_false_is_written_into_the_cassette_and_no_replay_judges_it(
     with pytest.raises(IndexError):
         run(way, "anthropic-stream", replay)
     assert (replay.judged, replay.problems) == ((), ())
+    assert replay.unchecked == ((0, "/v1/messages"),)
 
     # Extending a cassette that is not strict keeps it so, whatever the extension says.
     extended = tmp_path / "extended.json"

@@ -99,7 +99,7 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
             strict=strict,
         )
         self._inner = inner
-        self._judging = Judging(check if strict else None)
+        self._judging = Judging(check, strict=strict)
         self._random = random.Random(0)
         self._lock = threading.Lock()
 
@@ -137,7 +137,7 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     def unchecked(self) -> tuple[tuple[int, str], ...]:
         """The index and path of each call whose 2xx event stream no installed wire judged.
 
-        Empty without ``check``: nothing was asked to be judged.
+        Empty without ``check``; without ``strict``, every 2xx event stream recorded.
         """
         return self._judging.unchecked
 

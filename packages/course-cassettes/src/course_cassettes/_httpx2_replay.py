@@ -149,7 +149,7 @@ class Httpx2CassetteTransport(PlaybackExchange):
     def unchecked(self) -> tuple[tuple[int, str], ...]:
         """The index and path of each served call whose 2xx event stream no installed wire judged.
 
-        Empty without ``check`` or with ``strict: false``: nothing was asked to be judged.
+        Empty without ``check``; with ``strict: false``, every 2xx event stream served.
         """
         return self._player.unchecked
 

@@ -35,16 +35,19 @@ def _is_event_stream(status: int, headers: Mapping[str, str]) -> bool:
 class Judging:
     """What one transport's strict check found: its problems, and which streams it judged.
 
-    ``judges`` is the check (`StreamJudges`; ``None``: nothing is judged).
-    `judge` gives the judge of one call's body; a refusal is kept with
-    `refused`. Safe to share between threads. Raises ``TypeError`` when
-    ``judges`` is neither a callable nor ``None``.
+    ``judges`` is the check (`StreamJudges`; ``None``: nothing is judged,
+    nor counted). Without ``strict`` (a cassette that says ``strict:
+    false``) nothing is judged either, and every 2xx event stream is kept
+    in `unchecked`. `judge` gives the judge of one call's body; a refusal is
+    kept with `refused`. Safe to share between threads. Raises
+    ``TypeError`` when ``judges`` is neither a callable nor ``None``.
     """
 
-    def __init__(self, judges: StreamJudges | None) -> None:
+    def __init__(self, judges: StreamJudges | None, *, strict: bool = True) -> None:
         if judges is not None and not callable(judges):
             raise TypeError("check must be a callable or None")
         self._judges = judges
+        self._strict = strict
         self._lock = threading.Lock()
         self._problems: list[VendorError] = []
         self._of_call: dict[int, VendorError] = {}
@@ -79,12 +82,12 @@ class Judging:
     ) -> BodyJudge | None:
         """The judge of call ``index``'s body, its problems kept here named by the call.
 
-        ``None`` when nothing judges it: no check, or none for this call (a
-        2xx event stream is then kept in `unchecked`).
+        ``None`` when nothing judges it: no check, not strict, or no judge
+        for this call (a 2xx event stream is then kept in `unchecked`).
         """
         if self._judges is None:
             return None
-        judge = self._judges(path, status, headers)
+        judge = self._judges(path, status, headers) if self._strict else None
         with self._lock:
             if judge is None:
                 if _is_event_stream(status, headers):

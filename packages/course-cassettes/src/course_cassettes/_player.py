@@ -87,7 +87,7 @@ class CassettePlayer:
         self._chunking: Chunking = chunking
         self._random = random.Random(seed)
         self._when_exhausted = when_exhausted
-        self._judging = Judging(check if cassette.strict else None)
+        self._judging = Judging(check, strict=cassette.strict)
         self._requests: list[RecordedRequest] = []
         self._served: list[int] = []
 
@@ -126,7 +126,7 @@ class CassettePlayer:
     def unchecked(self) -> tuple[tuple[int, str], ...]:
         """The index and path of each played call whose 2xx event stream no installed wire judged.
 
-        Empty without ``check`` or with ``strict: false``: nothing was asked to be judged.
+        Empty without ``check``; with ``strict: false``, every 2xx event stream played.
         """
         return self._judging.unchecked
 
