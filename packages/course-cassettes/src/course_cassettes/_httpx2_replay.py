@@ -175,9 +175,10 @@ class Httpx2CassetteTransport(PlaybackExchange):
                 )
                 problem = f"call {index + 1}: {scrub(body.failure(), secrets)}"
                 return self._refused(VendorErrorCode.HTTP_REQUEST_MISMATCH, problem, None)
-            self._sent.append(sent_request(request, content or b"{}"))
+            held = body.unwrap()
+            self._sent.append(sent_request(request, content, body=held))
             sent = redacted_request(
-                request.method, path, {}, body.unwrap(), player.cassette.redaction, secrets
+                request.method, path, {}, held, player.cassette.redaction, secrets
             )
             try:
                 _, played = player.play(sent, sent)
