@@ -29,9 +29,24 @@ def _request_body() -> dict[str, object]:
     return {key: recorded[key] for key in recorded}
 
 
-async def _read_until_cut(response: httpx2.Response, received: list[bytes]) -> None:
+async def _collect(response: httpx2.Response, received: list[bytes]) -> None:
     async for chunk in response.aiter_raw():
         received.append(chunk)
+
+
+async def _read_until_cut(served: CassetteResponder) -> bytes:
+    """What a client streaming the recorded request received before the server cut the body."""
+    received: list[bytes] = []
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(served) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+        client.stream("POST", "/v1/messages", json=_request_body()) as response,
+    ):
+        with pytest.raises(httpx2.RemoteProtocolError):
+            await _collect(response, received)
+        assert await server.wait_ended(0) is LoopbackEnd.INTERRUPTED
+    return b"".join(received)
 
 
 @pytest.mark.parametrize("chunking", ["whole", "bytes"])
@@ -43,18 +58,8 @@ async def test_a_refused_event_is_never_sent_and_is_reported_with_its_code(chunk
         check=stream_judge_for,
         report=reports.append,
     )
-    received: list[bytes] = []
-    async with (
-        asyncio.timeout(GUARD_SECONDS),
-        LoopbackServer(served) as server,
-        httpx2.AsyncClient(base_url=server.base_url) as client,
-        client.stream("POST", "/v1/messages", json=_request_body()) as response,
-    ):
-        with pytest.raises(httpx2.RemoteProtocolError):
-            await _read_until_cut(response, received)
-        assert await server.wait_ended(0) is LoopbackEnd.INTERRUPTED
+    sent = await _read_until_cut(served)
 
-    sent = b"".join(received)
     before = BAD_INDEX[: BAD_INDEX.index(STRAY_DELTA)]
     if chunking == "whole":
         assert sent == b"", "one chunk holds the refused event: nothing of it is sent"
@@ -87,14 +92,7 @@ async def test_the_responder_judges_as_the_replay_transport_judges_the_same_cass
     in_process = raised.value
 
     served = CassetteResponder([("c.json", cassette)], check=stream_judge_for)
-    async with (
-        asyncio.timeout(GUARD_SECONDS),
-        LoopbackServer(served) as server,
-        httpx2.AsyncClient(base_url=server.base_url) as client,
-        client.stream("POST", "/v1/messages", json=_request_body()) as response,
-    ):
-        with pytest.raises(httpx2.RemoteProtocolError):
-            await _read_until_cut(response, [])
+    assert await _read_until_cut(served) == b"", "the whole body is one chunk: nothing sent"
 
     [over_http] = served.problems
     assert (over_http.code, over_http.message) == (
@@ -126,11 +124,20 @@ async def test_a_stream_left_early_is_judged_to_its_end_and_reported() -> None:
     assert [report.code for report in reports] == [None, VendorErrorCode.VENDOR_EVENT_ORDER]
 
 
-async def test_a_cassette_that_says_strict_false_is_served_whole_and_unjudged() -> None:
-    lenient = Cassette([_messages_call(BAD_INDEX)], strict=False)
+@pytest.mark.parametrize(
+    ("name", "cassette", "body"),
+    [
+        ("lenient.json", Cassette([_messages_call(BAD_INDEX)], strict=False), BAD_INDEX),
+        ("good.json", Cassette([_messages_call(ANTHROPIC_SSE)]), ANTHROPIC_SSE),
+    ],
+    ids=["strict-false-unjudged", "good-stream"],
+)
+async def test_a_good_stream_and_one_of_a_cassette_not_strict_are_served_whole_once(
+    name: str, cassette: Cassette, body: bytes
+) -> None:
     reports: list[ServedCall] = []
     served = CassetteResponder(
-        [("lenient.json", lenient)], check=stream_judge_for, report=reports.append
+        [(name, cassette)], chunking="bytes", check=stream_judge_for, report=reports.append
     )
     async with (
         asyncio.timeout(GUARD_SECONDS),
@@ -139,26 +146,6 @@ async def test_a_cassette_that_says_strict_false_is_served_whole_and_unjudged() 
     ):
         answer = await client.post("/v1/messages", json=_request_body())
 
-    assert (answer.status_code, answer.content) == (200, BAD_INDEX)
+    assert (answer.status_code, answer.content) == (200, body)
     assert served.problems == ()
-    assert reports == [ServedCall("POST", "/v1/messages", "lenient.json", 0, 200)]
-
-
-async def test_a_good_stream_is_served_whole_with_one_report() -> None:
-    reports: list[ServedCall] = []
-    served = CassetteResponder(
-        [("good.json", Cassette([_messages_call(ANTHROPIC_SSE)]))],
-        chunking="bytes",
-        check=stream_judge_for,
-        report=reports.append,
-    )
-    async with (
-        asyncio.timeout(GUARD_SECONDS),
-        LoopbackServer(served) as server,
-        httpx2.AsyncClient(base_url=server.base_url) as client,
-    ):
-        answer = await client.post("/v1/messages", json=_request_body())
-
-    assert (answer.status_code, answer.content) == (200, ANTHROPIC_SSE)
-    assert served.problems == ()
-    assert reports == [ServedCall("POST", "/v1/messages", "good.json", 0, 200)]
+    assert reports == [ServedCall("POST", "/v1/messages", name, 0, 200)]
