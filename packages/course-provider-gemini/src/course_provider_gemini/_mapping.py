@@ -2,16 +2,18 @@
 
 The port half of the wire. Each chunk has passed `GeminiGrammar` before it
 gets here, so every field read here is known to be of its documented type;
-what remains is what the course protocol can carry: one candidate's answer
-text and whole function calls. Thoughts are skipped on purpose; media, code
-execution, server tools, a second candidate are refused
+what remains is what the course protocol can carry of one candidate: answer
+text, thoughts (reasoning), whole function calls, the parts of a tool the
+vendor runs, the candidate's citation and grounding metadata, and every
+``thoughtSignature`` on the block it came on, so the transcript alone sends
+it back. Media, a function response and a second candidate are refused
 (``VENDOR_UNSUPPORTED_CONTENT``, naming the kind and the wire); a finish
-reason other than ``STOP`` and a blocked prompt fail closed.
+reason the course has no stop reason for fails closed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any, NoReturn, final
 
 from course_http import VendorErrorCode
@@ -22,11 +24,15 @@ from course_protocol import (
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseVendorToolBlock,
     terminal_semantics_error,
 )
 from course_protocol.untrusted import shown
@@ -35,7 +41,14 @@ from course_provider_gemini._errors import error_event
 from course_provider_gemini._grammar import GeminiGrammar
 from course_provider_gemini._parts import METADATA_KEYS
 from course_provider_gemini._reads import fail, fail_invalid
-from course_provider_gemini._result import GeminiFunctionCall, GeminiResult, GeminiText
+from course_provider_gemini._result import (
+    GeminiCandidate,
+    GeminiFunctionCall,
+    GeminiOpaquePart,
+    GeminiResult,
+    GeminiText,
+    GeminiUsage,
+)
 from course_provider_gemini._stop import course_stop_reason, refuse_prompt
 from course_vendor import ToolCallIds, WireEvent, WireMapping
 
@@ -58,40 +71,61 @@ class GeminiMapping(WireMapping[GeminiResult]):
     """One streamed Gemini response as course chunks and a response: a ``WireMapping``.
 
     Over a fresh `GeminiGrammar`: `item` pushes a text delta per answer
-    text part and a Tool call per whole function call, `end` gives the
-    `CourseModelResponse`; `feed` returns them, to drive it by hand. A Tool
-    call's id is the vendor's own ``functionCall.id`` when it gave one,
-    else `course_call_id`. ``signatures``, when given, receives the
-    ``thoughtSignature`` of each call that had one, by course call id (the
-    model sends it back with the call). Raises ``CourseProtocolError`` when
-    ``request_id`` is not a non-blank ``str``.
+    text part, a reasoning delta per thought text part and a Tool call per
+    whole function call, in the order they came; `end` gives the
+    `CourseModelResponse`; `feed` returns them, to drive it by hand.
+
+    The response's message holds, in order: a `CourseReasoningBlock` per run
+    of thought text, a `CourseTextBlock` per run of answer text, a
+    `CourseToolCall` per function call, a `CourseVendorToolBlock` per part
+    of a tool the vendor runs (``executableCode``, ``codeExecutionResult``,
+    ``toolCall``, ``toolResponse``; its opaque data the part as sent). A run
+    ends at a part carrying a ``thoughtSignature``: the signature is the
+    block's opaque data (``{"thoughtSignature": ...}``, a call's with its
+    vendor ``id``), so the request sends it back on the same part. The
+    candidate's ``citationMetadata``, ``groundingMetadata`` and
+    ``urlContextMetadata`` (each chunk's object, one opaque citation each)
+    are the citations of the last answer text block (an empty one ends the
+    message when it has none): their offsets index the candidate's whole text.
+
+    A Tool call's id is the vendor's own ``functionCall.id`` when it gave
+    one, else `course_call_id`. The stop reason: ``STOP`` is ``stop`` or
+    ``toolCall``; ``MAX_TOKENS`` is ``length``; an answer a filter withheld
+    and a blocked prompt (``promptFeedback.blockReason``: an empty message,
+    when the body gave a ``responseId`` and a ``promptTokenCount``) are
+    ``refusal``. Usage: ``input_tokens`` is ``promptTokenCount`` (cached
+    content included) plus ``toolUsePromptTokenCount``; ``output_tokens`` is
+    ``candidatesTokenCount`` plus ``thoughtsTokenCount`` (the vendor counts
+    thoughts apart); ``cache_read_tokens`` is ``cachedContentTokenCount``,
+    ``reasoning_tokens`` ``thoughtsTokenCount``, each ``None`` when not sent;
+    ``cache_write_tokens`` is always ``None`` (the vendor counts no writes).
+    Raises ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
 
     What an event raises besides the grammar's errors (`course_http.VendorError`,
     ``vendor`` ``"gemini"``, ``event_index`` the chunk):
     ``VENDOR_ERROR_EVENT`` at the vendor's error object; ``VENDOR_REFUSAL``
-    for a blocked prompt and a withheld answer; ``VENDOR_INCOMPLETE`` for
-    any other finish reason but ``STOP``; ``VENDOR_UNSUPPORTED_CONTENT`` for
-    a second candidate (or one numbered other than 0) and a part of a kind
-    the course cannot carry (media, code execution, a server tool, a
+    for a blocked prompt without a ``responseId`` or a ``promptTokenCount``;
+    ``VENDOR_INCOMPLETE`` for a finish reason the course has no stop reason
+    for (``MALFORMED_FUNCTION_CALL``, ``OTHER``, ...);
+    ``VENDOR_UNSUPPORTED_CONTENT`` for a second candidate (or one numbered
+    other than 0) and a part of a kind the course cannot carry (media, a
     function response); ``VENDOR_INVALID_EVENT`` for a call without an
-    ``id`` before any ``responseId`` (its course id is made of it), and a
+    ``id`` before any ``responseId`` (its course id is made of it), a
     finishing chunk without a ``responseId`` or
-    ``usageMetadata.promptTokenCount`` before it; ``VENDOR_INVALID_TERMINAL``
-    never (the stop reason is derived from the calls).
+    ``usageMetadata.promptTokenCount`` before it, counts past 2**53 - 1 or a
+    cached count above the prompt's; ``VENDOR_INVALID_TERMINAL`` for a
+    refusal after a Tool call.
     """
 
-    __slots__ = ("_call_ids", "_calls", "_gemini", "_signatures", "_stop_reason", "_usage")
+    __slots__ = ("_call_ids", "_calls", "_gemini", "_stop_reason", "_usage")
 
-    def __init__(
-        self, request_id: str, *, signatures: MutableMapping[str, str] | None = None
-    ) -> None:
+    def __init__(self, request_id: str) -> None:
         grammar = GeminiGrammar()
         super().__init__(grammar, request_id)
         # The grammar again, typed as the Gemini one its views are read from.
         self._gemini = grammar
         self._calls: list[CourseToolCall] = []
         self._call_ids = ToolCallIds(_wire.WIRE)
-        self._signatures = signatures
         self._stop_reason: CourseStopReason | None = None
         self._usage: CourseModelUsage | None = None
 
@@ -101,7 +135,11 @@ class GeminiMapping(WireMapping[GeminiResult]):
         # read here, so nothing is checked twice.
         candidates = event.get("candidates")
         if not candidates or "error" in event:
-            self._without_candidates(event, index)
+            if "error" in event:
+                error = self._gemini.error
+                assert error is not None
+                raise error_event(error, index)
+            # A blocked prompt ends the body here; `_respond` answers it.
             return
         if len(candidates) > 1:
             _unsupported(
@@ -130,15 +168,6 @@ class GeminiMapping(WireMapping[GeminiResult]):
         if "finishReason" in candidate:
             self._finish(candidate, index)
 
-    def _without_candidates(self, event: WireEvent, index: int) -> None:
-        if "error" in event:
-            error = self._gemini.error
-            assert error is not None
-            raise error_event(error, index)
-        feedback = event.get("promptFeedback")
-        if feedback is not None and feedback.get("blockReason") is not None:
-            refuse_prompt(feedback["blockReason"], feedback.get("blockReasonMessage"), index)
-
     def _part(
         self,
         part: dict[str, Any],
@@ -148,8 +177,11 @@ class GeminiMapping(WireMapping[GeminiResult]):
     ) -> None:
         text = part.get("text")
         if text is not None:
-            if text and not part.get("thought"):
-                push(CourseTextDeltaChunk(self._request_id, text))
+            if text:
+                if part.get("thought"):
+                    push(CourseReasoningDeltaChunk(self._request_id, text))
+                else:
+                    push(CourseTextDeltaChunk(self._request_id, text))
             return
         call = part.get("functionCall")
         if call is not None:
@@ -158,7 +190,7 @@ class GeminiMapping(WireMapping[GeminiResult]):
                 push(self._tool_call(index, number))
             return
         kind = next((key for key in part if key not in METADATA_KEYS), None)
-        if kind is not None:
+        if kind is not None and kind not in _wire.VENDOR_TOOL_KINDS:
             _unsupported(
                 kind,
                 f"part kind {shown(kind)!r} is {_KINDS.get(kind, 'content')}, "
@@ -180,10 +212,8 @@ class GeminiMapping(WireMapping[GeminiResult]):
                 )
             identifier = course_call_id(response_id, len(self._calls))
         self._call_ids.claim(identifier, index, f"candidates[0].content.parts[{number}]")
-        call = CourseToolCall(identifier, made.name, made.arguments)
+        call = CourseToolCall(identifier, made.name, made.arguments, opaque=_call_opaque(made))
         self._calls.append(call)
-        if made.signature is not None and self._signatures is not None:
-            self._signatures[identifier] = made.signature
         return CourseToolCallChunk(self._request_id, call)
 
     def _finish(self, candidate: dict[str, Any], index: int) -> None:
@@ -191,26 +221,20 @@ class GeminiMapping(WireMapping[GeminiResult]):
         self._stop_reason = course_stop_reason(
             reason, candidate.get("finishMessage"), bool(self._calls), index
         )
-        grammar = self._gemini
-        if grammar.response_id is None:
+        if self._gemini.response_id is None:
             fail_invalid("no chunk gave a responseId", index)
-        usage = grammar.usage
-        prompt = None if usage is None else usage.prompt_token_count
-        if usage is None or prompt is None:
-            fail_invalid("no usageMetadata.promptTokenCount by the finishing chunk", index)
-        # Thinking is output the call was billed for, as OpenAI's completion tokens include it.
-        output = (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)
-        if output > MAX_TOKEN_COUNT:
-            fail_invalid("candidatesTokenCount and thoughtsTokenCount add up past 2**53 - 1", index)
-        self._usage = CourseModelUsage(prompt, output)
+        self._usage = _course_usage(self._gemini.usage, "the finishing chunk", index)
 
     def _respond(self, result: GeminiResult, event_count: int) -> CourseModelResponse:
-        stop_reason, usage, response_id = self._stop_reason, self._usage, result.response_id
+        response_id = result.response_id
+        if not result.candidates:
+            return self._blocked(result, event_count - 1)
+        stop_reason, usage = self._stop_reason, self._usage
         if stop_reason is None or usage is None or response_id is None:
-            # The grammar ends a body only at a finish, an error or a blocked
-            # prompt, and _map has failed the call at the last two.
+            # The grammar ends a body with candidates only at a finish or an
+            # error, and _map has failed the call at an error.
             raise AssertionError("a Gemini response ended without its finishing chunk mapped")
-        message = CourseAssistantMessage(response_id, self._content(result))
+        message = CourseAssistantMessage(response_id, self._content(result.candidates[0]))
         problem = terminal_semantics_error(stop_reason, message)
         if problem is not None:
             fail(
@@ -221,34 +245,123 @@ class GeminiMapping(WireMapping[GeminiResult]):
             )
         return CourseModelResponse(response_id, self._request_id, message, stop_reason, usage)
 
-    def _content(self, result: GeminiResult) -> tuple[CourseAssistantContent, ...]:
-        # Answer text runs apart only by a thought or a signature are one
-        # course text block, as they are one answer; thoughts are skipped.
+    def _blocked(self, result: GeminiResult, index: int) -> CourseModelResponse:
+        # The grammar ends a body without candidates only at a blocked prompt.
+        feedback = result.prompt_feedback
+        assert feedback is not None and feedback.block_reason is not None
+        response_id = result.response_id
+        usage = result.usage
+        if response_id is None or usage is None or usage.prompt_token_count is None:
+            # Nothing to name a response by, or count it with: the refusal is the error.
+            refuse_prompt(feedback.block_reason, feedback.block_reason_message, index)
+        message = CourseAssistantMessage(response_id, ())
+        counts = _course_usage(usage, "the blocked prompt's chunk", index)
+        return CourseModelResponse(
+            response_id, self._request_id, message, CourseStopReason.REFUSAL, counts
+        )
+
+    def _content(self, candidate: GeminiCandidate) -> tuple[CourseAssistantContent, ...]:
         content: list[CourseAssistantContent] = []
-        text: list[str] = []
         calls = iter(self._calls)
-        for part in result.candidates[0].parts:
-            if type(part) is GeminiText:
-                if part.text and not part.thought:
-                    text.append(part.text)
-            elif type(part) is GeminiFunctionCall:
-                if text:
-                    content.append(CourseTextBlock("".join(text)))
-                    text = []
+        last_text: int | None = None
+        for part in candidate.parts:
+            kind = type(part)
+            if kind is GeminiText:
+                assert type(part) is GeminiText
+                opaque = _signed(part.signature)
+                if part.thought:
+                    content.append(CourseReasoningBlock(part.text, opaque=opaque))
+                else:
+                    last_text = len(content)
+                    content.append(CourseTextBlock(part.text, opaque=opaque))
+            elif kind is GeminiFunctionCall:
                 content.append(next(calls))
-        if text:
-            content.append(CourseTextBlock("".join(text)))
+            else:
+                # _map refused every other opaque kind: this is a vendor tool's part.
+                assert type(part) is GeminiOpaquePart
+                content.append(
+                    CourseVendorToolBlock(part.kind, CourseOpaque(_wire.WIRE, _as_sent(part)))
+                )
+        citations = _citations(candidate)
+        if citations:
+            if last_text is None:
+                content.append(CourseTextBlock("", citations=citations))
+            else:
+                block = content[last_text]
+                assert type(block) is CourseTextBlock
+                content[last_text] = CourseTextBlock(
+                    block.text, citations=citations, opaque=block.opaque
+                )
         return tuple(content)
+
+
+def _signed(signature: str | None) -> CourseOpaque | None:
+    if signature is None:
+        return None
+    return CourseOpaque(_wire.WIRE, {_wire.THOUGHT_SIGNATURE_KEY: signature})
+
+
+def _call_opaque(call: GeminiFunctionCall) -> CourseOpaque | None:
+    # What the request needs back besides the name and the arguments: the
+    # vendor's own id (sent back on the call and its response; a derived id
+    # never is) and the thought signature.
+    data: dict[str, str] = {}
+    if call.id is not None:
+        data[_wire.ID_KEY] = call.id
+    if call.signature is not None:
+        data[_wire.THOUGHT_SIGNATURE_KEY] = call.signature
+    return CourseOpaque(_wire.WIRE, data) if data else None
+
+
+def _as_sent(part: GeminiOpaquePart) -> dict[str, Any]:
+    sent: dict[str, Any] = {part.kind: part.data}
+    if part.thought:
+        sent[_wire.THOUGHT_KEY] = True
+    if part.signature is not None:
+        sent[_wire.THOUGHT_SIGNATURE_KEY] = part.signature
+    return sent
+
+
+def _citations(candidate: GeminiCandidate) -> tuple[CourseOpaque, ...]:
+    kept = (
+        candidate.citation_metadata,
+        candidate.grounding_metadata,
+        candidate.url_context_metadata,
+    )
+    return tuple(
+        CourseOpaque(_wire.WIRE, {key: value})
+        for key, values in zip(_wire.CITATION_KEYS, kept, strict=True)
+        for value in values
+    )
+
+
+def _course_usage(usage: GeminiUsage | None, where: str, index: int) -> CourseModelUsage:
+    prompt = None if usage is None else usage.prompt_token_count
+    if usage is None or prompt is None:
+        fail_invalid(f"no usageMetadata.promptTokenCount by {where}", index)
+    thoughts = usage.thoughts_token_count
+    # The vendor counts thoughts and tool-use prompts apart; the course counts
+    # all the output, and all the input.
+    output = (usage.candidates_token_count or 0) + (thoughts or 0)
+    total_input = prompt + (usage.tool_use_prompt_token_count or 0)
+    if output > MAX_TOKEN_COUNT or total_input > MAX_TOKEN_COUNT:
+        fail_invalid("the token counts add up past 2**53 - 1", index)
+    cached = usage.cached_content_token_count
+    if cached is not None and cached > prompt:
+        fail_invalid(
+            f"usageMetadata.cachedContentTokenCount ({cached}) exceeds promptTokenCount "
+            f"({prompt}), which counts the cached content",
+            index,
+        )
+    return CourseModelUsage(
+        total_input, output, cache_read_tokens=cached, reasoning_tokens=thoughts
+    )
 
 
 _KINDS = {
     "inlineData": "inline media",
     "fileData": "a file reference",
     "functionResponse": "a function's response, which only a request holds",
-    "executableCode": "code the vendor runs",
-    "codeExecutionResult": "the result of code the vendor ran",
-    "toolCall": "a call of a tool the vendor runs",
-    "toolResponse": "the result of a tool the vendor ran",
 }
 
 
