@@ -18,7 +18,6 @@ from typing import Any, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import (
-    MAX_TOKEN_COUNT,
     CourseAssistantContent,
     CourseAssistantMessage,
     CourseModelChunk,
@@ -37,6 +36,14 @@ from course_protocol import (
 )
 from course_protocol.untrusted import shown
 from course_provider_gemini import _wire
+from course_provider_gemini._course_values import (
+    call_opaque,
+    candidate_citations,
+    course_call_id,
+    course_usage,
+    part_as_sent,
+    signed,
+)
 from course_provider_gemini._errors import error_event
 from course_provider_gemini._grammar import GeminiGrammar
 from course_provider_gemini._parts import METADATA_KEYS
@@ -47,23 +54,11 @@ from course_provider_gemini._result import (
     GeminiOpaquePart,
     GeminiResult,
     GeminiText,
-    GeminiUsage,
 )
 from course_provider_gemini._stop import course_stop_reason, refuse_prompt
 from course_vendor import ToolCallIds, WireEvent, WireMapping
 
-__all__ = ["GeminiMapping", "course_call_id"]
-
-
-def course_call_id(response_id: str, position: int) -> str:
-    """The course id of the function call number ``position`` (from 0) of response ``response_id``.
-
-    For a call the vendor gave no ``id`` (every model before Gemini 3):
-    deterministic (a replay gives the same ids) and unique (a response id
-    is), so a Tool result names its call unambiguously:
-    ``"<responseId>-call-<position>"``.
-    """
-    return f"{response_id}-call-{position}"
+__all__ = ["GeminiMapping"]
 
 
 @final
@@ -93,12 +88,7 @@ class GeminiMapping(WireMapping[GeminiResult]):
     ``toolCall``; ``MAX_TOKENS`` is ``length``; an answer a filter withheld
     and a blocked prompt (``promptFeedback.blockReason``: an empty message,
     when the body gave a ``responseId`` and a ``promptTokenCount``) are
-    ``refusal``. Usage: ``input_tokens`` is ``promptTokenCount`` (cached
-    content included) plus ``toolUsePromptTokenCount``; ``output_tokens`` is
-    ``candidatesTokenCount`` plus ``thoughtsTokenCount`` (the vendor counts
-    thoughts apart); ``cache_read_tokens`` is ``cachedContentTokenCount``,
-    ``reasoning_tokens`` ``thoughtsTokenCount``, each ``None`` when not sent;
-    ``cache_write_tokens`` is always ``None`` (the vendor counts no writes).
+    ``refusal``. The usage is `course_usage`'s (reasoning and cache reads too).
     Raises ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
 
     What an event raises besides the grammar's errors (`course_http.VendorError`,
@@ -212,7 +202,7 @@ class GeminiMapping(WireMapping[GeminiResult]):
                 )
             identifier = course_call_id(response_id, len(self._calls))
         self._call_ids.claim(identifier, index, f"candidates[0].content.parts[{number}]")
-        call = CourseToolCall(identifier, made.name, made.arguments, opaque=_call_opaque(made))
+        call = CourseToolCall(identifier, made.name, made.arguments, opaque=call_opaque(made))
         self._calls.append(call)
         return CourseToolCallChunk(self._request_id, call)
 
@@ -223,7 +213,7 @@ class GeminiMapping(WireMapping[GeminiResult]):
         )
         if self._gemini.response_id is None:
             fail_invalid("no chunk gave a responseId", index)
-        self._usage = _course_usage(self._gemini.usage, "the finishing chunk", index)
+        self._usage = course_usage(self._gemini.usage, "the finishing chunk", index)
 
     def _respond(self, result: GeminiResult, event_count: int) -> CourseModelResponse:
         response_id = result.response_id
@@ -248,14 +238,15 @@ class GeminiMapping(WireMapping[GeminiResult]):
     def _blocked(self, result: GeminiResult, index: int) -> CourseModelResponse:
         # The grammar ends a body without candidates only at a blocked prompt.
         feedback = result.prompt_feedback
-        assert feedback is not None and feedback.block_reason is not None
+        assert feedback is not None
+        assert feedback.block_reason is not None
         response_id = result.response_id
         usage = result.usage
         if response_id is None or usage is None or usage.prompt_token_count is None:
             # Nothing to name a response by, or count it with: the refusal is the error.
             refuse_prompt(feedback.block_reason, feedback.block_reason_message, index)
         message = CourseAssistantMessage(response_id, ())
-        counts = _course_usage(usage, "the blocked prompt's chunk", index)
+        counts = course_usage(usage, "the blocked prompt's chunk", index)
         return CourseModelResponse(
             response_id, self._request_id, message, CourseStopReason.REFUSAL, counts
         )
@@ -265,24 +256,22 @@ class GeminiMapping(WireMapping[GeminiResult]):
         calls = iter(self._calls)
         last_text: int | None = None
         for part in candidate.parts:
-            kind = type(part)
-            if kind is GeminiText:
-                assert type(part) is GeminiText
-                opaque = _signed(part.signature)
+            if type(part) is GeminiText:
+                opaque = signed(part.signature)
                 if part.thought:
                     content.append(CourseReasoningBlock(part.text, opaque=opaque))
                 else:
                     last_text = len(content)
                     content.append(CourseTextBlock(part.text, opaque=opaque))
-            elif kind is GeminiFunctionCall:
+            elif type(part) is GeminiFunctionCall:
                 content.append(next(calls))
             else:
                 # _map refused every other opaque kind: this is a vendor tool's part.
                 assert type(part) is GeminiOpaquePart
                 content.append(
-                    CourseVendorToolBlock(part.kind, CourseOpaque(_wire.WIRE, _as_sent(part)))
+                    CourseVendorToolBlock(part.kind, CourseOpaque(_wire.WIRE, part_as_sent(part)))
                 )
-        citations = _citations(candidate)
+        citations = candidate_citations(candidate)
         if citations:
             if last_text is None:
                 content.append(CourseTextBlock("", citations=citations))
@@ -293,69 +282,6 @@ class GeminiMapping(WireMapping[GeminiResult]):
                     block.text, citations=citations, opaque=block.opaque
                 )
         return tuple(content)
-
-
-def _signed(signature: str | None) -> CourseOpaque | None:
-    if signature is None:
-        return None
-    return CourseOpaque(_wire.WIRE, {_wire.THOUGHT_SIGNATURE_KEY: signature})
-
-
-def _call_opaque(call: GeminiFunctionCall) -> CourseOpaque | None:
-    # What the request needs back besides the name and the arguments: the
-    # vendor's own id (sent back on the call and its response; a derived id
-    # never is) and the thought signature.
-    data: dict[str, str] = {}
-    if call.id is not None:
-        data[_wire.ID_KEY] = call.id
-    if call.signature is not None:
-        data[_wire.THOUGHT_SIGNATURE_KEY] = call.signature
-    return CourseOpaque(_wire.WIRE, data) if data else None
-
-
-def _as_sent(part: GeminiOpaquePart) -> dict[str, Any]:
-    sent: dict[str, Any] = {part.kind: part.data}
-    if part.thought:
-        sent[_wire.THOUGHT_KEY] = True
-    if part.signature is not None:
-        sent[_wire.THOUGHT_SIGNATURE_KEY] = part.signature
-    return sent
-
-
-def _citations(candidate: GeminiCandidate) -> tuple[CourseOpaque, ...]:
-    kept = (
-        candidate.citation_metadata,
-        candidate.grounding_metadata,
-        candidate.url_context_metadata,
-    )
-    return tuple(
-        CourseOpaque(_wire.WIRE, {key: value})
-        for key, values in zip(_wire.CITATION_KEYS, kept, strict=True)
-        for value in values
-    )
-
-
-def _course_usage(usage: GeminiUsage | None, where: str, index: int) -> CourseModelUsage:
-    prompt = None if usage is None else usage.prompt_token_count
-    if usage is None or prompt is None:
-        fail_invalid(f"no usageMetadata.promptTokenCount by {where}", index)
-    thoughts = usage.thoughts_token_count
-    # The vendor counts thoughts and tool-use prompts apart; the course counts
-    # all the output, and all the input.
-    output = (usage.candidates_token_count or 0) + (thoughts or 0)
-    total_input = prompt + (usage.tool_use_prompt_token_count or 0)
-    if output > MAX_TOKEN_COUNT or total_input > MAX_TOKEN_COUNT:
-        fail_invalid("the token counts add up past 2**53 - 1", index)
-    cached = usage.cached_content_token_count
-    if cached is not None and cached > prompt:
-        fail_invalid(
-            f"usageMetadata.cachedContentTokenCount ({cached}) exceeds promptTokenCount "
-            f"({prompt}), which counts the cached content",
-            index,
-        )
-    return CourseModelUsage(
-        total_input, output, cache_read_tokens=cached, reasoning_tokens=thoughts
-    )
 
 
 _KINDS = {

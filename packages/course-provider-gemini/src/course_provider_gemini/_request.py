@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import base64
-from typing import Any, Final
+from typing import Any
 
 from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
-    CourseDocumentBlock,
-    CourseImageBlock,
     CourseModelRequest,
     CourseOpaque,
     CourseReasoningBlock,
     CourseTextBlock,
     CourseToolCall,
     CourseToolResultMessage,
-    CourseUserBlock,
     CourseUserMessage,
     CourseVendorToolBlock,
     is_blank,
@@ -26,23 +22,16 @@ from course_protocol.untrusted import type_name
 from course_provider_gemini import _wire
 from course_provider_gemini._config import GeminiConfig
 from course_provider_gemini._options import generation_entries, tool_config
+from course_provider_gemini._request_media import (
+    check_inline_total,
+    result_part,
+    user_parts,
+)
 from course_vendor import Turns, checked_api_key, own_opaque, sent_blocks
 
-__all__ = ["INLINE_LIMIT", "RESULT_MEDIA_TYPES", "generate_content_body", "request_headers"]
+__all__ = ["generate_content_body", "request_headers"]
 
 _Part = dict[str, Any]
-
-INLINE_LIMIT: Final = 100_000_000
-"""The most base64 characters of inline data (``inlineData.data``) one request may hold.
-
-The API reference's inline payload limit (100 MB, base64 encoded); a
-request past it is refused before it is sent.
-"""
-
-RESULT_MEDIA_TYPES: Final = frozenset(
-    {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
-)
-"""The media types a function response takes as inline parts (its multimodal parts)."""
 
 
 def _invalid(message: str) -> VendorError:
@@ -100,7 +89,7 @@ def generate_content_body(request: CourseModelRequest, config: GeminiConfig) -> 
     (`RESULT_MEDIA_TYPES`); when this wire's opaque data on a block is not
     what the wire produced; and when the inline data passes `INLINE_LIMIT`.
     """
-    _check_inline_total(request)
+    check_inline_total(request)
     body: dict[str, Any] = {_wire.CONTENTS_KEY: _turns(request)}
     if config.system_prompt is not None:
         body[_wire.SYSTEM_INSTRUCTION_KEY] = {
@@ -127,24 +116,6 @@ def generate_content_body(request: CourseModelRequest, config: GeminiConfig) -> 
     if generation:
         body[_wire.GENERATION_CONFIG_KEY] = generation
     return body
-
-
-def _check_inline_total(request: CourseModelRequest) -> None:
-    total = 0
-    for message in request.messages:
-        if type(message) is CourseAssistantMessage:
-            continue
-        content = message.content
-        if isinstance(content, str):
-            continue
-        for block in content:
-            if type(block) is not CourseTextBlock and block.data is not None:
-                total += (len(block.data) + 2) // 3 * 4
-    if total > INLINE_LIMIT:
-        raise _invalid(
-            f"messages: the inline images and documents come to {total} base64 characters; "
-            f"{_wire.WIRE} takes at most {INLINE_LIMIT} in one request"
-        )
 
 
 def _opaque_text(opaque: CourseOpaque | None, key: str, where: str) -> str | None:
@@ -225,71 +196,6 @@ def _model_parts(
     return parts, calls
 
 
-def _media_part(block: CourseImageBlock | CourseDocumentBlock) -> _Part:
-    if block.data is None:
-        return {
-            _wire.FILE_DATA_KEY: {
-                _wire.MIME_TYPE_KEY: block.media_type,
-                _wire.FILE_URI_KEY: block.url,
-            }
-        }
-    encoded = base64.b64encode(block.data).decode("ascii")
-    return {_wire.INLINE_DATA_KEY: {_wire.MIME_TYPE_KEY: block.media_type, _wire.DATA_KEY: encoded}}
-
-
-def _user_parts(content: tuple[CourseUserBlock, ...], position: int, turns: Turns) -> None:
-    parts: list[_Part] = []
-    said = False
-    for block in content:
-        if type(block) is CourseTextBlock:
-            if is_blank(block.text):
-                continue
-            said = True
-            parts.append({_wire.TEXT_KEY: block.text})
-        else:
-            said = True
-            parts.append(_media_part(block))
-    if not said:
-        # Blank text blocks alone: the blank user message every wire refuses.
-        turns.user_text("", [], position)
-    turns.user_parts(parts, position)
-
-
-def _result_part(message: CourseToolResultMessage, position: int, vendor_id: str | None) -> _Part:
-    content = message.content
-    media: list[_Part] = []
-    if isinstance(content, str):
-        text = content
-    else:
-        pieces: list[str] = []
-        for number, block in enumerate(content):
-            if type(block) is CourseTextBlock:
-                pieces.append(block.text)
-                continue
-            where = f"messages[{position}].content[{number}]"
-            if block.data is None:
-                raise _invalid(
-                    f"{where}.url: {_wire.WIRE} takes a function response's images and documents "
-                    "as bytes only (its parts have no fileData)"
-                )
-            if block.media_type not in RESULT_MEDIA_TYPES:
-                taken = ", ".join(sorted(RESULT_MEDIA_TYPES))
-                raise _invalid(
-                    f"{where}.media_type: {_wire.WIRE} takes no {block.media_type} in a function "
-                    f"response (it takes {taken})"
-                )
-            media.append(_media_part(block))
-        text = "".join(pieces)
-    key = _wire.ERROR_KEY if message.is_error else _wire.OUTPUT_KEY
-    response: _Part = {_wire.NAME_KEY: message.tool_name}
-    if vendor_id is not None:
-        response[_wire.ID_KEY] = vendor_id
-    response[_wire.RESPONSE_KEY] = {key: text}
-    if media:
-        response[_wire.PARTS_KEY] = media
-    return {_wire.FUNCTION_RESPONSE_KEY: response}
-
-
 def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
     order = Turns(
         role_key=_wire.ROLE_KEY,
@@ -307,7 +213,7 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
             if isinstance(content, str):
                 order.user_text(content, [{_wire.TEXT_KEY: content}], position)
             else:
-                _user_parts(content, position, order)
+                user_parts(content, position, order)
         elif type(message) is CourseAssistantMessage:
             parts, calls = _model_parts(message, position, vendor_ids)
             if not parts:
@@ -319,6 +225,6 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
             assert type(message) is CourseToolResultMessage
             vendor_id = vendor_ids.get(message.tool_call_id)
             order.tool_result(
-                message.tool_call_id, [_result_part(message, position, vendor_id)], position
+                message.tool_call_id, [result_part(message, position, vendor_id)], position
             )
     return order.finished()
