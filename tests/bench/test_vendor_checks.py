@@ -6,7 +6,7 @@ from typing import NoReturn
 
 import pytest
 
-from benchmarks._vendor_bodies import APIS, SHAPES, VendorBody, vendor_body
+from benchmarks._vendor_bodies import APIS, SHAPES, VendorBody, shapes_of, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks.peers import PeerNotInstalledError
 from benchmarks.vendor_peers import VENDOR_PEERS
@@ -55,4 +55,23 @@ async def test_our_timed_pass_still_refuses_arguments_that_differ() -> None:
     wrong = VendorBody(body.api, body.shape, body.deltas, body.body, body.events, '{"text": "x"}')
     assert wrong.expected == {"text": "x"}
     with pytest.raises(AssertionError, match="gemini tool: saw 9 of 9"):
+        await prepare_ours(wrong)()()
+
+
+def test_only_the_wires_with_a_reasoning_body_have_the_reasoning_shape() -> None:
+    assert shapes_of("gemini") == ("text", "tool", "reasoning")
+    for api in (api for api in APIS if api not in {"gemini"}):
+        assert "reasoning" not in shapes_of(api)
+        with pytest.raises(ValueError, match=f"{api} has no reasoning body"):
+            vendor_body(api, "reasoning", 9)
+
+
+async def test_our_reasoning_pass_counts_reasoning_deltas_and_checks_the_reasoning_text() -> None:
+    body = vendor_body("gemini", "reasoning", 9)
+    assert body.expected is body.text
+    assert body.events == 9
+
+    assert await prepare_ours(body)()() == 9
+    wrong = VendorBody(body.api, body.shape, body.deltas, body.body, body.events, "other")
+    with pytest.raises(AssertionError, match="gemini reasoning: saw 9 of 9"):
         await prepare_ours(wrong)()()
