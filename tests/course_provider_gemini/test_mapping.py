@@ -618,3 +618,17 @@ def test_a_mapping_is_spent_after_a_refusal_and_its_grammar_never_saw_more() -> 
     assert again.value is first.value
     assert parser.grammar.failure is None
     assert not parser.finished
+
+
+def test_a_streamed_call_the_output_limit_cut_is_never_a_call() -> None:
+    parts = streamed_call("read_screen", [{"jsonPath": "$.id", "stringValue": "A"}])[:-1]
+    events = [chunk(text("Reading. ")), *(chunk(part) for part in parts)]
+    events.append(chunk(finish="MAX_TOKENS"))
+    cut_short = [*events[:-1], chunk(finish="STOP")]
+
+    chunks, response = answered(events)
+
+    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "Reading. ")]
+    assert response.stop_reason is CourseStopReason.LENGTH
+    assert response.message.content == (CourseTextBlock("Reading. "),)
+    assert failed(cut_short).code is C.VENDOR_EVENT_ORDER

@@ -122,7 +122,8 @@ class CandidateState:
         grammar: ``VENDOR_INVALID_EVENT`` (a field of the wrong type, a role
         other than ``model``), ``VENDOR_UNKNOWN_EVENT`` (an unknown part
         kind or call field), ``VENDOR_EVENT_ORDER`` (a part while a call is
-        still streaming, a continuation of no call, a finish while a call
+        still streaming, a continuation of no call, a finish other than
+        ``MAX_TOKENS`` (which drops the call the limit cut) while a call
         streams), ``VENDOR_INVALID_TOOL_ARGUMENTS`` (a call's arguments).
         """
         content = candidate.get("content")
@@ -298,11 +299,14 @@ class CandidateState:
                 self._keep(key, frozen_object(value, index, path))
         if reason is not None:
             if self._streaming is not None:
-                fail_order(
-                    f"{self._path} finishes while the function call started at "
-                    f"{self._streaming.path} is still streaming its arguments",
-                    index,
-                )
+                if reason != _wire.MAX_TOKENS:
+                    fail_order(
+                        f"{self._path} finishes while the function call started at "
+                        f"{self._streaming.path} is still streaming its arguments",
+                        index,
+                    )
+                # The output limit cut the call: it never closed, so it is no call.
+                self._streaming = None
             self._close_run()
             self.finish = reason
 

@@ -21,7 +21,7 @@ def course_stop_reason(
     ``STOP`` is ``TOOL_CALL`` when the answer made a Tool call (``called``),
     else ``STOP``: the vendor has no reason of its own for a Tool call.
     ``MAX_TOKENS`` is ``LENGTH`` (the answer is what came whole before the
-    limit: the vendor streams every function call whole). An answer the
+    limit; the grammar drops a call the limit cut while it streamed). An answer the
     vendor withheld (``SAFETY``, ``RECITATION``, ``BLOCKLIST``,
     ``PROHIBITED_CONTENT``, ``SPII``, the ``IMAGE_*`` ones, ``MODEL_ARMOR``,
     ``ESCALATION``) is ``REFUSAL``. Raises `VendorError`
