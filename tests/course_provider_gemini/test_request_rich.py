@@ -354,6 +354,11 @@ async def test_another_wires_vendor_tool_block_is_refused_before_sending() -> No
             "sent it (its object, and thought or thoughtSignature at most)",
         ),
         (
+            CourseVendorToolBlock("executableCode", own(executableCode={}, thought=False)),
+            "messages[1].content[0].opaque.data must be one 'executableCode' part as gemini "
+            "sent it (its object, and thought or thoughtSignature at most)",
+        ),
+        (
             CourseVendorToolBlock("executableCode", own(executableCode={}, text="x")),
             "messages[1].content[0].opaque.data must be one 'executableCode' part as gemini "
             "sent it (its object, and thought or thoughtSignature at most)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from course_http import VendorError, VendorErrorCode
@@ -152,7 +153,13 @@ def _vendor_tool_part(block: CourseVendorToolBlock, where: str) -> _Part:
         and key != _wire.THOUGHT_KEY
         and key != _wire.THOUGHT_SIGNATURE_KEY
     ]
-    if kinds != [block.kind] or extra or not isinstance(data[block.kind], dict):
+    flagged = data.get(_wire.THOUGHT_KEY, True)
+    if (
+        kinds != [block.kind]
+        or extra
+        or not isinstance(data[block.kind], Mapping)
+        or (flagged is not True)
+    ):
         raise _invalid(
             f"{where}.opaque.data must be one {block.kind!r} part as {_wire.WIRE} sent it "
             f"(its object, and thought or thoughtSignature at most)"
@@ -169,15 +176,12 @@ def _model_parts(
     numbers = {id(block): number for number, block in enumerate(message.content)}
     for block in sent_blocks(message, _wire.WIRE):
         where = f"messages[{position}].content[{numbers[id(block)]}]"
-        kind = type(block)
-        if kind is CourseTextBlock:
-            assert type(block) is CourseTextBlock
+        if type(block) is CourseTextBlock:
             opaque = own_opaque(block.opaque, _wire.WIRE)
             if opaque is None and is_blank(block.text):
                 continue
             parts.append(_signed({_wire.TEXT_KEY: block.text}, opaque, where))
-        elif kind is CourseToolCall:
-            assert type(block) is CourseToolCall
+        elif type(block) is CourseToolCall:
             opaque = own_opaque(block.opaque, _wire.WIRE)
             call: _Part = {_wire.NAME_KEY: block.name, _wire.ARGS_KEY: thaw_json(block.arguments)}
             vendor_id = _opaque_text(opaque, _wire.ID_KEY, where)
@@ -186,8 +190,7 @@ def _model_parts(
                 vendor_ids[block.id] = vendor_id
             parts.append(_signed({_wire.FUNCTION_CALL_KEY: call}, opaque, where))
             calls.append(block.id)
-        elif kind is CourseReasoningBlock:
-            assert type(block) is CourseReasoningBlock
+        elif type(block) is CourseReasoningBlock:
             thought = {_wire.TEXT_KEY: block.text, _wire.THOUGHT_KEY: True}
             parts.append(_signed(thought, block.opaque, where))
         else:
