@@ -632,3 +632,28 @@ def test_a_streamed_call_the_output_limit_cut_is_never_a_call() -> None:
     assert response.stop_reason is CourseStopReason.LENGTH
     assert response.message.content == (CourseTextBlock("Reading. "),)
     assert failed(cut_short).code is C.VENDOR_EVENT_ORDER
+
+
+def test_a_thought_run_continues_only_with_thought_text_parts() -> None:
+    events = [
+        chunk(thought("a")),
+        chunk({"text": "b", "thought": False}),
+        chunk(thought("c"), thought("d"), finish="STOP"),
+    ]
+
+    chunks, response = answered(events)
+
+    assert [type(item) for item in chunks] == [
+        CourseReasoningDeltaChunk,
+        CourseTextDeltaChunk,
+        CourseReasoningDeltaChunk,
+        CourseReasoningDeltaChunk,
+    ]
+    assert response.message.content == (
+        CourseReasoningBlock("a"),
+        CourseTextBlock("b"),
+        CourseReasoningBlock("cd"),
+    )
+    error = failed([chunk(thought("a")), chunk({"text": 5, "thought": True})])
+    assert (error.code, error.event_index) == (C.VENDOR_INVALID_EVENT, 1)
+    assert "candidates[0].content.parts[0].text" in error.message

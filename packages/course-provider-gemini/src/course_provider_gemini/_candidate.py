@@ -139,9 +139,17 @@ class CandidateState:
                     invalid(index, self._parts_path, "an array", parts)
                 run = self._run
                 for number, part in enumerate(parts):
-                    # The common chunk: one part of answer text continuing the
-                    # run. Anything else takes the part's whole read.
-                    if self._run_kind == _ANSWER_RUN and type(part) is dict and len(part) == 1:
+                    # The common chunk: one part of answer text, or of thought
+                    # text, continuing its run. Anything else takes the part's
+                    # whole read.
+                    if type(part) is dict and (
+                        (self._run_kind == _ANSWER_RUN and len(part) == 1)
+                        or (
+                            self._run_kind == _THOUGHT_RUN
+                            and len(part) == 2
+                            and part.get("thought") is True
+                        )
+                    ):
                         text = part.get("text")
                         if type(text) is str:
                             run.append(text)

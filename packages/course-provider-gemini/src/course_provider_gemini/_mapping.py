@@ -70,18 +70,14 @@ class GeminiMapping(WireMapping[GeminiResult]):
     whole function call, in the order they came; `end` gives the
     `CourseModelResponse`; `feed` returns them, to drive it by hand.
 
-    The response's message holds, in order: a `CourseReasoningBlock` per run
-    of thought text, a `CourseTextBlock` per run of answer text, a
-    `CourseToolCall` per function call, a `CourseVendorToolBlock` per part
-    of a tool the vendor runs (``executableCode``, ``codeExecutionResult``,
-    ``toolCall``, ``toolResponse``; its opaque data the part as sent). A run
-    ends at a part carrying a ``thoughtSignature``: the signature is the
-    block's opaque data (``{"thoughtSignature": ...}``, a call's with its
-    vendor ``id``), so the request sends it back on the same part. The
-    candidate's ``citationMetadata``, ``groundingMetadata`` and
-    ``urlContextMetadata`` (each chunk's object, one opaque citation each)
-    are the citations of the last answer text block (an empty one ends the
-    message when it has none): their offsets index the candidate's whole text.
+    The message holds, in order: a `CourseReasoningBlock` per run of thought
+    text, a `CourseTextBlock` per run of answer text, a `CourseToolCall` per
+    function call, a `CourseVendorToolBlock` per part of a tool the vendor
+    runs (its opaque data the part as sent). A run ends at a part carrying a
+    ``thoughtSignature``, the block's opaque data (a call's with its vendor
+    ``id``), which the request sends back on the same part. The candidate's
+    citation, grounding and URL-context metadata are the citations of the
+    last answer text block (an empty one ends a message with none).
 
     A Tool call's id is the vendor's own ``functionCall.id`` when it gave
     one, else `course_call_id`. The stop reason: ``STOP`` is ``stop`` or
@@ -153,6 +149,9 @@ class GeminiMapping(WireMapping[GeminiResult]):
                     if text is not None and len(part) == 1:
                         if text:
                             push(CourseTextDeltaChunk(self._request_id, text))
+                    elif text is not None and len(part) == 2 and part.get("thought") is True:
+                        if text:
+                            push(CourseReasoningDeltaChunk(self._request_id, text))
                     else:
                         self._part(part, parts, index, push)
         if "finishReason" in candidate:
