@@ -311,7 +311,8 @@ def test_vendors_rows_cover_every_api_shape_and_candidate(smoke: SmokeRun) -> No
             # The smoke budget's sizes: 10 and 100.
             one_event = {vendor_body(api, shape, n).events for n in (10, 100)} == {1}
             judged = "at 10^2 (one event at every N)" if one_event else "at every N"
-            assert f"<= 2x floor {judged};" in ours["target"]
+            # A reasoning row has no SDK helper to be judged against: its target ends there.
+            assert ours["target"].startswith(f"<= 2x floor {judged}")
             assert "µs/event" in ours["measured"]
             # A reasoning row is judged by the floor alone: no peer reads thinking.
             for peer in (p for p in VENDOR_PEERS if p.api == api and shape != "reasoning"):
