@@ -4,11 +4,11 @@ Each body repeats the event shapes of the real Anthropic Messages, OpenAI
 Chat Completions and OpenAI Responses streams (the same fields, the same
 framing, compact JSON as the vendors send it); only the text changes. A
 ``"text"`` body streams ``n`` text deltas; a ``"tool"`` body streams one
-Tool call whose JSON arguments arrive in ``n`` fragments; a ``"reasoning"``
-body, for the wires of `REASONING_APIS`, streams ``n`` reasoning deltas (one
-thinking block, signed at its end). Gemini's bodies
-(``benchmarks._gemini_bodies``) stream ``n`` text chunks, and its one Tool
-call whole, as Gemini sends calls.
+Tool call whose JSON arguments arrive in ``n`` fragments; a
+``"reasoning"`` body (the wires of `shapes_of` that have one) streams ``n``
+reasoning deltas. Gemini's bodies (``benchmarks._gemini_bodies``) stream
+``n`` text or thought chunks, and its one Tool call whole, as Gemini sends
+calls.
 """
 
 from __future__ import annotations
@@ -30,21 +30,22 @@ __all__ = [
     "Shape",
     "VendorBody",
     "body_frames",
-    "shapes_for",
+    "shapes_of",
     "vendor_body",
 ]
 
 Api = str
 """A vendor wire's name, as the vendor registry (``course_vendor``) knows it."""
 Shape = Literal["text", "tool", "reasoning"]
-SHAPES: tuple[Shape, ...] = get_args(Shape)
-_REASONING_APIS = frozenset({"anthropic-messages"})
-"""The wires whose bodies here stream reasoning too."""
+SHAPES: tuple[Shape, ...] = get_args(Shape)[:2]
+"""The shapes every wire's bodies come in: ``n`` text deltas, one Tool call in ``n`` fragments."""
+_REASONING_APIS: frozenset[Api] = frozenset({"anthropic-messages", "gemini"})
+"""The wires whose builder streams reasoning (a ``"reasoning"`` body: ``n`` thinking deltas)."""
 
 
-def shapes_for(api: Api) -> tuple[Shape, ...]:
-    """The shapes measured for ``api``: text and Tool fragments, and reasoning where built."""
-    return SHAPES if api in _REASONING_APIS else ("text", "tool")
+def shapes_of(api: Api) -> tuple[Shape, ...]:
+    """The shapes ``api``'s bodies come in: `SHAPES`, and ``"reasoning"`` where it has one."""
+    return (*SHAPES, "reasoning") if api in _REASONING_APIS else SHAPES
 
 
 TOOL_NAME = "write_note"
@@ -68,7 +69,8 @@ class VendorBody:
 
     ``deltas`` is ``n``; ``events`` the number of server-sent events with a
     JSON (or ``[DONE]``) ``data`` field; ``text`` the whole streamed text (for
-    ``"text"``) or the Tool's complete argument text (for ``"tool"``);
+    ``"text"``), reasoning (for ``"reasoning"``) or the Tool's complete
+    argument text (for ``"tool"``);
     ``expected`` what a reader must end with, made once with the body: the
     text, or the arguments parsed from it. A timed pass compares its result
     with ``expected`` and never parses it again: parsing the argument text
@@ -87,7 +89,8 @@ class VendorBody:
 
     def __post_init__(self) -> None:
         # A frozen dataclass sets its derived fields through object.__setattr__.
-        object.__setattr__(self, "expected", self.arguments if self.shape == "tool" else self.text)
+        expected = self.arguments if self.shape == "tool" else self.text
+        object.__setattr__(self, "expected", expected)
 
     @property
     def arguments(self) -> dict[str, Any]:
@@ -341,11 +344,11 @@ def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
     """The body's frames in order, each ``event:`` (when named) and ``data:`` plus a blank line.
 
     Lazy: a frame is built only when asked for, so a reader that keeps up
-    never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3, or for a
-    shape ``api`` has no body of (`shapes_for`).
+    never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3,
+    and for a shape ``api`` has no body of (`shapes_of`).
     """
-    if shape not in shapes_for(api):
-        raise ValueError(f"{api} has no {shape} body here")
+    if shape not in shapes_of(api):
+        raise ValueError(f"{api} has no {shape} body (it has {', '.join(shapes_of(api))})")
     pieces = _Pieces(n, shape)
     for name, data in _BUILDERS[api](pieces, shape):
         yield f"event: {name}\ndata: {data}\n\n" if name else f"data: {data}\n\n"
@@ -355,10 +358,7 @@ _BUILDERS: dict[Api, Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]] = {
     "anthropic-messages": _anthropic,
     "openai-chat": _chat,
     "openai-responses": _named_responses,
-    # body_frames gives a Gemini builder text or Tool shapes only (shapes_for).
-    "gemini": lambda pieces, shape: gemini_events(
-        pieces, "tool" if shape == "tool" else "text", len(pieces), TOOL_NAME
-    ),
+    "gemini": lambda pieces, shape: gemini_events(pieces, shape, len(pieces), TOOL_NAME),
 }
 """How each wire's bodies are built, from the event shapes of its recorded transcripts."""
 

@@ -115,11 +115,11 @@ class Measured:
 
 
 def _peers(api: Api, shape: Shape, n: int, measured: Measured) -> dict[str, Prepare]:
-    if shape == "reasoning":
-        # The peers read a body's text or Tool arguments; a reasoning body is held to the floor.
-        return {}
-    body = vendor_body(api, shape, n)
     prepared: dict[str, Prepare] = {}
+    if shape == "reasoning":
+        # The peers read text and Tool bodies; a reasoning row is judged by the floor alone.
+        return prepared
+    body = vendor_body(api, shape, n)
     for peer in VENDOR_PEERS:
         if peer.api != api:
             continue

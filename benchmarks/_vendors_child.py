@@ -24,9 +24,10 @@ import json
 import sys
 import tracemalloc
 from collections.abc import Iterator
+from typing import get_args
 
 from benchmarks._inprocess import InProcessTransport
-from benchmarks._vendor_bodies import APIS, SHAPES, Api, Shape, body_frames
+from benchmarks._vendor_bodies import APIS, Api, Shape, body_frames
 from benchmarks._vendor_ours import bench_request, our_model
 from course_http import HttpTransport, Timeouts
 from course_protocol import (
@@ -99,7 +100,7 @@ def main() -> None:
     """Parse the arguments, warm up, measure one call, print the JSON figures."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--api", choices=APIS, required=True)
-    parser.add_argument("--shape", choices=SHAPES, required=True)
+    parser.add_argument("--shape", choices=get_args(Shape), required=True)
     parser.add_argument("--deltas", type=int, required=True)
     arguments = parser.parse_args()
     api, shape = arguments.api, arguments.shape

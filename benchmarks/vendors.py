@@ -2,7 +2,7 @@
 
 For each API (Anthropic Messages, OpenAI Chat, OpenAI Responses) and each
 shape (``n`` text deltas; one Tool call in ``n`` argument fragments; ``n``
-reasoning deltas, where the wire's bodies stream reasoning), every
+reasoning deltas, for the wires that have them, judged by the floor alone), every
 candidate reads the same in-memory body at each size
 (``benchmarks._vendor_measure``). A row is one (API, shape, candidate): its
 ratio to the floor at the middle size, its ratios at the other sizes, its
@@ -16,7 +16,7 @@ from __future__ import annotations
 from benchmarks._children import child_figures
 from benchmarks._serve_row import serve_rows
 from benchmarks._timing import Spread
-from benchmarks._vendor_bodies import APIS, UNMEASURED, Api, Shape, shapes_for
+from benchmarks._vendor_bodies import APIS, UNMEASURED, Api, Shape, shapes_of
 from benchmarks._vendor_measure import (
     DECODER_FRAMING,
     FLOOR,
@@ -161,7 +161,6 @@ def _measured_text(measured: Measured, name: str, at: int) -> tuple[str, dict[st
 
 def _rows_for(api: Api, shape: Shape, measured: Measured, budget: VendorsBudget) -> list[Row]:
     middle = budget.sizes[len(budget.sizes) // 2]
-    # The peers read a body's text or Tool arguments: a reasoning body has no peer row.
     peers = [peer.name for peer in VENDOR_PEERS if peer.api == api and shape != "reasoning"]
     rows: list[Row] = []
     for name in (FLOOR, HTTPX_FRAMING, DECODER_FRAMING, OUR_MODELS[api], *peers):
@@ -217,8 +216,9 @@ def _memory_row(api: Api, shape: Shape, sizes: tuple[int, ...]) -> Row:
 
 
 def run_vendors(budget: VendorsBudget, apis: tuple[Api, ...] = APIS) -> list[Row]:
-    """Measure every shape of each API of ``apis`` (every API by default), then the memory
-    children and the ``course serve`` rows of the same APIs; return the group's rows.
+    """Measure every shape of each API of ``apis`` (every API by default; `shapes_of`), then
+    the memory children (`shapes_of`) and the ``course serve`` rows of the same APIs; return the
+    group's rows.
 
     The wires with no body builder get their ``n/a`` row only when every API is measured.
     """
@@ -228,11 +228,11 @@ def run_vendors(budget: VendorsBudget, apis: tuple[Api, ...] = APIS) -> list[Row
         for api in unmeasured
     ]
     for api in apis:
-        for shape in shapes_for(api):
+        for shape in shapes_of(api):
             rows.extend(_rows_for(api, shape, measure(api, shape, budget), budget))
     if len(budget.memory_sizes) == 2:
         for api in apis:
-            for shape in shapes_for(api):
+            for shape in shapes_of(api):
                 rows.append(_memory_row(api, shape, budget.memory_sizes))
     rows.extend(serve_rows(budget.serve, apis))
     return rows

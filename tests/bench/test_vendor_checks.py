@@ -6,7 +6,7 @@ from typing import NoReturn
 
 import pytest
 
-from benchmarks._vendor_bodies import APIS, VendorBody, shapes_for, vendor_body
+from benchmarks._vendor_bodies import APIS, VendorBody, shapes_of, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks.peers import PeerNotInstalledError
 from benchmarks.vendor_peers import VENDOR_PEERS
@@ -27,7 +27,7 @@ def test_a_body_holds_what_a_reader_must_end_with_made_once(api: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("api", "shape"), [(api, shape) for api in APIS for shape in shapes_for(api)]
+    ("api", "shape"), [(api, shape) for api in APIS for shape in shapes_of(api)]
 )
 async def test_our_timed_pass_never_parses_the_expected_result(
     api: str, shape: str, monkeypatch: pytest.MonkeyPatch
@@ -61,7 +61,7 @@ async def test_our_timed_pass_still_refuses_arguments_that_differ() -> None:
 
 async def test_a_reasoning_body_streams_its_words_as_reasoning_and_a_pass_checks_them() -> None:
     body = vendor_body("anthropic-messages", "reasoning", 9)
-    assert shapes_for("anthropic-messages") == ("text", "tool", "reasoning")
+    assert shapes_of("anthropic-messages") == ("text", "tool", "reasoning")
     assert body.expected == " lorem ipsum dolor sit amet consectetur adipiscing elit lorem"
     assert b'"thinking_delta"' in body.body
     assert b'"text_delta"' not in body.body
@@ -71,6 +71,20 @@ async def test_a_reasoning_body_streams_its_words_as_reasoning_and_a_pass_checks
         await prepare_ours(wrong)()()
 
 
-def test_a_wire_without_reasoning_bodies_refuses_to_build_one() -> None:
-    with pytest.raises(ValueError, match="gemini has no reasoning body here"):
-        vendor_body("gemini", "reasoning", 9)
+def test_only_the_wires_with_a_reasoning_body_have_the_reasoning_shape() -> None:
+    assert shapes_of("gemini") == ("text", "tool", "reasoning")
+    for api in (api for api in APIS if api not in {"gemini", "anthropic-messages"}):
+        assert "reasoning" not in shapes_of(api)
+        with pytest.raises(ValueError, match=f"{api} has no reasoning body"):
+            vendor_body(api, "reasoning", 9)
+
+
+async def test_our_reasoning_pass_counts_reasoning_deltas_and_checks_the_reasoning_text() -> None:
+    body = vendor_body("gemini", "reasoning", 9)
+    assert body.expected is body.text
+    assert body.events == 9
+
+    assert await prepare_ours(body)()() == 9
+    wrong = VendorBody(body.api, body.shape, body.deltas, body.body, body.events, "other")
+    with pytest.raises(AssertionError, match="gemini reasoning: saw 9 of 9"):
+        await prepare_ours(wrong)()()

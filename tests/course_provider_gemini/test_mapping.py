@@ -1,8 +1,9 @@
 """GeminiMapping on bodies of our own: what each chunk becomes in the course, and every refusal.
 
 Only what passed the grammar reaches the mapping; the mapping carries one
-candidate's answer text and whole function calls, skips thoughts, and
-refuses what the course cannot carry, naming the kind and the wire.
+candidate's answer text, thoughts, whole function calls, the parts of tools
+the vendor runs and its citations, each signature on the block it came on,
+and refuses what the course cannot carry, naming the kind and the wire.
 """
 
 from __future__ import annotations
@@ -15,11 +16,16 @@ import pytest
 from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseModelResponse,
+    CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseVendorToolBlock,
     thaw_json,
 )
 from course_provider_gemini import GeminiMapping, GeminiResult, course_call_id
@@ -40,6 +46,10 @@ from tests.course_provider_gemini.bodies import (
 )
 
 C = VendorErrorCode
+
+
+def signed(signature: str, **more: str) -> CourseOpaque:
+    return CourseOpaque("gemini", {**more, "thoughtSignature": signature})
 
 
 def failed(events: list[Any]) -> VendorError:
@@ -70,17 +80,63 @@ def test_text_parts_are_text_deltas_and_one_text_block() -> None:
     assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 7)
 
 
-def test_thoughts_are_skipped_and_their_tokens_count_as_output() -> None:
+def test_thoughts_are_reasoning_deltas_and_a_reasoning_block_their_tokens_output() -> None:
     chunks, response = answered(
         [
             chunk(thought("**Thinking**"), counts=usage(5, None, 30)),
-            chunk(text("Yes."), finish="STOP", counts=usage(5, 2, 30)),
+            chunk(thought(" more"), text("Yes."), finish="STOP", counts=usage(5, 2, 30)),
         ]
     )
 
-    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "Yes.")]
-    assert response.message.content == (CourseTextBlock("Yes."),)
-    assert response.usage.output_tokens == 32
+    assert chunks == [
+        CourseReasoningDeltaChunk(REQUEST_ID, "**Thinking**"),
+        CourseReasoningDeltaChunk(REQUEST_ID, " more"),
+        CourseTextDeltaChunk(REQUEST_ID, "Yes."),
+    ]
+    assert response.message.content == (
+        CourseReasoningBlock("**Thinking** more"),
+        CourseTextBlock("Yes."),
+    )
+    assert response.usage == CourseModelUsage(5, 32, reasoning_tokens=30)
+
+
+def test_a_signature_goes_on_the_block_of_the_part_that_carried_it() -> None:
+    _, response = answered(
+        [
+            chunk(thought("plan"), {"thought": True, "thoughtSignature": "T1"}),
+            chunk(text("Done."), text("", thoughtSignature="A1"), finish="STOP"),
+        ]
+    )
+
+    assert response.message.content == (
+        CourseReasoningBlock("plan", opaque=signed("T1")),
+        CourseTextBlock("Done.", opaque=signed("A1")),
+    )
+
+
+def test_cached_and_tool_use_prompt_tokens_are_input_and_absent_counts_stay_none() -> None:
+    counts = {
+        "promptTokenCount": 100,
+        "cachedContentTokenCount": 60,
+        "toolUsePromptTokenCount": 7,
+        "candidatesTokenCount": 5,
+        "thoughtsTokenCount": 3,
+    }
+    _, cached = answered([chunk(text("a"), finish="STOP", counts=counts)])
+    _, plain = answered([chunk(text("a"), finish="STOP", counts=usage(9, 4))])
+
+    assert cached.usage == CourseModelUsage(107, 8, cache_read_tokens=60, reasoning_tokens=3)
+    assert plain.usage == CourseModelUsage(9, 4)
+    assert (plain.usage.cache_read_tokens, plain.usage.reasoning_tokens) == (None, None)
+
+
+def test_a_cached_count_above_the_prompts_is_an_invalid_event() -> None:
+    counts = {"promptTokenCount": 5, "cachedContentTokenCount": 6, "candidatesTokenCount": 1}
+
+    error = failed([chunk(text("a"), finish="STOP", counts=counts)])
+
+    assert (error.code, error.event_index) == (C.VENDOR_INVALID_EVENT, 0)
+    assert "cachedContentTokenCount (6) exceeds promptTokenCount (5)" in error.message
 
 
 def test_the_last_usage_counts() -> None:
@@ -92,8 +148,7 @@ def test_the_last_usage_counts() -> None:
 
 
 def test_each_whole_function_call_is_one_tool_call_with_a_derived_id() -> None:
-    signatures: dict[str, str] = {}
-    parser = GeminiMapping(REQUEST_ID, signatures=signatures)
+    parser = GeminiMapping(REQUEST_ID)
     events = [
         chunk(text("Looking. ")),
         chunk(
@@ -107,8 +162,9 @@ def test_each_whole_function_call_is_one_tool_call_with_a_derived_id() -> None:
 
     first, second = (course_call_id(RESPONSE_ID, n) for n in (0, 1))
     assert (first, second) == (f"{RESPONSE_ID}-call-0", f"{RESPONSE_ID}-call-1")
+    signed_call = CourseToolCall(first, "lookup", {"q": "a"}, opaque=signed("sig-1"))
     assert made[1] == (
-        CourseToolCallChunk(REQUEST_ID, CourseToolCall(first, "lookup", {"q": "a"})),
+        CourseToolCallChunk(REQUEST_ID, signed_call),
         CourseToolCallChunk(REQUEST_ID, CourseToolCall(second, "lookup", {"q": "b"})),
     )
     assert response.stop_reason is CourseStopReason.TOOL_CALL
@@ -117,7 +173,6 @@ def test_each_whole_function_call_is_one_tool_call_with_a_derived_id() -> None:
         CourseToolCall,
         CourseToolCall,
     ]
-    assert signatures == {first: "sig-1"}
 
 
 def test_a_call_without_args_has_empty_arguments() -> None:
@@ -135,28 +190,50 @@ def test_a_chunk_with_no_candidates_only_updates_usage() -> None:
     assert response.usage.output_tokens == 2
 
 
-@pytest.mark.parametrize(
-    ("reason", "code"),
-    [
-        ("MAX_TOKENS", C.VENDOR_INCOMPLETE),
-        ("MALFORMED_FUNCTION_CALL", C.VENDOR_INCOMPLETE),
-        ("OTHER", C.VENDOR_INCOMPLETE),
-        ("FAKE_ENUM", C.VENDOR_INCOMPLETE),
-        ("SAFETY", C.VENDOR_REFUSAL),
-        ("RECITATION", C.VENDOR_REFUSAL),
-        ("PROHIBITED_CONTENT", C.VENDOR_REFUSAL),
-    ],
-)
-def test_every_finish_reason_but_stop_fails_naming_the_vendors_reason(
-    reason: str, code: VendorErrorCode
-) -> None:
+@pytest.mark.parametrize("reason", ["MALFORMED_FUNCTION_CALL", "OTHER", "FAKE_ENUM"])
+def test_a_finish_reason_without_a_course_stop_reason_fails_naming_it(reason: str) -> None:
     error = failed([chunk(text("cut")), chunk(finish=reason, finishMessage=f"stopped: {reason}")])
 
-    assert (error.code, error.vendor_type, error.event_index) == (code, reason, 1)
+    assert (error.code, error.vendor_type, error.event_index) == (
+        C.VENDOR_INCOMPLETE,
+        reason,
+        1,
+    )
     assert error.vendor_message == f"stopped: {reason}"
 
 
-def test_a_blocked_prompt_is_a_refusal_naming_the_block_reason() -> None:
+def test_the_output_limit_is_length_with_what_came_whole_as_the_message() -> None:
+    chunks, response = answered(
+        [chunk(text("Part "), call("f", {"a": 1})), chunk(text("of it"), finish="MAX_TOKENS")]
+    )
+
+    assert response.stop_reason is CourseStopReason.LENGTH
+    call_id = course_call_id(RESPONSE_ID, 0)
+    assert response.message.content == (
+        CourseTextBlock("Part "),
+        CourseToolCall(call_id, "f", {"a": 1}),
+        CourseTextBlock("of it"),
+    )
+    assert [type(item) for item in chunks] == [
+        CourseTextDeltaChunk,
+        CourseToolCallChunk,
+        CourseTextDeltaChunk,
+    ]
+
+
+def test_a_blocked_prompt_is_a_refusal_with_an_empty_message() -> None:
+    feedback = {"blockReason": "PROHIBITED_CONTENT", "blockReasonMessage": "no"}
+    body = {"promptFeedback": feedback, "usageMetadata": usage(12, None), "responseId": "r-9"}
+
+    chunks, response = answered([event(body)])
+
+    assert chunks == []
+    assert (response.id, response.stop_reason) == ("r-9", CourseStopReason.REFUSAL)
+    assert response.message.content == ()
+    assert response.usage == CourseModelUsage(12, 0)
+
+
+def test_a_blocked_prompt_without_an_id_or_usage_fails_as_a_refusal_naming_the_reason() -> None:
     feedback = {"blockReason": "PROHIBITED_CONTENT", "blockReasonMessage": "no"}
     error = failed([event({"promptFeedback": feedback})])
 
@@ -278,11 +355,83 @@ UNCARRIED = {
     "inlineData": {"mimeType": "image/png", "data": "AA=="},
     "fileData": {"fileUri": "gs://bucket/a.pdf", "mimeType": "application/pdf"},
     "functionResponse": {"name": "lookup", "response": {"output": "a"}},
-    "executableCode": {"language": "PYTHON", "code": "print(1)"},
-    "codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1"},
-    "toolCall": {"id": "t-1", "toolType": "GOOGLE_SEARCH_WEB"},
-    "toolResponse": {"id": "t-1", "response": {}},
 }
+VENDOR_TOOLS = {
+    "executableCode": {"language": "PYTHON", "code": "print(1 + 1)", "id": "c-1"},
+    "codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "2\n", "id": "c-1"},
+    "toolCall": {"id": "t-1", "toolType": "GOOGLE_SEARCH_WEB", "args": {"q": "x"}},
+    "toolResponse": {"id": "t-1", "toolType": "GOOGLE_SEARCH_WEB", "response": {}},
+}
+
+
+def test_the_parts_of_a_tool_the_vendor_runs_are_vendor_tool_blocks_as_sent() -> None:
+    events = [
+        chunk(text("Computing. ")),
+        chunk({"executableCode": VENDOR_TOOLS["executableCode"]}),
+        chunk(
+            {"codeExecutionResult": VENDOR_TOOLS["codeExecutionResult"], "thoughtSignature": "S"}
+        ),
+        chunk(
+            {"toolCall": VENDOR_TOOLS["toolCall"]}, {"toolResponse": VENDOR_TOOLS["toolResponse"]}
+        ),
+        chunk(text("It is 2."), finish="STOP"),
+    ]
+
+    chunks, response = answered(events)
+
+    assert chunks == [
+        CourseTextDeltaChunk(REQUEST_ID, "Computing. "),
+        CourseTextDeltaChunk(REQUEST_ID, "It is 2."),
+    ]
+    code, result = VENDOR_TOOLS["executableCode"], VENDOR_TOOLS["codeExecutionResult"]
+    assert response.message.content == (
+        CourseTextBlock("Computing. "),
+        CourseVendorToolBlock("executableCode", CourseOpaque("gemini", {"executableCode": code})),
+        CourseVendorToolBlock(
+            "codeExecutionResult",
+            CourseOpaque("gemini", {"codeExecutionResult": result, "thoughtSignature": "S"}),
+        ),
+        *(
+            CourseVendorToolBlock(kind, CourseOpaque("gemini", {kind: VENDOR_TOOLS[kind]}))
+            for kind in ("toolCall", "toolResponse")
+        ),
+        CourseTextBlock("It is 2."),
+    )
+    assert response.stop_reason is CourseStopReason.STOP
+
+
+def test_the_candidates_citation_and_grounding_metadata_are_its_last_texts_citations() -> None:
+    cited = {"citationSources": [{"startIndex": 0, "endIndex": 5, "uri": "https://a.example"}]}
+    grounded = {"webSearchQueries": ["capital of France"], "groundingChunks": []}
+    events = [
+        chunk(text("Paris"), call("f")),
+        chunk(text(" is the capital."), citationMetadata=cited),
+        chunk(text("", thoughtSignature="Z"), finish="STOP", groundingMetadata=grounded),
+    ]
+
+    _, response = answered(events)
+
+    *_, last = response.message.content
+    assert last == CourseTextBlock(
+        " is the capital.",
+        citations=(
+            CourseOpaque("gemini", {"citationMetadata": cited}),
+            CourseOpaque("gemini", {"groundingMetadata": grounded}),
+        ),
+        opaque=signed("Z"),
+    )
+    assert response.message.content[0] == CourseTextBlock("Paris")
+
+
+def test_citations_of_an_answer_without_text_end_it_on_an_empty_text_block() -> None:
+    grounded = {"webSearchQueries": ["q"]}
+
+    _, response = answered([chunk(call("f"), finish="STOP", groundingMetadata=grounded)])
+
+    assert response.message.content[-1] == CourseTextBlock(
+        "", citations=(CourseOpaque("gemini", {"groundingMetadata": grounded}),)
+    )
+    assert response.stop_reason is CourseStopReason.TOOL_CALL
 
 
 @pytest.mark.parametrize("kind", sorted(UNCARRIED))
@@ -335,8 +484,9 @@ def test_gemini_3s_own_call_ids_are_the_tool_call_ids_derived_only_when_absent()
 
     chunks, response = answered(events)
 
+    own = CourseOpaque("gemini", {"id": "x7k2"})
     assert chunks == [
-        CourseToolCallChunk(REQUEST_ID, CourseToolCall("x7k2", "f", {"a": 1})),
+        CourseToolCallChunk(REQUEST_ID, CourseToolCall("x7k2", "f", {"a": 1}, opaque=own)),
         CourseToolCallChunk(REQUEST_ID, CourseToolCall(course_call_id(RESPONSE_ID, 1), "g", {})),
     ]
     assert response.message.content == tuple(chunk.tool_call for chunk in chunks)
@@ -354,7 +504,8 @@ def test_a_call_with_its_own_id_needs_no_response_id_before_it() -> None:
 
     _, response = answered(events)
 
-    assert response.message.content == (CourseToolCall("x7k2", "f", {}),)
+    own = CourseOpaque("gemini", {"id": "x7k2"})
+    assert response.message.content == (CourseToolCall("x7k2", "f", {}, opaque=own),)
 
 
 def test_a_vendor_id_that_a_derived_id_repeats_is_refused_at_the_second_call() -> None:
@@ -387,7 +538,7 @@ def test_a_streamed_call_is_one_tool_call_pushed_at_the_part_that_closes_it() ->
     assert response.stop_reason is CourseStopReason.TOOL_CALL
 
 
-def test_answer_text_apart_only_by_thoughts_or_signatures_is_one_text_block() -> None:
+def test_a_signature_ends_a_text_block_and_a_thought_comes_between_as_reasoning() -> None:
     events = [
         chunk(text("a", thoughtSignature="AA==")),
         chunk(thought("hmm"), text("b")),
@@ -396,19 +547,48 @@ def test_answer_text_apart_only_by_thoughts_or_signatures_is_one_text_block() ->
 
     chunks, response = answered(events)
 
-    assert [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk] == [
-        "a",
-        "b",
-        "c",
+    assert chunks == [
+        CourseTextDeltaChunk(REQUEST_ID, "a"),
+        CourseReasoningDeltaChunk(REQUEST_ID, "hmm"),
+        CourseTextDeltaChunk(REQUEST_ID, "b"),
+        CourseTextDeltaChunk(REQUEST_ID, "c"),
     ]
-    assert response.message.content == (CourseTextBlock("abc"),)
+    assert response.message.content == (
+        CourseTextBlock("a", opaque=signed("AA==")),
+        CourseReasoningBlock("hmm"),
+        CourseTextBlock("b", opaque=signed("BB==")),
+        CourseTextBlock("c"),
+    )
 
 
-@pytest.mark.parametrize("reason", ["MODEL_ARMOR", "ESCALATION", "SPII", "IMAGE_SAFETY"])
-def test_an_answer_a_filter_withheld_is_a_refusal(reason: str) -> None:
-    error = failed([chunk(text("cut"), finish=reason)])
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "SAFETY",
+        "RECITATION",
+        "BLOCKLIST",
+        "PROHIBITED_CONTENT",
+        "MODEL_ARMOR",
+        "ESCALATION",
+        "SPII",
+        "IMAGE_SAFETY",
+    ],
+)
+def test_an_answer_a_filter_withheld_is_a_refusal_holding_what_came(reason: str) -> None:
+    _, response = answered([chunk(text("cut")), chunk(finish=reason)])
 
-    assert (error.code, error.vendor_type) == (C.VENDOR_REFUSAL, reason)
+    assert response.stop_reason is CourseStopReason.REFUSAL
+    assert response.message.content == (CourseTextBlock("cut"),)
+
+
+def test_a_refusal_after_a_tool_call_is_an_invalid_terminal() -> None:
+    error = failed([chunk(call("f")), chunk(finish="SAFETY")])
+
+    assert (error.code, error.vendor_type, error.event_index) == (
+        C.VENDOR_INVALID_TERMINAL,
+        "SAFETY",
+        1,
+    )
 
 
 @pytest.mark.parametrize("reason", ["TOO_MANY_TOOL_CALLS", "CONTINUATION", "NO_IMAGE"])
@@ -431,10 +611,49 @@ def test_the_grammar_accepts_a_body_without_response_id_and_the_mapping_refuses_
 def test_a_mapping_is_spent_after_a_refusal_and_its_grammar_never_saw_more() -> None:
     parser = GeminiMapping(REQUEST_ID)
     with pytest.raises(VendorError) as first:
-        parser.feed(chunk({"executableCode": UNCARRIED["executableCode"]}), 0)
+        parser.feed(chunk({"inlineData": UNCARRIED["inlineData"]}), 0)
 
     with pytest.raises(VendorError) as again:
         parser.feed(chunk(text("a"), finish="STOP"), 1)
     assert again.value is first.value
     assert parser.grammar.failure is None
     assert not parser.finished
+
+
+def test_a_streamed_call_the_output_limit_cut_is_never_a_call() -> None:
+    parts = streamed_call("read_screen", [{"jsonPath": "$.id", "stringValue": "A"}])[:-1]
+    events = [chunk(text("Reading. ")), *(chunk(part) for part in parts)]
+    events.append(chunk(finish="MAX_TOKENS"))
+    cut_short = [*events[:-1], chunk(finish="STOP")]
+
+    chunks, response = answered(events)
+
+    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "Reading. ")]
+    assert response.stop_reason is CourseStopReason.LENGTH
+    assert response.message.content == (CourseTextBlock("Reading. "),)
+    assert failed(cut_short).code is C.VENDOR_EVENT_ORDER
+
+
+def test_a_thought_run_continues_only_with_thought_text_parts() -> None:
+    events = [
+        chunk(thought("a")),
+        chunk({"text": "b", "thought": False}),
+        chunk(thought("c"), thought("d"), finish="STOP"),
+    ]
+
+    chunks, response = answered(events)
+
+    assert [type(item) for item in chunks] == [
+        CourseReasoningDeltaChunk,
+        CourseTextDeltaChunk,
+        CourseReasoningDeltaChunk,
+        CourseReasoningDeltaChunk,
+    ]
+    assert response.message.content == (
+        CourseReasoningBlock("a"),
+        CourseTextBlock("b"),
+        CourseReasoningBlock("cd"),
+    )
+    error = failed([chunk(thought("a")), chunk({"text": 5, "thought": True})])
+    assert (error.code, error.event_index) == (C.VENDOR_INVALID_EVENT, 1)
+    assert "candidates[0].content.parts[0].text" in error.message

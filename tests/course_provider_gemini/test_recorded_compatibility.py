@@ -24,6 +24,9 @@ from course_protocol import (
     CourseAssistantMessage,
     CourseModelRequest,
     CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseTextBlock,
     CourseToolCall,
     CourseToolCallChunk,
@@ -62,6 +65,8 @@ JSON = {"content-type": "application/json"}
 # name -> (stop reason, input tokens, output tokens, text chunks, Tool calls as (name, arguments))
 RESPONSES: dict[str, tuple[str, int, int, int, list[tuple[str, dict[str, Any]]]]] = {
     "text-sse.sse": ("stop", 13, 63 + 75, 2, []),
+    # The output limit: what came is the answer, its thoughts counted as output.
+    "max-tokens.sse": ("length", 9, 10 + 38, 1, []),
     "function-call-followup-text.sse": ("stop", 211, 30, 3, []),
     "parallel-function-calls.sse": (
         "toolCall",
@@ -86,13 +91,13 @@ ARRAY_RESPONSES: dict[str, tuple[str, int, int, int, list[tuple[str, dict[str, A
         "toolCall",
         32,
         12 + 42,
-        0,
+        1,
         [("pelican_name_generator", {})],
     )
 }
 # name -> (code, vendor type, event index, chunks delivered before the failure)
 FAILURES: dict[str, tuple[VendorErrorCode, str | None, int, int]] = {
-    "max-tokens.sse": (C.VENDOR_INCOMPLETE, "MAX_TOKENS", 0, 1),
+    # A mock: its blocked prompt has no responseId and no usage to answer with.
     "mock-prompt-blocked.sse": (C.VENDOR_REFUSAL, "SAFETY", 0, 0),
     # A mock, not a capture: its first chunk finishes with no responseId,
     # which the course response is named by, so the model fails there.
@@ -139,46 +144,76 @@ def body_of(name: str) -> bytes:
     return data_only_body(raw.decode()) if name.endswith(".jsonl") else raw
 
 
+def _opaque(data: dict[str, Any]) -> dict[str, Any]:
+    return {"wire": "gemini", "data": data}
+
+
 def lenient_course_json(name: str, request_id: str) -> dict[str, Any]:
-    """What the response must be, read the simplest way: every chunk's parts, concatenated."""
+    """What the response must be, read the simplest way: every chunk's parts, in order.
+
+    Consecutive text parts of one kind (thought or answer) are one block,
+    closed by a part carrying a signature, which is the block's opaque data.
+    """
     raw = (RECORDINGS / name).read_text()
     if name.endswith(".json"):
         chunks = json.loads(raw)
     else:
         chunks = [json.loads(line[6:]) for line in raw.splitlines() if line.startswith("data: ")]
     content: list[dict[str, Any]] = []
+    open_run = False
     calls = 0
     for item in chunks:
         for part in item["candidates"][0]["content"]["parts"]:
+            signature = part.get("thoughtSignature")
             if "functionCall" in part:
+                open_run = False
                 call = part["functionCall"]
-                call_id = f"{item['responseId']}-call-{calls}"
+                call_id = call.get("id") or f"{item['responseId']}-call-{calls}"
                 calls += 1
-                content.append(
-                    {
-                        "type": "toolCall",
-                        "id": call_id,
-                        "name": call["name"],
-                        "arguments": call["args"],
-                    }
-                )
-            elif part.get("text") and not part.get("thought"):
-                if content and content[-1]["type"] == "text":
-                    content[-1]["text"] += part["text"]
-                else:
-                    content.append({"type": "text", "text": part["text"]})
+                block = {
+                    "type": "toolCall",
+                    "id": call_id,
+                    "name": call["name"],
+                    "arguments": call["args"],
+                }
+                data = {"id": call["id"]} if "id" in call else {}
+                if signature is not None:
+                    data["thoughtSignature"] = signature
+                if data:
+                    block["opaque"] = _opaque(data)
+                content.append(block)
+                continue
+            kind = "reasoning" if part.get("thought") else "text"
+            if not (open_run and content[-1]["type"] == kind):
+                content.append({"type": kind, "text": ""})
+            content[-1]["text"] += part.get("text", "")
+            open_run = True
+            if signature is not None:
+                content[-1]["opaque"] = _opaque({"thoughtSignature": signature})
+                open_run = False
+    content = [
+        block
+        for block in content
+        if block["type"] == "toolCall" or block != {"type": block["type"], "text": ""}
+    ]
     last = chunks[-1]
     usage = last["usageMetadata"]
+    counts = {
+        "inputTokens": usage["promptTokenCount"] + usage.get("toolUsePromptTokenCount", 0),
+        "outputTokens": usage.get("candidatesTokenCount", 0) + usage.get("thoughtsTokenCount", 0),
+    }
+    if "cachedContentTokenCount" in usage:
+        counts["cacheReadTokens"] = usage["cachedContentTokenCount"]
+    if "thoughtsTokenCount" in usage:
+        counts["reasoningTokens"] = usage["thoughtsTokenCount"]
+    finish = last["candidates"][0]["finishReason"]
+    stop = {"STOP": "toolCall" if calls else "stop", "MAX_TOKENS": "length"}[finish]
     return {
         "id": last["responseId"],
         "requestId": request_id,
         "message": {"role": "assistant", "id": last["responseId"], "content": content},
-        "stopReason": "toolCall" if calls else "stop",
-        "usage": {
-            "inputTokens": usage["promptTokenCount"],
-            "outputTokens": usage.get("candidatesTokenCount", 0)
-            + usage.get("thoughtsTokenCount", 0),
-        },
+        "stopReason": stop,
+        "usage": counts,
     }
 
 
@@ -195,7 +230,10 @@ def check_response(outcome: Replayed, name: str, expected: tuple[Any, ...]) -> N
     course = to_json(outcome.response)
     assert course == lenient_course_json(name, outcome.response.request_id)
     assert course["stopReason"] == stop_reason
-    assert course["usage"] == {"inputTokens": input_tokens, "outputTokens": output_tokens}
+    assert (course["usage"]["inputTokens"], course["usage"]["outputTokens"]) == (
+        input_tokens,
+        output_tokens,
+    )
     tool_chunks = [chunk for chunk in outcome.chunks if type(chunk) is CourseToolCallChunk]
     assert len(outcome.chunks) - len(tool_chunks) == text_chunks
     assert [
@@ -321,12 +359,16 @@ async def test_the_recorded_vertex_body_replays_to_its_four_tool_calls_however_i
     response = outcome.response
     assert response is not None
     calls = [chunk.tool_call for chunk in outcome.chunks if type(chunk) is CourseToolCallChunk]
-    assert len(calls) == len(outcome.chunks)
+    thinking = [chunk for chunk in outcome.chunks if type(chunk) is CourseReasoningDeltaChunk]
+    assert len(calls) + len(thinking) == len(outcome.chunks)
     assert [(call.name, thaw_json(call.arguments)) for call in calls] == VERTEX_CALLS
-    assert response.message.content == tuple(calls)
+    [reasoning, *rest] = response.message.content
+    assert type(reasoning) is CourseReasoningBlock
+    assert reasoning.text == "".join(chunk.delta for chunk in thinking)
+    assert tuple(rest) == tuple(calls)
     assert (response.stop_reason.value, response.usage) == (
         "toolCall",
-        CourseModelUsage(249, 58 + 183),
+        CourseModelUsage(249, 58 + 183, reasoning_tokens=183),
     )
 
 
@@ -356,6 +398,11 @@ def test_the_recorded_follow_up_request_is_what_the_converter_builds() -> None:
             f"call-{n}",
             part["functionCall"]["name"],
             freeze_json_object(part["functionCall"]["args"]).unwrap(),
+            opaque=(
+                CourseOpaque("gemini", {"thoughtSignature": part["thoughtSignature"]})
+                if "thoughtSignature" in part
+                else None
+            ),
         )
         for n, part in enumerate(call_parts)
     )
@@ -383,9 +430,7 @@ def test_the_recorded_follow_up_request_is_what_the_converter_builds() -> None:
             CourseToolSpec(declaration["name"], declaration["description"], {"type": "object"}),
         ),
     )
-    signatures = {"call-0": call_parts[0]["thoughtSignature"]}
-
-    body = generate_content_body(request, config, signatures)
+    body = generate_content_body(request, config)
 
     # The SDK also sends the roles of systemInstruction and an empty
     # generationConfig; the turns are the same, the signature on its call only.

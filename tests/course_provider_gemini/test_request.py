@@ -10,6 +10,7 @@ from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelRequest,
+    CourseOpaque,
     CourseTextBlock,
     CourseToolCall,
     CourseToolResultMessage,
@@ -20,22 +21,24 @@ from course_provider_gemini import GeminiConfig, generate_content_body, request_
 
 ADD = CourseToolSpec("add", "Add two integers.", {"type": "object", "properties": {"a": {}}})
 CALL = CourseToolCall("resp-1-call-0", "add", {"a": 1})
+SIGNED = CourseToolCall(
+    "resp-1-call-0", "add", {"a": 1}, opaque=CourseOpaque("gemini", {"thoughtSignature": "c2ln"})
+)
 OTHER = CourseToolCall("resp-1-call-1", "add", {"a": 2})
 
 
-def body(*messages: Any, signatures: dict[str, str] | None = None, **config: Any) -> dict[str, Any]:
+def body(*messages: Any, **config: Any) -> dict[str, Any]:
     request = CourseModelRequest("request-1", messages)
-    return generate_content_body(request, GeminiConfig("gemini-test", **config), signatures or {})
+    return generate_content_body(request, GeminiConfig("gemini-test", **config))
 
 
 def test_a_whole_configuration_and_a_tool_round_trip_become_the_documented_body() -> None:
     built = body(
         CourseUserMessage("u-1", "What is 1 + 1?"),
-        CourseAssistantMessage("a-1", (CourseTextBlock("Adding."), CALL, OTHER)),
+        CourseAssistantMessage("a-1", (CourseTextBlock("Adding."), SIGNED, OTHER)),
         CourseToolResultMessage("r-1", CALL.id, "add", "2"),
         CourseToolResultMessage("r-2", OTHER.id, "add", "no", is_error=True),
         CourseUserMessage("u-2", "Thanks"),
-        signatures={CALL.id: "c2ln"},
         system_prompt="Be brief.",
         tools=(ADD,),
         max_output_tokens=64,

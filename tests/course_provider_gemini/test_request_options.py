@@ -13,7 +13,6 @@ import pytest
 
 from course_http import RecordedResponse, RecordedTransport
 from course_protocol import (
-    CourseAssistantMessage,
     CourseModelRequest,
     CourseToolCall,
     CourseToolResultMessage,
@@ -284,33 +283,45 @@ async def test_extra_body_and_headers_are_sent_after_what_the_adapter_writes() -
     assert sent.headers["x-course-probe"] == "1"
 
 
-async def test_a_model_derived_by_with_config_sends_back_the_thought_signatures_it_received() -> (
-    None
-):
-    tool_answer = sse_bytes(gemini.tool_body())
-    transport = RecordedTransport(
+async def test_another_model_sends_back_the_thought_signatures_from_the_transcript_alone() -> None:
+    first_transport = RecordedTransport(
         [
-            RecordedResponse(200, {"content-type": "text/event-stream"}, body)
-            for body in (tool_answer, sse_bytes(gemini.text_body("42")))
+            RecordedResponse(
+                200, {"content-type": "text/event-stream"}, sse_bytes(gemini.tool_body())
+            )
         ]
     )
-    model = GeminiModel(config(tools=(ADD,)), transport=transport)
-    first = await replay(model, QUESTION)
+    first = await replay(GeminiModel(config(tools=(ADD,)), transport=first_transport), QUESTION)
     assert first.response is not None
     [call] = [block for block in first.response.message.content if type(block) is CourseToolCall]
 
-    last_turn = model.with_config(tool_choice="none")
+    # A new model, as another process would make: it knows only the transcript.
+    transport = RecordedTransport(
+        [
+            RecordedResponse(
+                200, {"content-type": "text/event-stream"}, sse_bytes(gemini.text_body("42"))
+            )
+        ]
+    )
+    other = GeminiModel(config(tools=(ADD,), tool_choice="none"), transport=transport)
     loop = CourseModelRequest(
         "request-2",
         (
             *QUESTION.messages,
-            CourseAssistantMessage("a-1", (call,)),
+            first.response.message,
             CourseToolResultMessage("t-1", call.id, call.name, "42"),
         ),
     )
-    await replay(last_turn, loop)
+    second = await replay(other, loop)
 
-    sent = thaw_json(transport.requests[1].body)
+    assert second.error is None
+    sent = thaw_json(transport.requests[0].body)
     assert isinstance(sent, dict)
     [model_turn] = [turn for turn in sent["contents"] if turn["role"] == "model"]
-    assert model_turn["parts"][0]["thoughtSignature"] == "c2lnbmF0dXJl"
+    assert model_turn["parts"] == [
+        {"text": "Adding. "},
+        {
+            "functionCall": {"name": "add", "args": {"left": 20, "right": 22}},
+            "thoughtSignature": "c2lnbmF0dXJl",
+        },
+    ]

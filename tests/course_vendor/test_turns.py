@@ -96,3 +96,20 @@ def test_no_turn_at_all_is_nothing_to_send() -> None:
     assert refusal(turns(), "finished") == (
         "messages: nothing to send: every message is blank assistant text"
     )
+
+
+def test_user_parts_need_no_text_and_still_wait_for_every_result() -> None:
+    order = turns()
+    order.user_parts([{"image": 1}], 0)
+    order.assistant([{"call": "c-1"}], ["c-1"], 1)
+    with pytest.raises(VendorError) as raised:
+        order.user_parts([{"image": 2}], 2)
+    order.tool_result("c-1", [{"r": 1}], 3)
+    order.user_parts([{"image": 3}], 4)
+
+    assert raised.value.message.startswith("messages[2]: the Tool call 'c-1' of messages[1]")
+    assert order.finished() == [
+        {"role": "user", "parts": [{"image": 1}]},
+        {"role": "model", "parts": [{"call": "c-1"}]},
+        {"role": "user", "parts": [{"r": 1}, {"image": 3}]},
+    ]

@@ -3,7 +3,8 @@
 - `GeminiModel`: the ``CourseModel`` itself, live or over a recorded transport.
 - `GeminiConfig`: the adapter's model, token limit, system prompt, Tools and base URL.
 - `generate_content_body`, `request_headers`: a course request in the vendor's
-  terms (pure data in, data out).
+  terms (pure data in, data out); `INLINE_LIMIT`, the most inline data one
+  request holds.
 - The wire's two halves: `GeminiGrammar`, the vendor's whole documented
   stream language read strictly into a `GeminiResult` (its candidates as
   `GeminiCandidate` s of `GeminiText`, `GeminiFunctionCall` and
@@ -26,13 +27,15 @@ This package imports no network module: the transport lives in ``course_http``.
 import inspect as _inspect
 
 from course_provider_gemini._config import GeminiConfig
+from course_provider_gemini._course_values import course_call_id
 from course_provider_gemini._errors import describe_error
 from course_provider_gemini._framing import GEMINI_FRAMING, GeminiDecoder
 from course_provider_gemini._grammar import GeminiGrammar
-from course_provider_gemini._mapping import GeminiMapping, course_call_id
+from course_provider_gemini._mapping import GeminiMapping
 from course_provider_gemini._model import GeminiModel
 from course_provider_gemini._plugin import GEMINI_PLUGIN
 from course_provider_gemini._request import generate_content_body, request_headers
+from course_provider_gemini._request_media import INLINE_LIMIT
 from course_provider_gemini._result import (
     GeminiCandidate,
     GeminiContent,
@@ -50,6 +53,7 @@ from course_provider_gemini._wire import STREAM_PATH, WIRE
 __all__ = [
     "GEMINI_FRAMING",
     "GEMINI_PLUGIN",
+    "INLINE_LIMIT",
     "STREAM_PATH",
     "WIRE",
     "GeminiCandidate",

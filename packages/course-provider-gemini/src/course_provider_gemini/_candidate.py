@@ -122,7 +122,8 @@ class CandidateState:
         grammar: ``VENDOR_INVALID_EVENT`` (a field of the wrong type, a role
         other than ``model``), ``VENDOR_UNKNOWN_EVENT`` (an unknown part
         kind or call field), ``VENDOR_EVENT_ORDER`` (a part while a call is
-        still streaming, a continuation of no call, a finish while a call
+        still streaming, a continuation of no call, a finish other than
+        ``MAX_TOKENS`` (which drops the call the limit cut) while a call
         streams), ``VENDOR_INVALID_TOOL_ARGUMENTS`` (a call's arguments).
         """
         content = candidate.get("content")
@@ -138,9 +139,17 @@ class CandidateState:
                     invalid(index, self._parts_path, "an array", parts)
                 run = self._run
                 for number, part in enumerate(parts):
-                    # The common chunk: one part of answer text continuing the
-                    # run. Anything else takes the part's whole read.
-                    if self._run_kind == _ANSWER_RUN and type(part) is dict and len(part) == 1:
+                    # The common chunk: one part of answer text, or of thought
+                    # text, continuing its run. Anything else takes the part's
+                    # whole read.
+                    if type(part) is dict and (
+                        (self._run_kind == _ANSWER_RUN and len(part) == 1)
+                        or (
+                            self._run_kind == _THOUGHT_RUN
+                            and len(part) == 2
+                            and part.get("thought") is True
+                        )
+                    ):
                         text = part.get("text")
                         if type(text) is str:
                             run.append(text)
@@ -298,11 +307,14 @@ class CandidateState:
                 self._keep(key, frozen_object(value, index, path))
         if reason is not None:
             if self._streaming is not None:
-                fail_order(
-                    f"{self._path} finishes while the function call started at "
-                    f"{self._streaming.path} is still streaming its arguments",
-                    index,
-                )
+                if reason != _wire.MAX_TOKENS:
+                    fail_order(
+                        f"{self._path} finishes while the function call started at "
+                        f"{self._streaming.path} is still streaming its arguments",
+                        index,
+                    )
+                # The output limit cut the call: it never closed, so it is no call.
+                self._streaming = None
             self._close_run()
             self.finish = reason
 

@@ -48,7 +48,18 @@ class GeminiConfig(VendorConfig):
     Its own options, keyword-only:
 
     - ``top_k``: an ``int`` from 1 to 2**31 - 1, or ``None``;
-    - ``seed``: an ``int`` from -2**31 to 2**31 - 1, or ``None``.
+    - ``seed``: an ``int`` from -2**31 to 2**31 - 1, or ``None``;
+    - ``built_in_tools``: the tools the vendor runs that the model may use,
+      a tuple of distinct names among ``codeExecution``, ``googleSearch``
+      and ``urlContext``, each sent as an entry ``{name: {}}`` of ``tools``
+      after the function declarations (``tools`` cannot go in
+      ``extra_body``: the adapter writes it).
+
+    ``response_format`` is sent as ``generationConfig.responseMimeType``
+    ``application/json`` with its schema as ``responseJsonSchema`` (its
+    name and description have no field; the API constrains the answer to
+    the schema whatever ``strict`` says). A ``strict`` Tool is refused: the
+    API has no strict mode for function declarations.
 
     Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG`` for
     the first bad field, its message naming it
@@ -61,6 +72,7 @@ class GeminiConfig(VendorConfig):
     _: KW_ONLY
     top_k: int | None = None
     seed: int | None = None
+    built_in_tools: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         VendorConfig.__post_init__(self)

@@ -21,9 +21,46 @@ from course_provider_gemini._framing import GEMINI_FRAMING
 from course_provider_gemini._mapping import GeminiMapping
 from course_provider_gemini._options import GEMINI_OPTIONS
 from course_provider_gemini._request import generate_content_body, request_headers
-from course_vendor import VendorModel, VendorPlay, VendorWire
+from course_vendor import ContentSupport, MediaRule, VendorModel, VendorPlay, VendorWire
 
-__all__ = ["GEMINI_WIRE", "SIGNATURES_KEPT", "GeminiModel"]
+__all__ = ["GEMINI_CONTENT", "GEMINI_WIRE", "GeminiModel"]
+
+GEMINI_CONTENT: Final = ContentSupport(
+    kinds=frozenset(
+        {"text", "image", "document", "reasoning", "vendorTool", "citations", "opaque"}
+    ),
+    # The API reference's image understanding page: PNG, JPEG, WEBP, HEIC and
+    # HEIF; inline data up to 100 MB base64 encoded (75 MB of bytes) in one
+    # request, and public or signed http(s) URLs as fileData.fileUri.
+    images=MediaRule(
+        frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"}),
+        max_bytes=75_000_000,
+        urls=True,
+    ),
+    # Document understanding: PDF (at most 50 MB) natively, and the text
+    # formats the model reads as plain text.
+    documents=MediaRule(
+        frozenset(
+            {
+                "application/pdf",
+                "text/plain",
+                "text/html",
+                "text/css",
+                "text/csv",
+                "text/xml",
+                "text/md",
+                "text/rtf",
+                "text/javascript",
+                "application/x-javascript",
+                "text/x-python",
+                "application/x-python",
+            }
+        ),
+        max_bytes=50_000_000,
+        urls=True,
+    ),
+)
+"""What the Gemini API takes of a transcript beyond plain text and Tool calls: all of it."""
 
 GEMINI_WIRE = VendorWire(
     vendor=_wire.WIRE,
@@ -34,10 +71,8 @@ GEMINI_WIRE = VendorWire(
     describe_error=describe_error,
     framing=GEMINI_FRAMING,
     options=GEMINI_OPTIONS,
+    content=GEMINI_CONTENT,
 )
-
-SIGNATURES_KEPT: Final = 4096
-"""How many Tool calls' thought signatures a model keeps, the newest, to send them back."""
 
 
 @final
@@ -56,15 +91,16 @@ class GeminiModel(VendorModel[GeminiConfig]):
     `aclose`. See ``course_vendor.VendorModel`` for how a call runs, fails
     and aborts, and the README for every decision.
 
-    The model remembers the ``thoughtSignature`` of the newest
-    `SIGNATURES_KEPT` Tool calls it received, by course call id, and sends
-    each back with its call in a later request (Gemini 3 refuses a call
-    without it). Raises ``TypeError`` when ``config`` is not a `GeminiConfig`
+    The model keeps nothing between calls: every ``thoughtSignature`` and
+    vendor call id travels in the transcript, on the block it came with
+    (``GeminiMapping``), and goes back from there (Gemini 3 refuses a call
+    without its signature), so a second model continues any conversation.
+    Raises ``TypeError`` when ``config`` is not a `GeminiConfig`
     or ``transport`` not a transport, and ``course_vendor.VendorConfigError``
     for a bad key or config timeouts given with a transport.
     """
 
-    __slots__ = ("_signatures",)
+    __slots__ = ()
 
     def __init__(
         self,
@@ -76,10 +112,9 @@ class GeminiModel(VendorModel[GeminiConfig]):
         if type(config) is not GeminiConfig:
             raise TypeError(f"config must be a GeminiConfig, not {type(config).__name__}")
         super().__init__(config, GEMINI_WIRE, api_key=api_key, transport=transport)
-        self._signatures = _Signatures()
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
-        return generate_content_body(request, self._config, self._signatures)
+        return generate_content_body(request, self._config)
 
     def _headers(self, api_key: str | None) -> Mapping[str, str]:
         if api_key is None:
@@ -87,15 +122,4 @@ class GeminiModel(VendorModel[GeminiConfig]):
         return request_headers(api_key)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return GeminiMapping(request_id, signatures=self._signatures)
-
-
-class _Signatures(dict[str, str]):
-    """Call id -> thought signature, the newest `SIGNATURES_KEPT` only."""
-
-    __slots__ = ()
-
-    def __setitem__(self, key: str, value: str) -> None:
-        super().__setitem__(key, value)
-        while len(self) > SIGNATURES_KEPT:
-            del self[next(iter(self))]
+        return GeminiMapping(request_id)

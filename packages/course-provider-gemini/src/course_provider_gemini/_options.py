@@ -2,7 +2,8 @@
 
 `GEMINI_OPTIONS` is the wire's declaration: every common option but
 ``parallel_tool_calls`` (the API has no switch for it) and ``user_id`` (no
-field for it), and this vendor's own, ``top_k`` and ``seed``;
+field for it), and this vendor's own, ``top_k``, ``seed`` and
+``built_in_tools``;
 `checked_gemini_options` holds the ranges the API documents;
 `generation_entries` and `tool_config` write the JSON.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from course_protocol import thaw_json
 from course_protocol.untrusted import described_setting
 from course_provider_gemini import _wire
 from course_vendor import (
@@ -28,8 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = ["GEMINI_OPTIONS", "checked_gemini_options", "generation_entries", "tool_config"]
 
-_REFUSED = ("parallel_tool_calls", "user_id", "response_format")
-_OWN_OPTIONS = ("top_k", "seed")
+_REFUSED = ("parallel_tool_calls", "user_id")
+_OWN_OPTIONS = ("top_k", "seed", "built_in_tools")
 
 GEMINI_OPTIONS: Final = OptionSupport(
     vendor=_wire.WIRE,
@@ -73,15 +75,18 @@ def checked_gemini_options(config: GeminiConfig) -> None:
     """Check the options only this vendor has, and the ranges the API documents.
 
     ``top_k`` is an ``int`` from 1 to 2**31 - 1, ``seed`` one from -2**31 to
-    2**31 - 1 (the API's int32); a ``ThinkingBudget`` holds at most 2**31 - 1
-    tokens; a ``ReasoningEffort`` is one of the levels the Gemini 3 models
-    take (``minimal``, ``low``, ``medium``, ``high``). Raises
+    2**31 - 1 (the API's int32); ``built_in_tools`` a tuple of distinct
+    names of the tools the vendor runs (``codeExecution``,
+    ``googleSearch``, ``urlContext``); a ``ThinkingBudget`` holds at most
+    2**31 - 1 tokens; a ``ReasoningEffort`` is one of the levels the Gemini
+    3 models take (``minimal``, ``low``, ``medium``, ``high``). Raises
     ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG`` naming the
     first refused field.
     """
     name = type(config).__name__
     _int_or_none(config.top_k, f"{name}.top_k", 1, "from 1 to 2**31 - 1")
     _int_or_none(config.seed, f"{name}.seed", _INT32_MIN, "from -2**31 to 2**31 - 1")
+    _check_built_in_tools(config.built_in_tools, f"{name}.built_in_tools")
     reasoning = config.reasoning
     if type(reasoning) is ThinkingBudget and reasoning.tokens > _INT32_MAX:
         raise config_error(
@@ -96,6 +101,20 @@ def checked_gemini_options(config: GeminiConfig) -> None:
             f"is {reasoning.value!r}, which {_wire.WIRE} has no thinking level for "
             f"(it takes {levels})",
         )
+
+
+def _check_built_in_tools(value: object, path: str) -> None:
+    if type(value) is not tuple:
+        raise config_error(path, f"must be a tuple of tool names, got {described_setting(value)}")
+    names = ", ".join(repr(name) for name in _wire.BUILT_IN_TOOLS)
+    for position, tool in enumerate(value):
+        if type(tool) is not str or tool not in _wire.BUILT_IN_TOOLS:
+            raise config_error(
+                f"{path}[{position}]",
+                f"must be one of {names}, got {described_setting(tool)}",
+            )
+        if tool in value[:position]:
+            raise config_error(f"{path}[{position}]", f"repeats {tool!r}")
 
 
 def generation_entries(config: GeminiConfig) -> dict[str, Any]:
@@ -118,6 +137,13 @@ def generation_entries(config: GeminiConfig) -> dict[str, Any]:
         entries[_wire.THINKING_CONFIG_KEY] = {_wire.THINKING_BUDGET_KEY: reasoning.tokens}
     elif type(reasoning) is ReasoningEffort:
         entries[_wire.THINKING_CONFIG_KEY] = {_wire.THINKING_LEVEL_KEY: _LEVELS[reasoning]}
+    response_format = config.response_format
+    if response_format is not None:
+        # The schema goes as given: the API constrains every answer to it (it
+        # has no other mode to switch ``strict`` to), and has no field for
+        # the format's name or description.
+        entries[_wire.RESPONSE_MIME_TYPE_KEY] = _wire.JSON_MEDIA_TYPE
+        entries[_wire.RESPONSE_JSON_SCHEMA_KEY] = thaw_json(response_format.schema)
     return entries
 
 

@@ -1,4 +1,4 @@
-"""How the mapping ends a response: the finish reasons the course can express, the refusals."""
+"""How the mapping ends a response: each finish reason as a course stop reason, or a failure."""
 
 from __future__ import annotations
 
@@ -20,43 +20,43 @@ def course_stop_reason(
 
     ``STOP`` is ``TOOL_CALL`` when the answer made a Tool call (``called``),
     else ``STOP``: the vendor has no reason of its own for a Tool call.
-    Raises `VendorError` with ``vendor_type`` = ``reason`` and
-    ``vendor_message`` = ``finish_message`` otherwise (fail closed):
-    ``VENDOR_REFUSAL`` for an answer the vendor withheld (``SAFETY``,
-    ``RECITATION``, ``BLOCKLIST``, ``PROHIBITED_CONTENT``, ``SPII`` and the
-    ``IMAGE_*`` ones), ``VENDOR_INCOMPLETE`` for any other (``MAX_TOKENS``,
-    ``MALFORMED_FUNCTION_CALL``, ``OTHER``, or one not invented yet).
+    ``MAX_TOKENS`` is ``LENGTH`` (the answer is what came whole before the
+    limit; the grammar drops a call the limit cut while it streamed). An answer the
+    vendor withheld (``SAFETY``, ``RECITATION``, ``BLOCKLIST``,
+    ``PROHIBITED_CONTENT``, ``SPII``, the ``IMAGE_*`` ones, ``MODEL_ARMOR``,
+    ``ESCALATION``) is ``REFUSAL``. Raises `VendorError`
+    ``VENDOR_INCOMPLETE`` with ``vendor_type`` = ``reason`` and
+    ``vendor_message`` = ``finish_message`` for any other
+    (``MALFORMED_FUNCTION_CALL``, whose call never came, ``OTHER``, or one
+    not invented yet): fail closed.
     """
-    if reason != _wire.STOP:
-        _refuse(reason, finish_message, index)
-    return CourseStopReason.TOOL_CALL if called else CourseStopReason.STOP
-
-
-def _refuse(reason: str, finish_message: str | None, index: int) -> NoReturn:
-    quoted = shown(reason)
-    if reason in _wire.REFUSED_REASONS:
+    if reason == _wire.STOP:
+        return CourseStopReason.TOOL_CALL if called else CourseStopReason.STOP
+    stop_reason = _STOP_REASONS.get(reason)
+    if stop_reason is None:
         fail(
-            VendorErrorCode.VENDOR_REFUSAL,
+            VendorErrorCode.VENDOR_INCOMPLETE,
             index,
-            f"the vendor withheld the answer (finishReason {quoted!r})",
+            f"the response stopped for {shown(reason)!r}, which the course cannot express; "
+            "no response is produced",
             vendor_type=reason,
             vendor_message=finish_message,
         )
-    fail(
-        VendorErrorCode.VENDOR_INCOMPLETE,
-        index,
-        f"the response stopped for {quoted!r}, which the course cannot express; "
-        "no response is produced",
-        vendor_type=reason,
-        vendor_message=finish_message,
-    )
+    return stop_reason
+
+
+_STOP_REASONS: dict[str, CourseStopReason] = {
+    _wire.MAX_TOKENS: CourseStopReason.LENGTH,
+    **dict.fromkeys(_wire.REFUSED_REASONS, CourseStopReason.REFUSAL),
+}
 
 
 def refuse_prompt(reason: str, message: str | None, index: int) -> NoReturn:
     """Raise ``VENDOR_REFUSAL`` for a prompt the vendor blocked (``promptFeedback.blockReason``).
 
-    ``vendor_type`` is ``reason`` (``SAFETY``, ``OTHER``, ...), ``vendor_message``
-    the ``blockReasonMessage``, when there is one.
+    For a body that gave no ``responseId`` or ``promptTokenCount`` to answer
+    with. ``vendor_type`` is ``reason`` (``SAFETY``, ``OTHER``, ...),
+    ``vendor_message`` the ``blockReasonMessage``, when there is one.
     """
     fail(
         VendorErrorCode.VENDOR_REFUSAL,

@@ -20,17 +20,26 @@ __all__ = [
     "API_KEY_VARIABLE",
     "ARGS_KEY",
     "BASE_URL_VARIABLE",
+    "BUILT_IN_TOOLS",
+    "CITATION_KEYS",
     "CONTENTS_KEY",
+    "DATA_KEY",
     "DEFAULT_BASE_URL",
     "DESCRIPTION_KEY",
     "ERROR_KEY",
+    "FILE_DATA_KEY",
+    "FILE_URI_KEY",
     "FUNCTION_CALLING_CONFIG_KEY",
     "FUNCTION_CALL_KEY",
     "FUNCTION_DECLARATIONS_KEY",
     "FUNCTION_RESPONSE_KEY",
     "GENERATION_CONFIG_KEY",
+    "ID_KEY",
+    "INLINE_DATA_KEY",
     "JSON_MEDIA_TYPE",
     "MAX_OUTPUT_TOKENS_KEY",
+    "MAX_TOKENS",
+    "MIME_TYPE_KEY",
     "MODEL",
     "MODE_ANY",
     "MODE_AUTO",
@@ -43,7 +52,9 @@ __all__ = [
     "PARTS_KEY",
     "PROTO_SPELLINGS",
     "REFUSED_REASONS",
+    "RESPONSE_JSON_SCHEMA_KEY",
     "RESPONSE_KEY",
+    "RESPONSE_MIME_TYPE_KEY",
     "ROLE_KEY",
     "SEED_KEY",
     "SSE_MEDIA_TYPE",
@@ -58,12 +69,14 @@ __all__ = [
     "THINKING_CONFIG_KEY",
     "THINKING_LEVELS",
     "THINKING_LEVEL_KEY",
+    "THOUGHT_KEY",
     "THOUGHT_SIGNATURE_KEY",
     "TOOLS_KEY",
     "TOOL_CONFIG_KEY",
     "TOP_K_KEY",
     "TOP_P_KEY",
     "USER",
+    "VENDOR_TOOL_KINDS",
     "WIRE",
 ]
 
@@ -127,6 +140,23 @@ ARGS_KEY: Final = "args"
 FUNCTION_RESPONSE_KEY: Final = "functionResponse"
 RESPONSE_KEY: Final = "response"
 THOUGHT_SIGNATURE_KEY: Final = "thoughtSignature"
+THOUGHT_KEY: Final = "thought"
+ID_KEY: Final = "id"
+INLINE_DATA_KEY: Final = "inlineData"
+FILE_DATA_KEY: Final = "fileData"
+MIME_TYPE_KEY: Final = "mimeType"
+DATA_KEY: Final = "data"
+FILE_URI_KEY: Final = "fileUri"
+RESPONSE_MIME_TYPE_KEY: Final = "responseMimeType"
+RESPONSE_JSON_SCHEMA_KEY: Final = "responseJsonSchema"
+"""Structured output: ``responseMimeType`` ``application/json`` with a JSON Schema, which the
+API reads as given (``responseSchema`` takes its own OpenAPI subset instead)."""
+VENDOR_TOOL_KINDS: Final = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
+"""The part kinds of a tool the vendor runs: a call or a result, sent back as received."""
+CITATION_KEYS: Final = ("citationMetadata", "groundingMetadata", "urlContextMetadata")
+"""The candidate fields that say where its text came from."""
+BUILT_IN_TOOLS: Final = ("codeExecution", "googleSearch", "urlContext")
+"""The tools the vendor runs that a request declares, each an entry of ``tools`` of its own."""
 OUTPUT_KEY: Final = "output"
 """The key of a Tool's result in a ``functionResponse.response`` object."""
 ERROR_KEY: Final = "error"
@@ -134,6 +164,7 @@ ERROR_KEY: Final = "error"
 
 # Finish reasons.
 STOP: Final = "STOP"
+MAX_TOKENS: Final = "MAX_TOKENS"
 REFUSED_REASONS: Final = frozenset(
     {
         "SAFETY",

@@ -62,6 +62,14 @@ class Turns:
         """
         if is_blank(text):
             raise self._invalid(f"messages[{position}]: a user message must not be blank")
+        self.user_parts(parts, position)
+
+    def user_parts(self, parts: list[_Part], position: int) -> None:
+        """Add the parts of user message ``position``, whose content its wire judged not blank.
+
+        For content given as blocks (an image needs no text). Raises while a
+        Tool call is unanswered.
+        """
         if self._open_calls:
             raise self._unanswered(position)
         self._add(self._user, parts, position)
