@@ -5,8 +5,12 @@ alone."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from course_cli import main
 from course_http import RecordedResponse, RecordedTransport
 from course_protocol import (
     CourseModelRequest,
@@ -229,3 +233,31 @@ async def test_a_new_model_instance_continues_from_the_transcript_alone() -> Non
     (sent,) = fresh.requests
     assert as_json(sent.body["input"]) == as_json(SECOND_INPUT)
     await other.aclose()
+
+
+def test_course_replay_prints_the_reasoning_and_the_vendor_tool_in_the_course_vocabulary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = tmp_path / "first.sse"
+    body.write_bytes(first_answer())
+
+    status = main(["replay", "--wire", WIRE, str(body)])
+
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 0
+    assert [line["delta"] for line in lines if line.get("type") == "reasoningDelta"] == [
+        "Look",
+        " it up.",
+        "\n\n",
+        "Then",
+        " add.",
+    ]
+    content = lines[-1]["message"]["content"]
+    assert [block["type"] for block in content] == ["reasoning", "vendorTool", "toolCall"]
+    assert content[1]["opaque"] == {"wire": WIRE, "data": SEARCH_DONE}
+    assert lines[-1]["usage"] == {
+        "inputTokens": 40,
+        "outputTokens": 30,
+        "cacheReadTokens": 32,
+        "reasoningTokens": 12,
+    }
