@@ -4,7 +4,9 @@ Each body repeats the event shapes of the real Anthropic Messages, OpenAI
 Chat Completions and OpenAI Responses streams (the same fields, the same
 framing, compact JSON as the vendors send it); only the text changes. A
 ``"text"`` body streams ``n`` text deltas; a ``"tool"`` body streams one
-Tool call whose JSON arguments arrive in ``n`` fragments. Gemini's bodies
+Tool call whose JSON arguments arrive in ``n`` fragments; a ``"reasoning"``
+body (on the wires of `REASONING_APIS`) streams ``n`` reasoning deltas, then
+a short answer. Gemini's bodies
 (``benchmarks._gemini_bodies``) stream ``n`` text chunks, and its one Tool
 call whole, as Gemini sends calls.
 """
@@ -21,6 +23,7 @@ from course_vendor import vendor_names
 
 __all__ = [
     "APIS",
+    "REASONING_APIS",
     "SHAPES",
     "TOOL_NAME",
     "UNMEASURED",
@@ -28,13 +31,26 @@ __all__ = [
     "Shape",
     "VendorBody",
     "body_frames",
+    "shapes_of",
     "vendor_body",
 ]
 
 Api = str
 """A vendor wire's name, as the vendor registry (``course_vendor``) knows it."""
-Shape = Literal["text", "tool"]
+Shape = Literal["text", "tool", "reasoning"]
 SHAPES: tuple[Shape, ...] = get_args(Shape)
+
+REASONING_APIS: frozenset[Api] = frozenset({"openai-responses"})
+"""The wires whose bodies come in the ``"reasoning"`` shape too."""
+
+_ANSWER = "Done."
+"""The answer a ``"reasoning"`` body ends with, after its reasoning."""
+
+
+def shapes_of(api: Api) -> tuple[Shape, ...]:
+    """The shapes the wire ``api``'s bodies are built in: text and Tool, and reasoning for some."""
+    return SHAPES if api in REASONING_APIS else ("text", "tool")
+
 
 TOOL_NAME = "write_note"
 """The one Tool of every ``"tool"`` body; its arguments are ``{"text": <the words>}``."""
@@ -47,6 +63,8 @@ _CALL_ID = "call_BenchStreamedCall000001"
 _RESPONSE_ID = "resp_0bench0000000000000000000000000000000000000000001"
 _ITEM_ID = "msg_0bench0000000000000000000000000000000000000000001"
 _FUNCTION_ITEM_ID = "fc_0bench0000000000000000000000000000000000000000001"
+_REASONING_ID = "rs_0bench0000000000000000000000000000000000000000001"
+_ENCRYPTED = "gAAAAABbench" + "x" * 500
 _OBFUSCATION = "x7Qa2Lm9"
 
 
@@ -56,7 +74,8 @@ class VendorBody:
 
     ``deltas`` is ``n``; ``events`` the number of server-sent events with a
     JSON (or ``[DONE]``) ``data`` field; ``text`` the whole streamed text (for
-    ``"text"``) or the Tool's complete argument text (for ``"tool"``);
+    ``"text"``), the Tool's complete argument text (for ``"tool"``) or the
+    reasoning text (for ``"reasoning"``);
     ``expected`` what a reader must end with, made once with the body: the
     text, or the arguments parsed from it. A timed pass compares its result
     with ``expected`` and never parses it again: parsing the argument text
@@ -75,7 +94,7 @@ class VendorBody:
 
     def __post_init__(self) -> None:
         # A frozen dataclass sets its derived fields through object.__setattr__.
-        object.__setattr__(self, "expected", self.text if self.shape == "text" else self.arguments)
+        object.__setattr__(self, "expected", self.arguments if self.shape == "tool" else self.text)
 
     @property
     def arguments(self) -> dict[str, Any]:
@@ -102,7 +121,7 @@ class _Pieces:
         return self.n
 
     def __iter__(self) -> Iterator[str]:
-        words = range(self.n) if self.shape == "text" else range(self.n - 2)
+        words = range(self.n - 2) if self.shape == "tool" else range(self.n)
         if self.shape == "tool":
             yield '{"text": "'
         for index in words:
@@ -254,6 +273,9 @@ def _response(status: str, output: list[object], tokens: int | None) -> dict[str
 def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
     yield {"type": "response.created", "response": _response("in_progress", [], None)}
     yield {"type": "response.in_progress", "response": _response("in_progress", [], None)}
+    if shape == "reasoning":
+        yield from _responses_reasoning(pieces)
+        return
     if shape == "text":
         item: dict[str, object] = {
             "id": _ITEM_ID,
@@ -309,6 +331,47 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
     yield {"type": "response.completed", "response": completed}
 
 
+def _responses_reasoning(pieces: _Pieces) -> Iterator[dict[str, object]]:
+    """A reasoning item whose one summary part streams in the pieces, then a short answer."""
+    item: dict[str, object] = {"id": _REASONING_ID, "type": "reasoning", "summary": []}
+    yield {"type": "response.output_item.added", "output_index": 0, "item": item}
+    where = {"item_id": _REASONING_ID, "output_index": 0, "summary_index": 0}
+    part = {"type": "summary_text", "text": ""}
+    yield {"type": "response.reasoning_summary_part.added", **where, "part": part}
+    for piece in pieces:
+        yield {
+            "type": "response.reasoning_summary_text.delta",
+            **where,
+            "delta": piece,
+            "obfuscation": _OBFUSCATION,
+        }
+    joined = pieces.joined()
+    yield {"type": "response.reasoning_summary_text.done", **where, "text": joined}
+    whole = {"type": "summary_text", "text": joined}
+    yield {"type": "response.reasoning_summary_part.done", **where, "part": whole}
+    reasoned = {**item, "summary": [whole], "encrypted_content": _ENCRYPTED}
+    yield {"type": "response.output_item.done", "output_index": 0, "item": reasoned}
+    message: dict[str, object] = {
+        "id": _ITEM_ID,
+        "type": "message",
+        "status": "in_progress",
+        "content": [],
+        "role": "assistant",
+    }
+    yield {"type": "response.output_item.added", "output_index": 1, "item": message}
+    at = {"item_id": _ITEM_ID, "output_index": 1, "content_index": 0}
+    text: dict[str, object] = {"type": "output_text", "annotations": [], "logprobs": []}
+    yield {"type": "response.content_part.added", **at, "part": {**text, "text": ""}}
+    yield {"type": "response.output_text.delta", **at, "delta": _ANSWER, "logprobs": []}
+    yield {"type": "response.output_text.done", **at, "text": _ANSWER, "logprobs": []}
+    answered = {**text, "text": _ANSWER}
+    yield {"type": "response.content_part.done", **at, "part": answered}
+    done = {**message, "status": "completed", "content": [answered]}
+    yield {"type": "response.output_item.done", "output_index": 1, "item": done}
+    completed = _response("completed", [reasoned, done], len(pieces))
+    yield {"type": "response.completed", "response": completed}
+
+
 def _named_responses(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
     for number, payload in enumerate(_responses(pieces, shape)):
         kind = payload["type"]
@@ -320,8 +383,11 @@ def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
     """The body's frames in order, each ``event:`` (when named) and ``data:`` plus a blank line.
 
     Lazy: a frame is built only when asked for, so a reader that keeps up
-    never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3.
+    never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3,
+    or a shape the wire's bodies are not built in (`shapes_of`).
     """
+    if shape not in shapes_of(api):
+        raise ValueError(f"{api} bodies come in the shapes {shapes_of(api)}, not {shape!r}")
     pieces = _Pieces(n, shape)
     for name, data in _BUILDERS[api](pieces, shape):
         yield f"event: {name}\ndata: {data}\n\n" if name else f"data: {data}\n\n"

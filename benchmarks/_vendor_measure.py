@@ -115,8 +115,11 @@ class Measured:
 
 
 def _peers(api: Api, shape: Shape, n: int, measured: Measured) -> dict[str, Prepare]:
-    body = vendor_body(api, shape, n)
     prepared: dict[str, Prepare] = {}
+    if shape == "reasoning":
+        # The reasoning rows hold ours to the floor; the peers read text and Tools only.
+        return prepared
+    body = vendor_body(api, shape, n)
     for peer in VENDOR_PEERS:
         if peer.api != api:
             continue

@@ -15,7 +15,7 @@ from __future__ import annotations
 from benchmarks._children import child_figures
 from benchmarks._serve_row import serve_rows
 from benchmarks._timing import Spread
-from benchmarks._vendor_bodies import APIS, SHAPES, UNMEASURED, Api, Shape
+from benchmarks._vendor_bodies import APIS, UNMEASURED, Api, Shape, shapes_of
 from benchmarks._vendor_measure import (
     DECODER_FRAMING,
     FLOOR,
@@ -226,11 +226,11 @@ def run_vendors(budget: VendorsBudget, apis: tuple[Api, ...] = APIS) -> list[Row
         for api in unmeasured
     ]
     for api in apis:
-        for shape in SHAPES:
+        for shape in shapes_of(api):
             rows.extend(_rows_for(api, shape, measure(api, shape, budget), budget))
     if len(budget.memory_sizes) == 2:
         for api in apis:
-            for shape in SHAPES:
+            for shape in shapes_of(api):
                 rows.append(_memory_row(api, shape, budget.memory_sizes))
     rows.extend(serve_rows(budget.serve, apis))
     return rows

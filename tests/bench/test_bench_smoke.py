@@ -19,7 +19,13 @@ from returns.result import Success
 
 from benchmarks._children import PYCACHE, ROOT
 from benchmarks._timing import AsyncRun, Spread, measure_async_side_by_side, per_round_ratios
-from benchmarks._vendor_bodies import APIS, SHAPES, VendorBody, body_frames, vendor_body
+from benchmarks._vendor_bodies import (
+    APIS,
+    VendorBody,
+    body_frames,
+    shapes_of,
+    vendor_body,
+)
 from benchmarks._vendor_ours import prepare_decoder_framing, prepare_floor, prepare_ours
 from benchmarks._workload import lazy_records, text_deltas, write_fixture_file
 from benchmarks.imports import top_level_import_us
@@ -292,7 +298,7 @@ async def test_a_candidate_that_skips_chunks_fails_the_measurement() -> None:
 
 def test_vendors_rows_cover_every_api_shape_and_candidate(smoke: SmokeRun) -> None:
     for api in APIS:
-        for shape in SHAPES:
+        for shape in shapes_of(api):
             prefix = f"{api} {shape}: "
             floor = smoke.row(prefix + FLOOR)
             assert floor["status"] == "baseline"
@@ -306,7 +312,8 @@ def test_vendors_rows_cover_every_api_shape_and_candidate(smoke: SmokeRun) -> No
             judged = "at 10^2 (one event at every N)" if one_event else "at every N"
             assert f"<= 2x floor {judged};" in ours["target"]
             assert "µs/event" in ours["measured"]
-            for peer in (peer for peer in VENDOR_PEERS if peer.api == api):
+            peers = () if shape == "reasoning" else VENDOR_PEERS
+            for peer in (peer for peer in peers if peer.api == api):
                 row = smoke.row(prefix + peer.name)
                 if _is_na(row):
                     assert row["status"].startswith("n/a: not installed"), row["status"]
@@ -320,7 +327,7 @@ def test_vendors_memory_rows_compare_peak_growth_with_what_the_message_holds(
 ) -> None:
     rows = [row for row in smoke.rows() if "peak memory" in row["name"]]
     assert {row["name"].split(":")[0] for row in rows} == {
-        f"{api} {shape}" for api in APIS for shape in SHAPES
+        f"{api} {shape}" for api in APIS for shape in shapes_of(api)
     }
     for row in rows:
         assert row["status"] in {"met", "missed"}
@@ -343,8 +350,10 @@ def test_vendors_serve_rows_measure_course_serve_or_say_the_sdk_is_not_installed
             assert "events/s over loopback" in row["measured"]
 
 
-@pytest.mark.parametrize("api", APIS)
-@pytest.mark.parametrize("shape", SHAPES)
+API_SHAPES = [(api, shape) for api in APIS for shape in shapes_of(api)]
+
+
+@pytest.mark.parametrize(("api", "shape"), API_SHAPES)
 def test_vendor_bodies_are_framed_json_events_built_lazily(api: str, shape: str) -> None:
     body = vendor_body(api, shape, 7)  # type: ignore[arg-type]
     frames = list(body_frames(api, shape, 7))  # type: ignore[arg-type]
@@ -363,8 +372,21 @@ def test_vendor_bodies_refuse_fewer_than_three_deltas() -> None:
         vendor_body("openai-chat", "text", 2)
 
 
-@pytest.mark.parametrize("api", APIS)
-@pytest.mark.parametrize("shape", SHAPES)
+def test_vendor_bodies_come_only_in_their_wires_shapes() -> None:
+    with pytest.raises(ValueError, match="openai-chat bodies come in the shapes"):
+        vendor_body("openai-chat", "reasoning", 9)
+    assert "reasoning" in shapes_of("openai-responses")
+
+
+async def test_a_reasoning_body_is_read_as_reasoning_deltas_and_one_reasoning_block() -> None:
+    body = vendor_body("openai-responses", "reasoning", 9)
+    assert body.expected == " lorem ipsum dolor sit amet consectetur adipiscing elit lorem"
+    wrong = VendorBody(body.api, body.shape, body.deltas, body.body, body.events, "other")
+    with pytest.raises(AssertionError, match="openai-responses reasoning: saw 9 of 9"):
+        await prepare_ours(wrong)()()
+
+
+@pytest.mark.parametrize(("api", "shape"), API_SHAPES)
 async def test_our_rows_read_every_delta_and_the_right_result(api: str, shape: str) -> None:
     body = vendor_body(api, shape, 9)  # type: ignore[arg-type]
     for prepare in (prepare_floor(body), prepare_decoder_framing(body), prepare_ours(body)):
