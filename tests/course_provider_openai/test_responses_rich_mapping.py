@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from course_http import VendorErrorCode
 from course_protocol import (
     CourseModelUsage,
     CourseOpaque,
@@ -218,3 +219,26 @@ def test_cached_and_reasoning_counts_are_absent_unless_sent(
 
     assert outcome.response is not None
     assert outcome.response.usage == expected
+
+
+@pytest.mark.parametrize(
+    ("details", "named"),
+    [
+        ({"input_tokens_details": {"cached_tokens": 17}}, "cache_read_tokens"),
+        ({"output_tokens_details": {"reasoning_tokens": 12}}, "reasoning_tokens"),
+    ],
+)
+def test_a_usage_part_larger_than_its_whole_is_an_invalid_terminal(
+    details: dict[str, Any], named: str
+) -> None:
+    answer = completed([text_item("a")])
+    answer["response"]["usage"] = {"input_tokens": 16, "output_tokens": 11, **details}
+
+    outcome = run(created(), *text_events("a"), answer)
+
+    assert outcome.error is not None
+    assert (outcome.error.code, outcome.error.event_index) == (
+        VendorErrorCode.VENDOR_INVALID_TERMINAL,
+        7,
+    )
+    assert f"usage: {named}" in outcome.error.message

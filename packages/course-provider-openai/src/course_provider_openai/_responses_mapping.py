@@ -26,6 +26,7 @@ from course_protocol import (
     CourseModelResponse,
     CourseModelUsage,
     CourseOpaque,
+    CourseProtocolError,
     CourseReasoningBlock,
     CourseReasoningDeltaChunk,
     CourseStopReason,
@@ -198,8 +199,9 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     (or none; the reason in ``vendor_type``), or a ``content_filter`` one
     after a complete function call (a refusal asks for no Tool);
     ``VENDOR_MISSING_TERMINAL`` at a terminal without the usage the course
-    response needs. Raises ``CourseProtocolError`` when ``request_id`` is
-    not a non-blank ``str``.
+    response needs; ``VENDOR_INVALID_TERMINAL`` at `end` for usage whose
+    cached or reasoning part is larger than its whole. Raises
+    ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
     __slots__ = ("_calls", "_parts", "_reader")
@@ -331,7 +333,8 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
                 blocks.append(CourseVendorToolBlock(item.kind, _opaque(item.item)))
         message = CourseAssistantMessage(f"message-{result.id}", tuple(blocks))
         stop_reason = self._stop_reason(result, refused)
-        return CourseModelResponse(result.id, self._request_id, message, stop_reason, _usage(usage))
+        counts = _usage(usage, event_count)
+        return CourseModelResponse(result.id, self._request_id, message, stop_reason, counts)
 
     def _stop_reason(self, result: ResponsesResult, refused: bool) -> CourseStopReason:
         # The Responses API sends no stop reason: it is read off the content
@@ -372,14 +375,20 @@ def _reasoning_block(item: ResponsesReasoning) -> CourseReasoningBlock:
     return CourseReasoningBlock(text, opaque=opaque)
 
 
-def _usage(usage: ResponsesUsage) -> CourseModelUsage:
-    return CourseModelUsage(
-        usage.input_tokens,
-        usage.output_tokens,
-        cache_read_tokens=usage.cached_tokens,
-        cache_write_tokens=usage.cache_write_tokens,
-        reasoning_tokens=usage.reasoning_tokens,
-    )
+def _usage(usage: ResponsesUsage, event_count: int) -> CourseModelUsage:
+    try:
+        return CourseModelUsage(
+            usage.input_tokens,
+            usage.output_tokens,
+            cache_read_tokens=usage.cached_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            reasoning_tokens=usage.reasoning_tokens,
+        )
+    except CourseProtocolError as error:
+        # A part larger than its whole: OpenAI's counts include their parts.
+        RESPONSES_FAILURES.fail(
+            _Code.VENDOR_INVALID_TERMINAL, event_count - 1, f"usage: {error.path} {error.message}"
+        )
 
 
 _Mapped = Callable[[ResponsesMapping, WireEvent, int, _Push], None]
