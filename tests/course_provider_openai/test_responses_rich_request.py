@@ -35,6 +35,7 @@ from course_provider_openai import (
 )
 from course_vendor import ReasoningEffort, VendorConfigError
 from tests.course_cassettes.replays import replay
+from tests.nesting import nested_dicts
 
 WIRE = "openai-responses"
 CONFIG = OpenAIConfig("gpt-own")
@@ -439,3 +440,24 @@ async def test_reasoning_the_api_could_not_find_is_refused_before_any_byte_is_se
     assert played.error.code is VendorErrorCode.VENDOR_INVALID_REQUEST
     assert transport.requests == ()
     await model.aclose()
+
+
+class DictThatLies(dict[str, object]):
+    """A dict subclass whose own reads say something else: never called."""
+
+    def __getitem__(self, key: str) -> object:
+        raise AssertionError("an overridden __getitem__ must not run")
+
+    def get(self, key: str, default: object = None) -> object:
+        raise AssertionError("an overridden get must not run")
+
+
+def test_hosted_tools_are_read_without_foreign_code_and_refused_past_the_nesting_limit() -> None:
+    config = OpenAIConfig("m", hosted_tools=(DictThatLies(type="web_search"),))
+    (tool,) = config.hosted_tools
+    assert type(tool) is frozendict
+    assert tool == {"type": "web_search"}
+
+    with pytest.raises(VendorConfigError) as caught:
+        OpenAIConfig("m", hosted_tools=({"type": "web_search", "a": nested_dicts(10_000)},))
+    assert caught.value.path.startswith("OpenAIConfig.hosted_tools[0].a.a.a")
