@@ -19,7 +19,7 @@ from course_protocol import (
 )
 from course_provider_openai import ResponsesMapping
 from course_provider_openai._responses_envelopes import ENVELOPES
-from course_provider_openai._responses_mapping import VENDOR_TOOL_KINDS
+from course_provider_openai._responses_kinds import VENDOR_TOOL_KINDS
 from tests.course_provider_openai.bodies import (
     completed,
     created,

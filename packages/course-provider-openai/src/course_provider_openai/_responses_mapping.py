@@ -15,8 +15,8 @@ counts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Final, NoReturn, final
+from collections.abc import Callable
+from typing import Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import (
@@ -24,13 +24,8 @@ from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
-    CourseModelUsage,
-    CourseOpaque,
-    CourseProtocolError,
-    CourseReasoningBlock,
     CourseReasoningDeltaChunk,
     CourseStopReason,
-    CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
@@ -39,138 +34,35 @@ from course_protocol import (
 from course_protocol.untrusted import shown
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._responses_blocks import (
+    REASONING_SEPARATOR,
+    call_opaque,
+    course_usage,
+    message_blocks,
+    reasoning_block,
+    tagged,
+)
 from course_provider_openai._responses_grammar import ResponsesGrammar
+from course_provider_openai._responses_kinds import carried, unsupported_kind
 from course_provider_openai._responses_result import (
     ResponsesFunctionCall,
     ResponsesMessage,
-    ResponsesOutputText,
     ResponsesReasoning,
-    ResponsesRefusal,
     ResponsesResult,
     ResponsesToolItem,
-    ResponsesUsage,
 )
 from course_vendor import WireEvent, WireMapping
 
-__all__ = [
-    "CARRIED_KINDS",
-    "REASONING_SEPARATOR",
-    "REFUSAL_OPAQUE",
-    "VENDOR_TOOL_KINDS",
-    "ResponsesMapping",
-    "unsupported_kind",
-]
+__all__ = ["ResponsesMapping"]
 
 _Code = VendorErrorCode
 _Push = Callable[[CourseModelChunk], None]
-
-VENDOR_TOOL_KINDS: Final = frozenset(
-    {
-        "web_search_call",
-        "file_search_call",
-        "code_interpreter_call",
-        "image_generation_call",
-        "mcp_call",
-        "mcp_list_tools",
-        "compaction",
-        "tool_search_call",
-        "tool_search_output",
-    }
-)
-"""The output items of tools the vendor runs, carried as `CourseVendorToolBlock` s.
-
-The vendor ran each and answered it itself, so a loop has nothing to
-answer: it sends the item back as it came. A Tool search is one only when
-its ``execution`` is ``server``; a client's is refused.
-"""
-
-CARRIED_KINDS: Final = frozenset({"message", "function_call", "reasoning"}) | VENDOR_TOOL_KINDS
-"""The output item kinds the mapping carries; every other one is ``VENDOR_UNSUPPORTED_CONTENT``."""
-
-REASONING_SEPARATOR: Final = "\n\n"
-"""Between two summary parts (or reasoning texts) of one reasoning item, in its block and deltas."""
-
-REFUSAL_OPAQUE: Final = CourseOpaque(wire.WIRE, {wire.TYPE_KEY: wire.REFUSAL_TYPE})
-"""The opaque data of a text block that holds a refusal: it goes back as a ``refusal`` part."""
 
 _INCOMPLETE_STOPS: Final = {
     "max_output_tokens": CourseStopReason.LENGTH,
     "content_filter": CourseStopReason.REFUSAL,
 }
 """Each ``incomplete_details.reason`` the course expresses, and its stop reason."""
-
-_KINDS: Final[dict[str, str]] = {
-    "mcp_approval_request": "the vendor asking the client to approve an MCP Tool call",
-    "mcp_approval_response": "an answer to an MCP approval request",
-    "computer_call": "a computer action the client performs",
-    "computer_call_output": "the screenshot a computer action returned",
-    "local_shell_call": "a shell command the client runs",
-    "local_shell_call_output": "the output of a shell command the client ran",
-    "shell_call_output": "the output of a shell command",
-    "apply_patch_call": "a file patch the client applies",
-    "apply_patch_call_output": "the result of a file patch",
-    "custom_tool_call": "a call of a custom Tool the client runs, its input free text",
-    "custom_tool_call_output": "the output of a custom Tool",
-    "function_call_output": "a function's output placed in the response",
-    "tool_search_output": "the Tools a Tool search the client runs found",
-    "additional_tools": "Tools the vendor adds to the conversation",
-    "program": "a program the model writes to call Tools",
-    "program_output": "the result of a program that called Tools",
-}
-"""What each output item the course cannot carry is, for the message that refuses it."""
-
-
-def unsupported_kind(kind: str, item: dict[str, Any]) -> str:
-    """What the output ``item`` of type ``kind`` is, said for a refusal: who runs it, and what.
-
-    A shell call and a Tool search say who runs them in the item itself
-    (``environment``, ``execution``).
-    """
-    if kind == "shell_call":
-        environment = item.get("environment")
-        place = environment.get("type") if type(environment) is dict else None
-        if place == "container_reference":
-            return "a shell command the vendor runs in its container"
-        return "a shell command the client runs"
-    if kind == "tool_search_call":
-        runner = "the client" if item.get("execution") == "client" else "the vendor"
-        return f"a Tool search {runner} runs"
-    return _KINDS[kind]
-
-
-def _carried(kind: str, item: dict[str, Any]) -> bool:
-    if kind == "tool_search_call" or kind == "tool_search_output":
-        return item.get("execution") != "client"
-    return kind in CARRIED_KINDS
-
-
-def _opaque(data: Mapping[str, object]) -> CourseOpaque:
-    return CourseOpaque(wire.WIRE, data)
-
-
-def reasoning_item(reasoning: ResponsesReasoning) -> dict[str, object]:
-    """The input item that gives ``reasoning`` back: its id, summary, texts and encrypted form.
-
-    As the API reads a ``reasoning`` input item (``summary`` always, even
-    empty; ``content`` when the model streamed reasoning texts;
-    ``encrypted_content`` when it was sent).
-    """
-    item: dict[str, object] = {
-        wire.TYPE_KEY: wire.REASONING_TYPE,
-        wire.ID_KEY: reasoning.id,
-        wire.SUMMARY_KEY: [
-            {wire.TYPE_KEY: wire.SUMMARY_TEXT_TYPE, wire.TEXT_KEY: text}
-            for text in reasoning.summary
-        ],
-    }
-    if reasoning.content:
-        item[wire.CONTENT_KEY] = [
-            {wire.TYPE_KEY: wire.REASONING_TEXT_TYPE, wire.TEXT_KEY: text}
-            for text in reasoning.content
-        ]
-    if reasoning.encrypted_content is not None:
-        item[wire.ENCRYPTED_CONTENT_KEY] = reasoning.encrypted_content
-    return item
 
 
 @final
@@ -192,7 +84,7 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     Raises what the grammar raises for a frame off the vendor's grammar,
     and, for a stream the course cannot carry:
     ``VENDOR_UNSUPPORTED_CONTENT`` at the ``output_item.added`` of an item
-    a client runs (every kind outside `CARRIED_KINDS`; the message names
+    a client runs (every kind ``_responses_kinds`` does not carry; the message names
     the kind, who runs it, and the wire), and at response-level audio;
     ``VENDOR_ERROR_EVENT`` at ``error`` and ``response.failed``;
     ``VENDOR_INCOMPLETE`` at ``response.incomplete`` for any other reason
@@ -228,7 +120,7 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     def _added(self, event: WireEvent, index: int, push: _Push) -> None:
         item = event["item"]
         kind = item["type"]
-        if not _carried(kind, item):
+        if not carried(kind, item):
             RESPONSES_FAILURES.fail(
                 _Code.VENDOR_UNSUPPORTED_CONTENT,
                 index,
@@ -244,7 +136,7 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
         if call is None or call.arguments is None:
             return
         tool_call = CourseToolCall(
-            call.call_id, call.name, call.arguments, opaque=_call_opaque(call)
+            call.call_id, call.name, call.arguments, opaque=call_opaque(call)
         )
         self._calls[position] = tool_call
         push(CourseToolCallChunk(self._request_id, tool_call))
@@ -321,19 +213,19 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
         refused = False
         for position, item in enumerate(result.items):
             if type(item) is ResponsesMessage:
-                refused = _message_blocks(item, blocks) or refused
+                refused = message_blocks(item, blocks) or refused
             elif type(item) is ResponsesFunctionCall:
                 call = self._calls.get(position)
                 if call is not None:
                     blocks.append(call)
             elif type(item) is ResponsesReasoning:
-                blocks.append(_reasoning_block(item))
+                blocks.append(reasoning_block(item))
             elif type(item) is ResponsesToolItem and item.done:
                 # A tool the limit cut is not complete: it has no form to go back in.
-                blocks.append(CourseVendorToolBlock(item.kind, _opaque(item.item)))
+                blocks.append(CourseVendorToolBlock(item.kind, tagged(item.item)))
         message = CourseAssistantMessage(f"message-{result.id}", tuple(blocks))
         stop_reason = self._stop_reason(result, refused)
-        counts = _usage(usage, event_count)
+        counts = course_usage(usage, event_count)
         return CourseModelResponse(result.id, self._request_id, message, stop_reason, counts)
 
     def _stop_reason(self, result: ResponsesResult, refused: bool) -> CourseStopReason:
@@ -344,51 +236,6 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
         if self._calls:
             return CourseStopReason.TOOL_CALL
         return CourseStopReason.REFUSAL if refused else CourseStopReason.STOP
-
-
-def _call_opaque(call: ResponsesFunctionCall) -> CourseOpaque:
-    # The item id ties the call to the reasoning before it when both go back.
-    data: dict[str, object] = {wire.ID_KEY: call.id}
-    if call.namespace is not None:
-        data[wire.NAMESPACE_KEY] = call.namespace
-    return _opaque(data)
-
-
-def _message_blocks(item: ResponsesMessage, blocks: list[CourseAssistantContent]) -> bool:
-    """Add the message's parts to ``blocks``; whether one of them is a refusal."""
-    refused = False
-    for part in item.parts:
-        if type(part) is ResponsesOutputText:
-            citations = tuple(_opaque(note) for note in part.annotations if note is not None)
-            if part.text or citations:
-                blocks.append(CourseTextBlock(part.text, citations=citations))
-        elif type(part) is ResponsesRefusal:
-            refused = True
-            blocks.append(CourseTextBlock(part.refusal, opaque=REFUSAL_OPAQUE))
-    return refused
-
-
-def _reasoning_block(item: ResponsesReasoning) -> CourseReasoningBlock:
-    text = REASONING_SEPARATOR.join((*item.summary, *item.content))
-    # An item the limit cut has no encrypted form yet: its text streamed, it cannot go back.
-    opaque = _opaque(reasoning_item(item)) if item.done else None
-    return CourseReasoningBlock(text, opaque=opaque)
-
-
-def _usage(usage: ResponsesUsage, event_count: int) -> CourseModelUsage:
-    try:
-        return CourseModelUsage(
-            usage.input_tokens,
-            usage.output_tokens,
-            cache_read_tokens=usage.cached_tokens,
-            cache_write_tokens=usage.cache_write_tokens,
-            reasoning_tokens=usage.reasoning_tokens,
-        )
-    except CourseProtocolError as error:
-        # A part larger than its whole: OpenAI's counts include their parts.
-        RESPONSES_FAILURES.fail(
-            _Code.VENDOR_INVALID_TERMINAL, event_count - 1, f"usage: {error.path} {error.message}"
-        )
 
 
 _Mapped = Callable[[ResponsesMapping, WireEvent, int, _Push], None]

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import json
 
 from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
-    CourseDocumentBlock,
-    CourseImageBlock,
     CourseMessage,
     CourseModelRequest,
     CourseReasoningBlock,
@@ -18,7 +15,6 @@ from course_protocol import (
     CourseToolCall,
     CourseToolResultMessage,
     CourseToolSpec,
-    CourseUserBlock,
     CourseUserMessage,
     CourseVendorToolBlock,
     thaw_json,
@@ -26,58 +22,10 @@ from course_protocol import (
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._config import OpenAIConfig
 from course_provider_openai._options import responses_option_entries
-from course_vendor import ContentSupport, MediaRule, ReasoningEffort, own_opaque, sent_blocks
+from course_provider_openai._responses_content import user_content
+from course_vendor import ReasoningEffort, own_opaque, sent_blocks
 
-__all__ = ["DOCUMENT_FILENAME", "RESPONSES_CONTENT", "responses_request_body"]
-
-DOCUMENT_FILENAME = "document"
-"""The ``filename`` a document given as bytes without a title is sent under (the API needs one)."""
-
-_MAX_BYTES = 50 * 1024 * 1024
-"""The API takes at most 50 MB of content in one request (images guide, "Image input
-requirements"; file inputs guide): a bigger block can never be sent."""
-
-RESPONSES_CONTENT = ContentSupport(
-    kinds=frozenset(
-        {"text", "image", "document", "reasoning", "vendorTool", "citations", "opaque"}
-    ),
-    # The images guide ("Image input requirements"): PNG, JPEG, WEBP and
-    # non-animated GIF, as a URL or a base64 data URL in ``image_url``.
-    images=MediaRule(
-        frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"}),
-        max_bytes=_MAX_BYTES,
-        urls=True,
-    ),
-    # The file inputs guide ("Accepted file types"): PDF, text and code, rich
-    # documents, presentations and spreadsheets, as ``file_data`` or ``file_url``.
-    documents=MediaRule(
-        frozenset(
-            {
-                "application/pdf",
-                "text/plain",
-                "text/markdown",
-                "text/html",
-                "text/xml",
-                "application/xml",
-                "application/json",
-                "text/csv",
-                "text/tab-separated-values",
-                "application/rtf",
-                "application/msword",
-                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-                "application/vnd.oasis.opendocument.text",
-                "application/vnd.ms-powerpoint",
-                "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-                "application/vnd.ms-excel",
-                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            }
-        ),
-        max_bytes=_MAX_BYTES,
-        urls=True,
-    ),
-)
-"""What the Responses API takes of a transcript: every content kind, in user messages and in
-Tool results (``function_call_output``'s ``output`` takes the same parts as a user message)."""
+__all__ = ["responses_request_body"]
 
 
 def responses_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict[str, object]:
@@ -92,7 +40,7 @@ def responses_request_body(request: CourseModelRequest, config: OpenAIConfig) ->
         (``input_text``; ``input_image`` with ``image_url`` the URL or a
         ``data:`` URL of the base64 bytes and ``detail`` ``auto``;
         ``input_file`` with ``file_url``, or ``file_data`` as a ``data:``
-        URL with ``filename``, the title or `DOCUMENT_FILENAME`);
+        URL with ``filename``, the title or ``"document"``);
       - a Tool result is a ``function_call_output`` item (``call_id``,
         ``output``: its text, or the same parts). The API has no error
         flag: a result with ``is_error`` is sent with its content unchanged;
@@ -155,7 +103,7 @@ def _input(messages: tuple[CourseMessage, ...], stored: bool) -> list[dict[str, 
     items: list[dict[str, object]] = []
     for index, message in enumerate(messages):
         if type(message) is CourseUserMessage:
-            items.append(_message(wire.USER_ROLE, _content(message.content)))
+            items.append(_message(wire.USER_ROLE, user_content(message.content)))
         elif type(message) is CourseAssistantMessage:
             items.extend(_assistant(message, index, stored))
         elif type(message) is CourseToolResultMessage:
@@ -163,42 +111,10 @@ def _input(messages: tuple[CourseMessage, ...], stored: bool) -> list[dict[str, 
                 {
                     wire.TYPE_KEY: wire.FUNCTION_CALL_OUTPUT_TYPE,
                     wire.CALL_ID_KEY: message.tool_call_id,
-                    wire.OUTPUT_KEY: _content(message.content),
+                    wire.OUTPUT_KEY: user_content(message.content),
                 }
             )
     return items
-
-
-def _content(content: str | tuple[CourseUserBlock, ...]) -> object:
-    if isinstance(content, str):
-        return content
-    return [_part(block) for block in content]
-
-
-def _data_url(media_type: str, data: bytes) -> str:
-    return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
-
-
-def _part(block: CourseUserBlock) -> dict[str, object]:
-    if type(block) is CourseImageBlock:
-        source = block.url if block.data is None else _data_url(block.media_type, block.data)
-        return {
-            wire.TYPE_KEY: wire.INPUT_IMAGE_TYPE,
-            wire.IMAGE_URL_KEY: source,
-            wire.DETAIL_KEY: wire.AUTO_DETAIL,
-        }
-    if type(block) is CourseDocumentBlock:
-        part: dict[str, object] = {wire.TYPE_KEY: wire.INPUT_FILE_TYPE}
-        if block.data is None:
-            part[wire.FILE_URL_KEY] = block.url
-            if block.title is not None:
-                part[wire.FILENAME_KEY] = block.title
-        else:
-            part[wire.FILENAME_KEY] = block.title or DOCUMENT_FILENAME
-            part[wire.FILE_DATA_KEY] = _data_url(block.media_type, block.data)
-        return part
-    assert type(block) is CourseTextBlock
-    return {wire.TYPE_KEY: wire.INPUT_TEXT_TYPE, wire.TEXT_KEY: block.text}
 
 
 def _assistant(
