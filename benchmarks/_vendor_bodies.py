@@ -397,7 +397,9 @@ _BUILDERS: dict[Api, Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]] = {
     "anthropic-messages": _anthropic,
     "openai-chat": _chat,
     "openai-responses": _named_responses,
-    "gemini": lambda pieces, shape: gemini_events(pieces, shape, len(pieces), TOOL_NAME),
+    "gemini": lambda pieces, shape: gemini_events(
+        pieces, "tool" if shape == "tool" else "text", len(pieces), TOOL_NAME
+    ),
 }
 """How each wire's bodies are built, from the event shapes of its recorded transcripts."""
 

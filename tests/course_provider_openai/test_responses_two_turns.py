@@ -52,7 +52,12 @@ CONFIG = OpenAIConfig(
     hosted_tools=({"type": "web_search"},),
     reasoning=ReasoningEffort.LOW,
 )
-REASONING_ADDED = {"id": "rs_own_1", "type": "reasoning", "summary": [], "encrypted_content": None}
+REASONING_ADDED: dict[str, Any] = {
+    "id": "rs_own_1",
+    "type": "reasoning",
+    "summary": [],
+    "encrypted_content": None,
+}
 SUMMARY_1 = {"type": "summary_text", "text": "Look it up."}
 SUMMARY_2 = {"type": "summary_text", "text": "Then add."}
 REASONING_DONE = {
