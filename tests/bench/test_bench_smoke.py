@@ -310,7 +310,8 @@ def test_vendors_rows_cover_every_api_shape_and_candidate(smoke: SmokeRun) -> No
             # The smoke budget's sizes: 10 and 100.
             one_event = {vendor_body(api, shape, n).events for n in (10, 100)} == {1}
             judged = "at 10^2 (one event at every N)" if one_event else "at every N"
-            assert f"<= 2x floor {judged};" in ours["target"]
+            # The reasoning rows have no SDK helper to be judged against: nothing follows.
+            assert f"{ours['target']};".startswith(f"<= 2x floor {judged};")
             assert "µs/event" in ours["measured"]
             peers = () if shape == "reasoning" else VENDOR_PEERS
             for peer in (peer for peer in peers if peer.api == api):
