@@ -39,13 +39,17 @@ Api = str
 Shape = Literal["text", "tool", "reasoning"]
 SHAPES: tuple[Shape, ...] = get_args(Shape)[:2]
 """The shapes every wire's bodies come in: ``n`` text deltas, one Tool call in ``n`` fragments."""
-_REASONING_APIS: frozenset[Api] = frozenset({"anthropic-messages", "gemini"})
+_REASONING_APIS: frozenset[Api] = frozenset({"anthropic-messages", "gemini", "openai-responses"})
 """The wires whose builder streams reasoning (a ``"reasoning"`` body: ``n`` thinking deltas)."""
 
 
 def shapes_of(api: Api) -> tuple[Shape, ...]:
     """The shapes ``api``'s bodies come in: `SHAPES`, and ``"reasoning"`` where it has one."""
     return (*SHAPES, "reasoning") if api in _REASONING_APIS else SHAPES
+
+
+_ANSWER = "Done."
+"""The answer a ``"reasoning"`` body ends with, after its reasoning."""
 
 
 TOOL_NAME = "write_note"
@@ -59,6 +63,8 @@ _CALL_ID = "call_BenchStreamedCall000001"
 _RESPONSE_ID = "resp_0bench0000000000000000000000000000000000000000001"
 _ITEM_ID = "msg_0bench0000000000000000000000000000000000000000001"
 _FUNCTION_ITEM_ID = "fc_0bench0000000000000000000000000000000000000000001"
+_REASONING_ID = "rs_0bench0000000000000000000000000000000000000000001"
+_ENCRYPTED = "gAAAAABbench" + "x" * 500
 _OBFUSCATION = "x7Qa2Lm9"
 _SIGNATURE = "EqQBCkgIARABGAIiQBench" + "0" * 64
 
@@ -278,6 +284,9 @@ def _response(status: str, output: list[object], tokens: int | None) -> dict[str
 def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
     yield {"type": "response.created", "response": _response("in_progress", [], None)}
     yield {"type": "response.in_progress", "response": _response("in_progress", [], None)}
+    if shape == "reasoning":
+        yield from _responses_reasoning(pieces)
+        return
     if shape == "text":
         item: dict[str, object] = {
             "id": _ITEM_ID,
@@ -330,6 +339,47 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
         done = {**item, "status": "completed", "arguments": joined}
     yield {"type": "response.output_item.done", "output_index": 0, "item": done}
     completed = _response("completed", [done], len(pieces))
+    yield {"type": "response.completed", "response": completed}
+
+
+def _responses_reasoning(pieces: _Pieces) -> Iterator[dict[str, object]]:
+    """A reasoning item whose one summary part streams in the pieces, then a short answer."""
+    item: dict[str, object] = {"id": _REASONING_ID, "type": "reasoning", "summary": []}
+    yield {"type": "response.output_item.added", "output_index": 0, "item": item}
+    where = {"item_id": _REASONING_ID, "output_index": 0, "summary_index": 0}
+    part = {"type": "summary_text", "text": ""}
+    yield {"type": "response.reasoning_summary_part.added", **where, "part": part}
+    for piece in pieces:
+        yield {
+            "type": "response.reasoning_summary_text.delta",
+            **where,
+            "delta": piece,
+            "obfuscation": _OBFUSCATION,
+        }
+    joined = pieces.joined()
+    yield {"type": "response.reasoning_summary_text.done", **where, "text": joined}
+    whole = {"type": "summary_text", "text": joined}
+    yield {"type": "response.reasoning_summary_part.done", **where, "part": whole}
+    reasoned = {**item, "summary": [whole], "encrypted_content": _ENCRYPTED}
+    yield {"type": "response.output_item.done", "output_index": 0, "item": reasoned}
+    message: dict[str, object] = {
+        "id": _ITEM_ID,
+        "type": "message",
+        "status": "in_progress",
+        "content": [],
+        "role": "assistant",
+    }
+    yield {"type": "response.output_item.added", "output_index": 1, "item": message}
+    at = {"item_id": _ITEM_ID, "output_index": 1, "content_index": 0}
+    text: dict[str, object] = {"type": "output_text", "annotations": [], "logprobs": []}
+    yield {"type": "response.content_part.added", **at, "part": {**text, "text": ""}}
+    yield {"type": "response.output_text.delta", **at, "delta": _ANSWER, "logprobs": []}
+    yield {"type": "response.output_text.done", **at, "text": _ANSWER, "logprobs": []}
+    answered = {**text, "text": _ANSWER}
+    yield {"type": "response.content_part.done", **at, "part": answered}
+    done = {**message, "status": "completed", "content": [answered]}
+    yield {"type": "response.output_item.done", "output_index": 1, "item": done}
+    completed = _response("completed", [reasoned, done], len(pieces))
     yield {"type": "response.completed", "response": completed}
 
 

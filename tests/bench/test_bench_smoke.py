@@ -327,11 +327,11 @@ def test_vendors_rows_cover_every_api_shape_and_candidate(smoke: SmokeRun) -> No
             # The smoke budget's sizes: 10 and 100.
             one_event = {vendor_body(api, shape, n).events for n in (10, 100)} == {1}
             judged = "at 10^2 (one event at every N)" if one_event else "at every N"
-            # A reasoning row has no SDK helper to be judged against: its target ends there.
-            assert ours["target"].startswith(f"<= 2x floor {judged}")
+            # The reasoning rows have no SDK helper to be judged against: nothing follows.
+            assert f"{ours['target']};".startswith(f"<= 2x floor {judged};")
             assert "µs/event" in ours["measured"]
-            # A reasoning row is judged by the floor alone: no peer reads thinking.
-            for peer in (p for p in VENDOR_PEERS if p.api == api and shape != "reasoning"):
+            peers = () if shape == "reasoning" else VENDOR_PEERS
+            for peer in (peer for peer in peers if peer.api == api):
                 row = smoke.row(prefix + peer.name)
                 if _is_na(row):
                     assert row["status"].startswith("n/a: not installed"), row["status"]
@@ -368,9 +368,10 @@ def test_vendors_serve_rows_measure_course_serve_or_say_the_sdk_is_not_installed
             assert "events/s over loopback" in row["measured"]
 
 
-@pytest.mark.parametrize(
-    ("api", "shape"), [(api, shape) for api in APIS for shape in shapes_of(api)]
-)
+API_SHAPES = [(api, shape) for api in APIS for shape in shapes_of(api)]
+
+
+@pytest.mark.parametrize(("api", "shape"), API_SHAPES)
 def test_vendor_bodies_are_framed_json_events_built_lazily(api: str, shape: str) -> None:
     body = vendor_body(api, shape, 7)  # type: ignore[arg-type]
     frames = list(body_frames(api, shape, 7))  # type: ignore[arg-type]
@@ -389,9 +390,21 @@ def test_vendor_bodies_refuse_fewer_than_three_deltas() -> None:
         vendor_body("openai-chat", "text", 2)
 
 
-@pytest.mark.parametrize(
-    ("api", "shape"), [(api, shape) for api in APIS for shape in shapes_of(api)]
-)
+def test_vendor_bodies_come_only_in_their_wires_shapes() -> None:
+    with pytest.raises(ValueError, match="openai-chat has no reasoning body"):
+        vendor_body("openai-chat", "reasoning", 9)
+    assert "reasoning" in shapes_of("openai-responses")
+
+
+async def test_a_reasoning_body_is_read_as_reasoning_deltas_and_one_reasoning_block() -> None:
+    body = vendor_body("openai-responses", "reasoning", 9)
+    assert body.expected == " lorem ipsum dolor sit amet consectetur adipiscing elit lorem"
+    wrong = VendorBody(body.api, body.shape, body.deltas, body.body, body.events, "other")
+    with pytest.raises(AssertionError, match="openai-responses reasoning: saw 9 of 9"):
+        await prepare_ours(wrong)()()
+
+
+@pytest.mark.parametrize(("api", "shape"), API_SHAPES)
 async def test_our_rows_read_every_delta_and_the_right_result(api: str, shape: str) -> None:
     body = vendor_body(api, shape, 9)  # type: ignore[arg-type]
     for prepare in (prepare_floor(body), prepare_decoder_framing(body), prepare_ours(body)):

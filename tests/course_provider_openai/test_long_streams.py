@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 from course_http import SseEvent
-from course_protocol import CourseTextBlock, CourseTextDeltaChunk, CourseToolCall, JsonObject
+from course_protocol import (
+    CourseOpaque,
+    CourseTextBlock,
+    CourseTextDeltaChunk,
+    CourseToolCall,
+    JsonObject,
+)
 from course_provider_openai import (
     ChatMapping,
     ResponsesMapping,
@@ -127,7 +133,12 @@ def test_responses_parses_a_call_of_100_000_fragments_once(
     assert outcome.response is not None
     assert outcome.response.id == RESPONSE_ID
     assert outcome.response.message.content == (
-        CourseToolCall("call_long", "write", {"text": PIECE * FRAGMENTS}),
+        CourseToolCall(
+            "call_long",
+            "write",
+            {"text": PIECE * FRAGMENTS},
+            opaque=CourseOpaque("openai-responses", {"id": "fc_long"}),
+        ),
     )
 
 

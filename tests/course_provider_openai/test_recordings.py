@@ -118,15 +118,16 @@ OUTCOMES: dict[str, Answer | Failure] = {
         (("toolCall", "secret_retrieval_tool"), ("toolCall", "secret_retrieval_tool")),
     ),
     "openai-responses/reasoning-then-function-call.sse": Answer(
-        1, "toolCall", (53, 469), (("toolCall", "final_result"),)
+        1, "toolCall", (53, 469), (("reasoning", None), ("toolCall", "final_result"))
     ),
     "openai-responses/reasoning-text-and-function-call.sse": Answer(
-        14, "toolCall", (63, 69), (("text", None), ("toolCall", "get_capital"))
+        14,
+        "toolCall",
+        (63, 69),
+        (("reasoning", None), ("text", None), ("toolCall", "get_capital")),
     ),
-    "openai-responses/incomplete-max-output-tokens.sse": Failure(
-        50, Code.VENDOR_INCOMPLETE, 57, "max_output_tokens"
-    ),
-    "openai-responses/refusal.sse": Failure(0, Code.VENDOR_REFUSAL, 13, "refusal"),
+    "openai-responses/incomplete-max-output-tokens.sse": Answer(50, "length", (14, 50), TEXT),
+    "openai-responses/refusal.sse": Answer(9, "refusal", (54, 11), TEXT),
     "openai-responses/error-midstream-insufficient-quota.jsonl": Failure(
         0, Code.VENDOR_ERROR_EVENT, 2, "insufficient_quota", "insufficient_quota"
     ),

@@ -122,7 +122,14 @@ def test_chat_only_spellings(options: dict[str, Any], entries: dict[str, Any]) -
 @pytest.mark.parametrize(
     ("options", "entries"),
     [
-        ({"reasoning": ReasoningEffort.HIGH}, {"reasoning": {"effort": "high"}, "store": False}),
+        (
+            {"reasoning": ReasoningEffort.HIGH},
+            {
+                "reasoning": {"effort": "high"},
+                "include": ["reasoning.encrypted_content"],
+                "store": False,
+            },
+        ),
         ({"store": True}, {"store": True}),
         (
             {"tools": (ADD, MUL), "tool_choice": NamedTool("mul")},

@@ -14,7 +14,10 @@ import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
+    CourseOpaque,
     CourseProtocolError,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
@@ -38,6 +41,7 @@ from tests.course_provider_openai.bodies import (
     item_added,
     item_done,
     message_item,
+    part,
     part_added,
     part_done,
     responses_events,
@@ -57,6 +61,16 @@ MSG = MESSAGE_ID
 FC = CALL_ITEM_ID
 CALL = CALL_ID
 TEXT_AT = text_part(0, MSG)
+
+
+def own_call(
+    call_id: str = CALL, name: str = "add", arguments: dict[str, Any] | None = None, item: str = FC
+) -> CourseToolCall:
+    """The course call of a function call item: its ``call_id``, and its item id in the opaque."""
+    opaque = CourseOpaque("openai-responses", {"id": item})
+    return CourseToolCall(
+        call_id, name, {"a": 1} if arguments is None else arguments, opaque=opaque
+    )
 
 
 def run_events(events: list[SseEvent]) -> Replay:
@@ -102,12 +116,13 @@ def test_the_course_tool_call_id_is_the_call_id_never_the_item_id() -> None:
 
     produced = [parser.feed(event, index) for index, event in enumerate(events)]
 
-    expected = CourseToolCallChunk(REQUEST, CourseToolCall(CALL, "add", {"a": 1}))
+    expected = CourseToolCallChunk(REQUEST, own_call())
     assert [chunk for chunk in produced if chunk is not None] == [expected]
     assert produced[4] == expected, "emitted at function_call_arguments.done"
     response = parser.end(len(events))
     assert response.stop_reason is CourseStopReason.TOOL_CALL
-    assert response.message.content == (CourseToolCall(CALL, "add", {"a": 1}),)
+    assert response.message.content == (own_call(),)
+    assert response.message.content[0].opaque == CourseOpaque("openai-responses", {"id": FC})
 
 
 def test_a_call_without_arguments_done_completes_at_its_item_done() -> None:
@@ -123,10 +138,10 @@ def test_a_call_with_no_argument_text_has_empty_arguments() -> None:
     outcome = run(created(), *call_events(fragments=()), completed([call_item(arguments="")]))
 
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseToolCall(CALL, "add", {}),)
+    assert outcome.response.message.content == (own_call(arguments={}),)
 
 
-def test_parallel_calls_reasoning_and_text_keep_the_output_order() -> None:
+def test_reasoning_text_and_parallel_calls_keep_the_output_order() -> None:
     reasoning = {"id": "rs_own", "type": "reasoning", "summary": [], "encrypted_content": "gAAA"}
     summary = {"type": "summary_text", "text": "hmm"}
     reasoned = {**reasoning, "summary": [summary]}
@@ -156,15 +171,17 @@ def test_parallel_calls_reasoning_and_text_keep_the_output_order() -> None:
 
     assert outcome.error is None
     assert [type(chunk) for chunk in outcome.chunks] == [
+        CourseReasoningDeltaChunk,
         CourseTextDeltaChunk,
         CourseToolCallChunk,
         CourseToolCallChunk,
     ]
     assert outcome.response is not None
     assert outcome.response.message.content == (
+        CourseReasoningBlock("hmm", opaque=CourseOpaque("openai-responses", reasoned)),
         CourseTextBlock("Checking."),
-        CourseToolCall("call_a", "lookup", {"q": "x"}),
-        CourseToolCall("call_b", "lookup", {"q": "y"}),
+        own_call("call_a", "lookup", {"q": "x"}, "fc_a"),
+        own_call("call_b", "lookup", {"q": "y"}, "fc_b"),
     )
 
 
@@ -189,7 +206,7 @@ def test_sequence_numbers_may_start_anywhere_and_frames_may_be_unnamed() -> None
     assert run_events(unnamed).response is not None
 
 
-def test_annotations_are_skipped_and_the_text_is_kept() -> None:
+def test_annotations_are_the_citations_of_their_text_each_as_the_vendor_sent_it() -> None:
     events = text_events("See ", "this.")
     annotation = {
         "type": "response.output_text.annotation.added",
@@ -207,7 +224,11 @@ def test_annotations_are_skipped_and_the_text_is_kept() -> None:
     outcome = run(created(), *events, completed([text_item("See this.")]))
 
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseTextBlock("See this."),)
+    citation = CourseOpaque("openai-responses", annotation["annotation"])
+    assert outcome.response.message.content == (
+        CourseTextBlock("See this.", citations=(citation,)),
+    )
+    assert text_deltas(outcome.chunks) == ["See ", "this."]
 
 
 def test_the_mapping_is_finished_only_after_completed() -> None:
@@ -220,23 +241,85 @@ def test_the_mapping_is_finished_only_after_completed() -> None:
     assert parser.finished
 
 
-def test_incomplete_fails_closed_with_its_reason_and_keeps_delivered_chunks() -> None:
-    incomplete = {
-        "type": "response.incomplete",
-        "response": {
-            "id": RESPONSE_ID,
-            "status": "incomplete",
-            "incomplete_details": {"reason": "max_output_tokens"},
-        },
+def incomplete(reason: object, *, usage: bool = True) -> dict[str, Any]:
+    response: dict[str, Any] = {
+        "id": RESPONSE_ID,
+        "status": "incomplete",
+        "incomplete_details": {"reason": reason},
     }
-    outcome = run(created(), *text_events("Alabama, ", "Alaska"), incomplete)
+    if usage:
+        response["usage"] = {"input_tokens": 9, "output_tokens": 4}
+    return {"type": "response.incomplete", "response": response}
 
+
+def test_the_output_limit_ends_length_with_the_partial_text_and_never_a_cut_call() -> None:
+    cut = item_added(1, function_call("fc_cut", "call_cut", "add"))
+    outcome = run(
+        created(),
+        *text_events("Alabama, ", "Alaska"),
+        cut,
+        args_delta('{"a":', 1, "fc_cut"),
+        incomplete("max_output_tokens"),
+    )
+
+    assert outcome.error is None
     assert text_deltas(outcome.chunks) == ["Alabama, ", "Alaska"]
+    assert not [chunk for chunk in outcome.chunks if type(chunk) is CourseToolCallChunk]
+    response = outcome.response
+    assert response is not None
+    assert response.stop_reason is CourseStopReason.LENGTH
+    assert response.message.content == (CourseTextBlock("Alabama, Alaska"),)
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (9, 4)
+
+
+def test_text_the_limit_cut_mid_part_is_kept_as_it_streamed() -> None:
+    events = text_events("Alabama, ", "Alaska")[:4]  # added, part added, the two deltas
+
+    outcome = run(created(), *events, incomplete("max_output_tokens"))
+
+    assert outcome.response is not None
+    assert outcome.response.stop_reason is CourseStopReason.LENGTH
+    assert outcome.response.message.content == (CourseTextBlock("Alabama, Alaska"),)
+
+
+def test_a_complete_call_before_the_limit_stays_in_the_length_message() -> None:
+    outcome = run(created(), *call_events(), incomplete("max_output_tokens"))
+
+    assert outcome.response is not None
+    assert outcome.response.stop_reason is CourseStopReason.LENGTH
+    assert outcome.response.message.content == (own_call(),)
+
+
+def test_the_content_filter_ends_refusal_with_what_came_before() -> None:
+    outcome = run(created(), *text_events("Well"), incomplete("content_filter"))
+
+    assert outcome.response is not None
+    assert outcome.response.stop_reason is CourseStopReason.REFUSAL
+    assert outcome.response.message.content == (CourseTextBlock("Well"),)
+
+
+@pytest.mark.parametrize("reason", ["something_new", None])
+def test_an_incomplete_reason_the_course_cannot_express_fails_closed(reason: object) -> None:
+    outcome = run(created(), *text_events("Alabama"), incomplete(reason))
+
+    assert text_deltas(outcome.chunks) == ["Alabama"]
     error = outcome.error
     assert error is not None
-    assert error.code is Code.VENDOR_INCOMPLETE
-    assert error.vendor_type == "max_output_tokens"
-    assert error.event_index == 8
+    assert (error.code, error.event_index) == (Code.VENDOR_INCOMPLETE, 7)
+    assert error.vendor_type == (reason or "incomplete")
+
+
+def test_a_content_filter_after_a_complete_call_fails_closed_a_refusal_asks_for_no_tool() -> None:
+    error = failed(created(), *call_events(), incomplete("content_filter"))
+
+    assert (error.code, error.vendor_type) == (Code.VENDOR_INCOMPLETE, "content_filter")
+
+
+def test_an_incomplete_response_without_usage_misses_its_terminal() -> None:
+    error = failed(created(), *text_events("a"), incomplete("max_output_tokens", usage=False))
+
+    assert error.code is Code.VENDOR_MISSING_TERMINAL
+    assert "response.incomplete carried no usage" in error.message
 
 
 def test_an_error_event_then_failed_is_a_vendor_error_event_at_the_error() -> None:
@@ -283,46 +366,45 @@ def test_an_error_event_with_its_fields_at_the_top_and_before_created_is_still_t
     assert (error.vendor_code, error.vendor_message) == ("rate_limit_exceeded", "slow")
 
 
-def test_a_refusal_fails_at_its_done_with_the_refusal_text() -> None:
+def refusal_stream(*deltas: str) -> list[dict[str, Any]]:
     where = TEXT_AT
-    outcome = run(
+    joined = "".join(deltas)
+    refused = message_item(MSG, status="completed", content=[part("refusal", joined)])
+    return [
         created(),
         item_added(0, message_item(MSG)),
         part_added("refusal"),
-        {"type": "response.refusal.delta", **where, "delta": "I'm sorry"},
-        {"type": "response.refusal.delta", **where, "delta": ", no."},
-        {"type": "response.refusal.done", **where, "refusal": "I'm sorry, no."},
-        part_done("I'm sorry, no.", "refusal"),
-    )
+        *({"type": "response.refusal.delta", **where, "delta": delta} for delta in deltas),
+        {"type": "response.refusal.done", **where, "refusal": joined},
+        part_done(joined, "refusal"),
+        item_done(0, refused),
+        completed([refused]),
+    ]
 
-    error = outcome.error
-    assert error is not None
-    assert error.code is Code.VENDOR_REFUSAL
-    assert (error.vendor_type, error.vendor_message) == ("refusal", "I'm sorry, no.")
-    assert error.event_index == 5
-    assert outcome.chunks == ()
+
+def test_a_refusal_streams_as_text_and_ends_refusal_its_part_marked_in_the_opaque() -> None:
+    outcome = run(*refusal_stream("I'm sorry", ", no."))
+
+    assert outcome.error is None
+    assert text_deltas(outcome.chunks) == ["I'm sorry", ", no."]
+    response = outcome.response
+    assert response is not None
+    assert response.stop_reason is CourseStopReason.REFUSAL
+    marked = CourseOpaque("openai-responses", {"type": "refusal"})
+    assert response.message.content == (CourseTextBlock("I'm sorry, no.", opaque=marked),)
 
 
 def test_a_refusal_part_that_closes_without_its_done_is_still_a_refusal() -> None:
-    error = failed(
-        created(),
-        item_added(0, message_item(MSG)),
-        part_added("refusal"),
-        {"type": "response.refusal.delta", **TEXT_AT, "delta": "No."},
-        part_done("No.", "refusal"),
-    )
+    events = refusal_stream("No.")
+    del events[4]  # response.refusal.done
 
-    assert error.code is Code.VENDOR_REFUSAL
-    assert error.vendor_message == "No."
+    outcome = run(*events)
+
+    assert outcome.response is not None
+    assert outcome.response.stop_reason is CourseStopReason.REFUSAL
 
 
 UNCARRIED: dict[str, tuple[dict[str, Any], str]] = {
-    "web_search_call": ({}, "a web search the vendor runs"),
-    "file_search_call": ({}, "a file search the vendor runs"),
-    "code_interpreter_call": ({}, "code the vendor runs in its interpreter"),
-    "image_generation_call": ({}, "an image the vendor generates"),
-    "mcp_call": ({}, "an MCP Tool call the vendor makes"),
-    "mcp_list_tools": ({}, "the vendor listing an MCP server's Tools"),
     "mcp_approval_request": ({}, "the vendor asking the client to approve an MCP Tool call"),
     "mcp_approval_response": ({}, "an answer to an MCP approval request"),
     "computer_call": ({}, "a computer action the client performs"),
@@ -339,14 +421,20 @@ UNCARRIED: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "custom_tool_call_output": ({}, "the output of a custom Tool"),
     "function_call_output": ({}, "a function's output placed in the response"),
-    "tool_search_call": ({"execution": "server"}, "a Tool search the vendor runs"),
-    "tool_search_output": ({}, "the Tools a Tool search found"),
+    "tool_search_call": ({"execution": "client"}, "a Tool search the client runs"),
+    "tool_search_output": (
+        {"execution": "client"},
+        "the Tools a Tool search the client runs found",
+    ),
     "additional_tools": ({}, "Tools the vendor adds to the conversation"),
-    "compaction": ({}, "the vendor's compacted context, opaque and encrypted"),
     "program": ({}, "a program the model writes to call Tools"),
     "program_output": ({}, "the result of a program that called Tools"),
 }
-"""Every documented item the course cannot carry: what its added form holds, and what it is."""
+"""Every documented item the course cannot carry: what its added form holds, and what it is.
+
+Each is run by the client (it awaits an answer the port has no form for),
+or its pairing with its output is not carried yet (a shell call, a program).
+"""
 
 
 @pytest.mark.parametrize("kind", sorted(UNCARRIED))
@@ -397,7 +485,7 @@ def test_a_client_run_tool_search_says_the_client_runs_it() -> None:
 
 
 def test_text_delivered_before_an_uncarried_item_stays_delivered() -> None:
-    added = item_added(1, {"id": "ws_1", "type": "web_search_call", "status": "in_progress"})
+    added = item_added(1, {"id": "cu_1", "type": "computer_call", "status": "in_progress"})
 
     outcome = run(created(), *text_events("Let me look.", output_index=0), added)
 
@@ -818,10 +906,10 @@ def test_argument_text_already_in_the_added_item_is_the_first_fragment() -> None
     )
 
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseToolCall(CALL, "add", {"a": 1}),)
+    assert outcome.response.message.content == (own_call(),)
 
 
-def test_content_parts_of_a_reasoning_item_are_skipped_with_it() -> None:
+def test_reasoning_texts_stream_as_reasoning_and_go_back_as_its_content() -> None:
     reasoning = {"id": "rs_own", "type": "reasoning", "summary": []}
     step = {"type": "reasoning_text", "text": "step one"}
     where = {"item_id": "rs_own", "output_index": 0, "content_index": 0}
@@ -839,8 +927,15 @@ def test_content_parts_of_a_reasoning_item_are_skipped_with_it() -> None:
 
     assert outcome.error is None
     assert text_deltas(outcome.chunks) == ["Six."]
+    assert [
+        chunk.delta for chunk in outcome.chunks if type(chunk) is CourseReasoningDeltaChunk
+    ] == ["step one"]
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseTextBlock("Six."),)
+    item = {**reasoning, "content": [step]}
+    assert outcome.response.message.content == (
+        CourseReasoningBlock("step one", opaque=CourseOpaque("openai-responses", item)),
+        CourseTextBlock("Six."),
+    )
 
 
 def test_a_part_whose_type_is_not_text_is_invalid() -> None:
@@ -865,7 +960,7 @@ def test_a_terminal_that_repeats_no_item_answers_with_the_streamed_call_too() ->
 
     assert outcome.error is None
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseToolCall(CALL, "add", {"a": 1}),)
+    assert outcome.response.message.content == (own_call(),)
     assert outcome.response.stop_reason is CourseStopReason.TOOL_CALL
     assert [type(chunk) for chunk in outcome.chunks] == [CourseToolCallChunk]
 

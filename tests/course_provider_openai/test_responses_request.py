@@ -105,7 +105,7 @@ def test_tool_results_are_function_call_outputs_and_an_error_result_keeps_its_co
     ]
 
 
-def test_tools_are_sent_in_the_responses_shape_without_strict_mode() -> None:
+def test_tools_are_sent_in_the_responses_shape_with_the_specs_strict_mode() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
     config = OpenAIConfig(
         "gpt-own", max_output_tokens=64, tools=(CourseToolSpec("inc", "Add one.", schema),)

@@ -10,9 +10,12 @@ error message can ever show it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
-from typing import ClassVar, final
+from typing import Any, ClassVar, final
 
+from course_protocol.slots import slot_setter
+from course_provider_openai._hosted_tools import checked_hosted_tools
 from course_provider_openai._options import OPENAI_OPTIONS, check_openai_options
 from course_vendor import OptionSupport, VendorConfig, checked_api_key
 
@@ -67,7 +70,13 @@ class OpenAIConfig(VendorConfig):
       it out by default; the Responses API sends ``false`` unless this says
       ``True``: a replayed conversation never depends on what is kept);
     - ``seed``: an ``int`` for best-effort determinism, Chat only (the
-      Responses API does not take it: its model refuses it).
+      Responses API does not take it: its model refuses it);
+    - ``hosted_tools``: the tools the Responses API runs itself, each its
+      own JSON object as the API reference spells it (``{"type":
+      "web_search"}``), sent after the function Tools; a tuple or list of
+      objects whose ``type`` is not ``function``, kept as a tuple of frozen
+      objects (Chat takes none: its model refuses them). ``extra_body``
+      cannot say it: ``tools`` is the adapter's.
 
     Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG`` for
     the first bad field, its message naming it
@@ -82,9 +91,15 @@ class OpenAIConfig(VendorConfig):
     service_tier: str | None = None
     store: bool | None = None
     seed: int | None = None
+    hosted_tools: tuple[Mapping[str, Any], ...] = ()
 
     def _check_own_options(self) -> None:
         check_openai_options(self)
+        path = f"{type(self).__name__}.hosted_tools"
+        _set_hosted_tools(self, checked_hosted_tools(self.hosted_tools, path))
+
+
+_set_hosted_tools = slot_setter(OpenAIConfig, "hosted_tools")
 
 
 def request_headers(api_key: str) -> dict[str, str]:

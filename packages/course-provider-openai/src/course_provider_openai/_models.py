@@ -19,6 +19,7 @@ from course_provider_openai._chat_request import CHAT_CONTENT, chat_request_body
 from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
 from course_provider_openai._errors import describe_error
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
+from course_provider_openai._responses_content import RESPONSES_CONTENT
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
 from course_vendor import VendorModel, VendorPlay, VendorWire
@@ -44,6 +45,7 @@ RESPONSES_VENDOR_WIRE = VendorWire(
     path=_responses_wire.PATH,
     describe_error=describe_error,
     options=RESPONSES_OPTIONS,
+    content=RESPONSES_CONTENT,
 )
 
 

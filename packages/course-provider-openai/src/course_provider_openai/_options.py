@@ -86,6 +86,8 @@ _RESPONSES_BODY = frozenset(
         _responses_wire.MAX_OUTPUT_TOKENS_KEY,
         _responses_wire.STORE_KEY,
         _responses_wire.STREAM_KEY,
+        _responses_wire.TEXT_KEY,
+        _responses_wire.INCLUDE_KEY,
         TEMPERATURE,
         TOP_P,
         TOOL_CHOICE,
@@ -112,12 +114,14 @@ sequences, a ``response_format``), strict Tools, and ``prompt_cache_key``,
 
 RESPONSES_OPTIONS = OptionSupport(
     vendor=_responses_wire.WIRE,
-    sends=frozenset(set(COMMON_OPTIONS) - {"stop_sequences", "response_format"} | set(_SHARED_OWN)),
+    sends=frozenset(set(COMMON_OPTIONS) - {"stop_sequences"} | {*_SHARED_OWN, "hosted_tools"}),
     temperature_max=_TEMPERATURE_MAX,
     reasoning=frozenset({ReasoningEffort}),
+    strict_tools=True,
     body_keys=_RESPONSES_BODY,
 )
-"""What the Responses API sends: no stop sequences and no ``seed`` (it takes neither)."""
+"""What the Responses API sends: no stop sequences and no ``seed`` (it takes neither); strict
+Tools, a response format (``text.format``) and ``hosted_tools``."""
 
 OPENAI_OPTIONS = OptionSupport(
     vendor="OpenAI",

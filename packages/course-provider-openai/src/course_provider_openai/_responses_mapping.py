@@ -2,17 +2,21 @@
 
 The port half of the wire. The grammar (`ResponsesGrammar`) has judged
 every event before it gets here; the mapping pushes the course chunks (a
-text delta, a function call once its arguments are complete), refuses what
-the course protocol cannot carry at the event where it first appears
-(``VENDOR_UNSUPPORTED_CONTENT``, naming the kind and the wire), ends the
-call at the vendor's own failures (an error, a refusal, an incomplete
-response), and builds the response from the grammar's result.
+text or refusal delta, a reasoning delta, a function call once its
+arguments are complete), refuses what the course protocol cannot carry at
+the event where it first appears (``VENDOR_UNSUPPORTED_CONTENT``, naming
+the kind and the wire), ends the call at the vendor's own failures (an
+error, an incomplete response it cannot express), and builds the response
+from the grammar's result: text with its annotations as citations, a
+refusal, reasoning with the item it goes back as, the tools the vendor ran,
+function calls with their item id, usage with its cached and reasoning
+counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, NoReturn, final
+from typing import Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import (
@@ -20,81 +24,45 @@ from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
-    CourseModelUsage,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
-    CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseVendorToolBlock,
 )
 from course_protocol.untrusted import shown
 from course_provider_openai import _responses_wire as wire
 from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._responses_blocks import (
+    REASONING_SEPARATOR,
+    call_opaque,
+    course_usage,
+    message_blocks,
+    reasoning_block,
+    tagged,
+)
 from course_provider_openai._responses_grammar import ResponsesGrammar
+from course_provider_openai._responses_kinds import carried, unsupported_kind
 from course_provider_openai._responses_result import (
     ResponsesFunctionCall,
     ResponsesMessage,
-    ResponsesOutputText,
+    ResponsesReasoning,
     ResponsesResult,
+    ResponsesToolItem,
 )
 from course_vendor import WireEvent, WireMapping
 
-__all__ = ["CARRIED_KINDS", "ResponsesMapping", "unsupported_kind"]
+__all__ = ["ResponsesMapping"]
 
 _Code = VendorErrorCode
 _Push = Callable[[CourseModelChunk], None]
 
-CARRIED_KINDS: Final = frozenset({"message", "function_call", "reasoning"})
-"""The output item kinds the mapping takes: text and calls carried, reasoning skipped on purpose."""
-
-_KINDS: Final[dict[str, str]] = {
-    "web_search_call": "a web search the vendor runs",
-    "file_search_call": "a file search the vendor runs",
-    "code_interpreter_call": "code the vendor runs in its interpreter",
-    "image_generation_call": "an image the vendor generates",
-    "mcp_call": "an MCP Tool call the vendor makes",
-    "mcp_list_tools": "the vendor listing an MCP server's Tools",
-    "mcp_approval_request": "the vendor asking the client to approve an MCP Tool call",
-    "mcp_approval_response": "an answer to an MCP approval request",
-    "computer_call": "a computer action the client performs",
-    "computer_call_output": "the screenshot a computer action returned",
-    "local_shell_call": "a shell command the client runs",
-    "local_shell_call_output": "the output of a shell command the client ran",
-    "shell_call_output": "the output of a shell command",
-    "apply_patch_call": "a file patch the client applies",
-    "apply_patch_call_output": "the result of a file patch",
-    "custom_tool_call": "a call of a custom Tool the client runs, its input free text",
-    "custom_tool_call_output": "the output of a custom Tool",
-    "function_call_output": "a function's output placed in the response",
-    "tool_search_output": "the Tools a Tool search found",
-    "additional_tools": "Tools the vendor adds to the conversation",
-    "compaction": "the vendor's compacted context, opaque and encrypted",
-    "program": "a program the model writes to call Tools",
-    "program_output": "the result of a program that called Tools",
+_INCOMPLETE_STOPS: Final = {
+    "max_output_tokens": CourseStopReason.LENGTH,
+    "content_filter": CourseStopReason.REFUSAL,
 }
-"""What each output item the course cannot carry is, for the message that refuses it."""
-
-
-def unsupported_kind(kind: str, item: dict[str, Any]) -> str:
-    """What the output ``item`` of type ``kind`` is, said for a refusal: who runs it, and what.
-
-    A shell call and a Tool search say who runs them in the item itself
-    (``environment``, ``execution``).
-    """
-    if kind == "shell_call":
-        environment = item.get("environment")
-        place = environment.get("type") if type(environment) is dict else None
-        if place == "container_reference":
-            return "a shell command the vendor runs in its container"
-        return "a shell command the client runs"
-    if kind == "tool_search_call":
-        runner = "the client" if item.get("execution") == "client" else "the vendor"
-        return f"a Tool search {runner} runs"
-    return _KINDS[kind]
-
-
-def _refused(refusal: str, index: int) -> NoReturn:
-    RESPONSES_FAILURES.refused(refusal, index, "refusal")
+"""Each ``incomplete_details.reason`` the course expresses, and its stop reason."""
 
 
 @final
@@ -104,27 +72,38 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     A ``course_vendor.WireMapping`` over a fresh `ResponsesGrammar`:
     ``OpenAIResponsesModel`` plays it as a ``course_vendor.VendorPlay``; by
     hand, `feed` it every event in order, then call `end` once the stream
-    is exhausted. Raises what the grammar raises for a frame off the
-    vendor's grammar, and, for a stream the course cannot carry:
-    ``VENDOR_UNSUPPORTED_CONTENT`` at the ``output_item.added`` of any item
-    but a message, a function call or reasoning (the message names the
-    kind, who runs it, and the wire), and at response-level audio;
-    ``VENDOR_REFUSAL`` at a refusal's ``.done`` (or its part's);
+    is exhausted. Text and refusal deltas stream as text deltas, summary
+    and reasoning-text deltas as reasoning deltas (`REASONING_SEPARATOR`
+    between two parts of one item), a function call once its arguments
+    are complete. The response ends ``toolCall`` when it holds a call,
+    ``refusal`` when a message part is a refusal (and no call came),
+    ``stop`` otherwise; ``response.incomplete`` for ``max_output_tokens``
+    ends ``length`` and for ``content_filter`` ``refusal``, with the
+    blocks complete by then.
+
+    Raises what the grammar raises for a frame off the vendor's grammar,
+    and, for a stream the course cannot carry:
+    ``VENDOR_UNSUPPORTED_CONTENT`` at the ``output_item.added`` of an item
+    a client runs (every kind ``_responses_kinds`` does not carry; the message names
+    the kind, who runs it, and the wire), and at response-level audio;
     ``VENDOR_ERROR_EVENT`` at ``error`` and ``response.failed``;
-    ``VENDOR_INCOMPLETE`` at ``response.incomplete`` (the reason in
-    ``vendor_type``); ``VENDOR_MISSING_TERMINAL`` at a
-    ``response.completed`` without the usage the course response needs.
-    Raises ``CourseProtocolError`` when ``request_id`` is not a non-blank
-    ``str``.
+    ``VENDOR_INCOMPLETE`` at ``response.incomplete`` for any other reason
+    (or none; the reason in ``vendor_type``), or a ``content_filter`` one
+    after a complete function call (a refusal asks for no Tool);
+    ``VENDOR_MISSING_TERMINAL`` at a terminal without the usage the course
+    response needs; ``VENDOR_INVALID_TERMINAL`` at `end` for usage whose
+    cached or reasoning part is larger than its whole. Raises
+    ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
-    __slots__ = ("_calls", "_reader")
+    __slots__ = ("_calls", "_parts", "_reader")
 
     def __init__(self, request_id: str) -> None:
         grammar = ResponsesGrammar()
         super().__init__(grammar, request_id)
         self._reader = grammar
         self._calls: dict[int, CourseToolCall] = {}
+        self._parts: dict[int, int] = {}
 
     def _map(self, event: WireEvent, index: int, push: _Push) -> None:
         kind = event["type"]
@@ -141,7 +120,7 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     def _added(self, event: WireEvent, index: int, push: _Push) -> None:
         item = event["item"]
         kind = item["type"]
-        if kind not in CARRIED_KINDS:
+        if not carried(kind, item):
             RESPONSES_FAILURES.fail(
                 _Code.VENDOR_UNSUPPORTED_CONTENT,
                 index,
@@ -156,18 +135,34 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
         call = self._reader.completed_call(position)
         if call is None or call.arguments is None:
             return
-        tool_call = CourseToolCall(call.call_id, call.name, call.arguments)
+        tool_call = CourseToolCall(
+            call.call_id, call.name, call.arguments, opaque=call_opaque(call)
+        )
         self._calls[position] = tool_call
         push(CourseToolCallChunk(self._request_id, tool_call))
 
-    def _refusal_done(self, event: WireEvent, index: int, push: _Push) -> NoReturn:
-        _refused(event["refusal"], index)
+    def _text(self, event: WireEvent, index: int, push: _Push) -> None:
+        delta = event["delta"]
+        if delta:
+            push(CourseTextDeltaChunk(self._request_id, delta))
 
-    def _part_done(self, event: WireEvent, index: int, push: _Push) -> None:
-        # A refusal part that closes without its own .done event is still a refusal.
-        part = event["part"]
-        if part["type"] == "refusal":
-            _refused(part["refusal"], index)
+    def _reasoning(self, event: WireEvent, index: int, push: _Push) -> None:
+        delta = event["delta"]
+        if delta:
+            push(CourseReasoningDeltaChunk(self._request_id, delta))
+
+    def _reasoning_part(self, event: WireEvent, index: int, push: _Push) -> None:
+        # Summary parts and reasoning texts are the item's paragraphs: the
+        # block joins them with a separator, and so do the deltas.
+        if event["type"] == "response.content_part.added" and event["part"]["type"] != (
+            "reasoning_text"
+        ):
+            return
+        position = event["output_index"]
+        started = self._parts.get(position, 0)
+        if started:
+            push(CourseReasoningDeltaChunk(self._request_id, REASONING_SEPARATOR))
+        self._parts[position] = started + 1
 
     def _audio(self, event: WireEvent, index: int, push: _Push) -> NoReturn:
         RESPONSES_FAILURES.fail(
@@ -183,46 +178,64 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     def _failed(self, event: WireEvent, index: int, push: _Push) -> NoReturn:
         RESPONSES_FAILURES.reported(event["response"].get("error"), index)
 
-    def _incomplete(self, event: WireEvent, index: int, push: _Push) -> NoReturn:
+    def _incomplete(self, event: WireEvent, index: int, push: _Push) -> None:
         details = event["response"].get("incomplete_details")
         reason = details.get("reason") if details is not None else None
-        incomplete = "incomplete" if reason is None else reason
-        RESPONSES_FAILURES.fail(
-            _Code.VENDOR_INCOMPLETE,
-            index,
-            f"the response is incomplete ({shown(incomplete)}), "
-            "which the course protocol cannot express",
-            vendor_type=incomplete,
-        )
+        stop = _INCOMPLETE_STOPS.get(reason) if type(reason) is str else None
+        if stop is CourseStopReason.REFUSAL and self._calls:
+            stop = None
+        if stop is None:
+            incomplete = "incomplete" if reason is None else reason
+            RESPONSES_FAILURES.fail(
+                _Code.VENDOR_INCOMPLETE,
+                index,
+                f"the response is incomplete ({shown(incomplete)}), "
+                "which the course protocol cannot express",
+                vendor_type=incomplete,
+            )
+        self._completed(event, index, push)
 
     def _completed(self, event: WireEvent, index: int, push: _Push) -> None:
         if event["response"].get("usage") is None:
             RESPONSES_FAILURES.fail(
                 _Code.VENDOR_MISSING_TERMINAL,
                 index,
-                "response.completed carried no usage, which the course response needs",
+                f"{event['type']} carried no usage, which the course response needs",
             )
 
     def _respond(self, result: ResponsesResult, event_count: int) -> CourseModelResponse:
         # Every other ending failed the call at its event (_incomplete, _failed, _error).
         usage = result.usage
-        assert result.status == "completed"
+        assert result.status == "completed" or result.status == "incomplete"
         assert result.id is not None
         assert usage is not None
         blocks: list[CourseAssistantContent] = []
+        refused = False
         for position, item in enumerate(result.items):
             if type(item) is ResponsesMessage:
-                for part in item.parts:
-                    if type(part) is ResponsesOutputText and part.text:
-                        blocks.append(CourseTextBlock(part.text))
+                refused = message_blocks(item, blocks) or refused
             elif type(item) is ResponsesFunctionCall:
-                blocks.append(self._calls[position])
-        # The Responses API sends no stop reason: it is read off the content, so
-        # the two agree by construction.
-        stop_reason = CourseStopReason.TOOL_CALL if self._calls else CourseStopReason.STOP
+                call = self._calls.get(position)
+                if call is not None:
+                    blocks.append(call)
+            elif type(item) is ResponsesReasoning:
+                blocks.append(reasoning_block(item))
+            elif type(item) is ResponsesToolItem and item.done:
+                # A tool the limit cut is not complete: it has no form to go back in.
+                blocks.append(CourseVendorToolBlock(item.kind, tagged(item.item)))
         message = CourseAssistantMessage(f"message-{result.id}", tuple(blocks))
-        counts = CourseModelUsage(usage.input_tokens, usage.output_tokens)
+        stop_reason = self._stop_reason(result, refused)
+        counts = course_usage(usage, event_count)
         return CourseModelResponse(result.id, self._request_id, message, stop_reason, counts)
+
+    def _stop_reason(self, result: ResponsesResult, refused: bool) -> CourseStopReason:
+        # The Responses API sends no stop reason: it is read off the content
+        # (and an incomplete response's reason), so the two agree by construction.
+        if result.status == "incomplete":
+            return _INCOMPLETE_STOPS[result.incomplete_reason or ""]
+        if self._calls:
+            return CourseStopReason.TOOL_CALL
+        return CourseStopReason.REFUSAL if refused else CourseStopReason.STOP
 
 
 _Mapped = Callable[[ResponsesMapping, WireEvent, int, _Push], None]
@@ -231,8 +244,11 @@ _MAPPED: Final[dict[str, _Mapped]] = {
     "response.output_item.added": _M._added,
     "response.function_call_arguments.done": _M._call,
     "response.output_item.done": _M._call,
-    "response.refusal.done": _M._refusal_done,
-    "response.content_part.done": _M._part_done,
+    "response.refusal.delta": _M._text,
+    "response.reasoning_summary_text.delta": _M._reasoning,
+    "response.reasoning_text.delta": _M._reasoning,
+    "response.reasoning_summary_part.added": _M._reasoning_part,
+    "response.content_part.added": _M._reasoning_part,
     "response.audio.delta": _M._audio,
     "response.audio.done": _M._audio,
     "response.audio.transcript.delta": _M._audio,

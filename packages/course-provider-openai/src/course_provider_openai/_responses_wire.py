@@ -10,31 +10,57 @@ import-linter vocabulary contract keeps every spelling inside this package).
 from typing import Final
 
 __all__ = [
+    "ANNOTATIONS_KEY",
     "ARGUMENTS_KEY",
     "ASSISTANT_ROLE",
+    "AUTO_DETAIL",
     "CALL_ID_KEY",
     "CONTENT_KEY",
     "DESCRIPTION_KEY",
+    "DETAIL_KEY",
+    "ENCRYPTED_CONTENT_KEY",
+    "ENCRYPTED_REASONING",
     "ERROR_CODE_KEY",
     "ERROR_KEY",
     "ERROR_MESSAGE_KEY",
     "ERROR_TYPE_KEY",
+    "FILENAME_KEY",
+    "FILE_DATA_KEY",
+    "FILE_URL_KEY",
+    "FORMAT_KEY",
     "FUNCTION_CALL_OUTPUT_TYPE",
     "FUNCTION_CALL_TYPE",
     "FUNCTION_TYPE",
+    "ID_KEY",
+    "IMAGE_URL_KEY",
+    "INCLUDE_KEY",
+    "INPUT_FILE_TYPE",
+    "INPUT_IMAGE_TYPE",
     "INPUT_KEY",
+    "INPUT_TEXT_TYPE",
     "INSTRUCTIONS_KEY",
+    "JSON_SCHEMA_TYPE",
     "MAX_OUTPUT_TOKENS_KEY",
     "MESSAGE_TYPE",
     "MODEL_KEY",
+    "NAMESPACE_KEY",
     "NAME_KEY",
     "OUTPUT_KEY",
+    "OUTPUT_TEXT_TYPE",
     "PARAMETERS_KEY",
     "PATH",
+    "REASONING_TEXT_TYPE",
+    "REASONING_TYPE",
+    "REFUSAL_KEY",
+    "REFUSAL_TYPE",
     "ROLE_KEY",
+    "SCHEMA_KEY",
     "STORE_KEY",
     "STREAM_KEY",
     "STRICT_KEY",
+    "SUMMARY_KEY",
+    "SUMMARY_TEXT_TYPE",
+    "TEXT_KEY",
     "TOOLS_KEY",
     "TYPE_KEY",
     "USER_ROLE",
@@ -71,6 +97,39 @@ FUNCTION_TYPE: Final = "function"
 DESCRIPTION_KEY: Final = "description"
 PARAMETERS_KEY: Final = "parameters"
 STRICT_KEY: Final = "strict"
+ID_KEY: Final = "id"
+NAMESPACE_KEY: Final = "namespace"
+TEXT_KEY: Final = "text"
+INCLUDE_KEY: Final = "include"
+ENCRYPTED_REASONING: Final = "reasoning.encrypted_content"
+"""What ``include`` asks for so that reasoning can go back with ``store: false``."""
+
+# Reasoning, refusals and citations, read from the stream and sent back.
+REASONING_TYPE: Final = "reasoning"
+SUMMARY_KEY: Final = "summary"
+SUMMARY_TEXT_TYPE: Final = "summary_text"
+REASONING_TEXT_TYPE: Final = "reasoning_text"
+ENCRYPTED_CONTENT_KEY: Final = "encrypted_content"
+REFUSAL_TYPE: Final = "refusal"
+REFUSAL_KEY: Final = "refusal"
+OUTPUT_TEXT_TYPE: Final = "output_text"
+ANNOTATIONS_KEY: Final = "annotations"
+
+# Content parts of user messages and Tool results.
+INPUT_TEXT_TYPE: Final = "input_text"
+INPUT_IMAGE_TYPE: Final = "input_image"
+IMAGE_URL_KEY: Final = "image_url"
+DETAIL_KEY: Final = "detail"
+AUTO_DETAIL: Final = "auto"
+INPUT_FILE_TYPE: Final = "input_file"
+FILE_DATA_KEY: Final = "file_data"
+FILE_URL_KEY: Final = "file_url"
+FILENAME_KEY: Final = "filename"
+
+# Structured output: ``text.format``.
+FORMAT_KEY: Final = "format"
+JSON_SCHEMA_TYPE: Final = "json_schema"
+SCHEMA_KEY: Final = "schema"
 
 # The error body, the ``error`` event and ``response.failed``'s ``response.error``.
 ERROR_KEY: Final = "error"
