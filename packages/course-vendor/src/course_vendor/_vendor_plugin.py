@@ -31,6 +31,11 @@ class VendorPlugin:
     recorded body, whose answer does not depend on the configuration.
     ``grammar`` makes a fresh `WireGrammar` of the wire, which judges one
     streamed body alone (the cassettes' strict check, ``course check``).
+    ``dialect_of`` names the wire this one is a dialect of (an
+    OpenAI-compatible server's of ``openai-chat``), or ``None``: a dialect
+    shares its base wire's endpoint, so the registry gives it a recorded
+    path only under its own default base path, and never an empty one or one
+    its base wire's default base path is too (`VendorRegistry.for_path`).
 
     Raises ``TypeError`` naming the field when one is not of its type (so a
     plug-in built wrong fails where it is built, and the registry names it).
@@ -43,6 +48,7 @@ class VendorPlugin:
     named_events: bool
     replay_model: Callable[[HttpTransport], VendorModel[Any]]
     grammar: Callable[[], WireGrammar[Any]] | None = None
+    dialect_of: str | None = None
 
     def __post_init__(self) -> None:
         if type(self.wire) is not VendorWire:
@@ -63,6 +69,10 @@ class VendorPlugin:
             raise TypeError("VendorPlugin.replay_model must be callable")
         if self.grammar is not None and not callable(self.grammar):
             raise TypeError("VendorPlugin.grammar must be callable or None")
+        if self.dialect_of is not None and type(self.dialect_of) is not str:
+            raise TypeError(
+                f"VendorPlugin.dialect_of must be a str or None, not {type_name(self.dialect_of)}"
+            )
 
     @property
     def name(self) -> str:

@@ -28,7 +28,8 @@ class VendorWire:
     ``framing`` says how a streamed body is cut into events
     (``course_http.SSE_FRAMING`` by default); ``options`` says which
     configuration options the API sends (``None``: none, so a model refuses
-    every one that is set).
+    every one that is set); ``sends`` the `CONTENT_KINDS` beyond the plain
+    transcript its requests carry (`check_sendable` refuses the others).
     """
 
     vendor: str
@@ -39,6 +40,7 @@ class VendorWire:
     query: str = ""
     framing: EventFraming = SSE_FRAMING
     options: OptionSupport | None = None
+    sends: frozenset[str] = frozenset()
 
     @property
     def key_variables(self) -> tuple[str, ...]:
