@@ -94,7 +94,13 @@ class ChatChoice:
     vendor's (``stop``, ``length``, ``tool_calls``, ``content_filter``,
     ``function_call``), ``None`` for an audio answer that ended at its
     ``expires_at`` or a choice the vendor's error cut off. The log
-    probabilities are ``None`` when none were sent.
+    probabilities are ``None`` when none were sent. ``reasoning`` is the
+    joined reasoning text a compatible server's dialect streams
+    (``reasoning_content``, ``reasoning``, ``thinking`` parts; ``""`` when
+    none came, and always for OpenAI, which streams none), and
+    ``reasoning_details`` OpenRouter's ``reasoning_details`` entries, in order;
+    ``content_filter_results`` Azure's non-empty content-filter results for
+    the choice, in the order they came.
     """
 
     index: int
@@ -107,6 +113,9 @@ class ChatChoice:
     content_logprobs: tuple[ChatTokenLogprob, ...] | None
     refusal_logprobs: tuple[ChatTokenLogprob, ...] | None
     finish_reason: str | None
+    reasoning: str = ""
+    reasoning_details: tuple[JsonObject, ...] = ()
+    content_filter_results: tuple[JsonObject, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +159,9 @@ class ChatResult:
     came (the request did not ask for one); ``moderations`` are the
     ``moderation`` objects of the chunks that had one, in order; ``error`` is
     the vendor's in-stream error that ended the stream, if one did; ``done``
-    says that ``[DONE]`` came.
+    says that ``[DONE]`` came; ``prompt_filter_results`` Azure's results of
+    its content filters on the prompt (``prompt_index`` and
+    ``content_filter_results`` each), in order.
     """
 
     id: str | None
@@ -163,3 +174,4 @@ class ChatResult:
     moderations: tuple[JsonObject, ...]
     error: ChatStreamError | None
     done: bool
+    prompt_filter_results: tuple[JsonObject, ...] = ()
