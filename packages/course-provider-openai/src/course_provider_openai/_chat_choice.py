@@ -18,6 +18,7 @@ annotation), reads and sets the one choice's state.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
@@ -173,6 +174,11 @@ class StreamedChoice:
         self._dialected.read_filters(choice, index, position)
         finish = choice.get("finish_reason")
         if finish is None:
+            if self.closed is not None:
+                # Annotations go on after the finish: what the choice said gets them too.
+                self.closed = replace(
+                    self.closed, content_filter_results=tuple(self._dialected.filters)
+                )
             return False
         if finish != "content_filter":
             _invalid(
