@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from course_http import RecordedResponse, RecordedTransport, VendorError, VendorErrorCode
+from course_conformance import Scenario, assert_conforms
+from course_http import (
+    RecordedResponse,
+    RecordedTransport,
+    SseEvent,
+    VendorError,
+    VendorErrorCode,
+)
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelRequest,
@@ -41,8 +48,15 @@ from course_vendor import (
     vendor_for_path,
 )
 from tests.course_cassettes.replays import replay
-from tests.course_provider_openai.bodies import chat_text_stream
-from tests.course_vendor.wire import SSE, sse_bytes
+from tests.course_provider_openai.bodies import (
+    chat_events,
+    chat_text_stream,
+    chunk,
+    finish,
+    text,
+    usage,
+)
+from tests.course_vendor.wire import REQUEST, SSE, sse_bytes
 
 TRANSCRIPTS = (
     Path(__file__).resolve().parents[2] / ".." / "shared" / "provider-transcripts" / "openai-chat"
@@ -276,8 +290,6 @@ async def test_a_dialect_that_takes_no_reasoning_back_leaves_its_own_out() -> No
 
 
 async def test_a_dialects_model_reads_its_own_key_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    from course_http import LiveTransport  # noqa: F401  (the model builds one: no call is made)
-
     monkeypatch.delenv("GROQ_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-openai")
     model = OpenAIChatModel(OpenAIConfig("m", base_url="http://127.0.0.1:9"), dialect=GROQ)
@@ -300,11 +312,35 @@ def test_a_dialects_grammar_error_is_the_same_object_on_every_later_feed() -> No
     grammar = GROQ_PLUGIN.grammar
     assert grammar is not None
     fold = grammar()
-    from course_http import SseEvent
-
     with pytest.raises(VendorError) as first:
         fold.feed(SseEvent("message", "{not json"), 0)
     with pytest.raises(VendorError) as again:
         fold.feed(SseEvent("message", "[DONE]"), 1)
     assert again.value is first.value
     assert first.value.vendor == "groq"
+
+
+async def test_a_deepseek_answer_with_reasoning_conforms() -> None:
+    body = sse_bytes(
+        chat_events(
+            chunk({"role": "assistant", "content": None, "reasoning_content": "Two"}),
+            chunk({"content": None, "reasoning_content": " and two."}),
+            text("4", reasoning_content=None),
+            finish("stop"),
+            usage(),
+            "[DONE]",
+        )
+    )
+
+    def model() -> OpenAIChatModel:
+        served = RecordedResponse(200, SSE, body)
+        transport = RecordedTransport([served], chunking="random", seed=3)
+        return OpenAIChatModel(OpenAIConfig("m"), dialect=DEEPSEEK, transport=transport)
+
+    report = await assert_conforms(model, REQUEST)
+
+    response = report.result_for(Scenario.COMPLETE).response
+    assert response is not None
+    reasoning, answer = response.message.content
+    assert (type(reasoning), answer) == (CourseReasoningBlock, CourseTextBlock("4"))
+    assert reasoning.text == "Two and two."  # type: ignore[union-attr]

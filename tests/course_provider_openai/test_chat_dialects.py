@@ -501,6 +501,7 @@ def test_a_dialects_own_finish_maps_to_what_it_means(
     else:
         assert played.error is not None
         assert (played.error.code, played.error.vendor_type) == (Code.VENDOR_INCOMPLETE, reason)
+        assert played.error.vendor == dialect.wire
 
 
 def test_a_groq_event_error_mid_reasoning_is_the_vendors_error() -> None:
@@ -514,3 +515,4 @@ def test_a_groq_event_error_mid_reasoning_is_the_vendors_error() -> None:
     assert played.chunks == (CourseReasoningDeltaChunk("request-1", "We"),)
     assert played.error is not None
     assert (played.error.code, played.error.vendor_message) == (Code.VENDOR_ERROR_EVENT, "bad")
+    assert played.error.vendor == "groq"

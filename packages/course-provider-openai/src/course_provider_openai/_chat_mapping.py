@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import VendorErrorCode
+from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseAssistantMessage,
@@ -99,6 +99,16 @@ class ChatMapping(WireMapping[ChatResult]):
         self._stop = CourseStopReason.STOP
 
     def _map(self, event: WireEvent, index: int, push: _Push) -> None:
+        if self._dialect is None:
+            self._map_chunk(event, index, push)
+            return
+        try:
+            self._map_chunk(event, index, push)
+        except VendorError as error:
+            error.vendor = self._dialect.wire  # a dialect's call fails in its wire's name
+            raise
+
+    def _map_chunk(self, event: WireEvent, index: int, push: _Push) -> None:
         if self._chat.error is not None:
             self._vendor_error(index)
         for choice in event["choices"]:
@@ -126,6 +136,15 @@ class ChatMapping(WireMapping[ChatResult]):
                 push(CourseTextDeltaChunk(self._request_id, content))
 
     def _respond(self, result: ChatResult, event_count: int) -> CourseModelResponse:
+        if self._dialect is None:
+            return self._answer(result, event_count)
+        try:
+            return self._answer(result, event_count)
+        except VendorError as error:
+            error.vendor = self._dialect.wire
+            raise
+
+    def _answer(self, result: ChatResult, event_count: int) -> CourseModelResponse:
         usage = result.usage
         if usage is None:
             _fail(
