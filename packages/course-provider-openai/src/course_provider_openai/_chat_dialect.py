@@ -194,7 +194,7 @@ VLLM: Final = ChatDialect(
     reasoning_fields=("reasoning", "reasoning_content"),
 )
 """vLLM's OpenAI-compatible server: usage on every chunk (``continuous_usage_stats``) or
-in the usage chunk, reasoning as ``reasoning`` (``reasoning_content`` before 0.10)."""
+in the usage chunk, reasoning as ``reasoning`` (``reasoning_content`` in older releases)."""
 
 AZURE_OPENAI_CHAT: Final = ChatDialect(
     "azure-openai-chat",
