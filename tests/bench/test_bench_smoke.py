@@ -304,7 +304,9 @@ def test_vendors_rows_cover_every_api_shape_and_candidate(smoke: SmokeRun) -> No
             # The smoke budget's sizes: 10 and 100.
             one_event = {vendor_body(api, shape, n).events for n in (10, 100)} == {1}
             judged = "at 10^2 (one event at every N)" if one_event else "at every N"
-            assert f"<= 2x floor {judged};" in ours["target"]
+            # A dialect measured without peers has no SDK-helper target after the floor's.
+            floor_target = f"<= 2x floor {judged}"
+            assert ours["target"] == floor_target or ours["target"].startswith(floor_target + "; ")
             assert "µs/event" in ours["measured"]
             for peer in (peer for peer in VENDOR_PEERS if peer.api == api):
                 row = smoke.row(prefix + peer.name)

@@ -33,19 +33,17 @@ _THINKING_FIELD = "thinking"
 
 def dialect_delta(
     delta: dict[str, Any],
+    content: str | list[Any] | None,
     dialect: ChatDialect,
     request_id: str,
     push: Callable[[CourseModelChunk], None],
 ) -> str | None:
-    """Push the reasoning of a validated ``delta``, if any; return its answer text (or ``None``).
-
-    The answer text of a content-part array is its ``text`` parts joined.
-    """
+    """Push the reasoning of a validated ``delta``, if any; return the answer text of its
+    ``content`` (``None`` for none; a content-part array's ``text`` parts joined)."""
     reasoning = delta_reasoning(delta, dialect)
     if reasoning:
         push(CourseReasoningDeltaChunk(request_id, reasoning))
-    content = delta.get("content")
-    return None if content is None else delta_text(content)
+    return content if content is None or type(content) is str else delta_text(content)
 
 
 def reasoning_block(choice: ChatChoice, dialect: ChatDialect) -> CourseReasoningBlock:

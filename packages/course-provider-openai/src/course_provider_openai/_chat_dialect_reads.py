@@ -226,7 +226,7 @@ def delta_reasoning(delta: dict[str, Any], dialect: ChatDialect) -> str:
         value = delta.get(field)
         if value is not None:
             return str(value)
-    content = delta.get("content")
+    content = delta.get("content") if dialect.content_parts else None
     if type(content) is not list:
         return ""
     return "".join(

@@ -129,7 +129,7 @@ class ChatMapping(WireMapping[ChatResult]):
             if content is None or len(delta) > 1:
                 self._check_delta(delta, index)
             if self._dialect is not None:
-                content = dialect_delta(delta, self._dialect, self._request_id, push)
+                content = dialect_delta(delta, content, self._dialect, self._request_id, push)
             if choice.get("finish_reason") is not None:
                 self._finish(content, index, push)
             elif content:
