@@ -33,6 +33,7 @@ from course_provider_openai import (
     DEEPSEEK,
     GROQ,
     GROQ_PLUGIN,
+    OPENROUTER,
     OPENROUTER_PLUGIN,
     ChatDialect,
     ChatResult,
@@ -136,6 +137,7 @@ def test_a_plugin_whose_dialect_of_is_not_text_is_refused_where_it_is_built() ->
             base_url_variable=CHAT_PLUGIN.base_url_variable,
             named_events=False,
             replay_model=CHAT_PLUGIN.replay_model,
+            grammar=CHAT_PLUGIN.grammar,
             dialect_of=7,  # type: ignore[arg-type]
         )
 
@@ -251,33 +253,26 @@ async def test_deepseek_gets_the_reasoning_of_a_tool_call_turn_back_on_that_mess
 
 
 @pytest.mark.parametrize(
-    ("dialect", "block", "says"),
+    "block",
     [
-        (DEEPSEEK, CourseReasoningBlock("x", opaque=CourseOpaque("openrouter", {"r": "x"})),
-         "reasoning from the wire 'openrouter' cannot be sent to deepseek"),
-        (DEEPSEEK, CourseReasoningBlock("y"), "reasoning from no wire cannot be sent to deepseek"),
-        (GROQ, DEEPSEEK_REASONING, "reasoning from the wire 'deepseek' cannot be sent to groq"),
-        (None, DEEPSEEK_REASONING, "openai-chat does not send reasoning content yet"),
+        CourseReasoningBlock("x", opaque=CourseOpaque("openrouter", {"reasoning_content": "x"})),
+        CourseReasoningBlock("y"),
     ],
-    ids=["another-wire", "no-wire", "groq", "openai"],
-)  # fmt: skip
-async def test_reasoning_another_wire_produced_is_refused_before_anything_is_sent(
-    dialect: ChatDialect | None, block: CourseReasoningBlock, says: str
+    ids=["another-wire", "no-wire"],
+)
+async def test_reasoning_another_wire_produced_is_left_out_of_deepseeks_request(
+    block: CourseReasoningBlock,
 ) -> None:
-    transport = RecordedTransport([])
-    config = OpenAIConfig("m")
-    model = (
-        OpenAIChatModel(config, transport=transport)
-        if dialect is None
-        else OpenAIChatModel(config, dialect=dialect, transport=transport)
-    )
+    messages = await sent_messages(DEEPSEEK, follow_up(block))
 
-    played = await replay(model, follow_up(block))
+    assert all("reasoning_content" not in m for m in messages)  # type: ignore[operator]
+    assert messages[2]["tool_calls"][0]["id"] == "call_w"  # type: ignore[index]
 
-    assert played.error is not None
-    assert played.error.code is VendorErrorCode.VENDOR_INVALID_REQUEST
-    assert played.error.message == f"messages[1].content[0]: {says}"
-    assert transport.requests == ()
+
+async def test_deepseeks_reasoning_goes_to_no_other_wire() -> None:
+    for dialect in (None, GROQ, OPENROUTER):
+        messages = await sent_messages(dialect, follow_up(DEEPSEEK_REASONING))
+        assert all("reasoning_content" not in m for m in messages)  # type: ignore[operator]
 
 
 async def test_a_dialect_that_takes_no_reasoning_back_leaves_its_own_out() -> None:

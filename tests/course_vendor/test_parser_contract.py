@@ -1,6 +1,6 @@
-"""One contract, the kit's `StreamParser` or `WireMapping`, kept by every wire the same way.
+"""One contract, the kit's `WireMapping`, kept by every wire the same way.
 
-Every test runs over every vendor parser or wire mapping: after its first error a parser
+Every test runs over every wire mapping: after its first error a parser
 is spent (every later ``item``, ``feed`` or ``end`` raises that same error
 object again and reads nothing); ``finished`` says the terminal event was
 read; ``feed`` is built on ``item`` and gives what ``item`` pushes.
@@ -11,18 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk
-from course_vendor import OneChunkStreamParser, StreamParser, WireMapping
+from course_vendor import WireMapping
 from tests.course_vendor.wire import WirePlay
 from tests.course_vendor.wires import WIRES, Wire
 
 NOT_JSON = SseEvent("message", "{not json")
-Parser = StreamParser | WireMapping[Any]
 
 
 @dataclass(frozen=True)
@@ -67,12 +65,9 @@ def test_every_parser_takes_item_end_feed_and_finished_from_the_kit(vendor: Vend
     # A dialect's mapping is its wire's class with the dialect given.
     parser = vendor.parser.func if isinstance(vendor.parser, partial) else vendor.parser
     assert isinstance(parser, type)
-    kit = WireMapping if issubclass(parser, WireMapping) else StreamParser
-    assert issubclass(parser, kit)
-    for name in ("item", "end", "finished", "source_failed"):
-        assert getattr(parser, name) is getattr(kit, name), name
-    base = OneChunkStreamParser if issubclass(parser, OneChunkStreamParser) else kit
-    assert parser.feed is base.feed
+    assert issubclass(parser, WireMapping)
+    for name in ("item", "end", "feed", "finished", "source_failed"):
+        assert getattr(parser, name) is getattr(WireMapping, name), name
 
 
 @every_parser

@@ -23,7 +23,7 @@ from course_provider_openai._errors import describe_error
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
-from course_vendor import VendorModel, VendorPlay, VendorWire
+from course_vendor import ContentSupport, VendorModel, VendorPlay, VendorWire
 
 __all__ = [
     "CHAT_VENDOR_WIRE",
@@ -33,7 +33,8 @@ __all__ = [
     "chat_vendor_wire",
 ]
 
-_REASONING = frozenset({"reasoning"})
+_REASONING = ContentSupport(frozenset({"reasoning"}))
+"""What a dialect that streams reasoning takes back: its own reasoning blocks."""
 
 
 def chat_vendor_wire(dialect: ChatDialect) -> VendorWire:
@@ -44,7 +45,7 @@ def chat_vendor_wire(dialect: ChatDialect) -> VendorWire:
         path=_chat_wire.PATH,
         describe_error=describe_error,
         options=CHAT_OPTIONS,
-        sends=_REASONING if dialect.reasoning_fields or dialect.content_parts else frozenset(),
+        content=_REASONING if dialect.reasoning_fields or dialect.content_parts else None,
     )
 
 
@@ -96,7 +97,7 @@ class OpenAIChatModel(_OpenAIModel):
     stream is read by its grammar, its errors name its wire, its key is read
     from its variable, and its own reasoning blocks are taken in a
     transcript (sent back where it requires them; another wire's are
-    refused with ``VENDOR_INVALID_REQUEST``) (use
+    left out) (use
     ``dialect.base_url`` as ``config.base_url`` unless the server lives
     elsewhere). ``api_key`` is the key, or ``None`` to read
     the dialect's variable (``OPENAI_API_KEY``) at each call; ``transport`` a ``course_http``

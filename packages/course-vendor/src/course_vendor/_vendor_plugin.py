@@ -47,7 +47,7 @@ class VendorPlugin:
     base_url_variable: str
     named_events: bool
     replay_model: Callable[[HttpTransport], VendorModel[Any]]
-    grammar: Callable[[], WireGrammar[Any]] | None = None
+    grammar: Callable[[], WireGrammar[Any]]
     dialect_of: str | None = None
 
     def __post_init__(self) -> None:
@@ -67,8 +67,8 @@ class VendorPlugin:
             )
         if not callable(self.replay_model):
             raise TypeError("VendorPlugin.replay_model must be callable")
-        if self.grammar is not None and not callable(self.grammar):
-            raise TypeError("VendorPlugin.grammar must be callable or None")
+        if not callable(self.grammar):
+            raise TypeError("VendorPlugin.grammar must be callable")
         if self.dialect_of is not None and type(self.dialect_of) is not str:
             raise TypeError(
                 f"VendorPlugin.dialect_of must be a str or None, not {type_name(self.dialect_of)}"

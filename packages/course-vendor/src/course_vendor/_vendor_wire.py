@@ -7,6 +7,7 @@ from typing import final
 
 from course_http import SSE_FRAMING, ErrorBodyReader, EventFraming
 from course_vendor._config import VendorConfig
+from course_vendor._content_support import ContentSupport
 from course_vendor._support import OptionSupport
 
 __all__ = ["VendorWire"]
@@ -28,8 +29,9 @@ class VendorWire:
     ``framing`` says how a streamed body is cut into events
     (``course_http.SSE_FRAMING`` by default); ``options`` says which
     configuration options the API sends (``None``: none, so a model refuses
-    every one that is set); ``sends`` the `CONTENT_KINDS` beyond the plain
-    transcript its requests carry (`check_sendable` refuses the others).
+    every one that is set); ``content`` what it sends of a transcript beyond
+    plain text and Tool calls (``None``: nothing, so a model refuses every
+    such block before sending, see ``check_sendable``).
     """
 
     vendor: str
@@ -40,7 +42,7 @@ class VendorWire:
     query: str = ""
     framing: EventFraming = SSE_FRAMING
     options: OptionSupport | None = None
-    sends: frozenset[str] = frozenset()
+    content: ContentSupport | None = None
 
     @property
     def key_variables(self) -> tuple[str, ...]:
