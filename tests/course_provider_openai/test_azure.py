@@ -451,3 +451,16 @@ async def test_an_azure_error_status_carries_the_bodys_codes() -> None:
     )
     assert played.error.vendor_code == "401"
     assert "azure-key-1" not in repr(played.error)
+
+
+async def test_a_responses_stream_that_fails_names_azures_wire() -> None:
+    body = sse_bytes(responses_text_stream("Hi"))[:-40]
+    transport = Captured(body)
+    model = AzureOpenAIResponsesModel(
+        OpenAIConfig("d", base_url=ENDPOINT), api_version="2025-04-01-preview", transport=transport
+    )
+    async with transport:
+        played = await replay(model)
+
+    assert played.error is not None
+    assert played.error.vendor == "azure-openai-responses"

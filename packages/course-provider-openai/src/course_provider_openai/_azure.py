@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final, final
 
-from course_http import HttpTransport, VendorErrorBody
-from course_protocol import CourseModelRequest
+from course_http import HttpTransport, SseEvent, VendorError, VendorErrorBody
+from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
 from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._chat_dialect import AZURE_OPENAI_CHAT
 from course_provider_openai._chat_dialect_request import dialect_messages
@@ -155,6 +155,34 @@ def _wire(
     )
 
 
+@final
+class _NamedPlay:
+    """A stream reader whose failures name Azure's wire (the reader names OpenAI's API)."""
+
+    __slots__ = ("_play", "_wire")
+
+    def __init__(self, play: VendorPlay, wire: str) -> None:
+        self._play = play
+        self._wire = wire
+
+    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        try:
+            self._play.item(event, index, push)
+        except VendorError as error:
+            error.vendor = self._wire
+            raise
+
+    def end(self, count: int) -> CourseModelResponse:
+        try:
+            return self._play.end(count)
+        except VendorError as error:
+            error.vendor = self._wire
+            raise
+
+    def source_failed(self, error: BaseException, index: int) -> BaseException:
+        return self._play.source_failed(error, index)
+
+
 class _AzureModel(_OpenAIModel):
     """What both Azure models share: the form, the credential, and its header."""
 
@@ -277,4 +305,4 @@ class AzureOpenAIResponsesModel(_AzureModel):
         return responses_request_body(request, self._config)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return ResponsesMapping(request_id)
+        return _NamedPlay(ResponsesMapping(request_id), AZURE_RESPONSES_WIRE)
