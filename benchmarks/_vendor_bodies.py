@@ -4,7 +4,9 @@ Each body repeats the event shapes of the real Anthropic Messages, OpenAI
 Chat Completions and OpenAI Responses streams (the same fields, the same
 framing, compact JSON as the vendors send it); only the text changes. A
 ``"text"`` body streams ``n`` text deltas; a ``"tool"`` body streams one
-Tool call whose JSON arguments arrive in ``n`` fragments. Gemini's bodies
+Tool call whose JSON arguments arrive in ``n`` fragments; a ``"reasoning"``
+body, for the wires of `REASONING_APIS`, streams ``n`` reasoning deltas (one
+thinking block, signed at its end). Gemini's bodies
 (``benchmarks._gemini_bodies``) stream ``n`` text chunks, and its one Tool
 call whole, as Gemini sends calls.
 """
@@ -28,13 +30,22 @@ __all__ = [
     "Shape",
     "VendorBody",
     "body_frames",
+    "shapes_for",
     "vendor_body",
 ]
 
 Api = str
 """A vendor wire's name, as the vendor registry (``course_vendor``) knows it."""
-Shape = Literal["text", "tool"]
+Shape = Literal["text", "tool", "reasoning"]
 SHAPES: tuple[Shape, ...] = get_args(Shape)
+_REASONING_APIS = frozenset({"anthropic-messages"})
+"""The wires whose bodies here stream reasoning too."""
+
+
+def shapes_for(api: Api) -> tuple[Shape, ...]:
+    """The shapes measured for ``api``: text and Tool fragments, and reasoning where built."""
+    return SHAPES if api in _REASONING_APIS else ("text", "tool")
+
 
 TOOL_NAME = "write_note"
 """The one Tool of every ``"tool"`` body; its arguments are ``{"text": <the words>}``."""
@@ -48,6 +59,7 @@ _RESPONSE_ID = "resp_0bench0000000000000000000000000000000000000000001"
 _ITEM_ID = "msg_0bench0000000000000000000000000000000000000000001"
 _FUNCTION_ITEM_ID = "fc_0bench0000000000000000000000000000000000000000001"
 _OBFUSCATION = "x7Qa2Lm9"
+_SIGNATURE = "EqQBCkgIARABGAIiQBench" + "0" * 64
 
 
 @dataclass(frozen=True)
@@ -75,7 +87,7 @@ class VendorBody:
 
     def __post_init__(self) -> None:
         # A frozen dataclass sets its derived fields through object.__setattr__.
-        object.__setattr__(self, "expected", self.text if self.shape == "text" else self.arguments)
+        object.__setattr__(self, "expected", self.arguments if self.shape == "tool" else self.text)
 
     @property
     def arguments(self) -> dict[str, Any]:
@@ -102,7 +114,7 @@ class _Pieces:
         return self.n
 
     def __iter__(self) -> Iterator[str]:
-        words = range(self.n) if self.shape == "text" else range(self.n - 2)
+        words = range(self.n - 2) if self.shape == "tool" else range(self.n)
         if self.shape == "tool":
             yield '{"text": "'
         for index in words:
@@ -141,6 +153,9 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
     if shape == "text":
         block: dict[str, object] = {"type": "text", "text": ""}
         delta_type, key, stop = "text_delta", "text", "end_turn"
+    elif shape == "reasoning":
+        block = {"type": "thinking", "thinking": "", "signature": ""}
+        delta_type, key, stop = "thinking_delta", "thinking", "end_turn"
     else:
         block = {"type": "tool_use", "id": _TOOL_USE_ID, "name": TOOL_NAME, "input": {}}
         delta_type, key, stop = "input_json_delta", "partial_json", "tool_use"
@@ -154,6 +169,12 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
             "delta": {"type": delta_type, key: piece},
         }
         yield "content_block_delta", _json(delta)
+    if shape == "reasoning":
+        signed = {"type": "signature_delta", "signature": _SIGNATURE}
+        yield (
+            "content_block_delta",
+            _json({"type": "content_block_delta", "index": 0, "delta": signed}),
+        )
     yield "content_block_stop", _json({"type": "content_block_stop", "index": 0})
     end = {
         "type": "message_delta",
@@ -333,8 +354,11 @@ def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
     """The body's frames in order, each ``event:`` (when named) and ``data:`` plus a blank line.
 
     Lazy: a frame is built only when asked for, so a reader that keeps up
-    never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3.
+    never has the whole body in memory. Raises ``ValueError`` for ``n`` < 3, or for a
+    shape ``api`` has no body of (`shapes_for`).
     """
+    if shape not in shapes_for(api):
+        raise ValueError(f"{api} has no {shape} body here")
     pieces = _Pieces(n, shape)
     for name, data in _BUILDERS[api](pieces, shape):
         yield f"event: {name}\ndata: {data}\n\n" if name else f"data: {data}\n\n"
@@ -345,7 +369,10 @@ _BUILDERS: dict[Api, Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]] = {
     "openai-chat": _chat,
     "deepseek": _deepseek,
     "openai-responses": _named_responses,
-    "gemini": lambda pieces, shape: gemini_events(pieces, shape, len(pieces), TOOL_NAME),
+    # body_frames gives a Gemini builder text or Tool shapes only (shapes_for).
+    "gemini": lambda pieces, shape: gemini_events(
+        pieces, "tool" if shape == "tool" else "text", len(pieces), TOOL_NAME
+    ),
 }
 """How each wire's bodies are built, from the event shapes of its recorded transcripts."""
 

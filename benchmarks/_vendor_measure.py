@@ -116,6 +116,9 @@ class Measured:
 
 
 def _peers(api: Api, shape: Shape, n: int, measured: Measured) -> dict[str, Prepare]:
+    if shape == "reasoning":
+        # The peers read a body's text or Tool arguments; a reasoning body is held to the floor.
+        return {}
     body = vendor_body(api, shape, n)
     prepared: dict[str, Prepare] = {}
     for peer in VENDOR_PEERS:

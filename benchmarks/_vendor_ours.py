@@ -26,6 +26,8 @@ from course_http import (
 from course_protocol import (
     CourseModelRequest,
     CourseModelResponse,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
@@ -139,10 +141,13 @@ def our_model(api: Api, transport: HttpTransport) -> VendorModel[Any]:
 
 
 def response_result(response: CourseModelResponse, body: VendorBody) -> object:
-    """The final message's text (``"text"``) or Tool arguments (``"tool"``) as plain values."""
+    """The final message's text (``"text"``), reasoning (``"reasoning"``) or Tool arguments
+    (``"tool"``) as plain values."""
     content = response.message.content
     if body.shape == "text":
         return "".join(block.text for block in content if type(block) is CourseTextBlock)
+    if body.shape == "reasoning":
+        return "".join(block.text for block in content if type(block) is CourseReasoningBlock)
     calls = [block for block in content if type(block) is CourseToolCall]
     return thaw_json(calls[0].arguments) if len(calls) == 1 else None
 
@@ -153,6 +158,7 @@ def prepare_ours(body: VendorBody) -> Prepare:
     recorded = RecordedResponse(200, {"content-type": "text/event-stream"}, body.body)
 
     expected = body.expected
+    counted = CourseReasoningDeltaChunk if body.shape == "reasoning" else CourseTextDeltaChunk
 
     def prepare() -> AsyncRun:
         transport = RecordedTransport([recorded])
@@ -162,11 +168,11 @@ def prepare_ours(body: VendorBody) -> Prepare:
             stream = model.stream(request, AbortController().signal)
             deltas = 0
             async for chunk in stream:
-                if type(chunk) is CourseTextDeltaChunk:
+                if type(chunk) is counted:
                     deltas += 1
             response = await stream.result
             await transport.aclose()
-            seen = deltas if body.shape == "text" else body.deltas
+            seen = body.deltas if body.shape == "tool" else deltas
             if seen != body.deltas or response_result(response, body) != expected:
                 raise AssertionError(f"{body.api} {body.shape}: saw {seen} of {body.deltas}")
             return seen

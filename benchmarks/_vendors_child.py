@@ -29,7 +29,12 @@ from benchmarks._inprocess import InProcessTransport
 from benchmarks._vendor_bodies import APIS, SHAPES, Api, Shape, body_frames
 from benchmarks._vendor_ours import bench_request, our_model
 from course_http import HttpTransport, Timeouts
-from course_protocol import CourseModelResponse, CourseTextBlock, CourseToolCall
+from course_protocol import (
+    CourseModelResponse,
+    CourseReasoningBlock,
+    CourseTextBlock,
+    CourseToolCall,
+)
 from course_stream import AbortController
 
 CHUNK_BYTES = 16 * 1024
@@ -61,10 +66,10 @@ def _body(api: Api, shape: Shape, deltas: int) -> bytes:
 
 
 def _held_bytes(response: CourseModelResponse) -> int:
-    """What the final message must hold: its text, or its Tool arguments as JSON text."""
+    """What the final message must hold: its text and reasoning, or its Tool arguments as JSON."""
     total = 0
     for block in response.message.content:
-        if type(block) is CourseTextBlock:
+        if type(block) is CourseTextBlock or type(block) is CourseReasoningBlock:
             total += sys.getsizeof(block.text)
         elif type(block) is CourseToolCall:
             total += len(json.dumps(dict(block.arguments)))

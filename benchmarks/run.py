@@ -24,7 +24,7 @@ from pathlib import Path
 
 from benchmarks._serve_row import ServeBudget
 from benchmarks._timing import AsyncRun
-from benchmarks._vendor_bodies import APIS, SHAPES, Api, vendor_body
+from benchmarks._vendor_bodies import APIS, Api, shapes_for, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks._workload import text_deltas
 from benchmarks.cassettes import CassettesBudget, VcrFact, run_cassettes
@@ -193,7 +193,7 @@ def _profile(out: Path, chunks: int, vendor_deltas: int, wires: tuple[Api, ...])
     candidates, _ = build_candidates(text_deltas(chunks))
     runs: dict[str, AsyncRun] = {name: candidates[name]() for name in OURS if name in candidates}
     for api in wires:
-        for shape in SHAPES:
+        for shape in shapes_for(api):
             runs[f"vendors {api} {shape}"] = prepare_ours(vendor_body(api, shape, vendor_deltas))()
     written = []
     for name, run in runs.items():

@@ -1,7 +1,8 @@
 """The real adapters per event, against the floor, the SSE framings, the SDKs and pydantic-ai.
 
 For each API (Anthropic Messages, OpenAI Chat, OpenAI Responses) and each
-shape (``n`` text deltas; one Tool call in ``n`` argument fragments), every
+shape (``n`` text deltas; one Tool call in ``n`` argument fragments; ``n``
+reasoning deltas, where the wire's bodies stream reasoning), every
 candidate reads the same in-memory body at each size
 (``benchmarks._vendor_measure``). A row is one (API, shape, candidate): its
 ratio to the floor at the middle size, its ratios at the other sizes, its
@@ -15,7 +16,7 @@ from __future__ import annotations
 from benchmarks._children import child_figures
 from benchmarks._serve_row import serve_rows
 from benchmarks._timing import Spread
-from benchmarks._vendor_bodies import APIS, SHAPES, UNMEASURED, Api, Shape
+from benchmarks._vendor_bodies import APIS, UNMEASURED, Api, Shape, shapes_for
 from benchmarks._vendor_measure import (
     DECODER_FRAMING,
     FLOOR,
@@ -169,7 +170,8 @@ def _measured_text(measured: Measured, name: str, at: int) -> tuple[str, dict[st
 
 def _rows_for(api: Api, shape: Shape, measured: Measured, budget: VendorsBudget) -> list[Row]:
     middle = budget.sizes[len(budget.sizes) // 2]
-    peers = [peer.name for peer in VENDOR_PEERS if peer.api == api]
+    # The peers read a body's text or Tool arguments: a reasoning body has no peer row.
+    peers = [peer.name for peer in VENDOR_PEERS if peer.api == api and shape != "reasoning"]
     rows: list[Row] = []
     for name in (FLOOR, HTTPX_FRAMING, DECODER_FRAMING, OUR_MODELS[api], *peers):
         title = f"{api} {shape}: {name}"
@@ -235,11 +237,11 @@ def run_vendors(budget: VendorsBudget, apis: tuple[Api, ...] = APIS) -> list[Row
         for api in unmeasured
     ]
     for api in apis:
-        for shape in SHAPES:
+        for shape in shapes_for(api):
             rows.extend(_rows_for(api, shape, measure(api, shape, budget), budget))
     if len(budget.memory_sizes) == 2:
         for api in apis:
-            for shape in SHAPES:
+            for shape in shapes_for(api):
                 rows.append(_memory_row(api, shape, budget.memory_sizes))
     rows.extend(serve_rows(budget.serve, apis))
     return rows

@@ -6,7 +6,7 @@ from typing import NoReturn
 
 import pytest
 
-from benchmarks._vendor_bodies import APIS, SHAPES, VendorBody, vendor_body
+from benchmarks._vendor_bodies import APIS, VendorBody, shapes_for, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks.peers import PeerNotInstalledError
 from benchmarks.vendor_peers import VENDOR_PEERS
@@ -26,8 +26,9 @@ def test_a_body_holds_what_a_reader_must_end_with_made_once(api: str) -> None:
     assert tool.expected is not tool.arguments
 
 
-@pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize(
+    ("api", "shape"), [(api, shape) for api in APIS for shape in shapes_for(api)]
+)
 async def test_our_timed_pass_never_parses_the_expected_result(
     api: str, shape: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -56,3 +57,20 @@ async def test_our_timed_pass_still_refuses_arguments_that_differ() -> None:
     assert wrong.expected == {"text": "x"}
     with pytest.raises(AssertionError, match="gemini tool: saw 9 of 9"):
         await prepare_ours(wrong)()()
+
+
+async def test_a_reasoning_body_streams_its_words_as_reasoning_and_a_pass_checks_them() -> None:
+    body = vendor_body("anthropic-messages", "reasoning", 9)
+    assert shapes_for("anthropic-messages") == ("text", "tool", "reasoning")
+    assert body.expected == " lorem ipsum dolor sit amet consectetur adipiscing elit lorem"
+    assert b'"thinking_delta"' in body.body
+    assert b'"text_delta"' not in body.body
+    assert await prepare_ours(body)()() == 9
+    wrong = VendorBody(body.api, body.shape, body.deltas, body.body, body.events, " lorem")
+    with pytest.raises(AssertionError, match="anthropic-messages reasoning: saw 9 of 9"):
+        await prepare_ours(wrong)()()
+
+
+def test_a_wire_without_reasoning_bodies_refuses_to_build_one() -> None:
+    with pytest.raises(ValueError, match="gemini has no reasoning body here"):
+        vendor_body("gemini", "reasoning", 9)

@@ -207,7 +207,7 @@ def test_an_interrupt_ends_the_command_with_status_130_and_one_line(
 ) -> None:
     import course_cli._cli as cli
 
-    async def interrupted(paths: object) -> None:
+    async def interrupted(paths: object, **options: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "check_files", interrupted)

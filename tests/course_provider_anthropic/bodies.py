@@ -77,6 +77,10 @@ def thinking_start(index: int, thinking: str = "", signature: str = "") -> SseEv
     return block_start(index, {"type": "thinking", "thinking": thinking, "signature": signature})
 
 
+def redacted_start(index: int, data: str) -> SseEvent:
+    return block_start(index, {"type": "redacted_thinking", "data": data})
+
+
 def thinking_delta(index: int, thinking: str) -> SseEvent:
     return delta(index, {"type": "thinking_delta", "thinking": thinking})
 

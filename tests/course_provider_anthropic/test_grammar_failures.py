@@ -825,9 +825,6 @@ def test_each_rule_fails_in_the_grammar_with_its_code_at_the_offending_event(
 MAPPING_FAILS_FIRST = {
     "error-after-error": C.VENDOR_ERROR_EVENT,
     "stop-after-error": C.VENDOR_ERROR_EVENT,
-    "compaction-delta-content-a-number": C.VENDOR_UNSUPPORTED_CONTENT,
-    "json-in-server-result": C.VENDOR_UNSUPPORTED_CONTENT,
-    "stop-of-a-block-max-tokens-cut": C.VENDOR_INCOMPLETE,
 }
 """The cases whose body, before the event off the grammar, holds what the port refuses."""
 

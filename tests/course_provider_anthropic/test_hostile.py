@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseModelResponse,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
@@ -25,7 +28,7 @@ from course_protocol import (
     JsonObject,
     terminal_semantics_error,
 )
-from course_provider_anthropic import MessagesResult
+from course_provider_anthropic import WIRE, MessagesResult
 from course_vendor import tool_arguments
 from tests.course_protocol.strategies import ids, json_objects, plain_json
 from tests.course_provider_anthropic.bodies import (
@@ -328,11 +331,16 @@ def planned_bodies(draw: st.DrawFn) -> tuple[list[SseEvent], list[Any], list[Any
             events.append(
                 block_start(position, {"type": "thinking", "thinking": "", "signature": ""})
             )
+            thought = draw(st.lists(st.text(max_size=6), max_size=3))
             events += [
-                delta(position, {"type": "thinking_delta", "thinking": piece})
-                for piece in draw(st.lists(st.text(max_size=6), max_size=3))
+                delta(position, {"type": "thinking_delta", "thinking": piece}) for piece in thought
             ]
             events.append(delta(position, {"type": "signature_delta", "signature": "c2ln"}))
+            chunks += [CourseReasoningDeltaChunk(REQUEST_ID, piece) for piece in thought]
+            signed = {"type": "thinking", "signature": "c2ln"}
+            content.append(
+                CourseReasoningBlock("".join(thought), opaque=CourseOpaque(WIRE, signed))
+            )
         else:
             call_id = pending_ids.pop()
             name = draw(ids)

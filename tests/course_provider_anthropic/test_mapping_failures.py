@@ -2,8 +2,9 @@
 
 Every body here is on the vendor's grammar (the strict check of a recording
 passes it); the mapping fails the call where the course protocol cannot
-follow: a block it cannot carry, a stop reason it cannot express, the
-vendor's own error event, a stop reason that contradicts the content.
+follow: a stop reason it cannot express, the vendor's own error event, a
+stop reason that contradicts the content. Every block the grammar reads is
+carried: none is refused.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ import pytest
 from course_http import SseEvent, VendorErrorCode
 from course_provider_anthropic import MessagesResult
 from course_provider_anthropic._blocks import BLOCK_KINDS
-from course_provider_anthropic._mapping import CARRIED_KINDS, UNCARRIED_KINDS
+from course_provider_anthropic._mapping import CARRIED_KINDS
 from tests.course_provider_anthropic.bodies import (
     BLOCKS,
-    block_start,
     block_stop,
     error_event,
     event,
@@ -26,7 +26,6 @@ from tests.course_provider_anthropic.bodies import (
     message_delta,
     message_start,
     message_stop,
-    one_block_body,
     text_body,
     text_delta,
     text_start,
@@ -48,30 +47,8 @@ CASES = [
         1,
     ),
     ("error-before-start", [error_event("api_error", "Internal")], C.VENDOR_ERROR_EVENT, 0, 0),
-    # Stop reasons the course cannot express.
-    ("max-tokens", text_body("a", "b", stop_reason="max_tokens"), C.VENDOR_INCOMPLETE, 5, 2),
-    ("pause-turn", text_body("a", stop_reason="pause_turn"), C.VENDOR_INCOMPLETE, 4, 1),
-    (
-        "context-window",
-        text_body("a", stop_reason="model_context_window_exceeded"),
-        C.VENDOR_INCOMPLETE,
-        4,
-        1,
-    ),
+    # A stop reason the course cannot express.
     ("future-reason", text_body("a", stop_reason="tea_break"), C.VENDOR_INCOMPLETE, 4, 1),
-    ("refusal", text_body("I can", stop_reason="refusal"), C.VENDOR_REFUSAL, 4, 1),
-    (
-        "max-tokens-cuts-a-tool-call",
-        [
-            START,
-            tool_start(0, "toolu_1", "add"),
-            json_delta(0, '{"a": '),
-            message_delta("max_tokens"),
-        ],
-        C.VENDOR_INCOMPLETE,
-        3,
-        0,
-    ),
     # Terminal semantics, judged once the body ended (at message_stop).
     (
         "tool-use-without-call",
@@ -109,14 +86,6 @@ CASES = [
         4,
         1,
     ),
-    # A block the course cannot carry, at its start.
-    (
-        "server-tool-after-text",
-        [*CLOSED, block_start(1, BLOCKS["server_tool_use"])],
-        C.VENDOR_UNSUPPORTED_CONTENT,
-        4,
-        1,
-    ),
 ]
 
 
@@ -145,28 +114,8 @@ def test_each_body_the_mapping_refuses_is_on_the_grammar_up_to_its_end(
         assert (judged.code, judged.event_index) == (C.VENDOR_MISSING_TERMINAL, len(events))
 
 
-@pytest.mark.parametrize("kind", sorted(UNCARRIED_KINDS))
-def test_every_block_the_course_cannot_carry_is_refused_at_its_start_naming_kind_and_wire(
-    kind: str,
-) -> None:
-    body = one_block_body(BLOCKS[kind])
-
-    chunks, error = failure(body)
-
-    assert isinstance(judge(body), MessagesResult)
-    assert (error.code, error.event_index, error.vendor_type) == (
-        C.VENDOR_UNSUPPORTED_CONTENT,
-        1,
-        kind,
-    )
-    assert f"content block type {kind!r} is {UNCARRIED_KINDS[kind]}" in error.message
-    assert error.message.endswith("the course protocol cannot carry it (anthropic-messages)")
-    assert chunks == []
-
-
-def test_the_mapping_carries_or_refuses_every_block_the_grammar_reads() -> None:
-    assert CARRIED_KINDS.isdisjoint(UNCARRIED_KINDS)
-    assert CARRIED_KINDS | set(UNCARRIED_KINDS) == BLOCK_KINDS
+def test_the_mapping_carries_every_block_the_grammar_reads() -> None:
+    assert CARRIED_KINDS == BLOCK_KINDS
     assert set(BLOCKS) == BLOCK_KINDS
 
 
@@ -185,40 +134,12 @@ def test_the_error_event_carries_the_vendors_type_and_whole_message() -> None:
     assert error.status is None
 
 
-def test_a_refusal_carries_the_vendors_explanation_and_category() -> None:
-    events = text_body("I can")
-    events[-2] = event(
-        {
-            "type": "message_delta",
-            "delta": {
-                "stop_reason": "refusal",
-                "stop_details": {
-                    "type": "refusal",
-                    "category": "cyber",
-                    "explanation": "Not this.",
-                },
-            },
-            "usage": {"output_tokens": 3},
-        }
-    )
-
-    _, error = failure(events)
-
-    assert error.code is VendorErrorCode.VENDOR_REFUSAL
-    assert (error.vendor_type, error.vendor_code, error.vendor_message) == (
-        "refusal",
-        "cyber",
-        "Not this.",
-    )
-
-
-@pytest.mark.parametrize(
-    "reason", ["max_tokens", "pause_turn", "model_context_window_exceeded", "x"]
-)
+@pytest.mark.parametrize("reason", ["tea_break", "compaction", "x"])
 def test_an_inexpressible_stop_reason_names_the_reason(reason: str) -> None:
     _, error = failure(text_body("a", stop_reason=reason))
 
     assert (error.code, error.vendor_type) == (VendorErrorCode.VENDOR_INCOMPLETE, reason)
+    assert "which the course cannot express" in error.message
 
 
 def test_an_invalid_terminal_names_the_vendors_stop_reason() -> None:
@@ -237,5 +158,7 @@ def test_every_stream_code_has_a_case_in_the_grammar_or_the_mapping() -> None:
         C.VENDOR_WIRE_CONFLICT,
         *(code for code in C if code.value.startswith("HTTP_")),
     }
+    # Every block and every documented stop reason of this wire is carried.
+    never_raised = {C.VENDOR_UNSUPPORTED_CONTENT, C.VENDOR_REFUSAL}
 
-    assert covered == set(C) - before_the_stream
+    assert covered == set(C) - before_the_stream - never_raised

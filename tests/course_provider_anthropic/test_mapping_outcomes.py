@@ -7,15 +7,23 @@ import pytest
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import (
     CourseModelChunk,
+    CourseModelUsage,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
+    CourseVendorToolBlock,
+    text_from_assistant,
     to_json,
 )
 from course_provider_anthropic import MessagesMapping
+from course_provider_anthropic._content import VENDOR_BLOCK_KINDS
 from tests.course_provider_anthropic.bodies import (
+    BLOCKS,
     CITATIONS,
     MESSAGE_ID,
     REQUEST_ID,
@@ -28,12 +36,17 @@ from tests.course_provider_anthropic.bodies import (
     message_delta,
     message_start,
     message_stop,
+    one_block_body,
     ping,
     raw,
+    server_tool_start,
+    signature_delta,
     success,
     text_body,
     text_delta,
     text_start,
+    thinking_delta,
+    thinking_start,
     tool_body,
     tool_start,
 )
@@ -221,12 +234,15 @@ def test_a_ping_padded_like_the_vendor_pads_is_still_a_ping() -> None:
     assert response.id == MESSAGE_ID
 
 
-def test_thinking_is_skipped_on_purpose_and_the_answer_text_is_kept() -> None:
-    thinking = {"type": "thinking", "thinking": "", "signature": ""}
+SIGNED = CourseOpaque("anthropic-messages", {"type": "thinking", "signature": "c2lnbmVk"})
+
+
+def test_thinking_streams_as_reasoning_chunks_in_order_with_the_text() -> None:
+    thinking = {"type": "thinking", "thinking": "First, ", "signature": ""}
     events = [
         message_start(),
         block_start(0, thinking),
-        delta(0, {"type": "thinking_delta", "thinking": "Let me add."}),
+        delta(0, {"type": "thinking_delta", "thinking": "let me add."}),
         delta(0, {"type": "thinking_delta", "thinking": ""}),
         delta(0, {"type": "signature_delta", "signature": "c2lnbmVk"}),
         block_stop(0),
@@ -241,18 +257,46 @@ def test_thinking_is_skipped_on_purpose_and_the_answer_text_is_kept() -> None:
 
     chunks, response = success(events)
 
-    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "42")]
-    assert response.message.content == (CourseTextBlock("42"),)
+    assert chunks == [
+        CourseReasoningDeltaChunk(REQUEST_ID, "First, "),
+        CourseReasoningDeltaChunk(REQUEST_ID, "let me add."),
+        CourseReasoningDeltaChunk(REQUEST_ID, ""),
+        CourseTextDeltaChunk(REQUEST_ID, "42"),
+    ]
+    redacted = CourseOpaque("anthropic-messages", {"type": "redacted_thinking", "data": "b3BhcXVl"})
+    assert response.message.content == (
+        CourseReasoningBlock("First, let me add.", opaque=SIGNED),
+        CourseReasoningBlock("", opaque=redacted),
+        CourseTextBlock("42"),
+    )
+    assert text_from_assistant(response.message) == "42"
     assert response.usage.output_tokens == 30
 
 
-def test_citations_on_text_are_skipped_on_purpose() -> None:
-    citation = CITATIONS["char_location"]
+def test_thinking_the_output_limit_cut_keeps_its_text_and_no_signature() -> None:
     events = [
         message_start(),
-        text_start(0),
+        thinking_start(0),
+        thinking_delta(0, "Half a tho"),
+        signature_delta(0, "c2lnbmVk"),
+        message_delta("max_tokens", 9),
+        message_stop(),
+    ]
+
+    chunks, response = success(events)
+
+    assert chunks == [CourseReasoningDeltaChunk(REQUEST_ID, "Half a tho")]
+    assert response.message.content == (CourseReasoningBlock("Half a tho"),)
+    assert response.stop_reason is CourseStopReason.LENGTH
+
+
+def test_citations_on_text_are_kept_as_this_wires_opaque_data_in_order() -> None:
+    first, second = CITATIONS["char_location"], CITATIONS["web_search_result_location"]
+    events = [
+        message_start(),
+        block_start(0, {"type": "text", "text": "", "citations": [first]}),
         text_delta(0, "cited"),
-        delta(0, {"type": "citations_delta", "citation": citation}),
+        delta(0, {"type": "citations_delta", "citation": second}),
         block_stop(0),
         message_delta(),
         message_stop(),
@@ -260,8 +304,130 @@ def test_citations_on_text_are_skipped_on_purpose() -> None:
 
     chunks, response = success(events)
 
-    assert [chunk.delta for chunk in chunks if type(chunk) is CourseTextDeltaChunk] == ["cited"]
-    assert response.message.content == (CourseTextBlock("cited"),)
+    assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "cited")]
+    (block,) = response.message.content
+    assert block == CourseTextBlock(
+        "cited",
+        citations=(
+            CourseOpaque("anthropic-messages", first),
+            CourseOpaque("anthropic-messages", second),
+        ),
+    )
+
+
+@pytest.mark.parametrize("kind", sorted(VENDOR_BLOCK_KINDS - {"compaction"}))
+def test_each_block_of_the_vendors_own_is_carried_as_the_vendor_sent_it(kind: str) -> None:
+    chunks, response = success(one_block_body(BLOCKS[kind]))
+
+    assert chunks == []
+    assert response.message.content == (
+        CourseVendorToolBlock(kind, CourseOpaque("anthropic-messages", BLOCKS[kind])),
+    )
+
+
+def test_a_server_tool_call_and_its_result_are_carried_whole_between_the_text() -> None:
+    result = BLOCKS["web_search_tool_result"]
+    events = [
+        message_start(),
+        text_start(0),
+        text_delta(0, "Searching."),
+        block_stop(0),
+        server_tool_start(1, "srvtoolu_01", caller={"type": "direct"}),
+        json_delta(1, '{"query": '),
+        json_delta(1, '"pelicans"}'),
+        block_stop(1),
+        block_start(2, result),
+        block_stop(2),
+        text_start(3),
+        text_delta(3, "Found."),
+        block_stop(3),
+        message_delta(),
+        message_stop(),
+    ]
+
+    chunks, response = success(events)
+
+    call = {
+        "type": "server_tool_use",
+        "id": "srvtoolu_01",
+        "name": "web_search",
+        "input": {"query": "pelicans"},
+        "caller": {"type": "direct"},
+    }
+    assert [type(chunk) for chunk in chunks] == [CourseTextDeltaChunk, CourseTextDeltaChunk]
+    assert response.message.content == (
+        CourseTextBlock("Searching."),
+        CourseVendorToolBlock("server_tool_use", CourseOpaque("anthropic-messages", call)),
+        CourseVendorToolBlock("web_search_tool_result", CourseOpaque("anthropic-messages", result)),
+        CourseTextBlock("Found."),
+    )
+    assert response.stop_reason is CourseStopReason.STOP
+
+
+def test_a_server_tool_call_the_output_limit_cut_is_left_out() -> None:
+    events = [
+        message_start(),
+        server_tool_start(0, "srvtoolu_01"),
+        json_delta(0, '{"query": "pel'),
+        message_delta("max_tokens"),
+        message_stop(),
+    ]
+
+    _, response = success(events)
+
+    assert response.message.content == ()
+    assert response.stop_reason is CourseStopReason.LENGTH
+
+
+def test_a_compaction_is_carried_with_its_summary_and_its_encrypted_state() -> None:
+    events = [
+        message_start(),
+        block_start(0, {"type": "compaction", "content": None}),
+        delta(
+            0,
+            {"type": "compaction_delta", "content": "Earlier: 2 + 2.", "encrypted_content": "ZW5j"},
+        ),
+        block_stop(0),
+        message_delta(),
+        message_stop(),
+    ]
+
+    _, response = success(events)
+
+    held = {"type": "compaction", "content": "Earlier: 2 + 2.", "encrypted_content": "ZW5j"}
+    assert response.message.content == (
+        CourseVendorToolBlock("compaction", CourseOpaque("anthropic-messages", held)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("reason", "stop"),
+    [
+        ("max_tokens", CourseStopReason.LENGTH),
+        ("model_context_window_exceeded", CourseStopReason.LENGTH),
+        ("refusal", CourseStopReason.REFUSAL),
+        ("pause_turn", CourseStopReason.PAUSE_TURN),
+    ],
+)
+def test_each_stop_beyond_stop_and_tool_call_keeps_the_partial_message(
+    reason: str, stop: CourseStopReason
+) -> None:
+    chunks, response = success(text_body("I ", "was", stop_reason=reason))
+
+    assert [chunk.delta for chunk in chunks] == ["I ", "was"]  # type: ignore[union-attr]
+    assert response.message.content == (CourseTextBlock("I was"),)
+    assert response.stop_reason is stop
+
+
+def test_cache_counts_are_reported_apart_and_none_when_never_sent() -> None:
+    events = text_body("a")
+    events[0] = message_start(input_tokens=7, cache_read_input_tokens=20)
+
+    _, response = success(events)
+
+    assert response.usage == CourseModelUsage(27, 5, cache_read_tokens=20)
+    assert response.usage.cache_write_tokens is None
+    assert response.usage.reasoning_tokens is None
 
 
 def test_cache_counts_are_added_to_the_input_count() -> None:
@@ -361,14 +527,11 @@ def test_a_tool_call_cut_by_max_tokens_is_never_emitted() -> None:
         message_stop(),
     ]
 
-    chunks, error = failure(events)
+    chunks, response = success(events)
 
     assert chunks == [CourseTextDeltaChunk(REQUEST_ID, "Writing the file.")]
-    assert (error.code, error.vendor_type, error.event_index) == (
-        VendorErrorCode.VENDOR_INCOMPLETE,
-        "max_tokens",
-        6,
-    )
+    assert response.message.content == (CourseTextBlock("Writing the file."),)
+    assert response.stop_reason is CourseStopReason.LENGTH
 
 
 def test_the_request_id_of_every_chunk_and_the_response_is_the_mappings() -> None:

@@ -16,6 +16,9 @@ from course_protocol import (
     CourseAssistantMessage,
     CourseMessage,
     CourseModelRequest,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseResponseFormat,
     CourseTextBlock,
     CourseToolCall,
     CourseToolResultMessage,
@@ -234,9 +237,49 @@ def test_betas_are_one_comma_separated_header_and_none_sends_no_header() -> None
             "must be from 1024 to max_output_tokens - 1 (4095), got 4096",
         ),
         (
-            {"reasoning": ThinkingBudget(2048), "tools": (ADD,)},
-            "AnthropicConfig.reasoning",
-            "with tools is not supported: thinking cannot be sent back",
+            {"reasoning": ThinkingBudget(2048), "tools": (ADD,), "tool_choice": "required"},
+            "AnthropicConfig.tool_choice",
+            "must be 'auto', 'none' or None with extended thinking (the API forces no Tool "
+            "while the model thinks)",
+        ),
+        (
+            {"reasoning": ThinkingBudget(2048), "tools": (ADD,), "tool_choice": NamedTool("add")},
+            "AnthropicConfig.tool_choice",
+            "must be 'auto', 'none' or None with extended thinking (the API forces no Tool "
+            "while the model thinks)",
+        ),
+        (
+            {"response_format": CourseResponseFormat("answer", {}, description="The answer.")},
+            "AnthropicConfig.response_format.description",
+            "is not supported by anthropic-messages: its output format has no description; "
+            "leave it None",
+        ),
+        (
+            {"server_tools": {"type": "web_search_20250305", "name": "web_search"}},
+            "AnthropicConfig.server_tools",
+            "must be a tuple of JSON objects, got dict",
+        ),
+        (
+            {"server_tools": ({"type": "custom", "name": "add"},)},
+            "AnthropicConfig.server_tools[0].type",
+            "must name a tool the vendor runs (web_search_20250305, ...); "
+            "a Tool the loop runs goes in tools",
+        ),
+        (
+            {"server_tools": ({"name": "web_search"},)},
+            "AnthropicConfig.server_tools[0].type",
+            "must name a tool the vendor runs (web_search_20250305, ...); "
+            "a Tool the loop runs goes in tools",
+        ),
+        (
+            {"server_tools": ({"type": "web_search_20250305", "name": " "},)},
+            "AnthropicConfig.server_tools[0].name",
+            "must be a non-blank str",
+        ),
+        (
+            {"tools": (ADD,), "server_tools": ({"type": "bash_20250124", "name": "add"},)},
+            "AnthropicConfig.server_tools[0].name",
+            "repeats the tool name 'add'",
         ),
         (
             {"reasoning": ThinkingBudget(2048), "temperature": 0.5},
@@ -256,7 +299,11 @@ def test_betas_are_one_comma_separated_header_and_none_sends_no_header() -> None
         ({"top_k": 0}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got 0"),
         ({"top_k": True}, "AnthropicConfig.top_k", "must be an int of 1 or more or None, got True"),
         ({"cache_system": True}, "AnthropicConfig.cache_system", "needs a system_prompt to cache"),
-        ({"cache_tools": True}, "AnthropicConfig.cache_tools", "needs tools to cache"),
+        (
+            {"cache_tools": True},
+            "AnthropicConfig.cache_tools",
+            "needs tools or server_tools to cache",
+        ),
         ({"cache_system": 1}, "AnthropicConfig.cache_system", "must be a bool, got 1"),
         (
             {"cache_messages": -1},
@@ -326,3 +373,91 @@ def test_extra_headers_may_not_hold_a_header_the_adapter_writes(name: str) -> No
     error = refusal(extra_headers={name: "x"})
 
     assert error.path == f"AnthropicConfig.extra_headers[{name.lower()!r}]"
+
+
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}
+
+
+def test_server_tools_follow_the_tools_as_given_and_the_last_one_is_cached() -> None:
+    strict_add = CourseToolSpec("add", "Adds.", {"type": "object"}, strict=True)
+    settings = config(tools=(strict_add, MUL), server_tools=(WEB_SEARCH,), cache_tools=True)
+
+    assert body_of(settings)["tools"] == [
+        {"name": "add", "description": "Adds.", "input_schema": {"type": "object"}, "strict": True},
+        {"name": "mul", "description": "Multiplies.", "input_schema": {"type": "object"}},
+        {**WEB_SEARCH, "cache_control": EPHEMERAL},
+    ]
+
+
+def test_server_tools_alone_are_the_tools_and_are_kept_frozen() -> None:
+    given = dict(WEB_SEARCH)
+    settings = config(server_tools=[given])
+    given["max_uses"] = 99
+
+    assert body_of(settings)["tools"] == [WEB_SEARCH]
+    assert type(settings.server_tools) is tuple
+    with pytest.raises(TypeError):
+        settings.server_tools[0]["max_uses"] = 1  # type: ignore[index]
+
+
+def test_server_tools_nested_past_the_json_limit_are_refused_naming_the_path() -> None:
+    deep: dict[str, Any] = {"type": "web_search_20250305", "name": "web_search"}
+    cursor = deep
+    for _ in range(200):
+        cursor["x"] = {}
+        cursor = cursor["x"]
+
+    error = refusal(server_tools=(deep,))
+
+    assert error.path.startswith("AnthropicConfig.server_tools[0].x.x")
+
+
+def test_a_response_format_is_output_config_format_with_its_json_schema() -> None:
+    schema = {"type": "object", "properties": {"answer": {"type": "integer"}}}
+    for strict in (True, False):
+        settings = config(response_format=CourseResponseFormat("answer", schema, strict=strict))
+
+        assert options_of(settings) == {
+            "output_config": {"format": {"type": "json_schema", "schema": schema}}
+        }
+
+
+def test_thinking_with_tools_is_sent_with_tool_choice_auto() -> None:
+    settings = config(reasoning=ThinkingBudget(2048), tools=(ADD,), tool_choice="auto")
+
+    assert options_of(settings) == {
+        "tool_choice": {"type": "auto"},
+        "thinking": {"type": "enabled", "budget_tokens": 2048},
+    }
+
+
+@pytest.mark.parametrize("key", ["output_config", "tools"])
+def test_extra_body_may_not_hold_the_output_config_nor_tools(key: str) -> None:
+    error = refusal(extra_body={key: {}})
+
+    assert error.path == f"AnthropicConfig.extra_body[{key!r}]"
+
+
+def test_a_cache_breakpoint_on_an_assistant_message_skips_its_thinking_blocks() -> None:
+    signed = CourseOpaque("anthropic-messages", {"type": "thinking", "signature": "c2ln"})
+    thought = CourseReasoningBlock("Hm.", opaque=signed)
+    messages = (
+        *QUESTION,
+        CourseAssistantMessage("a-1", (CourseTextBlock("42."), thought)),
+        CourseUserMessage("u-2", "Why?"),
+    )
+
+    body = body_of(config(cache_messages=(1,)), messages)
+
+    assert body["messages"][1]["content"] == [
+        {"type": "text", "text": "42.", "cache_control": EPHEMERAL},
+        {"type": "thinking", "thinking": "Hm.", "signature": "c2ln"},
+    ]
+    with pytest.raises(VendorError) as caught:
+        body_of(
+            config(cache_messages=(1,)),
+            (*QUESTION, CourseAssistantMessage("a-1", (thought,)), messages[-1]),
+        )
+    assert caught.value.message == (
+        "cache_messages[0] (1) chooses messages[1], which sends nothing to cache"
+    )

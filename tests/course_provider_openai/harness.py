@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from course_http import SseEvent
+from course_protocol import CourseResponseFormat
 from course_provider_openai import (
     AZURE_API_KEY_VARIABLE,
     AZURE_CHAT_API_VERSION,
@@ -218,13 +219,22 @@ WIRES = {
         tool_call_id="call_add_1",
         error_events=_chat_error_events,
         request_headers=request_headers,
-        options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
+        options={
+            **_SHARED_OPTIONS,
+            "stop_sequences": ("END",),
+            "seed": 42,
+            "response_format": CourseResponseFormat("sum", {"type": "object"}),
+        },
         options_body={
             **_SHARED_BODY,
             "stop": ["END"],
             "seed": 42,
             "tool_choice": {"type": "function", "function": {"name": "add"}},
             "reasoning_effort": "low",
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "sum", "schema": {"type": "object"}, "strict": True},
+            },
         },
         changed_option=_CHANGED,
     ),

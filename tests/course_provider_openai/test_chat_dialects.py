@@ -482,7 +482,7 @@ def test_a_repeated_finish_maps_to_nothing_more() -> None:
 
 @pytest.mark.parametrize(
     ("dialect", "reason", "stop"),
-    [(TOGETHER, "eos", CourseStopReason.STOP), (MISTRAL, "model_length", None),
+    [(TOGETHER, "eos", CourseStopReason.STOP), (MISTRAL, "model_length", CourseStopReason.LENGTH),
      (OPENROUTER, "error", None), (DEEPSEEK, "insufficient_system_resource", None)],
 )  # fmt: skip
 def test_a_dialects_own_finish_maps_to_what_it_means(

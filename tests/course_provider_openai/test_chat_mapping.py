@@ -4,8 +4,10 @@ The grammar's own rules are `test_chat_grammar_failures`'s; here each body
 off the grammar only has to fail the model path the same way. What is
 checked here: the chunks pushed and the response built, each kind the port
 cannot carry refused where it first appears (``VENDOR_UNSUPPORTED_CONTENT``,
-naming the kind and the wire), the finish reasons and refusals that keep
-their codes, the vendor's error, and the usage the request asked for.
+naming the kind and the wire), the finish reason that keeps its code, the
+vendor's error, and the usage the request asked for. The kinds the port
+carries beyond text and Tool calls (refusals, the output limit, the
+content filter, citations, the usage details) are `test_chat_rich`'s.
 """
 
 from __future__ import annotations
@@ -203,7 +205,7 @@ def test_a_text_delta_in_the_finish_chunk_of_a_text_answer_is_one_chunk() -> Non
 
 
 def test_chunks_delivered_before_a_failure_stay_delivered() -> None:
-    outcome = run(text("Partial"), text(" answer"), finish("length"), usage(), DONE)
+    outcome = run(text("Partial"), text(" answer"), finish("function_call"), usage(), DONE)
 
     assert text_deltas(outcome.chunks) == ["Partial", " answer"]
     assert outcome.error is not None
@@ -321,40 +323,12 @@ def test_a_body_off_the_grammar_fails_the_model_as_the_grammar_refuses_it_or_soo
         assert error.event_index < event_index
 
 
-@pytest.mark.parametrize("reason", ["length", "content_filter", "function_call"])
-def test_finish_reasons_the_course_cannot_express_fail_closed_with_the_reason(reason: str) -> None:
-    error = failed(text("a"), finish(reason), usage(), DONE)
+def test_the_deprecated_function_call_finish_fails_closed_with_the_reason() -> None:
+    error = failed(text("a"), finish("function_call"), usage(), DONE)
 
     assert error.code is Code.VENDOR_INCOMPLETE
-    assert error.vendor_type == reason
+    assert error.vendor_type == "function_call"
     assert error.event_index == 1
-
-
-def test_a_tool_call_cut_off_by_length_is_never_emitted() -> None:
-    outcome = run(tool_start(0, "c", "write", '{"text": "half'), finish("length"), usage(), DONE)
-
-    assert outcome.chunks == ()
-    assert outcome.error is not None
-    assert outcome.error.code is Code.VENDOR_INCOMPLETE
-
-
-def test_a_refusal_fails_at_the_finish_with_the_whole_refusal_text() -> None:
-    outcome = run(
-        chunk({"role": "assistant", "content": None, "refusal": ""}),
-        chunk({"refusal": "I can't"}),
-        chunk({"refusal": " help with that."}),
-        finish("stop"),
-        usage(),
-        DONE,
-    )
-
-    assert outcome.chunks == ()
-    error = outcome.error
-    assert error is not None
-    assert error.code is Code.VENDOR_REFUSAL
-    assert (error.vendor_type, error.vendor_message) == ("refusal", "I can't help with that.")
-    assert error.event_index == 3
-    assert "I can't help with that." in error.message
 
 
 def test_an_error_frame_is_a_vendor_error_event_with_the_vendors_fields() -> None:

@@ -20,9 +20,9 @@ The two ``compat-*`` chat recordings come from OpenAI-compatible vendors:
   Groq's type and code.
 - OpenRouter (17 comment lines first) ends a ``max_completion_tokens: 10``
   request with ``finish_reason: "length"`` twice and then an in-chunk
-  ``error`` ("Token limit reached"): the first ``length`` already fails
-  closed as ``VENDOR_INCOMPLETE``, which is the vendor's real reason; the
-  error chunk after it is never read.
+  ``error`` ("Token limit reached"): the first ``length`` ends the answer
+  (``LENGTH``), and the second finish is off OpenAI's grammar, which
+  plain ``openai-chat`` refuses there; the error chunk after it is never read.
 """
 
 from __future__ import annotations
@@ -100,13 +100,13 @@ OUTCOMES: dict[str, Answer | Failure] = {
     "openai-chat/single-tool-call-first-chunk-has-role.sse": Answer(
         1, "toolCall", (53, 15), (("toolCall", "get_capital"),)
     ),
-    "openai-chat/finish-length-reasoning-only.sse": Failure(0, Code.VENDOR_INCOMPLETE, 1, "length"),
-    "openai-chat/refusal-structured-output.sse": Failure(0, Code.VENDOR_REFUSAL, 11, "refusal"),
+    "openai-chat/finish-length-reasoning-only.sse": Answer(0, "length", (13, 50), ()),
+    "openai-chat/refusal-structured-output.sse": Answer(1, "refusal", (79, 11), TEXT),
     "openai-chat/compat-groq-midstream-error-event.sse": Failure(
         0, Code.VENDOR_ERROR_EVENT, 94, "invalid_request_error", "tool_use_failed"
     ),
     "openai-chat/compat-openrouter-comments-inchunk-error.sse": Failure(
-        0, Code.VENDOR_INCOMPLETE, 1, "length"
+        0, Code.VENDOR_EVENT_ORDER, 2, None
     ),
     "openai-responses/text.sse": Answer(10, "stop", (16, 11), TEXT),
     "openai-responses/text-after-function-call-output.sse": Answer(30, "stop", (136, 32), TEXT),
@@ -232,3 +232,30 @@ def test_each_recorded_error_body_gives_the_vendors_type_and_code(name: str) -> 
     assert description is not None
     assert (description.vendor_type, description.vendor_code) == ERROR_BODIES[name]
     assert description.vendor_message
+
+
+async def test_the_recorded_chat_limit_and_refusal_carry_their_usage_details_and_text() -> None:
+    limited = await replay_every_cut(
+        replaying("openai-chat/finish-length-reasoning-only.sse"),
+        recorded_body("openai-chat/finish-length-reasoning-only.sse"),
+    )
+    refused = await replay_every_cut(
+        replaying("openai-chat/refusal-structured-output.sse"),
+        recorded_body("openai-chat/refusal-structured-output.sse"),
+    )
+
+    assert limited.response is not None
+    counts = limited.response.usage
+    # OpenAI sent cached_tokens 0 and reasoning_tokens 50: a 0 it said stays 0.
+    assert (counts.cache_read_tokens, counts.cache_write_tokens, counts.reasoning_tokens) == (
+        0,
+        None,
+        50,
+    )
+    assert refused.response is not None
+    assert text_from_assistant(refused.response.message) == (
+        "I'm sorry, I can't assist with that request."
+    )
+    # This one sent no prompt_tokens_details: no cached count, not a 0.
+    assert refused.response.usage.cache_read_tokens is None
+    assert refused.response.usage.reasoning_tokens == 0

@@ -157,3 +157,45 @@ def test_the_command_that_records_a_missing_cassette_can_be_pasted_into_a_shell(
     assert how_to_record("tests/t.py::test_x").endswith(
         "--course-record-mode=once tests/t.py::test_x"
     )
+
+
+def test_a_marker_turns_the_prompt_cache_check_on_and_an_exemption_says_why() -> None:
+    assert options_from_marker((), {}, "test_x").prompt_cache is False
+    on = options_from_marker((), {"prompt_cache": True}, "test_x")
+    assert (on.prompt_cache, on.prompt_cache_exempt) == (True, None)
+    suite = {"prompt_cache": True}
+    assert options_from_marker((), {}, "test_x", suite).prompt_cache is True
+    exempt = options_from_marker((), {"prompt_cache_exempt": "swaps the model"}, "test_x", suite)
+    assert (exempt.prompt_cache, exempt.prompt_cache_exempt) == (False, "swaps the model")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "suite", "error", "message"),
+    [
+        ({"prompt_cache": "yes"}, None, TypeError, r"prompt_cache=\.\.\.\) must be True or False"),
+        ({"prompt_cache_exempt": 1}, None, TypeError, "must be a str saying why"),
+        ({"prompt_cache_exempt": " \u3000\n"}, None, ValueError, "must say why, not be blank"),
+        (
+            {"prompt_cache": True, "prompt_cache_exempt": "why"},
+            None,
+            ValueError,
+            "contradict each other",
+        ),
+        ({"prompt_cache": False}, {"prompt_cache": True}, ValueError, "cannot leave the suite's"),
+        (
+            {},
+            {"prompt_cache_exempt": "why"},
+            TypeError,
+            "unknown options \\['prompt_cache_exempt'\\]",
+        ),
+        ({}, {"prompt_cache": 1}, TypeError, r"prompt_cache=\.\.\.\) must be True or False"),
+    ],
+)
+def test_a_prompt_cache_option_that_says_something_wrong_is_refused(
+    kwargs: dict[str, object],
+    suite: dict[str, object] | None,
+    error: type[Exception],
+    message: str,
+) -> None:
+    with pytest.raises(error, match=message):
+        options_from_marker((), kwargs, "test_x", suite)

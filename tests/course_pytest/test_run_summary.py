@@ -76,3 +76,17 @@ def test_the_summary_says_the_totals_then_each_unchecked_stream() -> None:
 
 def test_a_run_that_used_no_cassette_says_nothing() -> None:
     assert RunSummary().lines() == []
+
+
+def test_the_summary_counts_prompt_cache_checks_and_names_each_exemption_with_its_reason() -> None:
+    checked = cassette_use("a.json", "none", CASSETTE, replayed=3, strict=True, prompt_cache=True)
+    exempt = cassette_use(
+        "b.json", "none", CASSETTE, replayed=3, strict=True, prompt_cache_exempt="swaps the model"
+    )
+    summary = RunSummary()
+    for use in (checked, exempt):
+        summary.add([(USE_KEY, json.loads(json.dumps(use.as_property())))])
+    assert summary.uses == [checked, exempt]
+    lines = summary.lines()
+    assert lines[0].endswith("; 1 cassette checked for prompt caching")
+    assert lines[-1] == "prompt cache not checked (swaps the model): b.json"

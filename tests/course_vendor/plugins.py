@@ -29,12 +29,18 @@ __all__ = ["BROKEN_MODULES", "MadeUpSite", "wire_module"]
 
 
 def wire_module(
-    name: str, path: str, base_url: str = "https://made-up.invalid", *, module_doc: str = ""
+    name: str,
+    path: str,
+    base_url: str = "https://made-up.invalid",
+    *,
+    module_doc: str = "",
+    cache_prefix: str = "None",
 ) -> str:
     """The source of a module whose ``PLUGIN`` is a working `VendorPlugin` of wire ``name``.
 
     Its wire posts to ``path`` under ``base_url``; its model is never built
-    (nothing plays a body through it).
+    (nothing plays a body through it). ``cache_prefix`` is the source of its
+    ``cache_prefix`` (``_raises``: a function that raises ``KeyError``).
     """
     return f'''"""A made-up wire {name!r}{module_doc}."""
 
@@ -43,6 +49,10 @@ from course_vendor import VendorPlugin, VendorWire
 
 def _no_model(transport):
     raise AssertionError("a made-up wire plays nothing")
+
+
+def _raises(body):
+    raise KeyError("model")
 
 
 PLUGIN = VendorPlugin(
@@ -58,6 +68,7 @@ PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_no_model,
     grammar=_no_model,
+    cache_prefix={cache_prefix},
 )
 '''
 

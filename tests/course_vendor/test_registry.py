@@ -10,7 +10,6 @@ both, never a pick by install order or by name.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
@@ -54,14 +53,6 @@ RECORDED = (
 
 def installed_points() -> list[EntryPoint]:
     return list(entry_points(group=VENDOR_ENTRY_POINT_GROUP))
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[MadeUpSite]:
-    """A folder of made-up distributions, off ``sys.path`` again when the test ends."""
-    made = MadeUpSite(tmp_path / "site")
-    yield made
-    made.forget()
 
 
 def broken_site(site: MadeUpSite) -> dict[str, type[BaseException]]:

@@ -5,7 +5,10 @@ a file that cannot be read or is not a valid cassette is
 ``HTTP_RECORDING_INVALID``; a recorded stream that its wire's grammar
 refuses is the `VendorError` a replay of that call fails with. A cassette
 recorded with ``strict=False`` (``"strict": false`` in the file) is read
-but its streams are not judged, as no replay judges them.
+but its streams are not judged, as no replay judges them. On demand, the
+calls are also compared for prompt caching (``course_vendor``'s
+``prompt_cache_moves``): a call that moved the prefix its wire cached for
+an earlier call is a ``HTTP_PROMPT_CACHE_MOVED`` problem naming the path.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from course_cassettes import (
 )
 from course_cli._problems import Problem
 from course_http import VendorError, VendorErrorCode
-from course_vendor import recorded_stream_problem
+from course_vendor import prompt_cache_moves, recorded_stream_problem
 
 __all__ = [
     "CassetteCheck",
@@ -57,7 +60,7 @@ def unreadable_cassette_problem(path: str) -> Problem:
     )
 
 
-async def check_cassette_file(path: str) -> CassetteCheck:
+async def check_cassette_file(path: str, *, prompt_cache: bool = False) -> CassetteCheck:
     """How many calls the cassette file at ``path`` holds, and its problems in call order.
 
     A file that is not a valid cassette (strict JSON, the format, no secret
@@ -66,19 +69,38 @@ async def check_cassette_file(path: str) -> CassetteCheck:
     stream on a wire's path is judged by that wire's grammar (a wire
     without one plays it through its model), and a stream it refuses is one
     problem naming the call. Other responses (an error status, a JSON body,
-    a path no wire claims) are what was recorded, not judged.
+    a path no wire claims) are what was recorded, not judged. With
+    ``prompt_cache`` (whatever ``strict`` says: it judges the requests, not
+    the streams), each call that moved the request prefix its wire cached for
+    an earlier call is one more problem, in call order with the others; a
+    wire whose plug-in cannot say what it caches is one problem of the file.
     """
     cassette = _cassette_in(path)
     if isinstance(cassette, Problem):
         return CassetteCheck(0, [cassette], judged=False)
-    if not cassette.strict:
-        return CassetteCheck(len(cassette.calls), [], judged=False)
     problems: list[Problem] = []
-    for index, call in enumerate(cassette.calls):
-        problem = _judged_problem(path, index, call)
-        if problem is not None:
-            problems.append(problem)
-    return CassetteCheck(len(cassette.calls), problems, judged=True)
+    if cassette.strict:
+        for index, call in enumerate(cassette.calls):
+            problem = _judged_problem(path, index, call)
+            if problem is not None:
+                problems.append(problem)
+    if prompt_cache:
+        problems.extend(_prompt_cache_problems(path, cassette))
+        problems.sort(
+            key=lambda problem: -1 if problem.response_index is None else problem.response_index
+        )
+    return CassetteCheck(len(cassette.calls), problems, judged=cassette.strict)
+
+
+def _prompt_cache_problems(path: str, cassette: Cassette) -> list[Problem]:
+    try:
+        moves = prompt_cache_moves([call.request for call in cassette.calls])
+    except VendorError as broken:
+        return [Problem(path, None, None, broken.code.value, broken.message)]
+    return [
+        Problem(path, move.index, None, VendorErrorCode.HTTP_PROMPT_CACHE_MOVED.value, move.message)
+        for move in moves
+    ]
 
 
 def _cassette_in(path: str) -> Cassette | Problem:

@@ -68,7 +68,7 @@ def unreadable_problem(path: str, reason: str) -> Problem:
     )
 
 
-async def check_files(paths: Sequence[str]) -> CheckReport:
+async def check_files(paths: Sequence[str], *, prompt_cache: bool = False) -> CheckReport:
     """Validate every response of every file in ``paths``, offline, without stopping early.
 
     A path that cannot be read at all (missing, a directory, unreadable)
@@ -81,7 +81,8 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     its responses is played to its terminal result with a fresh request id
     ``check-<i+1>``; a failed response gives one problem and the next
     response is still played, since the adapter takes each response from
-    its queue whatever happened to the one before.
+    its queue whatever happened to the one before. ``prompt_cache`` adds
+    the prompt-cache check to each cassette (``check_cassette_file``).
     """
     signal = AbortController().signal
     problems: list[Problem] = []
@@ -102,7 +103,7 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
             # Only a cassette needs the cassette and HTTP stack: a fixture check imports neither.
             from course_cli._cassette_check import check_cassette_file
 
-            checked = await check_cassette_file(path)
+            checked = await check_cassette_file(path, prompt_cache=prompt_cache)
             responses += checked.calls
             cassettes += 1
             problems.extend(checked.problems)
@@ -134,14 +135,15 @@ async def check_files(paths: Sequence[str]) -> CheckReport:
     )
 
 
-async def check_cassettes(paths: Sequence[str]) -> CheckReport:
+async def check_cassettes(paths: Sequence[str], *, prompt_cache: bool = False) -> CheckReport:
     """``course check --wire cassette``: every file must be a valid cassette.
 
     Each file is checked with ``check_cassette_file`` (the format, then
     every recorded stream judged, unless the cassette says ``strict:
     false``). A path that cannot be read at all is
     one ``HTTP_RECORDING_INVALID`` problem (``cannot be read: ...``) and
-    counts as unreadable. Calls count as responses.
+    counts as unreadable. Calls count as responses. ``prompt_cache`` adds
+    the prompt-cache check to each cassette.
     """
     from course_cli._cassette_check import check_cassette_file, unreadable_cassette_problem
 
@@ -154,7 +156,7 @@ async def check_cassettes(paths: Sequence[str]) -> CheckReport:
             problems.append(unreadable_cassette_problem(path))
             unreadable += 1
             continue
-        checked = await check_cassette_file(path)
+        checked = await check_cassette_file(path, prompt_cache=prompt_cache)
         calls += checked.calls
         problems.extend(checked.problems)
         if not checked.judged and not checked.problems:

@@ -110,6 +110,17 @@ stream it refuses is one line with its code,
 A cassette recorded with strict=False ("strict": false in the file) is read
 but not judged, as no replay judges it; it says so in one line,
   FILE: not judged: the cassette says strict: false
+With --prompt-cache, each cassette's calls are also compared, each with the
+last call before it to the same wire, endpoint and model: a call that moved
+the request prefix the vendor cached for that earlier call (a Tool's
+description, the system prompt, an earlier turn edited; a call that only
+appends moves nothing) is one line naming the first moved path,
+  FILE: response C: HTTP_PROMPT_CACHE_MOVED: call C+1 moved the prefix
+  anthropic-messages cached for call 1 at tools[1].description: recorded ...,
+  then ...
+What each wire caches is its plug-in's to say: Anthropic up to the last
+cache_control breakpoint (nothing without one), OpenAI and Gemini the
+whole prompt.
 --wire cassette says that every FILE must be one (a file that cannot be read
 is then HTTP_RECORDING_INVALID too, and exit status 2). A stream whose path
 two installed wires claim alike is one VENDOR_WIRE_CONFLICT line naming
@@ -251,6 +262,12 @@ def _build_parser() -> _Parser:
         help="fixture files, cassettes, or recorded bodies with --wire; or folders of them",
     )
     _add_wire_option(check, (*wire_names(), CASSETTE_WIRE))
+    check.add_argument(
+        "--prompt-cache",
+        action="store_true",
+        help="also report each cassette call that moved the request prefix its wire cached "
+        "for an earlier call (HTTP_PROMPT_CACHE_MOVED)",
+    )
 
     serve = commands.add_parser(
         "serve",
@@ -385,6 +402,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             _require_playable(arguments.subparser, arguments.plugin, [arguments.fixture])
         elif arguments.command == "check":
             arguments.plugin = _vendor_wire("check", arguments.wire)
+            if arguments.prompt_cache and arguments.plugin is not None:
+                arguments.subparser.error(
+                    "--prompt-cache compares the requests of cassettes: a recorded body "
+                    f"(--wire {arguments.wire}) holds none"
+                )
         elif arguments.command == "demo" and arguments.fixture is not None:
             if arguments.model != MODEL_NAMES[0]:
                 arguments.subparser.error(
@@ -412,7 +434,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments.command == "replay":
             status = _replay(arguments.fixture, arguments.request_id, arguments.plugin)
         elif arguments.command == "check":
-            status = _check(arguments.fixtures, arguments.wire, arguments.plugin)
+            status = _check(
+                arguments.fixtures,
+                arguments.wire,
+                arguments.plugin,
+                prompt_cache=arguments.prompt_cache,
+            )
         elif arguments.command == "convert-vcr":
             status = _convert_vcr(arguments.sources, Path(arguments.out), force=arguments.force)
         elif arguments.command == "serve" and arguments.record:
@@ -465,16 +492,18 @@ def _replay(path: str, request_prefix: str, wire: VendorPlugin | None) -> int:
     return 1
 
 
-def _check(named: Sequence[str], wire: str, plugin: VendorPlugin | None) -> int:
+def _check(
+    named: Sequence[str], wire: str, plugin: VendorPlugin | None, *, prompt_cache: bool
+) -> int:
     paths = files_under(named, is_body_file if plugin is not None else is_json_file)
     if plugin is not None:
         from course_cli._recordings import check_recordings
 
         report = check_recordings(paths, plugin)
     elif wire == CASSETTE_WIRE:
-        report = asyncio.run(check_cassettes(paths))
+        report = asyncio.run(check_cassettes(paths, prompt_cache=prompt_cache))
     else:
-        report = asyncio.run(check_files(paths))
+        report = asyncio.run(check_files(paths, prompt_cache=prompt_cache))
     write = writer_for(sys.stdout)
     for problem in report.problems:
         write(format_problem(problem) + "\n")

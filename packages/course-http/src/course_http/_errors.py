@@ -79,6 +79,9 @@ class VendorErrorCode(StrEnum):
     HTTP_RECORDING_INVALID = "HTTP_RECORDING_INVALID"
     """A cassette cannot be used: unreadable, not strict JSON, or not the documented format."""
 
+    HTTP_PROMPT_CACHE_MOVED = "HTTP_PROMPT_CACHE_MOVED"
+    """A cassette call changed the request prefix its wire cached for an earlier call."""
+
     VENDOR_INVALID_EVENT = "VENDOR_INVALID_EVENT"
     """An event's data is not a JSON object, or a field has the wrong type or value."""
 

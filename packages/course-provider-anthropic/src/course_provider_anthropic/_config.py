@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar, Literal, final
 
@@ -29,8 +30,13 @@ class AnthropicConfig(VendorConfig):
       (``/v1/messages``) is joined after it;
     - ``temperature`` goes from 0 to 1; ``reasoning`` takes a
       ``ThinkingBudget`` (extended thinking: from 1024 to
-      ``max_output_tokens - 1``, without Tools, ``temperature`` or
-      ``top_k``, and ``top_p`` only from 0.95), never a ``ReasoningEffort``.
+      ``max_output_tokens - 1``, without ``temperature`` or ``top_k``,
+      ``top_p`` only from 0.95, and ``tool_choice`` only ``auto`` or
+      ``none``), never a ``ReasoningEffort``;
+    - a strict Tool (``CourseToolSpec.strict``) is sent with ``strict:
+      true``; ``response_format`` as ``output_config.format`` (its
+      ``json_schema`` with the schema; the API's JSON outputs are always
+      strict and have no name, and a ``description`` is refused).
 
     Its own options, keyword-only:
 
@@ -40,7 +46,13 @@ class AnthropicConfig(VendorConfig):
       ``cache_messages`` (indexes into the request's messages, ``-1`` the
       last, as a growing conversation wants), at most 4 breakpoints in all;
       ``cache_ttl`` ``"5m"`` or ``"1h"`` for the vendor's default (5 minutes);
-    - ``betas``: beta names sent in the ``anthropic-beta`` header.
+    - ``betas``: beta names sent in the ``anthropic-beta`` header;
+    - ``server_tools``: the tools the vendor runs itself, each the JSON
+      object the API takes (``{"type": "web_search_20250305", "name":
+      "web_search", "max_uses": 3}``), sent as given after the Tools in
+      ``tools`` (``extra_body`` cannot add to ``tools``, which the adapter
+      writes); its ``type`` names a server tool (not ``custom``), its
+      ``name`` is one no other tool has.
 
     Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG`` for
     the first bad field, its message naming it
@@ -59,6 +71,7 @@ class AnthropicConfig(VendorConfig):
     cache_messages: tuple[int, ...] = ()
     cache_ttl: Literal["5m", "1h"] | None = None
     betas: tuple[str, ...] = ()
+    server_tools: tuple[Mapping[str, object], ...] = ()
 
     def _check_own_options(self) -> None:
         for field, value in checked_messages_options(self).items():
@@ -70,4 +83,6 @@ class AnthropicConfig(VendorConfig):
         return self.base_url + _wire.MESSAGES_PATH
 
 
-_OWN_SETTERS = {name: slot_setter(AnthropicConfig, name) for name in ("cache_messages", "betas")}
+_OWN_SETTERS = {
+    name: slot_setter(AnthropicConfig, name) for name in ("cache_messages", "betas", "server_tools")
+}

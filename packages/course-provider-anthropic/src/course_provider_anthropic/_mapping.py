@@ -2,10 +2,12 @@
 
 The port half of the wire: each event has passed `MessagesGrammar` already,
 so every field read here is in place and of its documented type. The mapping
-pushes a text chunk per ``text_delta`` and a Tool call per finished
-``tool_use`` block, skips thinking on purpose, refuses at its start every
-block the course protocol cannot carry, and turns the grammar's
-`MessagesResult` into the `CourseModelResponse`.
+pushes a text chunk per ``text_delta``, a reasoning chunk per
+``thinking_delta`` and a Tool call per finished ``tool_use`` block, and turns
+the grammar's `MessagesResult` into the `CourseModelResponse`: thinking as
+reasoning blocks holding what the API needs back, the blocks of the tools
+the vendor ran (and compaction, fallback) as vendor-tool blocks holding the
+block as the vendor sent it, citations on their text (`_content`).
 """
 
 from __future__ import annotations
@@ -16,55 +18,32 @@ from typing import Any, Final, NoReturn, final
 from course_http import VendorErrorCode
 from course_protocol import (
     MAX_TOKEN_COUNT,
-    CourseAssistantContent,
     CourseAssistantMessage,
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
-    CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
     terminal_semantics_error,
 )
-from course_protocol.untrusted import shown
+from course_provider_anthropic._content import VENDOR_BLOCK_KINDS, course_content
 from course_provider_anthropic._errors import error_event_failure
 from course_provider_anthropic._grammar import MessagesGrammar
 from course_provider_anthropic._reads import fail, fail_invalid
-from course_provider_anthropic._result import (
-    MessagesResult,
-    MessagesTextBlock,
-    MessagesToolUseBlock,
-    MessagesUsage,
-)
+from course_provider_anthropic._result import MessagesResult, MessagesToolUseBlock, MessagesUsage
 from course_provider_anthropic._stop import course_stop_reason
-from course_provider_anthropic._wire import WIRE
 from course_vendor import WireEvent, WireMapping
 
-__all__ = ["CARRIED_KINDS", "UNCARRIED_KINDS", "MessagesMapping"]
+__all__ = ["CARRIED_KINDS", "MessagesMapping"]
 
-CARRIED_KINDS: Final = frozenset({"text", "tool_use", "thinking", "redacted_thinking"})
-"""The block types the mapping takes: text and Tool calls carried, thinking skipped on purpose."""
-
-_VENDOR_RUNS = "a Tool the vendor runs itself"
-_VENDOR_RAN = "the result of a Tool the vendor ran"
-UNCARRIED_KINDS: Final = {
-    "server_tool_use": _VENDOR_RUNS,
-    "mcp_tool_use": _VENDOR_RUNS,
-    "web_search_tool_result": _VENDOR_RAN,
-    "web_fetch_tool_result": _VENDOR_RAN,
-    "code_execution_tool_result": _VENDOR_RAN,
-    "bash_code_execution_tool_result": _VENDOR_RAN,
-    "text_editor_code_execution_tool_result": _VENDOR_RAN,
-    "tool_search_tool_result": _VENDOR_RAN,
-    "advisor_tool_result": _VENDOR_RAN,
-    "mcp_tool_result": _VENDOR_RAN,
-    "container_upload": "a file uploaded to the vendor's code-execution container",
-    "compaction": "the vendor's summary of earlier turns",
-    "fallback": "the point where the vendor switched to a fallback model",
-}
-"""Every other block type the grammar reads, and what it is: the mapping refuses each."""
+CARRIED_KINDS: Final = (
+    frozenset({"text", "tool_use", "thinking", "redacted_thinking"}) | VENDOR_BLOCK_KINDS
+)
+"""Every block type the mapping carries: text, Tool calls, reasoning, and the vendor's own
+blocks (`VENDOR_BLOCK_KINDS`); the grammar reads no other."""
 
 
 def _course_input_tokens(usage: MessagesUsage) -> int:
@@ -90,20 +69,21 @@ class MessagesMapping(WireMapping[MessagesResult]):
     chunks its event makes; :meth:`end` gives the `CourseModelResponse`;
     ``AnthropicMessagesModel`` plays it that way. By hand, feed each frame
     in order with :meth:`feed` (it returns what it pushed), then call
-    :meth:`end`. Each ``text_delta`` is one `CourseTextDeltaChunk` (the
-    empty string included; a non-empty initial text of a block's start
-    comes first), each ``tool_use`` block one `CourseToolCallChunk` once
-    its block stopped and its arguments parsed; thinking is skipped on
-    purpose. Raises ``CourseProtocolError`` when ``request_id`` is not a
-    non-blank ``str``.
+    :meth:`end`. Each ``text_delta`` is one `CourseTextDeltaChunk` and
+    each ``thinking_delta`` one `CourseReasoningDeltaChunk` (the empty
+    string included; a non-empty initial text or thinking of a block's
+    start comes first), each ``tool_use`` block one `CourseToolCallChunk`
+    once its block stopped and its arguments parsed. The response's message
+    holds every block the course carries, in order (`course_content`);
+    its usage the input count with the cached input added in, and the
+    cache counts where the vendor sent them. Raises ``CourseProtocolError``
+    when ``request_id`` is not a non-blank ``str``.
 
     Both raise `VendorError` (``vendor`` ``"anthropic-messages"``,
     ``event_index`` the offending frame): what `MessagesGrammar` raises;
-    ``VENDOR_UNSUPPORTED_CONTENT`` (``vendor_type`` the block type) at the
-    start of a block the course protocol cannot carry (`UNCARRIED_KINDS`);
     ``VENDOR_ERROR_EVENT`` at the vendor's ``error`` event;
-    ``VENDOR_INCOMPLETE``/``VENDOR_REFUSAL`` at the ``message_delta``
-    whose stop reason the course cannot express; ``VENDOR_INVALID_EVENT``
+    ``VENDOR_INCOMPLETE`` at the ``message_delta`` whose stop reason the
+    course cannot express (`course_stop_reason`); ``VENDOR_INVALID_EVENT``
     when the input count and the cache counts add up past 2**53 - 1;
     ``VENDOR_INVALID_TERMINAL`` (at ``message_stop``) when the stop reason
     contradicts the content. After its first error the mapping is spent.
@@ -119,12 +99,15 @@ class MessagesMapping(WireMapping[MessagesResult]):
         self._stop_reason: CourseStopReason | None = None
 
     def _map(self, event: WireEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
-        # The hot path: a text delta is one chunk.
+        # The hot path: a text or thinking delta is one chunk.
         kind = event["type"]
         if kind == "content_block_delta":
             delta = event["delta"]
-            if delta["type"] == "text_delta":
+            delta_kind = delta["type"]
+            if delta_kind == "text_delta":
                 push(CourseTextDeltaChunk(self._request_id, delta["text"]))
+            elif delta_kind == "thinking_delta":
+                push(CourseReasoningDeltaChunk(self._request_id, delta["thinking"]))
             return
         mapper = _MAPPERS.get(kind)
         if mapper is not None:
@@ -135,18 +118,21 @@ class MessagesMapping(WireMapping[MessagesResult]):
     ) -> None:
         block = event["content_block"]
         kind = block["type"]
+        # Only the initial text is in a block that has just started.
         if kind == "text":
             if block["text"]:
-                # Only the initial text is in a block that has just started.
                 push(CourseTextDeltaChunk(self._request_id, block["text"]))
-        elif kind not in CARRIED_KINDS:
-            _refuse_kind(kind, index)
+        elif kind == "thinking" and block["thinking"]:
+            push(CourseReasoningDeltaChunk(self._request_id, block["thinking"]))
 
     def _block_stop(
         self, event: WireEvent, index: int, push: Callable[[CourseModelChunk], None]
     ) -> None:
         closed = self._messages.closed_block
-        if type(closed) is MessagesToolUseBlock and closed.input is not None:
+        if type(closed) is not MessagesToolUseBlock or closed.input is None:
+            return
+        # A server or MCP tool call is the vendor's to run: a block of the message, never a call.
+        if closed.kind == "tool_use":
             call = CourseToolCall(closed.id, closed.name, closed.input)
             self._calls[event["index"]] = call
             push(CourseToolCallChunk(self._request_id, call))
@@ -162,7 +148,7 @@ class MessagesMapping(WireMapping[MessagesResult]):
         delta = event["delta"]
         reason = delta.get("stop_reason")
         if reason is not None:
-            self._stop_reason = course_stop_reason(reason, delta, index)
+            self._stop_reason = course_stop_reason(reason, index)
         self._check_input("usage", index)
 
     def _error(
@@ -187,13 +173,7 @@ class MessagesMapping(WireMapping[MessagesResult]):
         assert usage is not None
         assert usage.output_tokens is not None
         assert reason is not None
-        content: list[CourseAssistantContent] = []
-        for position, block in enumerate(result.content):
-            if type(block) is MessagesTextBlock and block.text:
-                content.append(CourseTextBlock(block.text))
-            elif position in self._calls:
-                content.append(self._calls[position])
-        message = CourseAssistantMessage(message_id, tuple(content))
+        message = CourseAssistantMessage(message_id, course_content(result.content, self._calls))
         problem = terminal_semantics_error(reason, message)
         if problem is not None:
             fail(
@@ -202,18 +182,13 @@ class MessagesMapping(WireMapping[MessagesResult]):
                 problem,
                 vendor_type=result.stop_reason,
             )
-        counts = CourseModelUsage(_course_input_tokens(usage), usage.output_tokens)
+        counts = CourseModelUsage(
+            _course_input_tokens(usage),
+            usage.output_tokens,
+            cache_read_tokens=usage.cache_read_input_tokens,
+            cache_write_tokens=usage.cache_creation_input_tokens,
+        )
         return CourseModelResponse(message_id, self._request_id, message, reason, counts)
-
-
-def _refuse_kind(kind: str, index: int) -> NoReturn:
-    fail(
-        VendorErrorCode.VENDOR_UNSUPPORTED_CONTENT,
-        index,
-        f"content block type {shown(kind)!r} is {UNCARRIED_KINDS[kind]}; "
-        f"the course protocol cannot carry it ({WIRE})",
-        vendor_type=kind,
-    )
 
 
 _Mapper = Callable[[MessagesMapping, WireEvent, int, Callable[[CourseModelChunk], None]], Any]

@@ -23,9 +23,31 @@ from course_provider_anthropic._request import (
     messages_request_body,
     request_headers,
 )
-from course_vendor import VendorModel, VendorPlay, VendorWire
+from course_vendor import ContentSupport, MediaRule, VendorModel, VendorPlay, VendorWire
 
-__all__ = ["MESSAGES_WIRE", "AnthropicMessagesModel"]
+__all__ = ["MESSAGES_CONTENT", "MESSAGES_WIRE", "AnthropicMessagesModel"]
+
+_MB = 1024 * 1024
+MESSAGES_CONTENT = ContentSupport(
+    kinds=frozenset({"text", "image", "document", "reasoning", "vendorTool", "citations"}),
+    # Vision guide: JPEG, PNG, GIF and WebP, by base64 or URL source, at most
+    # 5 MB per image over the API, a limit the API holds the base64 text to
+    # ("image exceeds 5 MB maximum: ... bytes > 5242880 bytes"): 3/4 of it in bytes.
+    images=MediaRule(
+        frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"}),
+        max_bytes=5 * _MB * 3 // 4,
+        urls=True,
+    ),
+    # PDF support guide: a PDF by base64 or URL source, plain text by a text
+    # source; the maximum request size is 32 MB, so no document's base64
+    # text can pass it (a text/plain document by URL is refused in the body).
+    documents=MediaRule(
+        frozenset({"application/pdf", _wire.PLAIN_TEXT_MEDIA_TYPE}),
+        max_bytes=32 * _MB * 3 // 4,
+        urls=True,
+    ),
+)
+"""What the Messages API takes of a transcript beyond plain text and Tool calls."""
 
 MESSAGES_WIRE = VendorWire(
     vendor=_wire.WIRE,
@@ -33,6 +55,7 @@ MESSAGES_WIRE = VendorWire(
     path=_wire.MESSAGES_PATH,
     describe_error=describe_error,
     options=MESSAGES_OPTIONS,
+    content=MESSAGES_CONTENT,
 )
 
 

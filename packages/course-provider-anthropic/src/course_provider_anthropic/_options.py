@@ -1,17 +1,18 @@
 """The options of a Messages API request: what is sent, what is refused, and their JSON.
 
 `MESSAGES_OPTIONS` is the wire's declaration (every common option but a
-`ReasoningEffort`, and this vendor's own: ``top_k``, prompt caching, beta
-headers); `check_messages_options` holds the rules the API documents
-between options (extended thinking); `option_entries` and the cache helpers
-write the JSON.
+`ReasoningEffort`, strict Tools, and this vendor's own: ``top_k``, prompt
+caching, beta headers, the vendor's server tools);
+`checked_messages_options` holds the rules the API documents between
+options (extended thinking); `option_entries` and the cache helpers write
+the JSON.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from course_protocol import is_blank
+from course_protocol import JsonObject, freeze_json_object, is_blank, thaw_json
 from course_protocol.untrusted import described_setting, sequence_snapshot
 from course_provider_anthropic import _wire
 from course_vendor import (
@@ -31,15 +32,26 @@ __all__ = [
     "cache_control",
     "checked_messages_options",
     "option_entries",
+    "server_tool_entries",
 ]
 
-_OWN_OPTIONS = ("top_k", "cache_system", "cache_tools", "cache_messages", "cache_ttl", "betas")
+_OWN_OPTIONS = (
+    "top_k",
+    "cache_system",
+    "cache_tools",
+    "cache_messages",
+    "cache_ttl",
+    "betas",
+    "server_tools",
+)
 
 MESSAGES_OPTIONS = OptionSupport(
     vendor=_wire.WIRE,
-    sends=frozenset(COMMON_OPTIONS + _OWN_OPTIONS) - {"response_format"},
+    sends=frozenset(COMMON_OPTIONS + _OWN_OPTIONS),
     temperature_max=1.0,
     reasoning=frozenset({ThinkingBudget}),
+    # Strict tool use and JSON outputs are generally available: no beta header.
+    strict_tools=True,
     body_keys=frozenset(
         {
             _wire.MODEL_KEY,
@@ -55,6 +67,7 @@ MESSAGES_OPTIONS = OptionSupport(
             _wire.TOOL_CHOICE_KEY,
             _wire.METADATA_KEY,
             _wire.THINKING_KEY,
+            _wire.OUTPUT_CONFIG_KEY,
         }
     ),
     header_names=frozenset({_wire.API_VERSION_HEADER, _wire.BETA_HEADER}),
@@ -70,14 +83,17 @@ _MIN_THINKING = 1024
 _MIN_THINKING_TOP_P = 0.95
 _MAX_BREAKPOINTS = 4
 _TTLS = ("5m", "1h")
+_CUSTOM = "custom"
+"""The type of a Tool the loop runs, which the API also takes: never a server tool's."""
 _TOKEN = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 def checked_messages_options(config: AnthropicConfig) -> dict[str, tuple[object, ...]]:
     """Check the options only this vendor has, and the rules the API sets between options.
 
-    Returns ``cache_messages`` and ``betas`` as the configuration keeps
-    them (tuples). Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG``
+    Returns ``cache_messages``, ``betas`` and ``server_tools`` as the
+    configuration keeps them (tuples; each server tool a frozen JSON
+    object). Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_CONFIG``
     naming the first refused field.
     """
     name = type(config).__name__
@@ -86,14 +102,53 @@ def checked_messages_options(config: AnthropicConfig) -> dict[str, tuple[object,
         raise config_error(
             f"{name}.top_k", f"must be an int of 1 or more or None, got {described_setting(top_k)}"
         )
-    cached = _checked_cache(config, name)
+    server_tools = _server_tools(config, f"{name}.server_tools")
+    cached = _checked_cache(config, name, has_tools=bool(config.tools or server_tools))
     betas = _betas(config.betas, f"{name}.betas")
     if type(config.reasoning) is ThinkingBudget:
         _check_thinking(config, config.reasoning.tokens, name)
-    return {"cache_messages": cached, "betas": betas}
+    response_format = config.response_format
+    if response_format is not None and response_format.description is not None:
+        raise config_error(
+            f"{name}.response_format.description",
+            f"is not supported by {_wire.WIRE}: its output format has no description; "
+            "leave it None",
+        )
+    return {"cache_messages": cached, "betas": betas, "server_tools": server_tools}
 
 
-def _checked_cache(config: AnthropicConfig, name: str) -> tuple[int, ...]:
+def _server_tools(config: AnthropicConfig, path: str) -> tuple[JsonObject, ...]:
+    """Each server tool a JSON object with a ``type`` and a ``name`` no configured Tool has."""
+    value: object = config.server_tools
+    items = sequence_snapshot(value)
+    if items is None:
+        raise config_error(path, f"must be a tuple of JSON objects, got {described_setting(value)}")
+    names = {tool.name for tool in config.tools}
+    frozen: list[JsonObject] = []
+    for position, item in enumerate(items):
+        where = f"{path}[{position}]"
+        result = freeze_json_object(item, where)
+        if not isinstance(result.value_or(None), dict):
+            problem = result.failure()
+            raise config_error(problem.path, problem.message)
+        tool = result.unwrap()
+        kind, tool_name = tool.get(_wire.TYPE_KEY), tool.get(_wire.NAME_KEY)
+        if type(kind) is not str or is_blank(kind) or kind == _CUSTOM:
+            raise config_error(
+                f"{where}.{_wire.TYPE_KEY}",
+                "must name a tool the vendor runs (web_search_20250305, ...); "
+                "a Tool the loop runs goes in tools",
+            )
+        if type(tool_name) is not str or is_blank(tool_name):
+            raise config_error(f"{where}.{_wire.NAME_KEY}", "must be a non-blank str")
+        if tool_name in names:
+            raise config_error(f"{where}.{_wire.NAME_KEY}", f"repeats the tool name {tool_name!r}")
+        names.add(tool_name)
+        frozen.append(tool)
+    return tuple(frozen)
+
+
+def _checked_cache(config: AnthropicConfig, name: str, *, has_tools: bool) -> tuple[int, ...]:
     for flag in ("cache_system", "cache_tools"):
         if type(getattr(config, flag)) is not bool:
             raise config_error(
@@ -101,8 +156,8 @@ def _checked_cache(config: AnthropicConfig, name: str) -> tuple[int, ...]:
             )
     if config.cache_system and config.system_prompt is None:
         raise config_error(f"{name}.cache_system", "needs a system_prompt to cache")
-    if config.cache_tools and not config.tools:
-        raise config_error(f"{name}.cache_tools", "needs tools to cache")
+    if config.cache_tools and not has_tools:
+        raise config_error(f"{name}.cache_tools", "needs tools or server_tools to cache")
     value: object = config.cache_messages
     items = sequence_snapshot(value)
     path = f"{name}.cache_messages"
@@ -156,11 +211,13 @@ def _check_thinking(config: AnthropicConfig, tokens: int, name: str) -> None:
             f"must be from {_MIN_THINKING} to max_output_tokens - 1 "
             f"({config.max_output_tokens - 1}), got {tokens}",
         )
-    if config.tools:
-        # The API wants each thinking block back with the Tool calls of its
-        # turn; a course transcript cannot carry thinking, so a Tool loop
-        # would be refused at its second call.
-        raise config_error(path, "with tools is not supported: thinking cannot be sent back")
+    choice = config.tool_choice
+    if choice is ToolChoice.REQUIRED or type(choice) is NamedTool:
+        raise config_error(
+            f"{name}.tool_choice",
+            "must be 'auto', 'none' or None with extended thinking (the API forces no Tool "
+            "while the model thinks)",
+        )
     for refused in ("temperature", "top_k"):
         if getattr(config, refused) is not None:
             raise config_error(f"{name}.{refused}", "cannot be set with extended thinking")
@@ -176,6 +233,14 @@ def cache_control(config: AnthropicConfig) -> dict[str, str]:
     if config.cache_ttl is not None:
         control[_wire.TTL_KEY] = config.cache_ttl
     return control
+
+
+def server_tool_entries(config: AnthropicConfig) -> list[dict[str, Any]]:
+    """The ``tools`` entries of ``config.server_tools``, each as given, in order."""
+    # checked_messages_options froze each one into a JSON object at construction.
+    return [
+        cast("dict[str, Any]", thaw_json(cast(JsonObject, tool))) for tool in config.server_tools
+    ]
 
 
 def option_entries(config: AnthropicConfig) -> dict[str, Any]:
@@ -198,6 +263,14 @@ def option_entries(config: AnthropicConfig) -> dict[str, Any]:
         entries[_wire.THINKING_KEY] = {
             _wire.TYPE_KEY: _wire.ENABLED,
             _wire.BUDGET_TOKENS_KEY: config.reasoning.tokens,
+        }
+    if config.response_format is not None:
+        # The API's JSON outputs are always constrained to the schema, and take no name.
+        entries[_wire.OUTPUT_CONFIG_KEY] = {
+            _wire.FORMAT_KEY: {
+                _wire.TYPE_KEY: _wire.JSON_SCHEMA,
+                _wire.SCHEMA_KEY: thaw_json(config.response_format.schema),
+            }
         }
     return entries
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from course_http import HttpTransport
 from course_provider_anthropic import _wire
+from course_provider_anthropic._cache_prefix import messages_cache_prefix
 from course_provider_anthropic._config import AnthropicConfig
 from course_provider_anthropic._grammar import MessagesGrammar
 from course_provider_anthropic._model import MESSAGES_WIRE, AnthropicMessagesModel
@@ -28,6 +29,7 @@ MESSAGES_PLUGIN = VendorPlugin(
     named_events=True,
     replay_model=_replay_model,
     grammar=MessagesGrammar,
+    cache_prefix=messages_cache_prefix,
 )
 """The Anthropic Messages wire for the vendor registry: every event is named; its grammar
-judges a recorded body alone."""
+judges a recorded body alone; a request is cached up to its last breakpoint."""

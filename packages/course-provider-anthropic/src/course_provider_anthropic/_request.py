@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
+    CourseDocumentBlock,
+    CourseImageBlock,
     CourseModelRequest,
     CourseTextBlock,
     CourseToolResultMessage,
+    CourseUserBlock,
     CourseUserMessage,
     is_blank,
     thaw_json,
 )
 from course_provider_anthropic import _wire
 from course_provider_anthropic._config import AnthropicConfig
-from course_provider_anthropic._options import cache_control, option_entries
-from course_vendor import Turns, checked_api_key, plain_blocks, plain_content
+from course_provider_anthropic._content import assistant_block
+from course_provider_anthropic._options import cache_control, option_entries, server_tool_entries
+from course_vendor import Turns, checked_api_key, sent_blocks
 
 __all__ = ["keyless_headers", "messages_request_body", "request_headers"]
 
 _Block = dict[str, Any]
+_UNCACHEABLE = frozenset({_wire.THINKING, _wire.REDACTED_THINKING})
 
 
 def _invalid(message: str) -> VendorError:
@@ -54,23 +60,33 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     """The JSON body (plain ``dict``/``list`` values) that asks the Messages API for ``request``.
 
     The body has ``model``, ``max_tokens``, ``system`` (when configured),
-    ``messages``, ``tools`` (when configured), the options set (README,
-    "Options": ``temperature``, ``top_p``, ``top_k``, ``stop_sequences``,
-    ``tool_choice``, ``metadata.user_id``, ``thinking``) and ``stream:
-    true``; the model adds ``config.extra_body`` after them. Prompt caching
-    marks with ``cache_control`` the system prompt (then sent as one
-    ``text`` block), the last Tool, and the last block sent for each message
+    ``messages``, ``tools`` (when configured: the Tools, ``strict: true`` on
+    a strict one, then ``config.server_tools`` as given), the options set
+    (README, "Options": ``temperature``, ``top_p``, ``top_k``,
+    ``stop_sequences``, ``tool_choice``, ``metadata.user_id``,
+    ``thinking``, ``output_config``) and ``stream: true``; the model adds
+    ``config.extra_body`` after them. Prompt caching marks with
+    ``cache_control`` the system prompt (then sent as one ``text`` block),
+    the last tool, and the last block sent for each message
     ``config.cache_messages`` chooses. Course messages become alternating turns:
 
-    - a user message is a ``text`` block of a user turn;
-    - an assistant message's text blocks are ``text`` blocks and its Tool
-      calls ``tool_use`` blocks (``id`` the provider's own id, ``input`` the
-      arguments) of an assistant turn; blank text blocks are left out (the
-      API refuses them) and an assistant message left with nothing is not
-      sent at all;
-    - a Tool result is a ``tool_result`` block (``tool_use_id``, ``content``,
-      and ``is_error: true`` only for a failed Tool) of the user turn right
-      after the assistant turn that made the call;
+    - a user message is a ``text`` block of a user turn, or its blocks:
+      ``text``, ``image`` (a ``base64`` or ``url`` source) and ``document``
+      (a PDF as a ``base64`` or ``url`` source, ``text/plain`` as a ``text``
+      source; its ``title`` when set);
+    - an assistant message's blocks in order, those
+      ``course_vendor.sent_blocks`` keeps for this wire: text as ``text``
+      (with this wire's citations), Tool calls as ``tool_use`` (``id`` the
+      provider's own id, ``input`` the arguments), this wire's reasoning as
+      the ``thinking`` or ``redacted_thinking`` block it came as, the
+      vendor's own blocks as they came; blank text blocks are left out (the
+      API refuses them) and an assistant message left with nothing (another
+      wire's reasoning only) is not sent at all: the user turns around it
+      become one, as the API itself combines them;
+    - a Tool result is a ``tool_result`` block (``tool_use_id``, ``content``
+      as text or as blocks of the user kinds, and ``is_error: true`` only
+      for a failed Tool) of the user turn right after the assistant turn
+      that made the call;
     - consecutive messages of one role share one turn, as the API itself
       combines them: the results of one assistant turn, then any user text.
 
@@ -81,9 +97,14 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     the course message when the transcript holds nothing to send but blank
     assistant text, opens with the assistant, has a blank user message, or
     puts anything between a Tool call and its result (a user message,
-    another assistant turn) or a result after user text in its turn, and
-    when a message ``cache_messages`` chooses is not in the request or sends
-    nothing (blank assistant text).
+    another assistant turn) or a result after user text in its turn, gives
+    a blank text block among blocks (path ``messages[i].content[j]``), a
+    ``text/plain`` document by URL or whose bytes are not UTF-8, holds
+    reasoning or a vendor-tool block of this wire whose opaque this wire
+    does not make (``assistant_block``), and when a
+    message ``cache_messages`` chooses is not in the request or sends
+    nothing it can mark (blank assistant text, thinking alone: the API
+    takes no breakpoint on a thinking block).
     """
     body: dict[str, Any] = {
         _wire.MODEL_KEY: config.model,
@@ -102,15 +123,19 @@ def messages_request_body(request: CourseModelRequest, config: AnthropicConfig) 
     turns, last_blocks = _turns(request)
     _mark_cached_messages(last_blocks, config, len(request.messages))
     body[_wire.MESSAGES_KEY] = turns
-    if config.tools:
-        body[_wire.TOOLS_KEY] = [
-            {
+    if config.tools or config.server_tools:
+        tools: list[_Block] = []
+        for tool in config.tools:
+            sent: _Block = {
                 _wire.NAME_KEY: tool.name,
                 _wire.DESCRIPTION_KEY: tool.description,
                 _wire.INPUT_SCHEMA_KEY: thaw_json(tool.input_schema),
             }
-            for tool in config.tools
-        ]
+            if tool.strict:
+                sent[_wire.STRICT_KEY] = True
+            tools.append(sent)
+        tools.extend(server_tool_entries(config))
+        body[_wire.TOOLS_KEY] = tools
         if config.cache_tools:
             body[_wire.TOOLS_KEY][-1][_wire.CACHE_CONTROL_KEY] = cache_control(config)
     body.update(option_entries(config))
@@ -132,29 +157,76 @@ def _mark_cached_messages(
         block[_wire.CACHE_CONTROL_KEY] = cache_control(config)
 
 
-def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
+def _assistant_blocks(message: CourseAssistantMessage, position: int) -> list[_Block]:
+    kept = {id(block) for block in sent_blocks(message, _wire.WIRE)}
     blocks: list[_Block] = []
-    for block in plain_blocks(message):
-        if type(block) is CourseTextBlock:
-            if not is_blank(block.text):
-                blocks.append({_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: block.text})
-        else:
-            blocks.append(
-                {
-                    _wire.TYPE_KEY: _wire.TOOL_USE,
-                    _wire.ID_KEY: block.id,
-                    _wire.NAME_KEY: block.name,
-                    _wire.INPUT_KEY: thaw_json(block.arguments),
-                }
-            )
+    for index, block in enumerate(message.content):
+        if id(block) in kept:
+            sent = assistant_block(block, f"messages[{position}].content[{index}]")
+            if sent is not None:
+                blocks.append(sent)
     return blocks
 
 
-def _result_block(message: CourseToolResultMessage) -> _Block:
+def _user_blocks(content: tuple[CourseUserBlock, ...], path: str) -> list[_Block]:
+    """The blocks of user content given as blocks (a user message's or a Tool result's)."""
+    blocks: list[_Block] = []
+    for position, block in enumerate(content):
+        where = f"{path}[{position}]"
+        if type(block) is CourseTextBlock:
+            if is_blank(block.text):
+                raise _invalid(f"{where}: a text block must not be blank (the API refuses it)")
+            blocks.append({_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: block.text})
+        elif type(block) is CourseImageBlock:
+            source = _source(block.media_type, block.data, block.url)
+            blocks.append({_wire.TYPE_KEY: _wire.IMAGE, _wire.SOURCE_KEY: source})
+        else:
+            blocks.append(_document(block, where))
+    return blocks
+
+
+def _document(block: CourseDocumentBlock, where: str) -> _Block:
+    if block.media_type == _wire.PLAIN_TEXT_MEDIA_TYPE:
+        # The API takes plain text as text (a "text" source), never as bytes nor by URL.
+        if block.data is None:
+            raise _invalid(f"{where}.url: {_wire.WIRE} takes a text/plain document as bytes only")
+        try:
+            text = block.data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _invalid(f"{where}.data: a text/plain document must be UTF-8") from None
+        source: _Block = {
+            _wire.TYPE_KEY: _wire.TEXT,
+            _wire.MEDIA_TYPE_KEY: block.media_type,
+            _wire.DATA_KEY: text,
+        }
+    else:
+        source = _source(block.media_type, block.data, block.url)
+    sent: _Block = {_wire.TYPE_KEY: _wire.DOCUMENT, _wire.SOURCE_KEY: source}
+    if block.title is not None:
+        sent[_wire.TITLE_KEY] = block.title
+    return sent
+
+
+def _source(media_type: str, data: bytes | None, url: str | None) -> _Block:
+    if data is None:
+        return {_wire.TYPE_KEY: _wire.URL, _wire.URL_KEY: url}
+    return {
+        _wire.TYPE_KEY: _wire.BASE64,
+        _wire.MEDIA_TYPE_KEY: media_type,
+        _wire.DATA_KEY: base64.b64encode(data).decode("ascii"),
+    }
+
+
+def _result_block(message: CourseToolResultMessage, position: int) -> _Block:
+    content = message.content
     block: _Block = {
         _wire.TYPE_KEY: _wire.TOOL_RESULT,
         _wire.TOOL_USE_ID_KEY: message.tool_call_id,
-        _wire.CONTENT_KEY: message.content,
+        _wire.CONTENT_KEY: (
+            content
+            if isinstance(content, str)
+            else _user_blocks(content, f"messages[{position}].content")
+        ),
     }
     if message.is_error:
         block[_wire.IS_ERROR_KEY] = True
@@ -174,10 +246,16 @@ def _turns(request: CourseModelRequest) -> tuple[list[dict[str, Any]], dict[int,
     last_blocks: dict[int, _Block] = {}
     for position, message in enumerate(request.messages):
         if type(message) is CourseUserMessage:
-            blocks = [{_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: plain_content(message)}]
-            order.user_text(plain_content(message), blocks, position)
+            content = message.content
+            if isinstance(content, str):
+                blocks = [{_wire.TYPE_KEY: _wire.TEXT, _wire.TEXT_KEY: content}]
+                order.user_text(content, blocks, position)
+            else:
+                blocks = _user_blocks(content, f"messages[{position}].content")
+                # Every block is sent and none is blank text: the message is not blank.
+                order.user_text(_wire.TEXT, blocks, position)
         elif type(message) is CourseAssistantMessage:
-            blocks = _assistant_blocks(message)
+            blocks = _assistant_blocks(message, position)
             if not blocks:
                 continue
             calls = [
@@ -187,9 +265,13 @@ def _turns(request: CourseModelRequest) -> tuple[list[dict[str, Any]], dict[int,
         else:
             # A transcript check_sendable accepted is always in order; one it
             # was not given to fails with the typed error, never a KeyError.
-            blocks = [_result_block(message)]
+            blocks = [_result_block(message, position)]
             order.tool_result(message.tool_call_id, blocks, position)
-        last_blocks[position] = blocks[-1]
+        # The API refuses cache_control on a thinking block: the breakpoint goes on the
+        # last block it can mark.
+        cacheable = [block for block in blocks if block[_wire.TYPE_KEY] not in _UNCACHEABLE]
+        if cacheable:
+            last_blocks[position] = cacheable[-1]
     # check_sendable (validate_transcript) guarantees a later result for every
     # call, and each result was taken only while its call was open: none is left open here.
     return order.finished(), last_blocks

@@ -1,8 +1,8 @@
-"""The vendor's stop reasons: the three the course can express, and the failure of the rest."""
+"""The vendor's stop reasons as the course's, and the failure of one the course cannot express."""
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from course_http import VendorErrorCode
 from course_protocol import CourseStopReason
@@ -16,39 +16,30 @@ _STOP_REASONS = {
     _wire.END_TURN: CourseStopReason.STOP,
     _wire.STOP_SEQUENCE: CourseStopReason.STOP,
     _wire.TOOL_USE: CourseStopReason.TOOL_CALL,
+    _wire.MAX_TOKENS: CourseStopReason.LENGTH,
+    # The context window is an output limit too: the answer was cut where it filled up.
+    _wire.MODEL_CONTEXT_WINDOW_EXCEEDED: CourseStopReason.LENGTH,
+    _wire.REFUSAL: CourseStopReason.REFUSAL,
+    _wire.PAUSE_TURN: CourseStopReason.PAUSE_TURN,
 }
 
 
-def course_stop_reason(reason: str, delta: dict[str, Any], index: int) -> CourseStopReason:
-    """The course stop reason for the vendor's ``reason`` (the ``delta`` of a ``message_delta``).
+def course_stop_reason(reason: str, index: int) -> CourseStopReason:
+    """The course stop reason for the vendor's ``reason`` (of the ``message_delta`` ``index``).
 
     ``end_turn`` and ``stop_sequence`` are ``STOP``, ``tool_use`` is
-    ``TOOL_CALL``. Raises `VendorError` with ``vendor_type`` = ``reason``
-    otherwise: ``VENDOR_REFUSAL`` for ``refusal`` (``vendor_message`` the
-    vendor's explanation and ``vendor_code`` its category, when
-    ``stop_details`` has them), ``VENDOR_INCOMPLETE`` for any other reason
-    (``max_tokens``, ``pause_turn``, ``model_context_window_exceeded``, or one
-    not invented yet).
+    ``TOOL_CALL``, ``max_tokens`` and ``model_context_window_exceeded`` are
+    ``LENGTH``, ``refusal`` is ``REFUSAL``, ``pause_turn`` is
+    ``PAUSE_TURN``. Raises `VendorError` ``VENDOR_INCOMPLETE`` with
+    ``vendor_type`` = ``reason`` for any other one (one not invented yet).
     """
     mapped = _STOP_REASONS.get(reason)
     if mapped is None:
-        _refuse_reason(reason, delta, index)
+        _refuse_reason(reason, index)
     return mapped
 
 
-def _refuse_reason(reason: str, delta: dict[str, Any], index: int) -> NoReturn:
-    if reason == _wire.REFUSAL:
-        details = delta.get(_wire.STOP_DETAILS_KEY)
-        explanation = details.get(_wire.EXPLANATION_KEY) if type(details) is dict else None
-        category = details.get(_wire.CATEGORY_KEY) if type(details) is dict else None
-        fail(
-            VendorErrorCode.VENDOR_REFUSAL,
-            index,
-            f"the model refused to answer ({_wire.STOP_REASON_KEY} {reason!r})",
-            vendor_type=reason,
-            vendor_code=category if type(category) is str else None,
-            vendor_message=explanation if type(explanation) is str else None,
-        )
+def _refuse_reason(reason: str, index: int) -> NoReturn:
     fail(
         VendorErrorCode.VENDOR_INCOMPLETE,
         index,

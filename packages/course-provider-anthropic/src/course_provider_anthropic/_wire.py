@@ -22,6 +22,7 @@ __all__ = [
     "API_VERSION",
     "API_VERSION_HEADER",
     "ASSISTANT",
+    "BASE64",
     "BASE_URL_VARIABLE",
     "BETA_HEADER",
     "BUDGET_TOKENS_KEY",
@@ -31,40 +32,60 @@ __all__ = [
     "CHOICE_AUTO",
     "CHOICE_NONE",
     "CHOICE_TOOL",
+    "CITATIONS_KEY",
     "CONTENT_KEY",
+    "DATA_KEY",
     "DEFAULT_BASE_URL",
     "DESCRIPTION_KEY",
     "DISABLE_PARALLEL_TOOL_USE_KEY",
+    "DOCUMENT",
     "ENABLED",
+    "ENCRYPTED_CONTENT_KEY",
     "END_TURN",
     "EPHEMERAL",
     "ERROR",
     "ERROR_KEY",
     "EXPLANATION_KEY",
+    "FORMAT_KEY",
     "ID_KEY",
+    "IMAGE",
     "INDEX_KEY",
     "INPUT_KEY",
     "INPUT_SCHEMA_KEY",
     "IS_ERROR_KEY",
+    "JSON_SCHEMA",
+    "MAX_TOKENS",
     "MAX_TOKENS_KEY",
+    "MEDIA_TYPE_KEY",
     "MESSAGES_KEY",
     "MESSAGES_PATH",
     "MESSAGE_KEY",
     "METADATA_KEY",
+    "MODEL_CONTEXT_WINDOW_EXCEEDED",
     "MODEL_KEY",
     "NAME_KEY",
+    "OUTPUT_CONFIG_KEY",
+    "PAUSE_TURN",
+    "PLAIN_TEXT_MEDIA_TYPE",
+    "REDACTED_THINKING",
     "REFUSAL",
     "ROLE_KEY",
+    "SCHEMA_KEY",
+    "SIGNATURE_KEY",
+    "SOURCE_KEY",
     "STOP_DETAILS_KEY",
     "STOP_REASON_KEY",
     "STOP_SEQUENCE",
     "STOP_SEQUENCES_KEY",
     "STREAM_KEY",
+    "STRICT_KEY",
     "SYSTEM_KEY",
     "TEMPERATURE_KEY",
     "TEXT",
     "TEXT_KEY",
+    "THINKING",
     "THINKING_KEY",
+    "TITLE_KEY",
     "TOOLS_KEY",
     "TOOL_CHOICE_KEY",
     "TOOL_RESULT",
@@ -74,6 +95,8 @@ __all__ = [
     "TOP_P_KEY",
     "TTL_KEY",
     "TYPE_KEY",
+    "URL",
+    "URL_KEY",
     "USER",
     "USER_ID_KEY",
     "WIRE",
@@ -136,11 +159,32 @@ TOOL_USE: Final = "tool_use"
 INPUT_KEY: Final = "input"
 THINKING_KEY: Final = "thinking"
 """The key of the request's thinking configuration."""
+THINKING: Final = "thinking"
+"""The thinking block's type (its text is under a key of the same spelling)."""
+SIGNATURE_KEY: Final = "signature"
+REDACTED_THINKING: Final = "redacted_thinking"
+DATA_KEY: Final = "data"
+ENCRYPTED_CONTENT_KEY: Final = "encrypted_content"
+CITATIONS_KEY: Final = "citations"
+IMAGE: Final = "image"
+DOCUMENT: Final = "document"
+SOURCE_KEY: Final = "source"
+BASE64: Final = "base64"
+URL: Final = "url"
+"""The source type of a block the vendor fetches (its address is under `URL_KEY`)."""
+URL_KEY: Final = "url"
+MEDIA_TYPE_KEY: Final = "media_type"
+TITLE_KEY: Final = "title"
+PLAIN_TEXT_MEDIA_TYPE: Final = "text/plain"
+"""The media type of a document sent as text (a ``text`` source), not as base64 bytes."""
 
 # Stop reasons (``TOOL_USE`` above is one too).
 END_TURN: Final = "end_turn"
 STOP_SEQUENCE: Final = "stop_sequence"
 REFUSAL: Final = "refusal"
+MAX_TOKENS: Final = "max_tokens"
+MODEL_CONTEXT_WINDOW_EXCEEDED: Final = "model_context_window_exceeded"
+PAUSE_TURN: Final = "pause_turn"
 
 # Request options (``THINKING_KEY`` above is one too).
 TEMPERATURE_KEY: Final = "temperature"
@@ -158,6 +202,11 @@ USER_ID_KEY: Final = "user_id"
 ENABLED: Final = "enabled"
 BUDGET_TOKENS_KEY: Final = "budget_tokens"
 CACHE_CONTROL_KEY: Final = "cache_control"
+STRICT_KEY: Final = "strict"
+OUTPUT_CONFIG_KEY: Final = "output_config"
+FORMAT_KEY: Final = "format"
+JSON_SCHEMA: Final = "json_schema"
+SCHEMA_KEY: Final = "schema"
 EPHEMERAL: Final = "ephemeral"
 TTL_KEY: Final = "ttl"
 BETA_HEADER: Final = "anthropic-beta"

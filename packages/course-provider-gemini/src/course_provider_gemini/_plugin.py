@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from course_http import HttpTransport
 from course_provider_gemini import _wire
+from course_provider_gemini._cache_prefix import gemini_cache_prefix
 from course_provider_gemini._config import GeminiConfig
 from course_provider_gemini._grammar import GeminiGrammar
 from course_provider_gemini._model import GEMINI_WIRE, GeminiModel
@@ -28,6 +29,7 @@ GEMINI_PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_replay_model,
     grammar=GeminiGrammar,
+    cache_prefix=gemini_cache_prefix,
 )
 """The Gemini wire for the vendor registry: its chunks are unnamed ``data:`` frames, judged
 by `GeminiGrammar`."""

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
-from course_protocol import is_blank
+from course_protocol import JsonObject, is_blank
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_audio import AudioPieces
 from course_provider_openai._chat_dialect import ChatDialect
@@ -31,7 +31,7 @@ from course_provider_openai._chat_dialect_reads import (
     read_content_parts,
     repeats_finish,
 )
-from course_provider_openai._chat_reads import choice_path, token_logprobs
+from course_provider_openai._chat_reads import choice_path, token_logprobs, url_citations
 from course_provider_openai._chat_result import (
     ChatChoice,
     ChatFunctionCall,
@@ -76,6 +76,7 @@ class StreamedChoice:
     """
 
     __slots__ = (
+        "_annotations",
         "_audio",
         "_calls",
         "_content_logprobs",
@@ -103,6 +104,7 @@ class StreamedChoice:
         self._audio: AudioPieces | None = None
         self._content_logprobs: list[ChatTokenLogprob] | None = None
         self._refusal_logprobs: list[ChatTokenLogprob] | None = None
+        self._annotations: list[JsonObject] = []
         self._expired = False
         self.closed: ChatChoice | None = None
         """Everything the choice said, from its ``finish_reason`` on (``None`` before)."""
@@ -214,9 +216,10 @@ class StreamedChoice:
             None if self._content_logprobs is None else tuple(self._content_logprobs),
             None if self._refusal_logprobs is None else tuple(self._refusal_logprobs),
             finish,
-            self._dialected.reasoning.joined(),
-            tuple(self._dialected.details),
-            tuple(self._dialected.filters),
+            annotations=tuple(self._annotations),
+            reasoning=self._dialected.reasoning.joined(),
+            reasoning_details=tuple(self._dialected.details),
+            content_filter_results=tuple(self._dialected.filters),
         )
 
     def _rest_of(self, delta: dict[str, Any], index: int, position: int) -> None:
@@ -239,6 +242,11 @@ class StreamedChoice:
         audio = delta.get("audio")
         if audio is not None:
             self._read_audio(audio, index, position)
+        cited = delta.get("annotations")
+        if cited is not None:
+            self._annotations.extend(
+                url_citations(cited, index, choice_path(position, "delta", "annotations"))
+            )
         if self._dialect.reasoning_fields or self._dialect.reasoning_details:
             self._dialected.read_reasoning(delta, self._dialect, index, position)
 

@@ -77,7 +77,7 @@ class ChatGrammar(WireGrammar[ChatResult]):
       repeated Tool-call id, an empty ``choices`` that is not the usage chunk);
     - ``VENDOR_UNKNOWN_EVENT``: an event name other than ``error``, a Tool
       call ``type`` other than ``function`` and ``custom``, a moderation
-      ``type`` OpenAI does not send;
+      or annotation ``type`` OpenAI does not send;
     - ``VENDOR_EVENT_ORDER``: a choice or Tool call that starts before the
       one numbered before it, a fragment of one that never started, anything
       for a choice after it ended, usage before every choice ended or beside

@@ -3,17 +3,23 @@
 The port half of the ``openai-chat`` wire. `ChatGrammar` has judged every
 frame before it gets here; this module decides what the course protocol can
 carry of it. It carries choice 0's text (a chunk per text delta, as it
-comes) and its function Tool calls (complete, at the finish, after the text
-the finish chunk carried); it refuses, at the event where each first
-appears, what the protocol cannot carry (``VENDOR_UNSUPPORTED_CONTENT``): a
-second choice, audio output, the deprecated ``function_call``, a custom
-tool's call, a role other than ``assistant``. Log probabilities and
-moderation results are not content: they are left out. The adapter's own
-rule lives here too: the request it sends asks for usage
-(``stream_options.include_usage``), so a stream that ends without the usage
-chunk fails, though the grammar accepts one. A compatible server's
-`ChatDialect` adds its reasoning (`_chat_dialect_mapping`): reasoning chunks
-as they come, and a reasoning block before the answer.
+comes) with the URL citations of a search model on it (each annotation a
+``CourseOpaque`` of the wire), its function Tool calls (complete, at the
+finish, after the text the finish chunk carried), its refusal (the text of
+the message, stopped with ``REFUSAL``), every finish reason but the
+deprecated ``function_call`` (``length`` is ``LENGTH``, ``content_filter``
+is ``REFUSAL``; a Tool call either cut is never emitted) and the usage
+counts (cached input as ``cache_read_tokens``, reasoning as
+``reasoning_tokens``, ``None`` where not sent). It refuses, at the event
+where each first appears, what the protocol cannot carry
+(``VENDOR_UNSUPPORTED_CONTENT``): a second choice, audio output, the
+deprecated ``function_call``, a custom tool's call, a role other than
+``assistant``. Log probabilities and moderation results are not content:
+they are left out. The adapter's own rule lives here too: the request it
+sends asks for usage (``stream_options.include_usage``), so a stream that
+ends without the usage chunk fails, though the grammar accepts one. A compatible
+server's `ChatDialect` adds its reasoning (`_chat_dialect_mapping`):
+reasoning chunks as they come, and a reasoning block before the answer.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from course_protocol import (
     CourseModelChunk,
     CourseModelResponse,
     CourseModelUsage,
+    CourseOpaque,
+    CourseProtocolError,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
@@ -49,7 +57,12 @@ __all__ = ["ChatMapping"]
 _Code = VendorErrorCode
 _Push = Callable[[CourseModelChunk], None]
 _MESSAGE_ID_PREFIX: Final = "message-"
-_STOP_REASONS: Final = {"stop": CourseStopReason.STOP, "tool_calls": CourseStopReason.TOOL_CALL}
+_STOP_REASONS: Final = {
+    "stop": CourseStopReason.STOP,
+    "tool_calls": CourseStopReason.TOOL_CALL,
+    "length": CourseStopReason.LENGTH,
+    "content_filter": CourseStopReason.REFUSAL,
+}
 _CANNOT_CARRY: Final = f"the course protocol cannot carry it ({WIRE})"
 
 _fail = CHAT_FAILURES.fail
@@ -75,20 +88,21 @@ class ChatMapping(WireMapping[ChatResult]):
     - ``VENDOR_UNSUPPORTED_CONTENT`` where a second choice, audio, a
       ``function_call``, a custom tool's call or a role other than
       ``assistant`` first appears;
-    - at choice 0's finish: ``VENDOR_REFUSAL`` when it refused (the text in
-      ``vendor_message``), ``VENDOR_INCOMPLETE`` for a finish reason the
-      course cannot express (``length``, ``content_filter``,
-      ``function_call``; the reason in ``vendor_type``),
-      ``VENDOR_INVALID_TERMINAL`` when the reason contradicts the content;
+    - at choice 0's finish: ``VENDOR_INCOMPLETE`` for the deprecated
+      ``function_call`` finish, which the course cannot express (the reason
+      in ``vendor_type``), ``VENDOR_INVALID_TERMINAL`` when the reason
+      contradicts the content (a refusal beside Tool calls);
     - from `end`, ``VENDOR_MISSING_TERMINAL`` for a stream without the
-      usage chunk the request asked for.
+      usage chunk the request asked for, ``VENDOR_INVALID_EVENT`` (at the
+      usage chunk) for counts the course cannot hold (more cached input
+      than input, more reasoning than output).
 
     Chunks pushed before a failure stay valid; after one, the mapping is
     spent. Raises ``CourseProtocolError`` when ``request_id`` is not a
     non-blank ``str``.
     """
 
-    __slots__ = ("_chat", "_dialect", "_message", "_stop")
+    __slots__ = ("_chat", "_dialect", "_message", "_stop", "_usage_index")
 
     def __init__(self, request_id: str, dialect: ChatDialect = OPENAI_CHAT) -> None:
         chat = ChatGrammar(dialect)
@@ -97,6 +111,7 @@ class ChatMapping(WireMapping[ChatResult]):
         self._dialect = None if dialect is OPENAI_CHAT else dialect
         self._message: CourseAssistantMessage | None = None
         self._stop = CourseStopReason.STOP
+        self._usage_index = 0
 
     def _map(self, event: WireEvent, index: int, push: _Push) -> None:
         if self._dialect is None:
@@ -111,6 +126,8 @@ class ChatMapping(WireMapping[ChatResult]):
     def _map_chunk(self, event: WireEvent, index: int, push: _Push) -> None:
         if self._chat.error is not None:
             self._vendor_error(index)
+        if event.get("usage") is not None:
+            self._usage_index = index
         for choice in event["choices"]:
             if choice["index"]:
                 _unsupported(
@@ -158,13 +175,16 @@ class ChatMapping(WireMapping[ChatResult]):
         # since audio (the other way to end) was refused where it started.
         assert message is not None
         assert result.id is not None
-        return CourseModelResponse(
-            result.id,
-            self._request_id,
-            message,
-            self._stop,
-            CourseModelUsage(usage.prompt_tokens, usage.completion_tokens),
-        )
+        try:
+            counts = CourseModelUsage(
+                usage.prompt_tokens,
+                usage.completion_tokens,
+                cache_read_tokens=usage.cached_tokens,
+                reasoning_tokens=usage.reasoning_tokens,
+            )
+        except CourseProtocolError as error:
+            CHAT_FAILURES.fail_invalid(f"usage: {error}", self._usage_index)
+        return CourseModelResponse(result.id, self._request_id, message, self._stop, counts)
 
     def _vendor_error(self, index: int) -> NoReturn:
         error = self._chat.error
@@ -186,8 +206,6 @@ class ChatMapping(WireMapping[ChatResult]):
     def _finish(self, content: str | None, index: int, push: _Push) -> None:
         choice = self._chat.choice(0)
         assert choice is not None  # the grammar closed choice 0 at this finish
-        if choice.refusal:
-            CHAT_FAILURES.refused(choice.refusal, index, "refusal")
         reason = choice.finish_reason
         meant = (
             reason
@@ -203,12 +221,21 @@ class ChatMapping(WireMapping[ChatResult]):
                 "which the course protocol cannot express",
                 vendor_type=reason,
             )
+        if choice.refusal:
+            stop = CourseStopReason.REFUSAL
         calls = self._calls(choice)
         blocks: list[CourseAssistantContent] = []
         if choice.reasoning and self._dialect is not None:
             blocks.append(reasoning_block(choice, self._dialect))
-        if choice.content:
-            blocks.append(CourseTextBlock(choice.content))
+        if choice.content or choice.annotations:
+            blocks.append(
+                CourseTextBlock(
+                    choice.content,
+                    citations=tuple(CourseOpaque(WIRE, cited) for cited in choice.annotations),
+                )
+            )
+        if choice.refusal:
+            blocks.append(CourseTextBlock(choice.refusal))
         blocks.extend(calls)
         message = CourseAssistantMessage(
             f"{_MESSAGE_ID_PREFIX}{self._chat.response_id}", tuple(blocks)
@@ -224,16 +251,18 @@ class ChatMapping(WireMapping[ChatResult]):
         self._stop = stop
         if content:
             push(CourseTextDeltaChunk(self._request_id, content))
+        if choice.refusal:
+            # The refusal is the message's last text: one delta, after every content delta.
+            push(CourseTextDeltaChunk(self._request_id, choice.refusal))
         for call in calls:
             push(CourseToolCallChunk(self._request_id, call))
 
     @staticmethod
     def _calls(choice: ChatChoice) -> list[CourseToolCall]:
-        calls = []
-        for call in choice.tool_calls:
-            arguments = call.parsed_arguments
-            # Custom calls were refused where they started; stop and tool_calls are
-            # whole finishes, whose function calls the grammar parsed.
-            assert arguments is not None
-            calls.append(CourseToolCall(call.id, call.name, arguments))
-        return calls
+        # The grammar parses a call's arguments only when the finish says they are
+        # whole; under length or content_filter none is known whole, so none is a call.
+        return [
+            CourseToolCall(call.id, call.name, call.parsed_arguments)
+            for call in choice.tool_calls
+            if call.parsed_arguments is not None
+        ]

@@ -1,4 +1,5 @@
-"""The Chat grammar's reads of the values beside the text: usage, log probabilities, moderation.
+"""The Chat grammar's reads of the values beside the text: usage, log probabilities, moderation,
+annotations.
 
 `choice_path` names a value of a choice in the messages of every part.
 
@@ -21,9 +22,11 @@ from course_provider_openai._chat_wire import WIRE
 from course_provider_openai._failures import CHAT_FAILURES
 from course_vendor import token_count
 
-__all__ = ["chat_usage", "choice_path", "moderation", "token_logprobs"]
+__all__ = ["chat_usage", "choice_path", "moderation", "token_logprobs", "url_citations"]
 
 _MODERATION_TYPES: Final = frozenset({"moderation_results", "error"})
+_URL_CITATION: Final = "url_citation"
+"""The one annotation type OpenAI documents on a message (``ChatCompletionMessage.annotations``)."""
 _NO_TOP: tuple[ChatTokenLogprob, ...] = ()
 
 _invalid = CHAT_FAILURES.invalid
@@ -164,3 +167,41 @@ def moderation(value: object, index: int) -> JsonObject:
         problem = frozen.failure()
         CHAT_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
     return frozen.unwrap()
+
+
+def url_citations(value: object, index: int, path: str) -> list[JsonObject]:
+    """``delta.annotations`` at ``path``: each URL citation checked, frozen, in order.
+
+    OpenAI's search models stream the message's ``annotations`` on a delta
+    (the official SDKs' chunk type does not declare the field; the message
+    type does). Each entry is ``{"type": "url_citation", "url_citation":
+    {"url", "title", "start_index", "end_index"}}``; the rest of an entry is
+    kept as the vendor sent it. Raises ``VENDOR_INVALID_EVENT`` naming the
+    path of the first bad value, ``VENDOR_UNKNOWN_EVENT`` for another ``type``.
+    """
+    if type(value) is not list:
+        _invalid(index, path, "an array or null", value)
+    read: list[JsonObject] = []
+    for position, entry in enumerate(value):
+        where = f"{path}[{position}]"
+        if type(entry) is not dict:
+            _invalid(index, where, "an object", entry)
+        kind = CHAT_FAILURES.text_at(entry, "type", index, parent=where)
+        if kind != _URL_CITATION:
+            CHAT_FAILURES.fail(
+                VendorErrorCode.VENDOR_UNKNOWN_EVENT,
+                index,
+                f"{where}.type {shown(kind)!r} is not an annotation OpenAI documents",
+            )
+        citation = CHAT_FAILURES.object_at(entry, _URL_CITATION, index, parent=where)
+        cited = f"{where}.{_URL_CITATION}"
+        CHAT_FAILURES.text_at(citation, "url", index, parent=cited, non_blank=True)
+        CHAT_FAILURES.text_at(citation, "title", index, parent=cited)
+        for bound in ("start_index", "end_index"):
+            _count(citation.get(bound), index, f"{cited}.{bound}")
+        frozen = freeze_json_object(entry, where)
+        if not isinstance(frozen.value_or(None), dict):
+            problem = frozen.failure()
+            CHAT_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
+        read.append(frozen.unwrap())
+    return read

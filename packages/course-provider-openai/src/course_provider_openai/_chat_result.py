@@ -94,13 +94,14 @@ class ChatChoice:
     vendor's (``stop``, ``length``, ``tool_calls``, ``content_filter``,
     ``function_call``), ``None`` for an audio answer that ended at its
     ``expires_at`` or a choice the vendor's error cut off. The log
-    probabilities are ``None`` when none were sent. ``reasoning`` is the
-    joined reasoning text a compatible server's dialect streams
-    (``reasoning_content``, ``reasoning``, ``thinking`` parts; ``""`` when
-    none came, and always for OpenAI, which streams none), and
-    ``reasoning_details`` OpenRouter's ``reasoning_details`` entries, in order;
-    ``content_filter_results`` Azure's non-empty content-filter results for
-    the choice, in the order they came.
+    probabilities are ``None`` when none were sent. ``annotations`` are
+    the URL citations the deltas carried (search models), each frozen as
+    the vendor sent it, in order. ``reasoning`` is the joined reasoning text
+    a compatible server's dialect streams (``reasoning_content``,
+    ``reasoning``, ``thinking`` parts; ``""`` when none came, and always for
+    OpenAI, which streams none), and ``reasoning_details`` OpenRouter's
+    ``reasoning_details`` entries, in order; ``content_filter_results``
+    Azure's non-empty content-filter results for the choice, in order.
     """
 
     index: int
@@ -113,6 +114,7 @@ class ChatChoice:
     content_logprobs: tuple[ChatTokenLogprob, ...] | None
     refusal_logprobs: tuple[ChatTokenLogprob, ...] | None
     finish_reason: str | None
+    annotations: tuple[JsonObject, ...] = ()
     reasoning: str = ""
     reasoning_details: tuple[JsonObject, ...] = ()
     content_filter_results: tuple[JsonObject, ...] = ()

@@ -20,25 +20,39 @@ __all__ = [
     "ERROR_KEY",
     "ERROR_MESSAGE_KEY",
     "ERROR_TYPE_KEY",
+    "FILENAME_KEY",
+    "FILE_DATA_KEY",
+    "FILE_KEY",
+    "FILE_TYPE",
     "FUNCTION_KEY",
     "FUNCTION_TYPE",
     "ID_KEY",
+    "IMAGE_URL_KEY",
+    "IMAGE_URL_TYPE",
     "INCLUDE_USAGE_KEY",
+    "JSON_SCHEMA_KEY",
+    "JSON_SCHEMA_TYPE",
     "MAX_COMPLETION_TOKENS_KEY",
     "MESSAGES_KEY",
     "MODEL_KEY",
     "NAME_KEY",
     "PARAMETERS_KEY",
     "PATH",
+    "RESPONSE_FORMAT_KEY",
     "ROLE_KEY",
+    "SCHEMA_KEY",
     "STREAM_KEY",
     "STREAM_OPTIONS_KEY",
+    "STRICT_KEY",
     "SYSTEM_ROLE",
+    "TEXT_KEY",
+    "TEXT_TYPE",
     "TOOLS_KEY",
     "TOOL_CALLS_KEY",
     "TOOL_CALL_ID_KEY",
     "TOOL_ROLE",
     "TYPE_KEY",
+    "URL_KEY",
     "USER_ROLE",
     "WIRE",
 ]
@@ -74,6 +88,24 @@ NAME_KEY: Final = "name"
 DESCRIPTION_KEY: Final = "description"
 PARAMETERS_KEY: Final = "parameters"
 ARGUMENTS_KEY: Final = "arguments"
+STRICT_KEY: Final = "strict"
+
+# Structured output: response_format {"type": "json_schema", "json_schema": {...}}.
+RESPONSE_FORMAT_KEY: Final = "response_format"
+JSON_SCHEMA_TYPE: Final = "json_schema"
+JSON_SCHEMA_KEY: Final = "json_schema"
+SCHEMA_KEY: Final = "schema"
+
+# Content parts of a user message (a Tool message takes text parts only).
+TEXT_TYPE: Final = "text"
+TEXT_KEY: Final = "text"
+IMAGE_URL_TYPE: Final = "image_url"
+IMAGE_URL_KEY: Final = "image_url"
+URL_KEY: Final = "url"
+FILE_TYPE: Final = "file"
+FILE_KEY: Final = "file"
+FILE_DATA_KEY: Final = "file_data"
+FILENAME_KEY: Final = "filename"
 
 # Streamed chunks: the grammar spells its keys as literals; these name the terminal frame.
 DONE_DATA: Final = "[DONE]"

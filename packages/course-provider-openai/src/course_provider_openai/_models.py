@@ -9,6 +9,7 @@ configuration, the key (``OPENAI_API_KEY``) and the error bodies.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import ClassVar, final
 
 from course_http import HttpTransport
@@ -17,13 +18,13 @@ from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect
 from course_provider_openai._chat_dialect_request import dialect_messages
 from course_provider_openai._chat_mapping import ChatMapping
-from course_provider_openai._chat_request import chat_request_body
+from course_provider_openai._chat_request import CHAT_CONTENT, chat_request_body
 from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
 from course_provider_openai._errors import describe_error
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
-from course_vendor import ContentSupport, VendorModel, VendorPlay, VendorWire
+from course_vendor import VendorModel, VendorPlay, VendorWire
 
 __all__ = [
     "CHAT_VENDOR_WIRE",
@@ -33,19 +34,23 @@ __all__ = [
     "chat_vendor_wire",
 ]
 
-_REASONING = ContentSupport(frozenset({"reasoning"}))
-"""What a dialect that streams reasoning takes back: its own reasoning blocks."""
-
 
 def chat_vendor_wire(dialect: ChatDialect) -> VendorWire:
-    """The `VendorWire` of a Chat Completions server: its wire and key variable, Chat's path."""
+    """The `VendorWire` of a Chat Completions server: its wire and key variable, Chat's path.
+
+    It sends what OpenAI's Chat sends, and a dialect that streams reasoning
+    takes its own reasoning blocks back too.
+    """
+    content = CHAT_CONTENT
+    if dialect.reasoning_fields or dialect.content_parts:
+        content = replace(CHAT_CONTENT, kinds=CHAT_CONTENT.kinds | {"reasoning"})
     return VendorWire(
         vendor=dialect.wire,
         key_variable=dialect.key_variable,
         path=_chat_wire.PATH,
         describe_error=describe_error,
         options=CHAT_OPTIONS,
-        content=_REASONING if dialect.reasoning_fields or dialect.content_parts else None,
+        content=content,
     )
 
 

@@ -63,6 +63,7 @@ _CHAT_BODY = frozenset(
         _chat_wire.MAX_COMPLETION_TOKENS_KEY,
         _chat_wire.STREAM_KEY,
         _chat_wire.STREAM_OPTIONS_KEY,
+        _chat_wire.RESPONSE_FORMAT_KEY,
         TEMPERATURE,
         TOP_P,
         STOP,
@@ -98,14 +99,16 @@ _RESPONSES_BODY = frozenset(
 
 CHAT_OPTIONS = OptionSupport(
     vendor=_chat_wire.WIRE,
-    sends=frozenset((*COMMON_OPTIONS, *_SHARED_OWN, "seed")) - {"response_format"},
+    sends=frozenset((*COMMON_OPTIONS, *_SHARED_OWN, "seed")),
     temperature_max=_TEMPERATURE_MAX,
     stop_sequences_max=_CHAT_STOP_MAX,
     reasoning=frozenset({ReasoningEffort}),
+    strict_tools=True,
     body_keys=_CHAT_BODY,
 )
 """What Chat Completions sends: every common option (a `ReasoningEffort`, up to 4 stop
-sequences) and ``prompt_cache_key``, ``service_tier``, ``store``, ``seed``."""
+sequences, a ``response_format``), strict Tools, and ``prompt_cache_key``,
+``service_tier``, ``store``, ``seed``."""
 
 RESPONSES_OPTIONS = OptionSupport(
     vendor=_responses_wire.WIRE,
@@ -122,6 +125,7 @@ OPENAI_OPTIONS = OptionSupport(
     temperature_max=_TEMPERATURE_MAX,
     stop_sequences_max=_CHAT_STOP_MAX,
     reasoning=frozenset({ReasoningEffort}),
+    strict_tools=CHAT_OPTIONS.strict_tools or RESPONSES_OPTIONS.strict_tools,
     body_keys=_CHAT_BODY | _RESPONSES_BODY,
 )
 """What either API sends, checked by every `OpenAIConfig`; each model checks its own API's."""

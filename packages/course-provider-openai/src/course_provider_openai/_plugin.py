@@ -21,6 +21,7 @@ from course_provider_openai._azure import (
     azure_chat_wire,
     azure_responses_wire,
 )
+from course_provider_openai._cache_prefix import chat_cache_prefix, responses_cache_prefix
 from course_provider_openai._chat_dialect import (
     AZURE_OPENAI_CHAT,
     DEEPSEEK,
@@ -81,6 +82,7 @@ CHAT_PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_chat_model,
     grammar=ChatGrammar,
+    cache_prefix=chat_cache_prefix,
 )
 """The Chat Completions wire for the vendor registry: its events carry no names; its
 `ChatGrammar` judges a recorded body alone."""
@@ -93,6 +95,7 @@ RESPONSES_PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_responses_model,
     grammar=ResponsesGrammar,
+    cache_prefix=responses_cache_prefix,
 )
 """The Responses wire for the vendor registry: its grammar reads each event's ``type``."""
 
@@ -112,6 +115,7 @@ def _dialect_plugin(dialect: ChatDialect) -> VendorPlugin:
         named_events=False,
         replay_model=partial(_dialect_model, dialect),
         grammar=partial(ChatGrammar, dialect),
+        cache_prefix=chat_cache_prefix,
         dialect_of=CHAT_VENDOR_WIRE.vendor,
     )
 
@@ -157,6 +161,7 @@ AZURE_CHAT_PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_azure_chat_model,
     grammar=partial(ChatGrammar, AZURE_OPENAI_CHAT),
+    cache_prefix=chat_cache_prefix,
 )
 """Azure OpenAI's Chat Completions in its deployment form
 (``/openai/deployments/{deployment}/chat/completions``), read with Azure's dialect."""
@@ -169,5 +174,6 @@ AZURE_RESPONSES_PLUGIN = VendorPlugin(
     named_events=False,
     replay_model=_azure_responses_model,
     grammar=ResponsesGrammar,
+    cache_prefix=responses_cache_prefix,
 )
 """Azure OpenAI's Responses API in its deployment form (``/openai/responses``)."""

@@ -34,6 +34,7 @@ from course_pytest._options import CassetteOptions
 from course_pytest._scratch import keep_recording, scratch_path
 from course_pytest._summary import CassetteUse, cassette_use
 from course_pytest._teardown import fail_unless_consumed
+from course_vendor import prompt_cache_moves
 
 __all__ = ["CourseCassette"]
 
@@ -144,6 +145,8 @@ class CourseCassette:
             cassette,
             replayed=replayed,
             strict=self._opening.options.strict,
+            prompt_cache=self._opening.options.prompt_cache,
+            prompt_cache_exempt=self._opening.options.prompt_cache_exempt,
         )
 
     @property
@@ -257,7 +260,11 @@ class CourseCassette:
         when recorded calls were never played. When ``passed``, the test
         fails too when an ``ignore`` path of its marker points at nothing in
         any call of its cassette (replayed or recorded; a cassette of no
-        calls says nothing): a misspelt path ignores nothing.
+        calls says nothing): a misspelt path ignores nothing. When ``passed``
+        and the marker says ``prompt_cache=True``, the test fails too when a
+        call of its cassette (replayed or recorded) moved the request prefix
+        its wire cached for an earlier call: the course error
+        (``HTTP_PROMPT_CACHE_MOVED``, naming the first moved path) first.
         """
         if self._httpx is not None:
             await self._close_played(self._httpx, check_consumed=check_consumed, passed=passed)
@@ -274,6 +281,7 @@ class CourseCassette:
             self._fail_unless_consumed(transport)
         if passed:
             self._check_ignored(transport.cassette)
+            self._check_prompt_cache(transport.cassette)
 
     async def _close_played(
         self,
@@ -296,6 +304,7 @@ class CourseCassette:
             self._fail_unless_consumed(transport)
         if passed:
             self._check_ignored(transport.cassette)
+            self._check_prompt_cache(transport.cassette)
 
     def _fail_unless_consumed(self, transport: CassetteTransport | Httpx2CassetteTransport) -> None:
         fail_unless_consumed(transport.assert_consumed, str(self.path))
@@ -312,6 +321,20 @@ class CourseCassette:
                 "nothing: is the path misspelt? (a mismatch names the path to paste)",
                 pytrace=False,
             )
+
+    def _check_prompt_cache(self, cassette: Cassette) -> None:
+        if not self._opening.options.prompt_cache:
+            return
+        try:
+            problems = [
+                move.error()
+                for move in prompt_cache_moves([call.request for call in cassette.calls])
+            ]
+        except VendorError as broken:
+            problems = [broken]
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            pytest.fail(f"{problems[0]} ({self.path}){more}", pytrace=False)
 
     def _keep_recording(self, *, passed: bool) -> None:
         keep_recording(self._opening.recording_path, self.path, passed=passed)

@@ -11,6 +11,7 @@ from typing import final
 
 from course_cassettes import Redaction, ReplayFault, RequestMatching
 from course_http import Chunking
+from course_protocol.untrusted import is_blank
 
 __all__ = [
     "CASSETTES_FOLDER",
@@ -37,8 +38,12 @@ _KNOWN = frozenset(
         "faults",
         "chunking",
         "strict",
+        "prompt_cache",
+        "prompt_cache_exempt",
     }
 )
+_OWN = frozenset({"name", "prompt_cache_exempt"})
+"""The marker's keywords a suite's defaults cannot hold: they belong to one test."""
 
 
 @final
@@ -47,7 +52,10 @@ class CassetteOptions:
     """The options of one test's cassette, as its marker gives them.
 
     ``matching`` is ``None`` when the marker says nothing about matching (the
-    cassette's own rule then applies on replay).
+    cassette's own rule then applies on replay). ``prompt_cache`` says whether
+    the test fails when a call of its cassette moved the request prefix its
+    wire cached for an earlier call; ``prompt_cache_exempt`` is why a test is
+    left out of a suite's prompt-cache check (``None``: it is not).
     """
 
     name: str
@@ -57,6 +65,8 @@ class CassetteOptions:
     faults: Mapping[int, ReplayFault]
     chunking: Chunking
     strict: bool = True
+    prompt_cache: bool = False
+    prompt_cache_exempt: str | None = None
 
 
 def options_from_marker(
@@ -71,21 +81,29 @@ def options_from_marker(
     The name is the marker's one positional argument (or ``name=``), or
     `derived_name`. ``suite`` holds the suite's own defaults (the
     ``course_cassette_config`` fixture): the marker's options, the same
-    keywords but ``name``, win over them one by one.
-    Raises ``TypeError`` or ``ValueError`` (saying which option) for
-    anything else.
+    keywords but ``name`` and ``prompt_cache_exempt``, win over them one by
+    one. A test leaves a suite's ``prompt_cache=True`` only with
+    ``prompt_cache_exempt="<why>"`` (a reason that is not blank), never with
+    ``prompt_cache=False``. Raises ``TypeError`` or ``ValueError`` (saying
+    which option) for anything else.
     """
+    own = kwargs
     if suite:
         if not isinstance(suite, Mapping):
             raise TypeError(
                 "the course_cassette_config fixture must return a dict of course_cassette "
                 f"options, not {type(suite).__name__}"
             )
-        unknown_defaults = sorted(str(key) for key in set(suite) - (_KNOWN - {"name"}))
+        unknown_defaults = sorted(str(key) for key in set(suite) - (_KNOWN - _OWN))
         if unknown_defaults:
             raise TypeError(
                 f"the course_cassette_config fixture has unknown options {unknown_defaults}; "
-                f"it takes {sorted(_KNOWN - {'name'})}"
+                f"it takes {sorted(_KNOWN - _OWN)} (a name and an exemption are a test's own)"
+            )
+        if suite.get("prompt_cache") is True and kwargs.get("prompt_cache") is False:
+            raise ValueError(
+                "course_cassette(prompt_cache=False) cannot leave the suite's prompt-cache "
+                "check: say why with prompt_cache_exempt='...'"
             )
         kwargs = {**suite, **kwargs}
     unknown = sorted(set(kwargs) - _KNOWN)
@@ -125,6 +143,7 @@ def options_from_marker(
     strict = kwargs.get("strict", True)
     if type(strict) is not bool:
         raise TypeError("course_cassette(strict=...) must be True or False")
+    prompt_cache, exempt = _prompt_cache(kwargs, own)
     return CassetteOptions(
         name=name,
         matching=matching,
@@ -133,7 +152,33 @@ def options_from_marker(
         faults=dict(faults),
         chunking=chunking,
         strict=strict,
+        prompt_cache=prompt_cache,
+        prompt_cache_exempt=exempt,
     )
+
+
+def _prompt_cache(
+    kwargs: Mapping[str, object], own: Mapping[str, object]
+) -> tuple[bool, str | None]:
+    """Whether the prompt-cache check runs, and the exemption's reason (``own``: the marker's)."""
+    prompt_cache = kwargs.get("prompt_cache", False)
+    if type(prompt_cache) is not bool:
+        raise TypeError("course_cassette(prompt_cache=...) must be True or False")
+    if "prompt_cache_exempt" not in kwargs:
+        return prompt_cache, None
+    exempt = kwargs["prompt_cache_exempt"]
+    if type(exempt) is not str:
+        raise TypeError(
+            "course_cassette(prompt_cache_exempt=...) must be a str saying why the test "
+            f"moves its prompt cache, not {type(exempt).__name__}"
+        )
+    if is_blank(exempt):
+        raise ValueError("course_cassette(prompt_cache_exempt=...) must say why, not be blank")
+    if own.get("prompt_cache") is True:
+        raise ValueError(
+            "course_cassette(prompt_cache=True, prompt_cache_exempt=...) contradict each other"
+        )
+    return False, exempt
 
 
 def derived_name(test_name: str) -> str:

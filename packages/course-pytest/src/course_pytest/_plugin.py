@@ -68,8 +68,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "course_cassette(name=None, *, match=..., ignore=..., redact_fields=..., "
-        "redact_paths=..., keep_headers=..., faults=..., chunking=..., strict=True): the "
-        "test's calls are replayed from (or recorded to) cassettes/<module>/<name>.json",
+        "redact_paths=..., keep_headers=..., faults=..., chunking=..., strict=True, "
+        "prompt_cache=False, prompt_cache_exempt=None): the test's calls are replayed from "
+        "(or recorded to) cassettes/<module>/<name>.json; prompt_cache=True fails the test "
+        "when a call moved the request prefix its wire cached for an earlier call, "
+        "prompt_cache_exempt='<why>' leaves a suite's check, named in the run's summary",
     )
     config.addinivalue_line(
         "markers",
@@ -140,10 +143,12 @@ def _options(item: pytest.Item, suite: Mapping[str, object] | None = None) -> Ca
 def course_cassette_config() -> dict[str, object]:
     """The suite's default ``course_cassette`` options; override it in a ``conftest.py``.
 
-    The marker's keywords but the name (``match``, ``ignore``,
-    ``redact_fields``, ``redact_paths``, ``keep_headers``, ``faults``,
-    ``chunking``, ``strict``); a test's marker overrides them one by one.
-    Default: none (``{}``).
+    The marker's keywords but the name and the exemption (``match``,
+    ``ignore``, ``redact_fields``, ``redact_paths``, ``keep_headers``,
+    ``faults``, ``chunking``, ``strict``, ``prompt_cache``); a test's marker
+    overrides them one by one (``prompt_cache=True`` here checks every
+    test's prompt cache, and a test leaves it only with
+    ``prompt_cache_exempt="<why>"``). Default: none (``{}``).
     """
     return {}
 

@@ -6,7 +6,8 @@ controller); the controller adds them up in a `RunSummary` and prints it in
 pytest's terminal summary: the record mode, how many cassettes and calls
 were replayed and recorded, how many recorded streams their wire's grammar
 judged, every stream no installed wire judges (never silently unchecked),
-and every problem of an installed plug-in.
+how many cassettes the prompt-cache check compared and each test exempted
+from it with its reason, and every problem of an installed plug-in.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ _EVENT_STREAM: Final = "text/event-stream"
 @dataclass(frozen=True, slots=True)
 class CassetteUse:
     """What one test did with its cassette (``path``): ``replayed`` and ``recorded`` calls, the
-    recorded streams its wire ``judged``, and the ``unchecked`` ones (``METHOD path``)."""
+    recorded streams its wire ``judged``, and the ``unchecked`` ones (``METHOD path``); whether
+    its calls were compared for ``prompt_cache``, or why the test is exempt from it."""
 
     path: str
     mode: str
@@ -42,6 +44,8 @@ class CassetteUse:
     judged: int
     unchecked: tuple[str, ...]
     strict: bool
+    prompt_cache: bool = False
+    prompt_cache_exempt: str | None = None
 
     def as_property(self) -> dict[str, object]:
         """Plain values a report carries across processes."""
@@ -53,6 +57,8 @@ class CassetteUse:
             "judged": self.judged,
             "unchecked": list(self.unchecked),
             "strict": self.strict,
+            "prompt_cache": self.prompt_cache,
+            "prompt_cache_exempt": self.prompt_cache_exempt,
         }
 
     @classmethod
@@ -69,13 +75,26 @@ class CassetteUse:
                 judged=int(value["judged"]),
                 unchecked=tuple(str(item) for item in value["unchecked"]),
                 strict=bool(value["strict"]),
+                prompt_cache=bool(value["prompt_cache"]),
+                prompt_cache_exempt=_reason(value["prompt_cache_exempt"]),
             )
         except (KeyError, TypeError, ValueError):
             return None
 
 
+def _reason(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
 def cassette_use(
-    path: str, mode: str, cassette: Cassette, *, replayed: int, strict: bool
+    path: str,
+    mode: str,
+    cassette: Cassette,
+    *,
+    replayed: int,
+    strict: bool,
+    prompt_cache: bool = False,
+    prompt_cache_exempt: str | None = None,
 ) -> CassetteUse:
     """The `CassetteUse` of a test that ended with ``cassette``, ``replayed`` calls played.
 
@@ -83,7 +102,8 @@ def cassette_use(
     its response is a 2xx stream a registered wire's grammar reads
     (``course_vendor.streamed_wire``), and as unchecked when it is a 2xx
     ``text/event-stream`` no installed wire claims, or the test said
-    ``strict=False``.
+    ``strict=False``. ``prompt_cache`` and ``prompt_cache_exempt`` are the
+    test's prompt-cache check and its exemption, as its options say.
     """
     judged = 0
     unchecked: list[str] = []
@@ -108,6 +128,8 @@ def cassette_use(
         judged=judged,
         unchecked=tuple(unchecked),
         strict=strict,
+        prompt_cache=prompt_cache,
+        prompt_cache_exempt=prompt_cache_exempt,
     )
 
 
@@ -140,7 +162,8 @@ class RunSummary:
                 terminalreporter.write_line(line)
 
     def lines(self) -> list[str]:
-        """What the run's end says: the totals, then each unchecked stream and plug-in problem."""
+        """What the run's end says: the totals, then each unchecked stream, each prompt-cache
+        exemption with its reason, and each plug-in problem."""
         if not self.uses:
             return []
         cassettes = len({use.path for use in self.uses})
@@ -154,9 +177,17 @@ class RunSummary:
             f"{_count(replayed, 'call')} replayed, {recorded} recorded; "
             f"{_count(judged, 'stream')} judged by its wire's grammar"
         ]
+        compared = len({use.path for use in self.uses if use.prompt_cache})
+        if compared:
+            lines[0] += f"; {_count(compared, 'cassette')} checked for prompt caching"
         for use in self.uses:
             reason = "strict=False" if not use.strict else "no installed wire claims it"
             lines.extend(f"unchecked ({reason}): {call} in {use.path}" for call in use.unchecked)
+        lines.extend(
+            f"prompt cache not checked ({use.prompt_cache_exempt}): {use.path}"
+            for use in self.uses
+            if use.prompt_cache_exempt is not None
+        )
         lines.extend(f"plug-in problem: {problem}" for problem in registry_problems())
         return lines
 

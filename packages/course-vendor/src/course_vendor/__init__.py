@@ -54,6 +54,11 @@
   transports' ``StreamJudges``), `recorded_stream_problem` judges a whole
   recorded response with it (the cassettes' ``StreamCheck``; `streamed_wire`
   says which wire judges it).
+- The prompt-cache check: each wire declares what its vendor caches of a
+  request (`VendorPlugin.cache_prefix`, a `CachePrefix` of `PrefixPart` s,
+  read with `each_part` and `without_key`); `prompt_cache_moves` finds each
+  call of a cassette that moved the prefix cached for an earlier call
+  (`PromptCacheMove`, where `cache_prefix_difference` says).
 - `play_recorded`: a recorded body played through its wire's model as one
   call (``course replay --wire``).
 """
@@ -61,6 +66,7 @@
 import inspect as _inspect
 
 from course_vendor._api_key import checked_api_key
+from course_vendor._cache_prefix import CachePrefix, PrefixPart, each_part, without_key
 from course_vendor._config import VendorConfig
 from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode, config_error
 from course_vendor._content_support import CONTENT_KINDS, ContentSupport, MediaRule
@@ -81,6 +87,11 @@ from course_vendor._options import (
     ToolChoice,
 )
 from course_vendor._playing import play_recorded
+from course_vendor._prompt_cache import (
+    PromptCacheMove,
+    cache_prefix_difference,
+    prompt_cache_moves,
+)
 from course_vendor._registry import (
     VENDOR_ENTRY_POINT_GROUP,
     VendorRegistry,
@@ -118,12 +129,15 @@ __all__ = [
     "COMMON_OPTIONS",
     "CONTENT_KINDS",
     "VENDOR_ENTRY_POINT_GROUP",
+    "CachePrefix",
     "ContentSupport",
     "EventFailures",
     "FeedResult",
     "MediaRule",
     "NamedTool",
     "OptionSupport",
+    "PrefixPart",
+    "PromptCacheMove",
     "ReasoningEffort",
     "StreamJudge",
     "TextPieces",
@@ -143,9 +157,11 @@ __all__ = [
     "WireGrammar",
     "WireMapping",
     "body_object",
+    "cache_prefix_difference",
     "check_sendable",
     "checked_api_key",
     "config_error",
+    "each_part",
     "event_error",
     "event_object",
     "installed_vendors",
@@ -157,6 +173,7 @@ __all__ = [
     "plain_blocks",
     "plain_content",
     "play_recorded",
+    "prompt_cache_moves",
     "recorded_stream_problem",
     "registry_problems",
     "rescan_installed_vendors",
@@ -168,6 +185,7 @@ __all__ = [
     "usage_counts",
     "vendor_for_path",
     "vendor_names",
+    "without_key",
 ]
 
 # Exported names carry this public module: tracebacks and reprs never show a private one.

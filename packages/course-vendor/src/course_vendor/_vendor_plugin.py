@@ -8,6 +8,7 @@ from typing import Any, final
 
 from course_http import HttpTransport
 from course_protocol.untrusted import type_name
+from course_vendor._cache_prefix import CachePrefix
 from course_vendor._grammar import WireGrammar
 from course_vendor._vendor_model import VendorModel
 from course_vendor._vendor_wire import VendorWire
@@ -31,6 +32,10 @@ class VendorPlugin:
     recorded body, whose answer does not depend on the configuration.
     ``grammar`` makes a fresh `WireGrammar` of the wire, which judges one
     streamed body alone (the cassettes' strict check, ``course check``).
+    ``cache_prefix`` reads a recorded request body (any JSON value; never
+    raising for its shape) into the `CachePrefix` the vendor caches of it,
+    for the prompt-cache check; ``None``: the wire declares none, and its
+    calls are not checked.
     ``dialect_of`` names the wire this one is a dialect of (an
     OpenAI-compatible server's of ``openai-chat``), or ``None``: a dialect
     shares its base wire's endpoint, so the registry gives it a recorded
@@ -48,6 +53,7 @@ class VendorPlugin:
     named_events: bool
     replay_model: Callable[[HttpTransport], VendorModel[Any]]
     grammar: Callable[[], WireGrammar[Any]]
+    cache_prefix: Callable[[object], CachePrefix] | None = None
     dialect_of: str | None = None
 
     def __post_init__(self) -> None:
@@ -69,6 +75,8 @@ class VendorPlugin:
             raise TypeError("VendorPlugin.replay_model must be callable")
         if not callable(self.grammar):
             raise TypeError("VendorPlugin.grammar must be callable")
+        if self.cache_prefix is not None and not callable(self.cache_prefix):
+            raise TypeError("VendorPlugin.cache_prefix must be callable or None")
         if self.dialect_of is not None and type(self.dialect_of) is not str:
             raise TypeError(
                 f"VendorPlugin.dialect_of must be a str or None, not {type_name(self.dialect_of)}"
