@@ -1,7 +1,9 @@
 """One recorded Anthropic SDK call replayed per test: our cassette transport, VCR.py, the floor.
 
 Each pass is one test's worth of work: the replay's set-up (our cassette
-loaded from its file and `Httpx2CassetteTransport` built over it; VCR.py's
+loaded from its file and `Httpx2CassetteTransport` built over it with the
+strict check on, ``course_vendor.stream_judge_for``, as the pytest plugin
+replays: the streamed call's body judged by its wire's grammar; VCR.py's
 ``use_cassette`` with pytest-recording's default record mode, ``none``),
 then an ``anthropic.Anthropic`` client over an ``httpx2.Client`` making one
 call, streamed (``messages.stream``) or plain (``messages.create``), and
@@ -29,6 +31,7 @@ from benchmarks._timing import Spread, measure_sync_side_by_side, per_round_rati
 from benchmarks._vendor_bodies import vendor_body
 from benchmarks.report import Row
 from course_cassettes import Httpx2CassetteTransport, Httpx2RecordingTransport, load_cassette
+from course_vendor import stream_judge_for
 
 __all__ = [
     "GROUP",
@@ -115,14 +118,18 @@ def _floor(anthropic: Any, kind: Kind) -> Callable[[], object]:
 
 def _ours(anthropic: Any, kind: Kind, path: Path) -> Callable[[], object]:
     expected = _answer(kind)[3]
-    with httpx2.Client(transport=Httpx2RecordingTransport(path, inner=_upstream(kind))) as client:
+    recording = Httpx2RecordingTransport(path, inner=_upstream(kind), check=stream_judge_for)
+    with httpx2.Client(transport=recording) as client:
         _call(anthropic, client, kind)
 
     def run() -> object:
-        transport = Httpx2CassetteTransport(load_cassette(path).unwrap())
+        # The strict check on, as the pytest plugin replays: the stream judged by its grammar.
+        transport = Httpx2CassetteTransport(load_cassette(path).unwrap(), check=stream_judge_for)
         with httpx2.Client(transport=transport) as client:
             text = _checked(_call(anthropic, client, kind), expected, OURS)
         transport.assert_consumed()
+        if kind == "streamed" and transport.judged != (0,):
+            raise AssertionError(f"{OURS} judged {transport.judged}, not the one stream")
         return text
 
     return run

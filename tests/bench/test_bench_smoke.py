@@ -22,6 +22,9 @@ from benchmarks._timing import AsyncRun, Spread, measure_async_side_by_side, per
 from benchmarks._vendor_bodies import APIS, VendorBody, body_frames, shapes_for, vendor_body
 from benchmarks._vendor_ours import prepare_decoder_framing, prepare_floor, prepare_ours
 from benchmarks._workload import lazy_records, text_deltas, write_fixture_file
+from benchmarks.grammar import FLOOR as GRAMMAR_FLOOR
+from benchmarks.grammar import OURS as GRAMMAR_OURS
+from benchmarks.grammar import TARGET as GRAMMAR_TARGET
 from benchmarks.imports import top_level_import_us
 from benchmarks.report import TABLE_HEADER, Row, render_markdown
 from benchmarks.vendor_peers import VENDOR_PEERS
@@ -29,7 +32,7 @@ from benchmarks.vendors import DECODER_FRAMING, FLOOR, HTTPX_FRAMING, OUR_MODELS
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from tests.children import child_env
 
-GROUPS = {"streaming", "vendors", "cassettes", "load", "scaling", "import", "check"}
+GROUPS = {"streaming", "vendors", "grammar", "cassettes", "load", "scaling", "import", "check"}
 OUR_STREAMING_ROWS = {
     "ScriptedModel (pre-built chunks)",
     "ScriptedModel (factory builds each chunk)",
@@ -153,6 +156,20 @@ def test_the_cassettes_group_replays_each_call_kind_and_leaves_vcr_out_of_the_sm
         assert ours["against"] == f"httpx2.MockTransport, {kind}"
     document = json.loads((smoke.out / "results.json").read_text(encoding="utf-8"))
     assert document["context"]["vcr_defaults"] == [], "VCR.py's defaults are a peers-only check"
+
+
+def test_the_grammar_group_judges_each_wire_beside_its_floor_with_a_target(
+    smoke: SmokeRun,
+) -> None:
+    for api in APIS:
+        floor = smoke.row(f"{api}: {GRAMMAR_FLOOR}")
+        ours = smoke.row(f"{api}: {GRAMMAR_OURS}")
+        assert floor["status"] == "baseline", api
+        assert floor["figures"]["events"] > 0, api
+        assert ours["against"] == floor["name"], api
+        assert ours["target"] == f"<= {GRAMMAR_TARGET:.0f}x the floor", api
+        assert ours["status"] in {"met", "missed"}, api
+        assert "µs/event" in ours["measured"], api
 
 
 def test_peer_rows_are_measured_or_say_not_installed(smoke: SmokeRun) -> None:

@@ -13,7 +13,7 @@ import pytest
 from course_cassettes import Redaction
 from course_cassettes.responder import CassetteResponder, ServedCall
 from course_http import REDACTED, RecordedResponse, VendorErrorCode
-from course_http.loopback import LoopbackServer
+from course_http.loopback import LoopbackRequest, LoopbackServer
 from tests.course_cassettes.cassettes import call, cassette
 from tests.course_http.helpers import FRAMES, SSE
 from tests.streams import GUARD_SECONDS
@@ -84,15 +84,14 @@ async def test_each_cassette_plays_in_order_and_a_request_goes_to_the_one_it_mat
 async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retry() -> None:
     reports: list[ServedCall] = []
     key = "sk-secret-in-the-query"
+    served = responder(reports)
     async with (
         asyncio.timeout(GUARD_SECONDS),
-        LoopbackServer(responder(reports)) as server,
+        LoopbackServer(served) as server,
         httpx2.AsyncClient(base_url=server.base_url) as client,
     ):
         changed = await client.post("/v1/messages", json={**QUESTION, "model": "other"})
         broken = await client.post("/v1/messages", content=b"[" * 100_000)
-        await client.post("/v1/messages", json=QUESTION)
-        await client.post("/v1/messages", json={"model": "m", "n": 2})
         exhausted = await client.post("/v1/messages", json=QUESTION)
         unknown = await client.post(f"/v1/nothing?key={key}", json={})
 
@@ -107,10 +106,14 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
         "code": VendorErrorCode.HTTP_REQUEST_MISMATCH.value,
     }
     assert json.loads(broken.content)["error"]["message"] == (
-        "first.json calls[0]: body: not usable JSON: nesting is too deep to parse "
+        "first.json calls[1]: body: not usable JSON: nesting is too deep to parse "
         "(no cassette can hold this request body)"
-    )
-    assert json.loads(exhausted.content)["error"]["code"] == "HTTP_RECORDING_EXHAUSTED"
+    ), "the refused request took calls[0], as a replay's mismatch takes its call"
+    assert json.loads(exhausted.content)["error"] == {
+        "type": "course_cassette_error",
+        "message": "every recorded POST /v1/messages call has been served",
+        "code": "HTTP_RECORDING_EXHAUSTED",
+    }
     assert json.loads(unknown.content)["error"] == {
         "type": "course_cassette_error",
         "message": "no cassette records POST /v1/nothing?key=[redacted]",
@@ -120,11 +123,35 @@ async def test_mismatch_exhaustion_and_unknown_paths_are_errors_sdks_do_not_retr
     assert [report.code for report in reports] == [
         VendorErrorCode.HTTP_REQUEST_MISMATCH,
         VendorErrorCode.HTTP_REQUEST_MISMATCH,
-        None,
-        None,
         VendorErrorCode.HTTP_RECORDING_EXHAUSTED,
         VendorErrorCode.HTTP_REQUEST_MISMATCH,
     ]
+    assert served.pending_call_count == 1, "second.json's call is left"
+
+
+def test_a_cassette_left_unplayed_is_named_as_a_replay_names_it() -> None:
+    served = responder([])
+    served(_posted("/v1/messages", QUESTION))
+
+    with pytest.raises(AssertionError) as left:
+        served.assert_consumed()
+
+    assert str(left.value).splitlines() == [
+        "first.json: 1 recorded call(s) never played, from calls[1] (POST /v1/messages): "
+        "the code made fewer calls than recorded",
+        "second.json: 1 recorded call(s) never played, from calls[0] (POST /v1/chat): "
+        "the code made fewer calls than recorded",
+    ]
+    served(_posted("/v1/messages", {"model": "m", "n": 3}))
+    served(_posted("/v1/chat", {"other": True, "user": "anyone"}))
+    served.assert_consumed()
+    assert served.pending_call_count == 0
+
+
+def _posted(path: str, body: object) -> LoopbackRequest:
+    return LoopbackRequest(
+        "POST", path, (("content-type", "application/json"),), json.dumps(body).encode()
+    )
 
 
 async def test_a_request_without_a_body_matches_a_recorded_one_held_as_an_empty_object() -> None:

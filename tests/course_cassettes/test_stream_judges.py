@@ -361,6 +361,7 @@ def test_strict_false_is_written_into_the_cassette_and_no_replay_judges_it(
     ) as recording:
         assert run(way, "anthropic-stream", recording) == "Hello"
     assert recording.judged == ()
+    assert recording.unchecked == ((0, "/v1/messages"),), "named unchecked, never silently"
     assert json.loads(path.read_text(encoding="utf-8"))["strict"] is False
     unjudged = load_cassette(path).unwrap()
     assert unjudged.strict is False
@@ -371,6 +372,7 @@ def test_strict_false_is_written_into_the_cassette_and_no_replay_judges_it(
     with pytest.raises(IndexError):
         run(way, "anthropic-stream", replay)
     assert (replay.judged, replay.problems) == ((), ())
+    assert replay.unchecked == ((0, "/v1/messages"),)
 
     # Extending a cassette that is not strict keeps it so, whatever the extension says.
     extended = tmp_path / "extended.json"
@@ -388,18 +390,17 @@ async def _stalled_after(first: bytes) -> AsyncIterator[bytes]:
 
 
 async def test_a_stream_the_client_left_is_read_on_no_longer_than_the_bound(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    import course_cassettes._httpx2_tee as tee
-
-    monkeypatch.setattr(tee, "REST_LIMIT_SECONDS", 0.01)
     first = ANTHROPIC_SSE[: ANTHROPIC_SSE.index(b"event: content_block_delta")]
 
     def api(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, content=_stalled_after(first), headers=SSE)
 
     path = tmp_path / "cassette.json"
-    recording = Httpx2RecordingTransport(path, inner=httpx2.MockTransport(api))
+    recording = Httpx2RecordingTransport(
+        path, inner=httpx2.MockTransport(api), rest_limit_seconds=0.01
+    )
     async with (
         asyncio.timeout(GUARD_SECONDS),
         httpx2.AsyncClient(transport=recording) as http,
@@ -412,11 +413,8 @@ async def test_a_stream_the_client_left_is_read_on_no_longer_than_the_bound(
 
 @pytest.mark.parametrize(("terminal", "end"), [(False, "stalled"), (True, "complete")])
 def test_a_stream_past_the_byte_bound_is_stalled_unless_its_terminal_event_came(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: bool, end: str
+    tmp_path: Path, terminal: bool, end: str
 ) -> None:
-    import course_cassettes._httpx2_tee as tee
-
-    monkeypatch.setattr(tee, "REST_LIMIT_BYTES", 1)
     body = (
         ANTHROPIC_SSE if terminal else ANTHROPIC_SSE[: ANTHROPIC_SSE.index(b"event: message_stop")]
     )
@@ -426,7 +424,9 @@ def test_a_stream_past_the_byte_bound_is_stalled_unless_its_terminal_event_came(
         return httpx2.Response(200, content=iter([body, padding, padding]), headers=SSE)
 
     path = tmp_path / "cassette.json"
-    recording = Httpx2RecordingTransport(path, inner=httpx2.MockTransport(api), check=block_order)
+    recording = Httpx2RecordingTransport(
+        path, inner=httpx2.MockTransport(api), check=block_order, rest_limit_bytes=1
+    )
     with (
         httpx2.Client(transport=recording) as http,
         http.stream("POST", "https://api.anthropic.com/v1/messages", json={}) as response,

@@ -55,7 +55,8 @@ def test_the_google_genai_sdk_replays_a_gemini_cassette_sync_and_async(
     # The SDK would take a key from the environment before the one it is given.
     for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
-    for name in ("sync", "async"):
+    # The refused request takes a call as a replay's mismatch does: "a.json"'s, served first.
+    for name in ("a", "sync", "async"):
         write_wire_cassette(tmp_path / "cassettes" / f"{name}.json", WIRES["gemini"])
     config = types.GenerateContentConfig(max_output_tokens=64)
 

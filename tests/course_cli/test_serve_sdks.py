@@ -49,6 +49,9 @@ def test_the_official_sdks_receive_the_recorded_answers_and_ctrl_c_stops_the_ser
     tmp_path: Path,
 ) -> None:
     paths = write_wire_cassettes(tmp_path / "cassettes")
+    # The refused request takes a call as a replay's mismatch does: this copy's, served first.
+    chat_wire = next(wire for wire in WIRES if wire.name == "openai-chat")
+    write_wire_cassette(tmp_path / "cassettes" / "openai-chat-refused.json", chat_wire)
     messages, chat, responses = (
         _body(paths[name]) for name in ("anthropic-messages", "openai-chat", "openai-responses")
     )

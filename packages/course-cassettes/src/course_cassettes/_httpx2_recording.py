@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import random
 import threading
@@ -16,7 +17,7 @@ from returns.result import Failure
 from course_cassettes._cassette import Cassette, Redaction, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
 from course_cassettes._httpx2_calls import json_body, raw_path
-from course_cassettes._httpx2_tee import TeeBody
+from course_cassettes._httpx2_tee import REST_LIMIT_BYTES, REST_LIMIT_SECONDS, TeeBody
 from course_cassettes._judging import Judging, StreamJudges
 from course_cassettes._recording_log import RecordingCall, RecordingLog
 from course_cassettes._refusal import refusal
@@ -45,11 +46,13 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     status and body, ``end: "interrupted"`` for a dropped connection,
     ``"stalled"`` for one that timed out) and the file is rewritten at once
     (never half) when a call ends and at `close`. A body the client stops
-    reading is read to its end anyway, within bounds
-    (``course_cassettes.REST_LIMIT_BYTES`` and ``REST_LIMIT_SECONDS``), so the
-    cassette holds the whole stream: it is ``"complete"`` when it ended, or
-    when its judge saw the terminal event (the sync OpenAI client stops at
-    ``[DONE]``), ``"stalled"`` otherwise. The body is asked for unencoded and
+    reading is read to its end anyway, within ``rest_limit_bytes`` and
+    ``rest_limit_seconds`` (``course_cassettes.REST_LIMIT_BYTES`` and
+    ``REST_LIMIT_SECONDS`` by default; a sync read still waiting when the time
+    is up is cut, its socket shut down), so the cassette holds the whole
+    stream: it is ``"complete"`` when it ended, or when its judge saw the
+    terminal event (the sync OpenAI client stops at ``[DONE]``),
+    ``"stalled"`` otherwise. The body is asked for unencoded and
     passed on decoded, as `RecordingTransport` does, with the same
     redaction: allow-listed headers only, no secret header,
     ``redaction``'s fields and paths masked, every credential of the request
@@ -85,7 +88,13 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         replay_first: Cassette | None = None,
         check: StreamJudges | None = None,
         strict: bool = True,
+        rest_limit_bytes: int = REST_LIMIT_BYTES,
+        rest_limit_seconds: float = REST_LIMIT_SECONDS,
     ) -> None:
+        if type(rest_limit_bytes) is not int or rest_limit_bytes < 1:
+            raise ValueError("rest_limit_bytes must be an int, 1 or more")
+        if type(rest_limit_seconds) not in (int, float) or not 0 < rest_limit_seconds < math.inf:
+            raise ValueError("rest_limit_seconds must be a finite number of seconds, more than 0")
         if inner is not None and not isinstance(
             inner, (httpx2.BaseTransport, httpx2.AsyncBaseTransport)
         ):
@@ -99,7 +108,8 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
             strict=strict,
         )
         self._inner = inner
-        self._judging = Judging(check if strict else None)
+        self._rest_limits = (rest_limit_bytes, float(rest_limit_seconds))
+        self._judging = Judging(check, strict=strict)
         self._random = random.Random(0)
         self._lock = threading.Lock()
 
@@ -137,7 +147,7 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     def unchecked(self) -> tuple[tuple[int, str], ...]:
         """The index and path of each call whose 2xx event stream no installed wire judged.
 
-        Empty without ``check``: nothing was asked to be judged.
+        Empty without ``check``; without ``strict``, every 2xx event stream recorded.
         """
         return self._judging.unchecked
 
@@ -177,7 +187,14 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         return httpx2.Response(
             status_code=response.status_code,
             headers=headers,
-            stream=TeeBody(self._log, call, response, judge),
+            stream=TeeBody(
+                self._log,
+                call,
+                response,
+                judge,
+                rest_bytes=self._rest_limits[0],
+                rest_seconds=self._rest_limits[1],
+            ),
             request=request,
             extensions=response.extensions,
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from collections.abc import Mapping
 from typing import Literal, final, get_args
@@ -15,7 +14,7 @@ from course_cassettes._cassette import Cassette, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
 from course_cassettes._faults import ReplayFault
 from course_cassettes._httpx2_calls import json_body, raw_path
-from course_cassettes._judging import Judging, StreamJudges
+from course_cassettes._judging import StreamJudges
 from course_cassettes._player import CassettePlayer
 from course_cassettes._redaction import redacted_request, request_secrets
 from course_cassettes._refusal import refusal
@@ -99,8 +98,8 @@ class Httpx2CassetteTransport(PlaybackExchange):
             chunking=chunking,
             seed=seed,
             when_exhausted=when_exhausted,
+            check=check,
         )
-        self._judging = Judging(check if cassette.strict else None)
         self._refusal = refusal
         self._sent: list[RecordedRequest] = []
         # A sync client may be shared by threads: each call takes its place in order.
@@ -134,7 +133,7 @@ class Httpx2CassetteTransport(PlaybackExchange):
         An SDK may turn a refusal into an error that the code under test
         catches; this is where the test still finds it.
         """
-        return self._judging.problems
+        return self._player.problems
 
     @property
     def replayed(self) -> tuple[int, ...]:
@@ -144,15 +143,15 @@ class Httpx2CassetteTransport(PlaybackExchange):
     @property
     def judged(self) -> tuple[int, ...]:
         """The index of each recorded call whose stream its wire's grammar judged, in order."""
-        return self._judging.judged
+        return self._player.judged
 
     @property
     def unchecked(self) -> tuple[tuple[int, str], ...]:
         """The index and path of each served call whose 2xx event stream no installed wire judged.
 
-        Empty without ``check`` or with ``strict: false``: nothing was asked to be judged.
+        Empty without ``check``; with ``strict: false``, every 2xx event stream served.
         """
-        return self._judging.unchecked
+        return self._player.unchecked
 
     @property
     def pending_call_count(self) -> int:
@@ -176,29 +175,24 @@ class Httpx2CassetteTransport(PlaybackExchange):
                 )
                 problem = f"call {index + 1}: {scrub(body.failure(), secrets)}"
                 return self._refused(VendorErrorCode.HTTP_REQUEST_MISMATCH, problem, None)
-            self._sent.append(sent_request(request, content or b"{}"))
+            held = body.unwrap()
+            self._sent.append(sent_request(request, content, body=held))
             sent = redacted_request(
-                request.method, path, {}, body.unwrap(), player.cassette.redaction, secrets
+                request.method, path, {}, held, player.cassette.redaction, secrets
             )
             try:
-                index, played = player.play(sent, sent)
+                _, played = player.play(sent, sent)
             except RecordingExhaustedError as exhausted:
                 code = VendorErrorCode.HTTP_RECORDING_EXHAUSTED
                 return self._refused(code, str(exhausted), exhausted)
             except RequestMismatchError as mismatch:
                 code = VendorErrorCode.HTTP_REQUEST_MISMATCH
                 return self._refused(code, str(mismatch), mismatch)
-        if player.faulted(index):
-            return played
-        recorded = player.cassette.calls[index]
-        judge = self._judging.judge(
-            index, recorded.request.path, played.status, recorded.response.headers
-        )
-        return played if judge is None else dataclasses.replace(played, judge=judge)
+        return played
 
     def _refused(self, code: VendorErrorCode, problem: str, raised: Exception | None) -> Playback:
         error = VendorError(code, problem, vendor=CASSETTE_VENDOR)
-        self._judging.refused(error)
+        self._player.refused(error)
         if self._refusal == "raise":
             raise error if raised is None else raised
         return self._player.whole(refusal(400, code, problem))

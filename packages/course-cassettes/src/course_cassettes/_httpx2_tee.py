@@ -17,7 +17,7 @@ from typing import Final
 import httpx2
 
 from course_cassettes._recording_log import RecordingCall, RecordingLog, ended_by
-from course_http import BodyJudge, OnceStream, ResponseEnd, VendorError
+from course_http import BodyJudge, OnceStream, ReadCut, ResponseEnd, VendorError
 
 __all__ = ["REST_LIMIT_BYTES", "REST_LIMIT_SECONDS", "TeeBody"]
 
@@ -27,8 +27,11 @@ REST_LIMIT_BYTES: Final = 16 * 1024 * 1024
 REST_LIMIT_SECONDS: Final = 10.0
 """At most this long is spent reading a body after its client stopped reading it.
 
-An async read is cut when it passes; a sync one is checked between chunks
-(a single read waits at most the client's own read timeout)."""
+A read still waiting when it passes is cut: an async one is cancelled; a
+sync one over a socket (any transport that gives httpcore's
+``network_stream`` extension, the default ones included) has the socket shut
+down under it. A sync transport that gives no socket is checked between
+chunks only."""
 
 
 class TeeBody(OnceStream):
@@ -47,7 +50,7 @@ class TeeBody(OnceStream):
     makes it ``"complete"`` whatever followed. At a complete end the judge's
     `close` is asked, and its problem raised where the client reads the
     end (a client that stopped reading only finds it in the transport's
-    problems).
+    problems). ``rest_bytes`` and ``rest_seconds`` are the bounds.
     """
 
     def __init__(
@@ -56,11 +59,16 @@ class TeeBody(OnceStream):
         call: RecordingCall,
         response: httpx2.Response,
         judge: BodyJudge | None,
+        *,
+        rest_bytes: int = REST_LIMIT_BYTES,
+        rest_seconds: float = REST_LIMIT_SECONDS,
     ) -> None:
         self._log = log
         self._call = call
         self._response = response
         self._judge = judge
+        self._rest_bytes = rest_bytes
+        self._rest_seconds = rest_seconds
         self._ended = False
         self._sync_body: Iterator[bytes] | None = None
         self._async_body: AsyncIterator[bytes] | None = None
@@ -118,33 +126,35 @@ class TeeBody(OnceStream):
         if self._ended:
             return
         end: ResponseEnd = "stalled"
-        deadline = time.monotonic() + REST_LIMIT_SECONDS
+        deadline = time.monotonic() + self._rest_seconds
         read = 0
+        cut = ReadCut(self._response, self._rest_seconds)
         try:
             for chunk in body:
                 self._kept(chunk)
                 read += len(chunk)
-                if read >= REST_LIMIT_BYTES or time.monotonic() >= deadline:
+                if read >= self._rest_bytes or time.monotonic() >= deadline:
                     break
             else:
                 end = "complete"
         except Exception as error:
-            end = ended_by(error)
+            end = "stalled" if cut.fired else ended_by(error)
         finally:
+            cut.disarm()
             self._end(self._finished_or(end))
 
     async def _arest(self, body: AsyncIterator[bytes]) -> None:
-        """`_rest`, for an async client: the time bound cuts a read that waits."""
+        """`_rest`, for an async client: the time bound cancels a read that waits."""
         if self._ended:
             return
         end: ResponseEnd = "stalled"
         read = 0
         try:
-            async with asyncio.timeout(REST_LIMIT_SECONDS):
+            async with asyncio.timeout(self._rest_seconds):
                 async for chunk in body:
                     self._kept(chunk)
                     read += len(chunk)
-                    if read >= REST_LIMIT_BYTES:
+                    if read >= self._rest_bytes:
                         break
                 else:
                     end = "complete"

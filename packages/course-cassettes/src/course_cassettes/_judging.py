@@ -35,18 +35,22 @@ def _is_event_stream(status: int, headers: Mapping[str, str]) -> bool:
 class Judging:
     """What one transport's strict check found: its problems, and which streams it judged.
 
-    ``judges`` is the check (`StreamJudges`; ``None``: nothing is judged).
-    `judge` gives the judge of one call's body; a refusal is kept with
-    `refused`. Safe to share between threads. Raises ``TypeError`` when
-    ``judges`` is neither a callable nor ``None``.
+    ``judges`` is the check (`StreamJudges`; ``None``: nothing is judged,
+    nor counted). Without ``strict`` (a cassette that says ``strict:
+    false``) nothing is judged either, and every 2xx event stream is kept
+    in `unchecked`. `judge` gives the judge of one call's body; a refusal is
+    kept with `refused`. Safe to share between threads. Raises
+    ``TypeError`` when ``judges`` is neither a callable nor ``None``.
     """
 
-    def __init__(self, judges: StreamJudges | None) -> None:
+    def __init__(self, judges: StreamJudges | None, *, strict: bool = True) -> None:
         if judges is not None and not callable(judges):
             raise TypeError("check must be a callable or None")
         self._judges = judges
+        self._strict = strict
         self._lock = threading.Lock()
         self._problems: list[VendorError] = []
+        self._of_call: dict[int, VendorError] = {}
         self._judged: list[int] = []
         self._unchecked: list[tuple[int, str]] = []
 
@@ -68,17 +72,22 @@ class Judging:
         with self._lock:
             return tuple(self._unchecked)
 
+    def problem_of(self, index: int) -> VendorError | None:
+        """The problem found in the stream of call ``index``, ``None`` while it has none."""
+        with self._lock:
+            return self._of_call.get(index)
+
     def judge(
         self, index: int, path: str, status: int, headers: Mapping[str, str]
     ) -> BodyJudge | None:
         """The judge of call ``index``'s body, its problems kept here named by the call.
 
-        ``None`` when nothing judges it: no check, or none for this call (a
-        2xx event stream is then kept in `unchecked`).
+        ``None`` when nothing judges it: no check, not strict, or no judge
+        for this call (a 2xx event stream is then kept in `unchecked`).
         """
         if self._judges is None:
             return None
-        judge = self._judges(path, status, headers)
+        judge = self._judges(path, status, headers) if self._strict else None
         with self._lock:
             if judge is None:
                 if _is_event_stream(status, headers):
@@ -89,11 +98,13 @@ class Judging:
 
     def refused(self, problem: VendorError) -> None:
         """Keep ``problem``, a request the transport refused."""
-        self._found(problem)
-
-    def _found(self, problem: VendorError) -> None:
         with self._lock:
             self._problems.append(problem)
+
+    def _found(self, problem: VendorError, index: int) -> None:
+        with self._lock:
+            self._problems.append(problem)
+            self._of_call.setdefault(index, problem)
 
 
 @final
@@ -102,7 +113,9 @@ class _CallJudge:
 
     __slots__ = ("_index", "_judge", "_keep", "_problem")
 
-    def __init__(self, judge: BodyJudge, index: int, keep: Callable[[VendorError], None]) -> None:
+    def __init__(
+        self, judge: BodyJudge, index: int, keep: Callable[[VendorError, int], None]
+    ) -> None:
         self._judge = judge
         self._index = index
         self._keep = keep
@@ -126,5 +139,5 @@ class _CallJudge:
         if problem is None:
             return None
         self._problem = located(problem, self._index)
-        self._keep(self._problem)
+        self._keep(self._problem, self._index)
         return self._problem

@@ -42,11 +42,17 @@ the /v1 of the recorded /v1/chat/completions (with /openai/v1 for a call
 recorded under such a compatible vendor's base URL). Any other client takes
 the first URL and the recorded paths.
 
-Each request is answered by the next unplayed call of a cassette that
-recorded the same method and path, when the request matches it as a replay
-would; the recorded status, headers and body are sent byte for byte. Any
-other request is refused with a JSON error naming a course code and the
-problem, with x-should-retry: false (so the SDKs do not retry it):
+Each request goes to the next unplayed call of a cassette that recorded the
+same method and path, and is compared with it as a replay compares it: when
+it matches, the recorded status, headers and body are sent byte for byte;
+when it differs, it is refused and the call counts as played, as in a test's
+replay. Each served stream is judged by its wire's grammar as it is sent
+(unless its cassette says strict: false): an event the grammar refuses is
+not sent, the connection is closed there, and a line on stderr names the
+grammar's code ('POST /v1/messages: VENDOR_EVENT_ORDER: test_agent/answers.json
+calls[0].response.body: ...'). Any other request is refused with a JSON
+error naming a course code and the problem, with x-should-retry: false (so
+the SDKs do not retry it):
   HTTP_REQUEST_MISMATCH     400: it differs from the next recorded call of
                             its method and path (the first difference); 404:
                             no cassette records its method and path
@@ -179,6 +185,7 @@ def run_serve(
     # import would hold up the loop (a slow callback in asyncio debug mode).
     from course_cassettes.responder import CassetteResponder
     from course_http.loopback import LoopbackServer
+    from course_vendor import stream_judge_for
 
     out = writer_for(sys.stdout)
     err = writer_for(sys.stderr)
@@ -186,6 +193,7 @@ def run_serve(
         cassettes,
         chunking=_CHUNKINGS[chunking],
         delay=delay_ms / 1000,
+        check=stream_judge_for,
         report=_reporter(out, err),
     )
     server = LoopbackServer(responder, port=port)

@@ -25,7 +25,8 @@
   `PlaybackExchange`, an httpx2 transport for sync and async clients (how a
   recorded response is played: `playback_of`, `playback_response`,
   `cut_body`, the one `PlayedBody`, each chunk fed to a `BodyJudge` before
-  the client reads it; `OnceStream`, a body read once), `sent_request` (a
+  the client reads it; `OnceStream`, a body read once), `ReadCut` (a sync
+  read waiting on a silent socket, ended at a deadline), `sent_request` (a
   request as a replaying transport lists it), and the two signals a
   replaying transport raises,
   `RecordingExhaustedError` and `RequestMismatchError`, which `stream_events`
@@ -55,6 +56,7 @@ from course_http._playback import (
     playback_response,
 )
 from course_http._played_body import OnceStream, PlayedBody
+from course_http._read_cut import ReadCut
 from course_http._recorded import (
     Chunking,
     RecordedRequest,
@@ -106,6 +108,7 @@ __all__ = [
     "Playback",
     "PlaybackExchange",
     "PlayedBody",
+    "ReadCut",
     "RecordedRequest",
     "RecordedResponse",
     "RecordedTransport",

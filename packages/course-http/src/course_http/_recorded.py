@@ -126,12 +126,18 @@ class RequestMismatchError(Exception):
         self.difference = difference
 
 
-def sent_request(request: httpx2.Request, content: bytes) -> RecordedRequest:
-    """``request`` as a replaying transport lists it: the JSON body parsed back, no secrets."""
+def sent_request(
+    request: httpx2.Request, content: bytes, *, body: JsonObject | None = None
+) -> RecordedRequest:
+    """``request`` as a replaying transport lists it: the JSON body parsed back, no secrets.
+
+    ``body``, when given, is ``content`` already parsed and frozen (a
+    transport that read it once does not pay for a second parse).
+    """
     return RecordedRequest(
         method=request.method,
         path=request.url.raw_path.decode("ascii"),
-        body=freeze_json_object(json.loads(content)).unwrap(),
+        body=freeze_json_object(json.loads(content)).unwrap() if body is None else body,
         headers=without_secrets(dict(request.headers.items())),
     )
 

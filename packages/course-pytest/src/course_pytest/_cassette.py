@@ -124,27 +124,17 @@ class CourseCassette:
     def use(self) -> CassetteUse | None:
         """What this test did with its cassette, for the run's summary; ``None`` when unused.
 
-        A replay counts the calls it played, a recording the calls it wrote
-        (an extension: the cassette's earlier calls as replayed, the rest as
-        recorded).
+        As its httpx2 transport (`exchange`) counted it: the calls it
+        replayed (an extension: the earlier calls it served) and recorded,
+        the streams it judged and those it could not.
         """
-        transport = self._httpx if self._httpx is not None else self._transport
-        if transport is None:
+        exchange = self.exchange
+        if exchange is None:
             return None
-        cassette = transport.cassette
-        if isinstance(transport, (CassetteTransport, Httpx2CassetteTransport)):
-            replayed = len(transport.requests)
-        elif self.plan == "extend":
-            earlier = self._opening.recorded()
-            replayed = 0 if earlier is None else len(earlier.calls)
-        else:
-            replayed = 0
         return cassette_use(
             str(self.path),
             self.mode.value,
-            cassette,
-            replayed=replayed,
-            strict=self._opening.options.strict,
+            exchange,
             prompt_cache=self._opening.options.prompt_cache,
             prompt_cache_exempt=self._opening.options.prompt_cache_exempt,
         )

@@ -1,6 +1,7 @@
 """What a run did with its cassettes, said once at its end: the record mode, the calls, the checks.
 
-Each test that used a cassette leaves a `CassetteUse` on its teardown report
+Each test that used a cassette leaves a `CassetteUse` on its teardown report,
+what its httpx2 transport counted as it played or recorded
 (``user_properties``, so that pytest-xdist carries it from a worker to the
 controller); the controller adds them up in a `RunSummary` and prints it in
 pytest's terminal summary: the record mode, how many cassettes and calls
@@ -18,24 +19,22 @@ from typing import Final, final
 
 import pytest
 
-from course_cassettes import Cassette
-from course_http import VendorError
-from course_vendor import registry_problems, streamed_wire
+from course_cassettes import Httpx2CassetteTransport, Httpx2RecordingTransport
+from course_vendor import registry_problems
 
 __all__ = ["USE_KEY", "CassetteUse", "RunSummary", "cassette_use"]
 
 USE_KEY: Final = "course_cassette"
 """The name of a teardown report's user property that holds a test's `CassetteUse`."""
 
-_EVENT_STREAM: Final = "text/event-stream"
-
 
 @final
 @dataclass(frozen=True, slots=True)
 class CassetteUse:
-    """What one test did with its cassette (``path``): ``replayed`` and ``recorded`` calls, the
-    recorded streams its wire ``judged``, and the ``unchecked`` ones (``METHOD path``); whether
-    its calls were compared for ``prompt_cache``, or why the test is exempt from it."""
+    """What one test did with its cassette (``path``), as its transport counted it:
+    ``replayed`` and ``recorded`` calls, the streams its wire ``judged``, and the
+    ``unchecked`` ones (``METHOD path``); ``strict`` is the cassette's; whether its
+    calls were compared for ``prompt_cache``, or why the test is exempt from it."""
 
     path: str
     mode: str
@@ -89,45 +88,33 @@ def _reason(value: object) -> str | None:
 def cassette_use(
     path: str,
     mode: str,
-    cassette: Cassette,
+    exchange: Httpx2CassetteTransport | Httpx2RecordingTransport,
     *,
-    replayed: int,
-    strict: bool,
     prompt_cache: bool = False,
     prompt_cache_exempt: str | None = None,
 ) -> CassetteUse:
-    """The `CassetteUse` of a test that ended with ``cassette``, ``replayed`` calls played.
+    """The `CassetteUse` of a test whose cassette ``exchange`` played or recorded.
 
-    The calls past them were recorded. A call's stream counts as judged when
-    its response is a 2xx stream a registered wire's grammar reads
-    (``course_vendor.streamed_wire``), and as unchecked when it is a 2xx
-    ``text/event-stream`` no installed wire claims, or the test said
-    ``strict=False``. ``prompt_cache`` and ``prompt_cache_exempt`` are the
-    test's prompt-cache check and its exemption, as its options say.
+    What the transport did, as it counted it: the calls it replayed and
+    recorded, the streams its wire's grammar judged (`judged`), and the 2xx
+    event streams none judged (`unchecked`: no installed wire claims them,
+    or the cassette says ``strict: false``).
+    ``prompt_cache`` and ``prompt_cache_exempt`` are the test's prompt-cache
+    check and its exemption, as its options say.
     """
-    judged = 0
-    unchecked: list[str] = []
-    for call in cassette.calls:
-        response = call.response
-        streams = 200 <= response.status < 300 and response.headers.get(
-            "content-type", ""
-        ).lower().startswith(_EVENT_STREAM)
-        try:
-            wire = streamed_wire(call.request.path, response)
-        except VendorError:
-            wire = None
-        if wire is not None and strict:
-            judged += 1
-        elif streams or wire is not None:
-            unchecked.append(f"{call.request.method} {call.request.path.partition('?')[0]}")
+    calls = exchange.cassette.calls
+    recorded = exchange.recorded if isinstance(exchange, Httpx2RecordingTransport) else ()
     return CassetteUse(
         path=path,
         mode=mode,
-        replayed=min(replayed, len(cassette.calls)),
-        recorded=max(0, len(cassette.calls) - replayed),
-        judged=judged,
-        unchecked=tuple(unchecked),
-        strict=strict,
+        replayed=len(exchange.replayed),
+        recorded=len(recorded),
+        judged=len(exchange.judged),
+        unchecked=tuple(
+            f"{calls[index].request.method} {shown.partition('?')[0]}"
+            for index, shown in exchange.unchecked
+        ),
+        strict=exchange.cassette.strict,
         prompt_cache=prompt_cache,
         prompt_cache_exempt=prompt_cache_exempt,
     )
