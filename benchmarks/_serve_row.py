@@ -50,6 +50,7 @@ PASS_SECONDS = 120.0
 _PATHS: dict[Api, str] = {
     "anthropic-messages": "/v1/messages",
     "openai-chat": "/v1/chat/completions",
+    "deepseek": "/v1/chat/completions",
     "openai-responses": "/v1/responses",
     "gemini": f"/v1beta/models/{GEMINI_MODEL}:streamGenerateContent?alt=sse",
 }

@@ -210,6 +210,19 @@ def _chat_chunk(delta: dict[str, object], finish: str | None = None) -> str:
     )
 
 
+def _deepseek(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
+    """DeepSeek's dialect of the Chat body: every delta says ``reasoning_content`` (null while
+    the answer streams), as its reasoning models send it."""
+    for name, data in _chat(pieces, shape):
+        if data.startswith("{"):
+            chunk = json.loads(data)
+            chunk["model"] = "deepseek-chat"
+            for choice in chunk["choices"]:
+                choice["delta"] = {**choice["delta"], "reasoning_content": None}
+            data = _json(chunk)
+        yield name, data
+
+
 def _chat(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
     if shape == "text":
         yield "", _chat_chunk({"role": "assistant", "content": "", "refusal": None})
@@ -407,6 +420,7 @@ def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
 _BUILDERS: dict[Api, Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]] = {
     "anthropic-messages": _anthropic,
     "openai-chat": _chat,
+    "deepseek": _deepseek,
     "openai-responses": _named_responses,
     "gemini": lambda pieces, shape: gemini_events(pieces, shape, len(pieces), TOOL_NAME),
 }

@@ -47,6 +47,7 @@ OUR_MODELS: dict[Api, str] = {
     "openai-chat": "ours: OpenAIChatModel",
     "openai-responses": "ours: OpenAIResponsesModel",
     "gemini": "ours: GeminiModel",
+    "deepseek": "ours: OpenAIChatModel (deepseek dialect)",
 }
 SUPERLINEAR = 13.0
 """A peer whose time grew more than this for ten times the events is not run once more."""

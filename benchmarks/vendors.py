@@ -76,9 +76,14 @@ the item's ``done`` (and the terminal's repetition) with it exactly, one more co
 the parsed arguments."""
 
 
-def _helper_name(api: Api) -> str:
-    """The API's SDK stream-helper row, or its raw SDK row when the SDK has no helper."""
+def _helper_name(api: Api) -> str | None:
+    """The API's SDK stream-helper row, or its raw SDK row when the SDK has no helper.
+
+    ``None`` for a dialect measured without peers (its SDK rows are its base wire's).
+    """
     sdk = [peer.name for peer in VENDOR_PEERS if peer.api == api and " SDK " in peer.name]
+    if not sdk:
+        return None
     return next((name for name in sdk if "stream()" in name), sdk[0])
 
 
@@ -118,8 +123,12 @@ def _our_targets(api: Api, measured: Measured, budget: VendorsBudget) -> tuple[s
         words = [f"<= {FLOOR_LIMIT:.0f}x floor at every N"]
     met = all(_median_ratio(measured, name, n) <= FLOOR_LIMIT for n in judged)
     helper = _helper_name(api)
-    shared = [n for n in measured.sizes_of(helper) if n in measured.sizes_of(name)]
-    if shared:
+    shared = (
+        []
+        if helper is None
+        else [n for n in measured.sizes_of(helper) if n in measured.sizes_of(name)]
+    )
+    if helper is not None and shared:
         # At the middle size (all rounds) when both ran there, else the largest both did.
         middle = budget.sizes[len(budget.sizes) // 2]
         at = middle if middle in shared else shared[-1]

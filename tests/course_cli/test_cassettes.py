@@ -15,7 +15,7 @@ from course_cassettes import Cassette, CassetteCall, cassette_to_json, write_cas
 from course_http import RecordedRequest, RecordedResponse, RecordedTransport
 from tests.course_cassettes.replays import replay
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
-from tests.course_vendor.wires import SSE, WIRES, Wire
+from tests.course_vendor.wires import PATH_WIRES, SSE, WIRES, Wire
 
 
 async def _recorded(wire: Wire, *deltas: str, base_url: str | None = None) -> Cassette:
@@ -39,8 +39,10 @@ def write_wire_cassette(path: Path, wire: Wire, base_url: str | None = None) -> 
 
 
 def write_wire_cassettes(folder: Path) -> dict[str, Path]:
-    """One cassette per vendor wire under ``folder``, each answering "The sum is 42."."""
-    return {wire.name: write_wire_cassette(folder / f"{wire.name}.json", wire) for wire in WIRES}
+    """One cassette per wire a path names (`PATH_WIRES`) under ``folder``: "The sum is 42."."""
+    return {
+        wire.name: write_wire_cassette(folder / f"{wire.name}.json", wire) for wire in PATH_WIRES
+    }
 
 
 def test_check_knows_a_cassette_by_its_version_key_and_counts_its_calls(

@@ -43,9 +43,22 @@ from tests.course_cassettes.test_httpx2_transports import recorded
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
 from tests.course_cli.serving import serving
 from tests.course_provider_openai import bodies as openai
-from tests.course_vendor.wires import JSON, SSE, WIRES, Wire, checked_on, sse_bytes
+from tests.course_vendor.wires import (
+    JSON,
+    SSE,
+    WIRES,
+    Wire,
+    checked_on,
+    sse_bytes,
+)
+from tests.course_vendor.wires import (
+    every_path_wire as every_wire,
+)
 
-every_wire = pytest.mark.parametrize("wire", WIRES, ids=[wire.name for wire in WIRES])
+
+def named(name: str) -> Wire:
+    """The shared tests' `Wire` registered as ``name``."""
+    return next(wire for wire in WIRES if wire.name == name)
 
 
 def sent_request(wire: Wire) -> RecordedRequest:
@@ -196,7 +209,7 @@ def test_a_stream_edited_in_the_cassette_file_is_reported(
 def test_a_repeated_tool_call_id_in_a_recorded_stream_is_reported_at_its_event(
     course: CourseRunner, tmp_path: Path
 ) -> None:
-    wire = next(wire for wire in WIRES if wire.name == CHAT_WIRE)
+    wire = named(CHAT_WIRE)
     events = openai.chat_events(
         openai.tool_start(0, "call_1", "add", "{}"),
         openai.tool_start(1, "call_1", "add", "{}"),
@@ -265,7 +278,7 @@ def test_a_stream_on_a_path_no_vendor_posts_to_is_not_played(
 
 
 def test_a_known_path_with_a_query_is_still_played(course: CourseRunner, tmp_path: Path) -> None:
-    wire = WIRES[1]
+    wire = named("gemini")
     sent = sent_request(wire)
     request = RecordedRequest(sent.method, sent.path + "?beta=true", sent.body, frozendict())
     body, code, _ = cut_before_the_terminal(wire)
@@ -304,7 +317,7 @@ def test_a_cassette_that_is_not_json_is_an_invalid_cassette_not_a_fixture(
 def test_a_cassette_that_cannot_be_read_is_reported_with_the_cassette_code_and_status_2(
     course: CourseRunner, tmp_path: Path
 ) -> None:
-    wire = WIRES[2]
+    wire = named(CHAT_WIRE)
     good = written(tmp_path / "good.json", call(wire, wire.text_body("Hi")))
     folder = tmp_path / "folder"
     folder.mkdir()

@@ -27,14 +27,16 @@ from tests.course_cli.test_cassettes import write_wire_cassette, write_wire_cass
 from tests.course_vendor.wires import WIRES
 
 
-def _banner(child: ServeChild, sdks: int) -> dict[str, str]:
-    """The base URL printed for each SDK (the first line and ``sdks`` more), by SDK name."""
+def _banner(child: ServeChild, lines: int) -> dict[str, str]:
+    """The base URL printed on each SDK line (the first line and ``lines`` more), by the
+    variable that holds it (one SDK, ``openai``, has two: OpenAI's and Azure's)."""
     first = child.line()
     assert first.startswith("course serve: http://127.0.0.1:"), first
     urls = {}
-    for _ in range(sdks):
-        name, _, rest = child.line().strip().partition(": ")
-        urls[name] = rest.split()[0]
+    for _ in range(lines):
+        _, _, rest = child.line().strip().partition(": ")
+        url, variable = rest.split()
+        urls[variable.strip("()")] = url
     return urls
 
 
@@ -53,18 +55,20 @@ def test_the_official_sdks_receive_the_recorded_answers_and_ctrl_c_stops_the_ser
     messages, chat, responses = (
         _body(paths[name]) for name in ("anthropic-messages", "openai-chat", "openai-responses")
     )
-    sdks = {load_vendor(name).sdk for name in paths}
+    variables = {load_vendor(name).base_url_variable for name in paths}
 
     with serving(str(tmp_path / "cassettes"), "--chunk", "random", "--delay", "1") as child:
-        urls = _banner(child, len(sdks))
-        root = urls["anthropic"]
-        assert set(urls) == sdks
-        assert (urls["anthropic"], urls["openai"]) == (root, f"{root}/v1"), "as each SDK spells it"
+        urls = _banner(child, len(variables))
+        root = urls["ANTHROPIC_BASE_URL"]
+        assert set(urls) == variables
+        assert (urls["OPENAI_BASE_URL"], urls["AZURE_OPENAI_ENDPOINT"]) == (f"{root}/v1", root), (
+            "as each SDK spells it"
+        )
         claude = anthropic.Anthropic(
-            base_url=urls["anthropic"], api_key="sk-ant-test", max_retries=0, timeout=SECONDS
+            base_url=root, api_key="sk-ant-test", max_retries=0, timeout=SECONDS
         )
         gpt = openai.OpenAI(
-            base_url=urls["openai"], api_key="sk-test", max_retries=0, timeout=SECONDS
+            base_url=urls["OPENAI_BASE_URL"], api_key="sk-test", max_retries=0, timeout=SECONDS
         )
         with claude, gpt:
             with claude.messages.stream(
@@ -113,12 +117,12 @@ def test_a_call_recorded_under_a_base_url_with_a_path_is_served_under_that_path(
 
     with serving(str(path)) as child:
         urls = _banner(child, 1)
-        assert list(urls) == ["openai"]
-        assert urls["openai"].endswith("/openai/v1")
-        root = urls["openai"].removesuffix("/openai/v1")
+        assert list(urls) == ["OPENAI_BASE_URL"]
+        assert urls["OPENAI_BASE_URL"].endswith("/openai/v1")
+        root = urls["OPENAI_BASE_URL"].removesuffix("/openai/v1")
         right, wrong = (
             openai.OpenAI(base_url=url, api_key="sk-test", max_retries=0, timeout=SECONDS)
-            for url in (urls["openai"], f"{root}/v1")
+            for url in (urls["OPENAI_BASE_URL"], f"{root}/v1")
         )
         with right, wrong:
             try:

@@ -5,21 +5,34 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from course_http import SseEvent
 from course_protocol import CourseResponseFormat
 from course_provider_openai import (
+    AZURE_API_KEY_VARIABLE,
+    AZURE_CHAT_API_VERSION,
+    AZURE_CHAT_PLUGIN,
+    AZURE_OPENAI_CHAT,
+    AZURE_RESPONSES_API_VERSION,
+    AZURE_RESPONSES_WIRE,
     CHAT_COMPLETIONS_PATH,
+    CHAT_DIALECTS,
     CHAT_WIRE,
     DEFAULT_BASE_URL,
     RESPONSES_PATH,
     RESPONSES_WIRE,
+    AzureOpenAIChatModel,
+    AzureOpenAIResponsesModel,
+    ChatDialect,
     ChatMapping,
     OpenAIChatModel,
     OpenAIConfig,
     OpenAIResponsesModel,
     ResponsesMapping,
+    UsagePlace,
+    azure_request_headers,
     request_headers,
 )
 from course_vendor import NamedTool, ReasoningEffort
@@ -120,6 +133,76 @@ def _openai_error(kind: str, message: str) -> bytes:
     return json.dumps({"error": error}).encode()
 
 
+def _dialect_model(dialect: ChatDialect) -> Callable[..., AnyModel]:
+    def build(config: dict[str, Any], **options: Any) -> AnyModel:
+        settings = {"base_url": dialect.base_url, **config}
+        return OpenAIChatModel(OpenAIConfig("gpt-test", **settings), dialect=dialect, **options)
+
+    return build
+
+
+def _in_dialect(dialect: ChatDialect, events: list[SseEvent]) -> list[SseEvent]:
+    """``events`` (OpenAI's: a usage chunk of its own) with the usage where ``dialect`` sends it."""
+    if UsagePlace.LAST_CHUNK in dialect.usage:
+        return events
+    payloads: list[Any] = [
+        event.data if event.data == openai.DONE else json.loads(event.data) for event in events
+    ]
+    [at] = [
+        place
+        for place, payload in enumerate(payloads)
+        if isinstance(payload, dict) and "usage" in payload
+    ]
+    counts = payloads.pop(at)["usage"]
+    finishing: dict[str, Any] = payloads[at - 1]
+    if UsagePlace.FINISH_CHUNK in dialect.usage:
+        finishing["usage"] = counts
+    else:
+        finishing["x_groq"] = {"id": "req_own_1", "usage": counts}
+    return openai.chat_events(*payloads)
+
+
+def _dialect_wire(dialect: ChatDialect) -> Wire:
+    return Wire(
+        dialect.wire,
+        CHAT_COMPLETIONS_PATH,
+        dialect.key_variable,
+        "authorization",
+        lambda key: f"Bearer {key}",
+        _dialect_model(dialect),
+        lambda *deltas: _in_dialect(dialect, openai.chat_text_stream(*deltas)),
+        lambda: _in_dialect(dialect, _chat_tool()),
+        _openai_error,
+        base_url=dialect.base_url,
+        parser=partial(ChatMapping, dialect=dialect),
+        tool_call_id="call_add_1",
+        error_events=_chat_error_events,
+        request_headers=request_headers,
+        options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
+        options_body={
+            **_SHARED_BODY,
+            "stop": ["END"],
+            "seed": 42,
+            "tool_choice": {"type": "function", "function": {"name": "add"}},
+            "reasoning_effort": "low",
+        },
+        changed_option=_CHANGED,
+    )
+
+
+AZURE_ENDPOINT = AZURE_CHAT_PLUGIN.base_url
+
+
+def _azure(
+    model: type[AzureOpenAIChatModel] | type[AzureOpenAIResponsesModel], api_version: str
+) -> Callable[..., AnyModel]:
+    def build(config: dict[str, Any], **options: Any) -> AnyModel:
+        settings = {"base_url": AZURE_ENDPOINT, **config}
+        return model(OpenAIConfig("gpt-test", **settings), api_version=api_version, **options)
+
+    return build
+
+
 WIRES = {
     CHAT_WIRE: Wire(
         CHAT_WIRE,
@@ -178,5 +261,55 @@ WIRES = {
         },
         changed_option=_CHANGED,
     ),
+    **{dialect.wire: _dialect_wire(dialect) for dialect in CHAT_DIALECTS},
+    AZURE_OPENAI_CHAT.wire: Wire(
+        AZURE_OPENAI_CHAT.wire,
+        f"/openai/deployments/gpt-test/chat/completions?api-version={AZURE_CHAT_API_VERSION}",
+        AZURE_API_KEY_VARIABLE,
+        "api-key",
+        lambda key: key,
+        _azure(AzureOpenAIChatModel, AZURE_CHAT_API_VERSION),
+        openai.chat_text_stream,
+        _chat_tool,
+        _openai_error,
+        base_url=AZURE_ENDPOINT,
+        parser=partial(ChatMapping, dialect=AZURE_OPENAI_CHAT),
+        tool_call_id="call_add_1",
+        error_events=_chat_error_events,
+        request_headers=azure_request_headers,
+        options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
+        options_body={
+            **_SHARED_BODY,
+            "stop": ["END"],
+            "seed": 42,
+            "tool_choice": {"type": "function", "function": {"name": "add"}},
+            "reasoning_effort": "low",
+        },
+        changed_option=_CHANGED,
+    ),
+    AZURE_RESPONSES_WIRE: Wire(
+        AZURE_RESPONSES_WIRE,
+        f"/openai/responses?api-version={AZURE_RESPONSES_API_VERSION}",
+        AZURE_API_KEY_VARIABLE,
+        "api-key",
+        lambda key: key,
+        _azure(AzureOpenAIResponsesModel, AZURE_RESPONSES_API_VERSION),
+        openai.responses_text_stream,
+        _responses_tool,
+        _openai_error,
+        base_url=AZURE_ENDPOINT,
+        parser=ResponsesMapping,
+        tool_call_id="call_add_1",
+        error_events=_responses_error_events,
+        request_headers=azure_request_headers,
+        options=_SHARED_OPTIONS,
+        options_body={
+            **_SHARED_BODY,
+            "tool_choice": {"type": "function", "name": "add"},
+            "reasoning": {"effort": "low"},
+        },
+        changed_option=_CHANGED,
+    ),
 }
-"""Every wire of this package's, by its registered name."""
+"""Every wire of this package's, by its registered name: OpenAI's two, and the Chat dialect of
+each compatible server (its usage where it sends it, OpenAI's Chat otherwise)."""

@@ -4,7 +4,8 @@ Each ``.sse`` body of ``openai-chat/`` is judged by `judge_body` with the
 wire's plug-in, and its result holds what the recording says: the finish,
 the calls, the refusal, every usage count. The two ``compat-*`` recordings
 come from OpenAI-compatible servers, whose differences are dialects of
-their own (a later issue); the plain grammar reads them as OpenAI's SDK does:
+their own (``test_chat_dialect_wires`` reads them with theirs); the plain
+grammar reads them as OpenAI's SDK does:
 
 - Groq streams unknown ``reasoning``/``channel`` delta fields (left unread,
   as the SDK leaves them) and ends with ``event: error``: the vendor's

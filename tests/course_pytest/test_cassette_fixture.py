@@ -20,7 +20,7 @@ from course_pytest._modes import how_to_record
 from course_pytest._options import options_from_marker
 from tests.course_cassettes.cassettes import REAL_LOOKING_KEY
 from tests.course_cassettes.replays import replay
-from tests.course_vendor.wires import WIRES, Wire, every_wire
+from tests.course_vendor.wires import WIRES, Wire, every_path_wire
 from tests.streams import GUARD_SECONDS
 
 ANTHROPIC = WIRES[0]
@@ -140,7 +140,7 @@ def test_a_missing_cassette_of_a_test_with_faults_says_another_test_must_record_
         assert "pytest --course-record-mode=once tests/t.py::test_x" not in message
 
 
-@every_wire
+@every_path_wire
 async def test_a_cassette_recorded_under_a_base_url_with_a_path_replays_under_it(
     tmp_path: Path, wire: Wire
 ) -> None:

@@ -20,7 +20,7 @@ import httpx2
 import pytest
 
 from course_http import HttpTransport, RecordedTransport, Timeouts
-from course_vendor import VENDOR_ENTRY_POINT_GROUP, VendorConfig
+from course_vendor import VENDOR_ENTRY_POINT_GROUP, VendorConfig, load_vendor
 from tests.course_vendor.wire import (
     JSON,
     KEY,
@@ -37,6 +37,7 @@ __all__ = [
     "CONFIGS",
     "JSON",
     "KEY",
+    "PATH_WIRES",
     "REQUEST",
     "SSE",
     "TOOLS",
@@ -47,6 +48,7 @@ __all__ = [
     "Wire",
     "checked_on",
     "every_config",
+    "every_path_wire",
     "every_wire",
     "read_into",
     "sse_bytes",
@@ -70,6 +72,16 @@ WIRES = _registered_wires()
 
 every_wire = pytest.mark.parametrize("wire", WIRES, ids=[wire.name for wire in WIRES])
 """Run a test once per vendor API, with the `Wire` as its ``wire`` argument."""
+
+PATH_WIRES = tuple(wire for wire in WIRES if load_vendor(wire.name).dialect_of is None)
+"""The wires a recorded path names alone: every wire but a dialect (an OpenAI-compatible
+server's Chat), which shares its base wire's endpoint and is named by ``--wire`` (or found
+under its own base path: ``tests/course_provider_openai/test_chat_dialect_wires.py``)."""
+
+every_path_wire = pytest.mark.parametrize(
+    "wire", PATH_WIRES, ids=[wire.name for wire in PATH_WIRES]
+)
+"""Run a test once per wire of `PATH_WIRES`: for what finds a wire by a recorded path."""
 
 
 def _configurations() -> tuple[tuple[type[VendorConfig], dict[str, Any]], ...]:

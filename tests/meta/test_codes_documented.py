@@ -33,6 +33,7 @@ NOT_CODES = {
     "course_pytest.RecordMode": "a command-line option's values",
     "course_vendor.ToolChoice": "a configuration option's values",
     "course_vendor.ReasoningEffort": "a configuration option's values",
+    "course_provider_openai.UsagePlace": "where a Chat dialect's usage arrives",
 }
 """Every StrEnum that is not a set of codes a package fails or reports with, and why
 (by package and class name: exported classes carry their package's module)."""

@@ -22,6 +22,18 @@
   result as the response, refusing what the course cannot carry.
 - `describe_error`: the vendor's type, code and message from an HTTP error
   body of either API, as a ``course_http.VendorErrorBody``.
+- `ChatDialect`: an OpenAI-compatible server's differences from Chat
+  Completions, declared in one value (`UsagePlace` says where its usage
+  arrives); `OPENAI_CHAT` declares none, `CHAT_DIALECTS` holds OpenRouter's,
+  Groq's, DeepSeek's, xAI's, Mistral's, Together's, Ollama's and vLLM's
+  (``OPENROUTER`` ...), each registered as a wire of its own
+  (``OPENROUTER_PLUGIN`` ...); ``OpenAIChatModel(config, dialect=GROQ)``
+  speaks one.
+- `AzureOpenAIChatModel` and `AzureOpenAIResponsesModel`: both APIs on an
+  Azure OpenAI resource, in its deployment form (``api_version``) or its
+  ``/openai/v1/`` form, with an ``api-key`` or an Entra ID token;
+  `describe_azure_error` reads its error bodies; ``AZURE_OPENAI_CHAT`` is
+  its Chat dialect (content-filter annotations).
 - `CHAT_WIRE` and `RESPONSES_WIRE`: the wires' names (``"openai-chat"``,
   ``"openai-responses"``), with their endpoint paths.
 
@@ -32,6 +44,33 @@ the request functions return plain values. Every failure is a
 
 import inspect as _inspect
 
+from course_provider_openai._azure import (
+    AZURE_AD_TOKEN_VARIABLE,
+    AZURE_API_KEY_VARIABLE,
+    AZURE_CHAT_API_VERSION,
+    AZURE_ENDPOINT_VARIABLE,
+    AZURE_RESPONSES_API_VERSION,
+    AZURE_RESPONSES_WIRE,
+    AzureOpenAIChatModel,
+    AzureOpenAIResponsesModel,
+    azure_request_headers,
+    describe_azure_error,
+)
+from course_provider_openai._chat_dialect import (
+    AZURE_OPENAI_CHAT,
+    CHAT_DIALECTS,
+    DEEPSEEK,
+    GROQ,
+    MISTRAL,
+    OLLAMA,
+    OPENAI_CHAT,
+    OPENROUTER,
+    TOGETHER,
+    VLLM,
+    XAI,
+    ChatDialect,
+    UsagePlace,
+)
 from course_provider_openai._chat_grammar import ChatGrammar
 from course_provider_openai._chat_mapping import ChatMapping
 from course_provider_openai._chat_request import chat_request_body
@@ -55,7 +94,20 @@ from course_provider_openai._config import (
 )
 from course_provider_openai._errors import describe_error
 from course_provider_openai._models import OpenAIChatModel, OpenAIResponsesModel
-from course_provider_openai._plugin import CHAT_PLUGIN, RESPONSES_PLUGIN
+from course_provider_openai._plugin import (
+    AZURE_CHAT_PLUGIN,
+    AZURE_RESPONSES_PLUGIN,
+    CHAT_PLUGIN,
+    DEEPSEEK_PLUGIN,
+    GROQ_PLUGIN,
+    MISTRAL_PLUGIN,
+    OLLAMA_PLUGIN,
+    OPENROUTER_PLUGIN,
+    RESPONSES_PLUGIN,
+    TOGETHER_PLUGIN,
+    VLLM_PLUGIN,
+    XAI_PLUGIN,
+)
 from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
@@ -76,15 +128,45 @@ from course_provider_openai._responses_wire import WIRE as RESPONSES_WIRE
 
 __all__ = [
     "API_KEY_VARIABLE",
+    "AZURE_AD_TOKEN_VARIABLE",
+    "AZURE_API_KEY_VARIABLE",
+    "AZURE_CHAT_API_VERSION",
+    "AZURE_CHAT_PLUGIN",
+    "AZURE_ENDPOINT_VARIABLE",
+    "AZURE_OPENAI_CHAT",
+    "AZURE_RESPONSES_API_VERSION",
+    "AZURE_RESPONSES_PLUGIN",
+    "AZURE_RESPONSES_WIRE",
     "CHAT_COMPLETIONS_PATH",
+    "CHAT_DIALECTS",
     "CHAT_PLUGIN",
     "CHAT_WIRE",
+    "DEEPSEEK",
+    "DEEPSEEK_PLUGIN",
     "DEFAULT_BASE_URL",
+    "GROQ",
+    "GROQ_PLUGIN",
+    "MISTRAL",
+    "MISTRAL_PLUGIN",
+    "OLLAMA",
+    "OLLAMA_PLUGIN",
+    "OPENAI_CHAT",
+    "OPENROUTER",
+    "OPENROUTER_PLUGIN",
     "RESPONSES_PATH",
     "RESPONSES_PLUGIN",
     "RESPONSES_WIRE",
+    "TOGETHER",
+    "TOGETHER_PLUGIN",
+    "VLLM",
+    "VLLM_PLUGIN",
+    "XAI",
+    "XAI_PLUGIN",
+    "AzureOpenAIChatModel",
+    "AzureOpenAIResponsesModel",
     "ChatAudio",
     "ChatChoice",
+    "ChatDialect",
     "ChatFunctionCall",
     "ChatGrammar",
     "ChatMapping",
@@ -108,7 +190,10 @@ __all__ = [
     "ResponsesResult",
     "ResponsesToolItem",
     "ResponsesUsage",
+    "UsagePlace",
+    "azure_request_headers",
     "chat_request_body",
+    "describe_azure_error",
     "describe_error",
     "request_headers",
     "responses_request_body",

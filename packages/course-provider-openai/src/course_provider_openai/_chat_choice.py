@@ -7,17 +7,30 @@ until it ends: at its ``finish_reason``, or, for an audio answer, at the
 ``delta.audio.expires_at`` that OpenAI may send instead of one (the official
 Node SDK finishes such a stream; after it only the finish may still come).
 Once it has its finish, `StreamedChoice.closed` holds everything it said as a
-`ChatChoice`.
+`ChatChoice`. A compatible server's `ChatDialect` adds what it declares
+(reasoning fields, content-part arrays, finish reasons, a repeated finish);
+`_chat_dialect_reads` reads those.
+
+Over 300 lines on purpose: whatever a delta carries, and how the choice
+ends (its finish, an expired audio answer, a repeated finish, an Azure
+annotation), reads and sets the one choice's state.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject, is_blank
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_audio import AudioPieces
+from course_provider_openai._chat_dialect import ChatDialect
+from course_provider_openai._chat_dialect_reads import (
+    DialectPieces,
+    read_content_parts,
+    repeats_finish,
+)
 from course_provider_openai._chat_reads import choice_path, token_logprobs, url_citations
 from course_provider_openai._chat_result import (
     ChatChoice,
@@ -55,6 +68,8 @@ class _FunctionCall:
 class StreamedChoice:
     """Choice ``index`` of a response so far; ``ids`` is the response's `ToolCallIds`.
 
+    ``dialect`` is the server's (`OPENAI_CHAT` for OpenAI's own).
+
     `take` reads one ``choices[]`` entry for it; `ended` says that it ended,
     `closed` what it said once its ``finish_reason`` came (`close` makes it
     for a choice that ended otherwise, or was cut off).
@@ -65,6 +80,8 @@ class StreamedChoice:
         "_audio",
         "_calls",
         "_content_logprobs",
+        "_dialect",
+        "_dialected",
         "_expired",
         "_function",
         "_refusal",
@@ -75,8 +92,10 @@ class StreamedChoice:
         "index",
     )
 
-    def __init__(self, index: int, ids: ToolCallIds) -> None:
+    def __init__(self, index: int, ids: ToolCallIds, dialect: ChatDialect) -> None:
         self.index = index
+        self._dialect = dialect
+        self._dialected = DialectPieces()
         self._role: str | None = None
         self._text = TextPieces()
         self._refusal = TextPieces()
@@ -110,19 +129,26 @@ class StreamedChoice:
         """
         ended_before = self.closed is not None or self._expired
         if ended_before:
+            if self._dialect.repeated_finish and repeats_finish(choice, self.closed):
+                return False
             self._after_end(choice, index, position)
         delta = choice.get("delta")
         if type(delta) is not dict:
             _invalid(index, choice_path(position, "delta"), "an object", delta)
         content = delta.get("content")
         if content is not None:
-            if type(content) is not str:
+            if type(content) is str:
+                self._text.append(content)
+            elif type(content) is list and self._dialect.content_parts:
+                read_content_parts(content, self._text, self._dialected, index, position)
+            else:
                 _invalid(
                     index, choice_path(position, "delta", "content"), "a string or null", content
                 )
-            self._text.append(content)
         if content is None or len(delta) > 1:
             self._rest_of(delta, index, position)
+        if self._dialect.content_filters:
+            self._dialected.read_filters(choice, index, position)
         logprobs = choice.get("logprobs")
         if logprobs is not None:
             self._logprobs(logprobs, index, position)
@@ -130,6 +156,40 @@ class StreamedChoice:
         if finish is not None:
             self._finish(finish, index, position)
         return not ended_before and (self._expired or self.closed is not None)
+
+    def annotate(self, choice: dict[str, Any], index: int, position: int) -> bool:
+        """Read an Azure content-filter annotation of this choice; return whether it ended it.
+
+        An annotation has no ``delta``; its ``finish_reason`` is ``null``
+        (it may then follow the choice's finish) or ``content_filter``, which
+        ends a choice still open. Raises ``VENDOR_INVALID_EVENT`` for a
+        ``delta`` or another finish reason, ``VENDOR_EVENT_ORDER`` for a
+        ``content_filter`` finish of a choice that already ended, and what
+        `DialectPieces.read_filters` raises.
+        """
+        if "delta" in choice:
+            CHAT_FAILURES.fail_invalid(
+                f"{choice_path(position, 'delta')} comes in a content-filter annotation "
+                "(an id of ''), which carries no text",
+                index,
+            )
+        self._dialected.read_filters(choice, index, position)
+        finish = choice.get("finish_reason")
+        if finish is None:
+            if self.closed is not None:
+                # Annotations go on after the finish: what the choice said gets them too.
+                self.closed = replace(
+                    self.closed, content_filter_results=tuple(self._dialected.filters)
+                )
+            return False
+        if finish != "content_filter":
+            _invalid(
+                index, choice_path(position, "finish_reason"), "'content_filter' or null", finish
+            )
+        if self.ended:
+            self._ended(index, position)
+        self.closed = self.close(finish, index)
+        return True
 
     def close(self, finish: str | None, index: int) -> ChatChoice:
         """Everything the choice said, as it ended at event ``index`` with ``finish``.
@@ -157,6 +217,9 @@ class StreamedChoice:
             None if self._refusal_logprobs is None else tuple(self._refusal_logprobs),
             finish,
             annotations=tuple(self._annotations),
+            reasoning=self._dialected.reasoning.joined(),
+            reasoning_details=tuple(self._dialected.details),
+            content_filter_results=tuple(self._dialected.filters),
         )
 
     def _rest_of(self, delta: dict[str, Any], index: int, position: int) -> None:
@@ -184,6 +247,8 @@ class StreamedChoice:
             self._annotations.extend(
                 url_citations(cited, index, choice_path(position, "delta", "annotations"))
             )
+        if self._dialect.reasoning_fields or self._dialect.reasoning_details:
+            self._dialected.read_reasoning(delta, self._dialect, index, position)
 
     def _read_role(self, role: object, index: int, position: int) -> None:
         if role == self._role:
@@ -247,13 +312,16 @@ class StreamedChoice:
         path = choice_path(position, "finish_reason")
         if type(finish) is not str:
             _invalid(index, path, "a string or null", finish)
-        if finish not in _FINISH_REASONS:
+        if finish not in _FINISH_REASONS and finish not in self._dialect.finish_reasons:
             _fail(
                 _Code.VENDOR_INVALID_EVENT,
                 index,
-                f"{path} {shown(finish)!r} is not a finish reason OpenAI documents",
+                f"{path} {shown(finish)!r} is not a finish reason {self._documenter()} documents",
             )
         self.closed = self.close(finish, index)
+
+    def _documenter(self) -> str:
+        return "OpenAI" if not self._dialect.finish_reasons else f"{self._dialect.wire} or OpenAI"
 
     def _after_end(self, choice: dict[str, Any], index: int, position: int) -> None:
         # An audio answer may still get its finish after its expires_at, with nothing else.

@@ -10,6 +10,16 @@ ends without it to its end). The vendor's error (an ``event: error``
 frame, or a chunk with an ``error`` member: the SDK raises at either) ends
 the stream; only ``[DONE]`` may follow it. What the course port can carry
 is `ChatMapping`'s concern, not this module's.
+
+A compatible server's `ChatDialect` changes exactly what it declares: where
+usage may arrive (beside the finishing choices, on every chunk, in Groq's
+``x_groq``), and, through `StreamedChoice`, its reasoning fields, content
+parts, finish reasons and repeated finish. Its errors name its wire.
+
+Over 300 lines on purpose: every order rule of the stream (the chunks,
+usage in each place a dialect allows, Azure's annotations, the end) reads
+and moves the same few fields of one fold; apart, each would reach into
+the others' state.
 """
 
 from __future__ import annotations
@@ -20,6 +30,8 @@ from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import JsonObject
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_choice import StreamedChoice
+from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect, UsagePlace
+from course_provider_openai._chat_dialect_reads import prompt_filters
 from course_provider_openai._chat_envelope import ChunkEnvelope
 from course_provider_openai._chat_reads import chat_usage, moderation
 from course_provider_openai._chat_result import ChatChoice, ChatResult, ChatStreamError, ChatUsage
@@ -48,6 +60,9 @@ _invalid = CHAT_FAILURES.invalid
 @final
 class ChatGrammar(WireGrammar[ChatResult]):
     """One streamed Chat Completions body, judged one frame at a time: a `WireGrammar`.
+
+    ``dialect`` is the server's `ChatDialect` (OpenAI's own by default); its
+    declared differences are on the grammar, and its wire names every error.
 
     `feed` returns each chunk it judged (the mapping's `WireEvent`), the
     decoded object of an ``event: error`` frame, and ``None`` for
@@ -78,22 +93,26 @@ class ChatGrammar(WireGrammar[ChatResult]):
     __slots__ = (
         "_after",
         "_choices",
+        "_dialect",
         "_envelope",
         "_error",
         "_ids",
         "_moderations",
         "_open",
+        "_prompt_filters",
         "_usage",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, dialect: ChatDialect = OPENAI_CHAT) -> None:
         super().__init__()
+        self._dialect = dialect
         self._envelope = ChunkEnvelope()
         self._choices: list[StreamedChoice] = []
         self._open = 0
         self._ids = ToolCallIds(WIRE)
         self._usage: ChatUsage | None = None
         self._moderations: list[JsonObject] = []
+        self._prompt_filters: list[JsonObject] = []
         self._error: ChatStreamError | None = None
         self._after: str | None = None
         """What ended the chunks: ``[DONE]``, the usage chunk, or the vendor's error."""
@@ -114,10 +133,23 @@ class ChatGrammar(WireGrammar[ChatResult]):
             return self._choices[index].closed
         return None
 
+    @property
+    def dialect(self) -> ChatDialect:
+        """The server's dialect this grammar reads."""
+        return self._dialect
+
     def _read(self, frame: SseEvent, index: int) -> WireEvent | None:
+        if self._dialect is OPENAI_CHAT:
+            return self._judge(frame, index)
+        try:
+            return self._judge(frame, index)
+        except VendorError as error:
+            error.vendor = self._dialect.wire
+            raise
+
+    def _judge(self, frame: SseEvent, index: int) -> WireEvent | None:
         if self._after is not None:
-            self._after_chunks(frame, index)
-            return None
+            return self._after_chunks(frame, index)
         if frame.event != _UNNAMED:
             return self._named(frame, index)
         data = frame.data
@@ -130,6 +162,13 @@ class ChatGrammar(WireGrammar[ChatResult]):
             # The official SDK raises here, before it reads anything else of the chunk.
             self._reported(error)
             return chunk
+        if self._dialect.content_filters:
+            if chunk.get("id") == "":
+                self._annotation(chunk, index)
+                return chunk
+            prompts = chunk.get("prompt_filter_results")
+            if prompts is not None:
+                self._prompt_filters.extend(prompt_filters(prompts, index, "prompt_filter_results"))
         self._envelope.check(chunk, index)
         obfuscation = chunk.get("obfuscation")
         if obfuscation is not None and type(obfuscation) is not str:
@@ -149,9 +188,22 @@ class ChatGrammar(WireGrammar[ChatResult]):
             CHAT_FAILURES.fail_invalid(
                 "choices is empty in a chunk that carries neither usage nor moderation", index
             )
+        if UsagePlace.X_GROQ in self._dialect.usage:
+            groq = chunk.get("x_groq")
+            if groq is not None:
+                self._read_x_groq(groq, index)
         return chunk
 
     def _result(self, frame_count: int) -> ChatResult:
+        if self._dialect is OPENAI_CHAT:
+            return self._whole(frame_count)
+        try:
+            return self._whole(frame_count)
+        except VendorError as error:
+            error.vendor = self._dialect.wire
+            raise
+
+    def _whole(self, frame_count: int) -> ChatResult:
         if not self._terminal:
             _fail(
                 _Code.VENDOR_MISSING_TERMINAL,
@@ -173,6 +225,7 @@ class ChatGrammar(WireGrammar[ChatResult]):
             tuple(self._moderations),
             self._error,
             self._after == DONE_DATA,
+            tuple(self._prompt_filters),
         )
 
     def _take(self, choices: list[Any], index: int) -> None:
@@ -201,19 +254,55 @@ class ChatGrammar(WireGrammar[ChatResult]):
                 index,
                 f"choices[{position}].index is {key}: choice {len(self._choices)} has not started",
             )
-        self._choices.append(StreamedChoice(key, self._ids))
+        self._choices.append(StreamedChoice(key, self._ids, self._dialect))
         self._open += 1
         self._terminal = False
 
     def _read_usage(self, usage: object, choices: list[Any], index: int) -> None:
         if choices:
+            self._usage_beside(usage, choices, index)
+            return
+        if UsagePlace.LAST_CHUNK not in self._dialect.usage:
             CHAT_FAILURES.fail_order(
-                "usage comes in a chunk with choices; OpenAI sends it last, "
-                "in a chunk of its own (choices: [])",
+                f"usage comes in a chunk of its own; {self._dialect.wire} sends it beside choices",
                 index,
             )
         if not self._terminal:
             CHAT_FAILURES.fail_order(f"usage comes before {self._unfinished()}", index)
+        self._usage = chat_usage(usage, index)
+        self._after = _USAGE
+
+    def _usage_beside(self, usage: object, choices: list[Any], index: int) -> None:
+        places = self._dialect.usage
+        if UsagePlace.EVERY_CHUNK in places:
+            self._take(choices, index)
+            self._usage = chat_usage(usage, index)
+            return
+        if UsagePlace.FINISH_CHUNK in places:
+            self._take(choices, index)
+            if not self._terminal:
+                CHAT_FAILURES.fail_order(
+                    f"usage comes beside choices before {self._unfinished()}", index
+                )
+            self._usage = chat_usage(usage, index)
+            self._after = _USAGE
+            return
+        CHAT_FAILURES.fail_order(
+            "usage comes in a chunk with choices; OpenAI sends it last, "
+            "in a chunk of its own (choices: [])",
+            index,
+        )
+
+    def _read_x_groq(self, groq: object, index: int) -> None:
+        if type(groq) is not dict:
+            _invalid(index, "x_groq", "an object or null", groq)
+        usage = groq.get("usage")
+        if usage is None:
+            return
+        if self._after is not None or not self._terminal:
+            CHAT_FAILURES.fail_order(
+                "x_groq.usage comes before every choice finished, or after the usage", index
+            )
         self._usage = chat_usage(usage, index)
         self._after = _USAGE
 
@@ -232,18 +321,50 @@ class ChatGrammar(WireGrammar[ChatResult]):
                 return f"choice {choice.index} finished"
         return "any choice"
 
-    def _after_chunks(self, frame: SseEvent, index: int) -> None:
+    def _after_chunks(self, frame: SseEvent, index: int) -> WireEvent | None:
         ended_by = self._after
         assert ended_by is not None  # only called once the chunks ended
         if frame.event == _UNNAMED:
             if frame.data == DONE_DATA:
                 if ended_by != DONE_DATA:
                     self._after = DONE_DATA
-                    return
+                    return None
             else:
                 # A frame that is not even a chunk says so first, wherever it is.
-                event_object(frame.data, vendor=WIRE, index=index)
-        CHAT_FAILURES.fail_order(_FOLLOWS[ended_by], index)
+                chunk = event_object(frame.data, vendor=WIRE, index=index)
+                if self._dialect.content_filters and ended_by == _USAGE and chunk.get("id") == "":
+                    self._annotation(chunk, index)
+                    return chunk
+        return CHAT_FAILURES.fail_order(_FOLLOWS[ended_by], index)
+
+    def _annotation(self, chunk: dict[str, Any], index: int) -> None:
+        """Read an Azure content-filter annotation chunk (its ``id`` is ``""``)."""
+        for field in ("object", "model"):
+            value = chunk.get(field)
+            if value is not None and value != "":
+                _invalid(index, field, "'' in a content-filter annotation", value)
+        for field in ("prompt_filter_results", "prompt_annotations"):
+            prompts = chunk.get(field)
+            if prompts is not None:
+                self._prompt_filters.extend(prompt_filters(prompts, index, field))
+        choices = chunk.get("choices")
+        if type(choices) is not list:
+            _invalid(index, "choices", "an array", choices)
+        started = self._choices
+        for position, choice in enumerate(choices):
+            if type(choice) is not dict:
+                _invalid(index, f"choices[{position}]", "an object", choice)
+            key = choice.get("index")
+            if type(key) is not int or key < 0:
+                _invalid(index, f"choices[{position}].index", "a non-negative integer", key)
+            if key >= len(started):
+                CHAT_FAILURES.fail_order(
+                    f"choices[{position}] annotates choice {key}, which has not started", index
+                )
+            if started[key].annotate(choice, index, position):
+                self._open -= 1
+                if not self._open:
+                    self._terminal = True
 
     def _named(self, frame: SseEvent, index: int) -> WireEvent:
         if frame.event != _ERROR:

@@ -17,7 +17,9 @@ deprecated ``function_call``, a custom tool's call, a role other than
 ``assistant``. Log probabilities and moderation results are not content:
 they are left out. The adapter's own rule lives here too: the request it
 sends asks for usage (``stream_options.include_usage``), so a stream that
-ends without the usage chunk fails, though the grammar accepts one.
+ends without the usage chunk fails, though the grammar accepts one. A compatible
+server's `ChatDialect` adds its reasoning (`_chat_dialect_mapping`):
+reasoning chunks as they come, and a reasoning block before the answer.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import VendorErrorCode
+from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseAssistantMessage,
@@ -42,6 +44,8 @@ from course_protocol import (
     terminal_semantics_error,
 )
 from course_protocol.untrusted import shown
+from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect
+from course_provider_openai._chat_dialect_mapping import dialect_delta, reasoning_block
 from course_provider_openai._chat_grammar import ChatGrammar
 from course_provider_openai._chat_result import ChatChoice, ChatResult
 from course_provider_openai._chat_wire import INCLUDE_USAGE_KEY, STREAM_OPTIONS_KEY, WIRE
@@ -98,17 +102,28 @@ class ChatMapping(WireMapping[ChatResult]):
     non-blank ``str``.
     """
 
-    __slots__ = ("_chat", "_message", "_stop", "_usage_index")
+    __slots__ = ("_chat", "_dialect", "_message", "_stop", "_usage_index")
 
-    def __init__(self, request_id: str) -> None:
-        chat = ChatGrammar()
+    def __init__(self, request_id: str, dialect: ChatDialect = OPENAI_CHAT) -> None:
+        chat = ChatGrammar(dialect)
         super().__init__(chat, request_id)
         self._chat = chat
+        self._dialect = None if dialect is OPENAI_CHAT else dialect
         self._message: CourseAssistantMessage | None = None
         self._stop = CourseStopReason.STOP
         self._usage_index = 0
 
     def _map(self, event: WireEvent, index: int, push: _Push) -> None:
+        if self._dialect is None:
+            self._map_chunk(event, index, push)
+            return
+        try:
+            self._map_chunk(event, index, push)
+        except VendorError as error:
+            error.vendor = self._dialect.wire  # a dialect's call fails in its wire's name
+            raise
+
+    def _map_chunk(self, event: WireEvent, index: int, push: _Push) -> None:
         if self._chat.error is not None:
             self._vendor_error(index)
         if event.get("usage") is not None:
@@ -120,16 +135,33 @@ class ChatMapping(WireMapping[ChatResult]):
                     "the course protocol has one answer per call",
                     index,
                 )
-            delta = choice["delta"]
+            if self._message is not None:
+                continue  # a dialect's repeated finish, which the grammar let pass empty
+            delta = choice.get("delta")
+            if delta is None:  # an Azure content-filter annotation: no text, maybe the finish
+                if choice.get("finish_reason") is not None:
+                    self._finish(None, index, push)
+                continue
             content = delta.get("content")
             if content is None or len(delta) > 1:
                 self._check_delta(delta, index)
+            if self._dialect is not None:
+                content = dialect_delta(delta, content, self._dialect, self._request_id, push)
             if choice.get("finish_reason") is not None:
                 self._finish(content, index, push)
             elif content:
                 push(CourseTextDeltaChunk(self._request_id, content))
 
     def _respond(self, result: ChatResult, event_count: int) -> CourseModelResponse:
+        if self._dialect is None:
+            return self._answer(result, event_count)
+        try:
+            return self._answer(result, event_count)
+        except VendorError as error:
+            error.vendor = self._dialect.wire
+            raise
+
+    def _answer(self, result: ChatResult, event_count: int) -> CourseModelResponse:
         usage = result.usage
         if usage is None:
             _fail(
@@ -175,7 +207,12 @@ class ChatMapping(WireMapping[ChatResult]):
         choice = self._chat.choice(0)
         assert choice is not None  # the grammar closed choice 0 at this finish
         reason = choice.finish_reason
-        stop = _STOP_REASONS.get(reason or "")
+        meant = (
+            reason
+            if self._dialect is None or reason is None
+            else self._dialect.finish_meaning(reason)
+        )
+        stop = _STOP_REASONS.get(meant or "")
         if stop is None:
             _fail(
                 _Code.VENDOR_INCOMPLETE,
@@ -188,6 +225,8 @@ class ChatMapping(WireMapping[ChatResult]):
             stop = CourseStopReason.REFUSAL
         calls = self._calls(choice)
         blocks: list[CourseAssistantContent] = []
+        if choice.reasoning and self._dialect is not None:
+            blocks.append(reasoning_block(choice, self._dialect))
         if choice.content or choice.annotations:
             blocks.append(
                 CourseTextBlock(

@@ -96,7 +96,12 @@ class ChatChoice:
     ``expires_at`` or a choice the vendor's error cut off. The log
     probabilities are ``None`` when none were sent. ``annotations`` are
     the URL citations the deltas carried (search models), each frozen as
-    the vendor sent it, in order.
+    the vendor sent it, in order. ``reasoning`` is the joined reasoning text
+    a compatible server's dialect streams (``reasoning_content``,
+    ``reasoning``, ``thinking`` parts; ``""`` when none came, and always for
+    OpenAI, which streams none), and ``reasoning_details`` OpenRouter's
+    ``reasoning_details`` entries, in order; ``content_filter_results``
+    Azure's non-empty content-filter results for the choice, in order.
     """
 
     index: int
@@ -110,6 +115,9 @@ class ChatChoice:
     refusal_logprobs: tuple[ChatTokenLogprob, ...] | None
     finish_reason: str | None
     annotations: tuple[JsonObject, ...] = ()
+    reasoning: str = ""
+    reasoning_details: tuple[JsonObject, ...] = ()
+    content_filter_results: tuple[JsonObject, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +161,9 @@ class ChatResult:
     came (the request did not ask for one); ``moderations`` are the
     ``moderation`` objects of the chunks that had one, in order; ``error`` is
     the vendor's in-stream error that ended the stream, if one did; ``done``
-    says that ``[DONE]`` came.
+    says that ``[DONE]`` came; ``prompt_filter_results`` Azure's results of
+    its content filters on the prompt (``prompt_index`` and
+    ``content_filter_results`` each), in order.
     """
 
     id: str | None
@@ -166,3 +176,4 @@ class ChatResult:
     moderations: tuple[JsonObject, ...]
     error: ChatStreamError | None
     done: bool
+    prompt_filter_results: tuple[JsonObject, ...] = ()

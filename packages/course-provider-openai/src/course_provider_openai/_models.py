@@ -9,11 +9,14 @@ configuration, the key (``OPENAI_API_KEY``) and the error bodies.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import ClassVar, final
 
 from course_http import HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_openai import _chat_wire, _responses_wire
+from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect
+from course_provider_openai._chat_dialect_request import dialect_messages
 from course_provider_openai._chat_mapping import ChatMapping
 from course_provider_openai._chat_request import CHAT_CONTENT, chat_request_body
 from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
@@ -29,16 +32,30 @@ __all__ = [
     "RESPONSES_VENDOR_WIRE",
     "OpenAIChatModel",
     "OpenAIResponsesModel",
+    "chat_vendor_wire",
 ]
 
-CHAT_VENDOR_WIRE = VendorWire(
-    vendor=_chat_wire.WIRE,
-    key_variable=API_KEY_VARIABLE,
-    path=_chat_wire.PATH,
-    describe_error=describe_error,
-    options=CHAT_OPTIONS,
-    content=CHAT_CONTENT,
-)
+
+def chat_vendor_wire(dialect: ChatDialect) -> VendorWire:
+    """The `VendorWire` of a Chat Completions server: its wire and key variable, Chat's path.
+
+    It sends what OpenAI's Chat sends, and a dialect that streams reasoning
+    takes its own reasoning blocks back too.
+    """
+    content = CHAT_CONTENT
+    if dialect.reasoning_fields or dialect.content_parts:
+        content = replace(CHAT_CONTENT, kinds=CHAT_CONTENT.kinds | {"reasoning"})
+    return VendorWire(
+        vendor=dialect.wire,
+        key_variable=dialect.key_variable,
+        path=_chat_wire.PATH,
+        describe_error=describe_error,
+        options=CHAT_OPTIONS,
+        content=content,
+    )
+
+
+CHAT_VENDOR_WIRE = chat_vendor_wire(OPENAI_CHAT)
 RESPONSES_VENDOR_WIRE = VendorWire(
     vendor=_responses_wire.WIRE,
     key_variable=API_KEY_VARIABLE,
@@ -66,10 +83,11 @@ class _OpenAIModel(VendorModel[OpenAIConfig]):
         *,
         api_key: str | None = None,
         transport: HttpTransport | None = None,
+        wire: VendorWire | None = None,
     ) -> None:
         if type(config) is not OpenAIConfig:
             raise TypeError(f"config must be an OpenAIConfig, not {type(config).__name__}")
-        super().__init__(config, self._WIRE, api_key=api_key, transport=transport)
+        super().__init__(config, wire or self._WIRE, api_key=api_key, transport=transport)
 
     def _headers(self, api_key: str | None) -> Mapping[str, str]:
         return {} if api_key is None else request_headers(api_key)
@@ -81,27 +99,57 @@ class OpenAIChatModel(_OpenAIModel):
 
     ``config`` says what every call sends besides the transcript (model,
     output limit, system prompt, Tools, base URL: an OpenAI-compatible
-    vendor's works too). ``api_key`` is the key, or ``None`` to read
-    ``OPENAI_API_KEY`` at each call; ``transport`` a ``course_http``
+    vendor's works too). ``dialect`` is the server's `ChatDialect`
+    (``OPENAI_CHAT``, or a compatible server's from ``CHAT_DIALECTS``): its
+    stream is read by its grammar, its errors name its wire, its key is read
+    from its variable, and its own reasoning blocks are taken in a
+    transcript (sent back where it requires them; another wire's are
+    left out) (use
+    ``dialect.base_url`` as ``config.base_url`` unless the server lives
+    elsewhere). ``api_key`` is the key, or ``None`` to read
+    the dialect's variable (``OPENAI_API_KEY``) at each call; ``transport`` a ``course_http``
     transport to send through (a ``RecordedTransport`` to replay, needing no
     key), or ``None`` for a ``LiveTransport`` on ``config.base_url`` with
     ``config.timeouts``, which the model closes in `aclose`. See
     ``course_vendor.VendorModel`` for how a call runs, fails and aborts.
 
-    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig` or
-    ``transport`` not a transport, and ``course_vendor.VendorConfigError``
-    for a bad key or config timeouts given with a transport.
+    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`,
+    ``dialect`` not a `ChatDialect` or ``transport`` not a transport, and
+    ``course_vendor.VendorConfigError`` for a bad key or config timeouts
+    given with a transport.
     """
 
-    __slots__ = ()
+    __slots__ = ("_dialect",)
 
     _WIRE = CHAT_VENDOR_WIRE
 
+    def __init__(
+        self,
+        config: OpenAIConfig,
+        *,
+        dialect: ChatDialect = OPENAI_CHAT,
+        api_key: str | None = None,
+        transport: HttpTransport | None = None,
+    ) -> None:
+        if type(dialect) is not ChatDialect:
+            raise TypeError(f"dialect must be a ChatDialect, not {type(dialect).__name__}")
+        self._dialect = dialect
+        wire = None if dialect is OPENAI_CHAT else chat_vendor_wire(dialect)
+        super().__init__(config, api_key=api_key, transport=transport, wire=wire)
+
+    @property
+    def dialect(self) -> ChatDialect:
+        """The server's dialect this model speaks."""
+        return self._dialect
+
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
-        return chat_request_body(request, self._config)
+        body = chat_request_body(request, self._config)
+        if self._dialect is not OPENAI_CHAT:
+            dialect_messages(body, request, self._dialect)
+        return body
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return ChatMapping(request_id)
+        return ChatMapping(request_id, self._dialect)
 
 
 @final

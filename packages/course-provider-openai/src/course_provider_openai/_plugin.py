@@ -1,9 +1,39 @@
-"""The two OpenAI APIs as the vendor registry knows them (``course.vendors`` entry points)."""
+"""The two OpenAI APIs and the compatible servers' Chat dialects as the vendor registry knows them.
+
+Each is a ``course.vendors`` entry point. A dialect's plug-in is Chat
+Completions read with its `ChatDialect` and registered as a dialect of
+``openai-chat`` (``VendorPlugin.dialect_of``): the registry gives it a
+recorded path only under its own default base path, where OpenAI's own
+does not answer (README, "Which dialect judges a recording").
+"""
 
 from __future__ import annotations
 
+from functools import partial
+
 from course_http import HttpTransport
+from course_provider_openai._azure import (
+    AZURE_CHAT_API_VERSION,
+    AZURE_ENDPOINT_VARIABLE,
+    AZURE_RESPONSES_API_VERSION,
+    AzureOpenAIChatModel,
+    AzureOpenAIResponsesModel,
+    azure_chat_wire,
+    azure_responses_wire,
+)
 from course_provider_openai._cache_prefix import chat_cache_prefix, responses_cache_prefix
+from course_provider_openai._chat_dialect import (
+    AZURE_OPENAI_CHAT,
+    DEEPSEEK,
+    GROQ,
+    MISTRAL,
+    OLLAMA,
+    OPENROUTER,
+    TOGETHER,
+    VLLM,
+    XAI,
+    ChatDialect,
+)
 from course_provider_openai._chat_grammar import ChatGrammar
 from course_provider_openai._config import BASE_URL_VARIABLE, DEFAULT_BASE_URL, OpenAIConfig
 from course_provider_openai._models import (
@@ -11,11 +41,25 @@ from course_provider_openai._models import (
     RESPONSES_VENDOR_WIRE,
     OpenAIChatModel,
     OpenAIResponsesModel,
+    chat_vendor_wire,
 )
 from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_vendor import VendorPlugin
 
-__all__ = ["CHAT_PLUGIN", "RESPONSES_PLUGIN"]
+__all__ = [
+    "AZURE_CHAT_PLUGIN",
+    "AZURE_RESPONSES_PLUGIN",
+    "CHAT_PLUGIN",
+    "DEEPSEEK_PLUGIN",
+    "GROQ_PLUGIN",
+    "MISTRAL_PLUGIN",
+    "OLLAMA_PLUGIN",
+    "OPENROUTER_PLUGIN",
+    "RESPONSES_PLUGIN",
+    "TOGETHER_PLUGIN",
+    "VLLM_PLUGIN",
+    "XAI_PLUGIN",
+]
 
 # A recorded body answers whatever was asked: the configuration of a replay
 # model is never sent anywhere nor compared with anything.
@@ -54,3 +98,82 @@ RESPONSES_PLUGIN = VendorPlugin(
     cache_prefix=responses_cache_prefix,
 )
 """The Responses wire for the vendor registry: its grammar reads each event's ``type``."""
+
+
+def _dialect_model(dialect: ChatDialect, transport: HttpTransport) -> OpenAIChatModel:
+    config = OpenAIConfig(_REPLAYED_MODEL, base_url=dialect.base_url)
+    return OpenAIChatModel(config, dialect=dialect, transport=transport)
+
+
+def _dialect_plugin(dialect: ChatDialect) -> VendorPlugin:
+    # Every compatible server documents the openai SDK pointed at its base URL.
+    return VendorPlugin(
+        wire=chat_vendor_wire(dialect),
+        sdk="openai",
+        base_url=dialect.base_url,
+        base_url_variable=BASE_URL_VARIABLE,
+        named_events=False,
+        replay_model=partial(_dialect_model, dialect),
+        grammar=partial(ChatGrammar, dialect),
+        cache_prefix=chat_cache_prefix,
+        dialect_of=CHAT_VENDOR_WIRE.vendor,
+    )
+
+
+OPENROUTER_PLUGIN = _dialect_plugin(OPENROUTER)
+"""OpenRouter's Chat Completions (``openrouter``)."""
+GROQ_PLUGIN = _dialect_plugin(GROQ)
+"""Groq's Chat Completions (``groq``)."""
+DEEPSEEK_PLUGIN = _dialect_plugin(DEEPSEEK)
+"""DeepSeek's Chat Completions (``deepseek``)."""
+XAI_PLUGIN = _dialect_plugin(XAI)
+"""xAI's Chat Completions (``xai``)."""
+MISTRAL_PLUGIN = _dialect_plugin(MISTRAL)
+"""Mistral's Chat Completions (``mistral``)."""
+TOGETHER_PLUGIN = _dialect_plugin(TOGETHER)
+"""Together's Chat Completions (``together``)."""
+OLLAMA_PLUGIN = _dialect_plugin(OLLAMA)
+"""Ollama's OpenAI-compatible Chat Completions (``ollama``)."""
+VLLM_PLUGIN = _dialect_plugin(VLLM)
+"""vLLM's OpenAI-compatible Chat Completions (``vllm``)."""
+
+_AZURE_ENDPOINT = "https://YOUR-RESOURCE-NAME.openai.azure.com"
+"""The resource endpoint as Azure's documentation writes it: the deployment form's base URL."""
+
+
+def _azure_chat_model(transport: HttpTransport) -> AzureOpenAIChatModel:
+    config = OpenAIConfig(_REPLAYED_MODEL, base_url=_AZURE_ENDPOINT)
+    return AzureOpenAIChatModel(config, api_version=AZURE_CHAT_API_VERSION, transport=transport)
+
+
+def _azure_responses_model(transport: HttpTransport) -> AzureOpenAIResponsesModel:
+    config = OpenAIConfig(_REPLAYED_MODEL, base_url=_AZURE_ENDPOINT)
+    return AzureOpenAIResponsesModel(
+        config, api_version=AZURE_RESPONSES_API_VERSION, transport=transport
+    )
+
+
+AZURE_CHAT_PLUGIN = VendorPlugin(
+    wire=azure_chat_wire(AZURE_CHAT_API_VERSION),
+    sdk="openai",
+    base_url=_AZURE_ENDPOINT,
+    base_url_variable=AZURE_ENDPOINT_VARIABLE,
+    named_events=False,
+    replay_model=_azure_chat_model,
+    grammar=partial(ChatGrammar, AZURE_OPENAI_CHAT),
+    cache_prefix=chat_cache_prefix,
+)
+"""Azure OpenAI's Chat Completions in its deployment form
+(``/openai/deployments/{deployment}/chat/completions``), read with Azure's dialect."""
+
+AZURE_RESPONSES_PLUGIN = VendorPlugin(
+    wire=azure_responses_wire(AZURE_RESPONSES_API_VERSION),
+    sdk="openai",
+    base_url=_AZURE_ENDPOINT,
+    base_url_variable=AZURE_ENDPOINT_VARIABLE,
+    named_events=False,
+    replay_model=_azure_responses_model,
+    grammar=ResponsesGrammar,
+    cache_prefix=responses_cache_prefix,
+)
+"""Azure OpenAI's Responses API in its deployment form (``/openai/responses``)."""

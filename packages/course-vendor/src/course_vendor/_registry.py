@@ -124,7 +124,12 @@ class VendorRegistry:
         (`VendorWire.base_path`); a claim under the wire's own default base
         URL ranks above one under a base URL with a path of its own (a
         compatible vendor's ``/openai/v1/chat/completions``), then the longer
-        endpoint path ranks higher. ``None`` when no wire claims the path.
+        endpoint path ranks higher. A dialect (`VendorPlugin.dialect_of`)
+        claims the path only when what comes before its endpoint is its own
+        default base path, not empty and not its base wire's default base
+        path (Groq's ``/openai/v1``, OpenRouter's ``/api/v1``); elsewhere it is
+        picked by name (``--wire``), and its base wire judges the recording.
+        ``None`` when no wire claims the path.
         Raises `VendorError` ``VENDOR_WIRE_CONFLICT`` naming the wires and
         their distributions when more than one claims it at the best rank:
         nothing recorded tells them apart, and a pick would be install order.
@@ -135,9 +140,10 @@ class VendorRegistry:
             if isinstance(plugin, VendorError):
                 continue
             base = plugin.wire.base_path(path)
-            if base is not None:
-                rank = (base == plugin.default_base_path, len(plugin.wire.path))
-                ranked.append((rank, registration, plugin))
+            if base is None or (plugin.dialect_of is not None and not self._claims(plugin, base)):
+                continue
+            rank = (base == plugin.default_base_path, len(plugin.wire.path))
+            ranked.append((rank, registration, plugin))
         if not ranked:
             return None
         best = max(rank for rank, _, _ in ranked)
@@ -145,6 +151,16 @@ class VendorRegistry:
         if len(winners) > 1:
             raise endpoint_conflict(path, [registration for registration, _ in winners])
         return winners[0][1]
+
+    def _claims(self, dialect: VendorPlugin, base: str) -> bool:
+        """Whether ``dialect`` claims a path under ``base``: its own, not its base wire's."""
+        if not base or base != dialect.default_base_path:
+            return False
+        for registration in self._by_name.get(dialect.dialect_of or "", ()):
+            plugin = self._outcome(registration)
+            if not isinstance(plugin, VendorError) and plugin.default_base_path == base:
+                return False
+        return True
 
     def problems(self) -> tuple[VendorError, ...]:
         """Every problem of this registry's plug-ins, each once, in wire-name order.

@@ -36,6 +36,11 @@ class VendorPlugin:
     raising for its shape) into the `CachePrefix` the vendor caches of it,
     for the prompt-cache check; ``None``: the wire declares none, and its
     calls are not checked.
+    ``dialect_of`` names the wire this one is a dialect of (an
+    OpenAI-compatible server's of ``openai-chat``), or ``None``: a dialect
+    shares its base wire's endpoint, so the registry gives it a recorded
+    path only under its own default base path, and never an empty one or one
+    its base wire's default base path is too (`VendorRegistry.for_path`).
 
     Raises ``TypeError`` naming the field when one is not of its type (so a
     plug-in built wrong fails where it is built, and the registry names it).
@@ -49,6 +54,7 @@ class VendorPlugin:
     replay_model: Callable[[HttpTransport], VendorModel[Any]]
     grammar: Callable[[], WireGrammar[Any]]
     cache_prefix: Callable[[object], CachePrefix] | None = None
+    dialect_of: str | None = None
 
     def __post_init__(self) -> None:
         if type(self.wire) is not VendorWire:
@@ -71,6 +77,10 @@ class VendorPlugin:
             raise TypeError("VendorPlugin.grammar must be callable")
         if self.cache_prefix is not None and not callable(self.cache_prefix):
             raise TypeError("VendorPlugin.cache_prefix must be callable or None")
+        if self.dialect_of is not None and type(self.dialect_of) is not str:
+            raise TypeError(
+                f"VendorPlugin.dialect_of must be a str or None, not {type_name(self.dialect_of)}"
+            )
 
     @property
     def name(self) -> str:

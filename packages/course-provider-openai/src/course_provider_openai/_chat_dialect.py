@@ -1,0 +1,209 @@
+"""The OpenAI-compatible servers' dialects of Chat Completions, each declared in one value.
+
+A server that speaks Chat Completions speaks OpenAI's grammar with a few
+differences of its own: where its usage arrives, which reasoning fields its
+deltas carry, whether ``delta.content`` may be an array of typed parts,
+which finish reasons it adds, whether it repeats a finish. `ChatDialect`
+declares exactly those, one frozen value per server (`CHAT_DIALECTS`);
+`ChatGrammar` and `ChatMapping` read them, and everything a dialect does
+not declare is OpenAI's grammar, unchanged. `OPENAI_CHAT` declares nothing:
+plain ``openai-chat`` refuses every difference where OpenAI does.
+
+Each value spells the server's base URL and key variable as its own
+documentation (or SDK) spells them; README, "OpenAI-compatible servers",
+says where each difference is documented.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum, unique
+from typing import Final, final
+
+from frozendict import frozendict
+
+from course_provider_openai._chat_wire import WIRE
+from course_provider_openai._config import API_KEY_VARIABLE, DEFAULT_BASE_URL
+
+__all__ = [
+    "AZURE_OPENAI_CHAT",
+    "CHAT_DIALECTS",
+    "DEEPSEEK",
+    "GROQ",
+    "MISTRAL",
+    "OLLAMA",
+    "OPENAI_CHAT",
+    "OPENROUTER",
+    "TOGETHER",
+    "VLLM",
+    "XAI",
+    "ChatDialect",
+    "UsagePlace",
+]
+
+
+_NO_FINISHES: Final[frozendict[str, str | None]] = frozendict()
+
+
+@unique
+class UsagePlace(StrEnum):
+    """Where a server sends a stream's usage (each dialect allows one or more)."""
+
+    LAST_CHUNK = "last_chunk"
+    """OpenAI's: a chunk of its own (``choices: []``) after every choice finished."""
+    FINISH_CHUNK = "finish_chunk"
+    """Top-level ``usage`` beside the ``choices`` of the chunk whose finishes end every choice."""
+    EVERY_CHUNK = "every_chunk"
+    """Top-level ``usage`` on any chunk, the counts so far; the last one sent counts."""
+    X_GROQ = "x_groq"
+    """Groq's: ``x_groq.usage`` in the chunk whose finishes end every choice."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ChatDialect:
+    """One server's Chat Completions: its wire name, where it lives, and its declared differences.
+
+    - ``wire``: the registry's and ``--wire``'s name (``"groq"``), and the
+      ``vendor`` of every error its grammar raises;
+    - ``base_url``: its default base URL, the version included, as its own
+      docs spell it (the ``/chat/completions`` path is joined after it);
+    - ``key_variable``: the environment variable its docs keep the key in;
+    - ``usage``: the places its usage may arrive (`UsagePlace`);
+    - ``reasoning_fields``: the ``delta`` fields whose text is the model's
+      reasoning (``reasoning_content``, ``reasoning``), read in this order
+      (the first one a delta carries is its reasoning);
+    - ``reasoning_details``: whether deltas carry OpenRouter's
+      ``reasoning_details`` array (objects typed ``reasoning.text``,
+      ``reasoning.summary``, ``reasoning.encrypted``);
+    - ``content_parts``: whether ``delta.content`` may be an array of typed
+      parts (``text``, and ``thinking`` holding text parts: reasoning);
+    - ``finish_reasons``: the finish reasons it sends beyond OpenAI's, each
+      with the OpenAI reason it means (``"eos"`` is ``"stop"``), or ``None``
+      when none does (the call ended for a reason of the server's own);
+    - ``repeated_finish``: whether it may send a finished choice again with
+      the same ``finish_reason`` and nothing else to say;
+    - ``reasoning_back``: whether the reasoning of an assistant turn with
+      Tool calls must be sent back on that message in later requests (in
+      its first reasoning field), which the server otherwise refuses;
+    - ``content_filters``: Azure's content-filter annotations: chunks whose
+      ``id`` is ``""`` (``prompt_filter_results``, or choices without a
+      ``delta`` carrying ``content_filter_results`` and
+      ``content_filter_offsets``, even after the choice's finish, or ending
+      it with ``content_filter``), and ``content_filter_results`` beside any
+      choice's delta.
+    """
+
+    wire: str
+    base_url: str
+    key_variable: str
+    usage: frozenset[UsagePlace] = frozenset({UsagePlace.LAST_CHUNK})
+    reasoning_fields: tuple[str, ...] = ()
+    reasoning_details: bool = False
+    content_parts: bool = False
+    finish_reasons: frozendict[str, str | None] = _NO_FINISHES
+    repeated_finish: bool = False
+    reasoning_back: bool = False
+    content_filters: bool = False
+
+    def finish_meaning(self, reason: str) -> str | None:
+        """The OpenAI finish reason ``reason`` (one the grammar let pass) means, or ``None``."""
+        return self.finish_reasons.get(reason, reason)
+
+
+OPENAI_CHAT: Final = ChatDialect(WIRE, DEFAULT_BASE_URL, API_KEY_VARIABLE)
+"""OpenAI's own Chat Completions: no difference declared."""
+
+OPENROUTER: Final = ChatDialect(
+    "openrouter",
+    "https://openrouter.ai/api/v1",
+    "OPENROUTER_API_KEY",
+    reasoning_fields=("reasoning",),
+    reasoning_details=True,
+    finish_reasons=frozendict(error=None),
+    repeated_finish=True,
+)
+"""OpenRouter: ``reasoning`` and ``reasoning_details`` deltas, the ``error`` finish of a
+failed generation, and a finish it may send twice (recorded)."""
+
+GROQ: Final = ChatDialect(
+    "groq",
+    "https://api.groq.com/openai/v1",
+    "GROQ_API_KEY",
+    usage=frozenset({UsagePlace.LAST_CHUNK, UsagePlace.X_GROQ}),
+    reasoning_fields=("reasoning",),
+)
+"""Groq: usage in ``x_groq.usage`` of the finishing chunk (or OpenAI's usage chunk),
+``reasoning`` deltas (``reasoning_format: "parsed"``)."""
+
+DEEPSEEK: Final = ChatDialect(
+    "deepseek",
+    "https://api.deepseek.com",
+    "DEEPSEEK_API_KEY",
+    reasoning_fields=("reasoning_content",),
+    finish_reasons=frozendict(insufficient_system_resource=None),
+    reasoning_back=True,
+)
+"""DeepSeek: ``reasoning_content`` deltas, sent back on a turn with Tool calls (the API
+answers 400 without it), and the ``insufficient_system_resource`` finish."""
+
+XAI: Final = ChatDialect(
+    "xai",
+    "https://api.x.ai/v1",
+    "XAI_API_KEY",
+    reasoning_fields=("reasoning_content",),
+)
+"""xAI: ``reasoning_content`` deltas from its reasoning models."""
+
+MISTRAL: Final = ChatDialect(
+    "mistral",
+    "https://api.mistral.ai/v1",
+    "MISTRAL_API_KEY",
+    usage=frozenset({UsagePlace.FINISH_CHUNK}),
+    content_parts=True,
+    finish_reasons=frozendict(model_length="length", error=None),
+)
+"""Mistral: usage beside the finishing choice, ``delta.content`` as typed parts
+(``text``, ``thinking``), and the ``model_length`` and ``error`` finishes."""
+
+TOGETHER: Final = ChatDialect(
+    "together",
+    "https://api.together.xyz/v1",
+    "TOGETHER_API_KEY",
+    usage=frozenset({UsagePlace.FINISH_CHUNK, UsagePlace.LAST_CHUNK}),
+    reasoning_fields=("reasoning",),
+    finish_reasons=frozendict(eos="stop"),
+)
+"""Together: usage beside the finishing choice (or in a usage chunk), ``reasoning``
+deltas, and the ``eos`` finish."""
+
+OLLAMA: Final = ChatDialect(
+    "ollama",
+    "http://localhost:11434/v1",
+    "OLLAMA_API_KEY",
+    reasoning_fields=("reasoning",),
+)
+"""Ollama's OpenAI-compatible endpoint: ``reasoning`` deltas from thinking models; a
+local server takes any key (the variable is its hosted service's)."""
+
+VLLM: Final = ChatDialect(
+    "vllm",
+    "http://localhost:8000/v1",
+    "VLLM_API_KEY",
+    usage=frozenset({UsagePlace.LAST_CHUNK, UsagePlace.EVERY_CHUNK}),
+    reasoning_fields=("reasoning", "reasoning_content"),
+)
+"""vLLM's OpenAI-compatible server: usage on every chunk (``continuous_usage_stats``) or
+in the usage chunk, reasoning as ``reasoning`` (``reasoning_content`` in older releases)."""
+
+AZURE_OPENAI_CHAT: Final = ChatDialect(
+    "azure-openai-chat",
+    "https://YOUR-RESOURCE-NAME.openai.azure.com/openai/v1",
+    "AZURE_OPENAI_API_KEY",
+    content_filters=True,
+)
+"""Azure OpenAI's Chat Completions: its content-filter annotations (the deployment path,
+``api-version`` and ``api-key`` are its models' concern, `_azure`)."""
+
+CHAT_DIALECTS: Final = (OPENROUTER, GROQ, DEEPSEEK, XAI, MISTRAL, TOGETHER, OLLAMA, VLLM)
+"""Every compatible server's dialect, each registered as a wire of its own."""

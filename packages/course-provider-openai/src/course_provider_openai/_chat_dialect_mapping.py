@@ -1,0 +1,55 @@
+"""What a compatible server's dialect adds to the Chat mapping: its reasoning, carried by the port.
+
+A dialect's reasoning deltas (`ChatDialect.reasoning_fields`, Mistral's
+``thinking`` parts) become ``CourseReasoningDeltaChunk`` s as they come, and
+the choice's joined reasoning a ``CourseReasoningBlock`` before the answer.
+The block's ``CourseOpaque`` (wire: the dialect's) holds the fields the
+server takes back on the assistant message, as it spells them
+(``{"reasoning_content": ...}``; OpenRouter's ``reasoning_details`` too):
+`_chat_dialect_request` sends them back to a server that requires it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from course_protocol import (
+    CourseModelChunk,
+    CourseOpaque,
+    CourseReasoningBlock,
+    CourseReasoningDeltaChunk,
+    thaw_json,
+)
+from course_provider_openai._chat_dialect import ChatDialect
+from course_provider_openai._chat_dialect_reads import delta_reasoning, delta_text
+from course_provider_openai._chat_result import ChatChoice
+
+__all__ = ["dialect_delta", "reasoning_block"]
+
+_THINKING_FIELD = "thinking"
+"""What a reasoning block read from ``thinking`` content parts keeps its text under."""
+
+
+def dialect_delta(
+    delta: dict[str, Any],
+    content: str | list[Any] | None,
+    dialect: ChatDialect,
+    request_id: str,
+    push: Callable[[CourseModelChunk], None],
+) -> str | None:
+    """Push the reasoning of a validated ``delta``, if any; return the answer text of its
+    ``content`` (``None`` for none; a content-part array's ``text`` parts joined)."""
+    reasoning = delta_reasoning(delta, dialect)
+    if reasoning:
+        push(CourseReasoningDeltaChunk(request_id, reasoning))
+    return content if content is None or type(content) is str else delta_text(content)
+
+
+def reasoning_block(choice: ChatChoice, dialect: ChatDialect) -> CourseReasoningBlock:
+    """The reasoning block of a finished ``choice``, with what its server takes back."""
+    field = dialect.reasoning_fields[0] if dialect.reasoning_fields else _THINKING_FIELD
+    data: dict[str, object] = {field: choice.reasoning}
+    if choice.reasoning_details:
+        data["reasoning_details"] = [thaw_json(detail) for detail in choice.reasoning_details]
+    return CourseReasoningBlock(choice.reasoning, opaque=CourseOpaque(dialect.wire, data))
