@@ -28,7 +28,10 @@ class VendorWire:
     ``framing`` says how a streamed body is cut into events
     (``course_http.SSE_FRAMING`` by default); ``options`` says which
     configuration options the API sends (``None``: none, so a model refuses
-    every one that is set).
+    every one that is set); ``sends`` the `check_sendable` content kinds the
+    wire sends beyond the plain transcript (none by default); ``signs``
+    says that the wire signs each request (AWS SigV4): a call without a key
+    is then signed by the model's `VendorModel._signed`, not refused.
     """
 
     vendor: str
@@ -39,6 +42,8 @@ class VendorWire:
     query: str = ""
     framing: EventFraming = SSE_FRAMING
     options: OptionSupport | None = None
+    sends: frozenset[str] = frozenset()
+    signs: bool = False
 
     @property
     def key_variables(self) -> tuple[str, ...]:
