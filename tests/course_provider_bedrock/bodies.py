@@ -59,7 +59,10 @@ def stop(reason: str = "end_turn", **more: Any) -> SseEvent:
 
 
 def usage(
-    inputs: int = 10, outputs: int = 5, cache_read: int | None = None, cache_write: int | None = None
+    inputs: int = 10,
+    outputs: int = 5,
+    cache_read: int | None = None,
+    cache_write: int | None = None,
 ) -> dict[str, Any]:
     counts: dict[str, Any] = {
         "inputTokens": inputs,

@@ -33,6 +33,7 @@ from course_vendor import (
     VendorPlay,
     VendorWire,
     check_sendable,
+    load_vendor,
     plain_blocks,
     plain_content,
     vendor_names,
@@ -260,7 +261,11 @@ async def test_every_vendor_refuses_what_it_does_not_send_before_sending_anythin
     error = played.error
     assert error is not None
     assert (error.code, error.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, wire.name)
-    assert error.message == f"{where}: {wire.name} does not send {kind} content yet"
+    if kind in load_vendor(wire.name).wire.sends:
+        # A wire that sends the kind still refuses this block: another wire produced it.
+        assert error.message.startswith(f"{where}: "), error.message
+    else:
+        assert error.message == f"{where}: {wire.name} does not send {kind} content yet"
     assert transport.requests == ()
 
 

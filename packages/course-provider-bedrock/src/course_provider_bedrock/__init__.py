@@ -14,7 +14,8 @@
   `ConverseException` that ended it).
 - `ConverseMapping`: the wire's mapping, the grammar's events as course chunks
   and one terminal response, refusing what the course protocol cannot carry.
-- `signed_headers`: botocore's SigV4 signature of one request.
+- `signed_headers`: botocore's SigV4 signature of one request; `request_headers`,
+  the headers of a call made with a Bedrock API key.
 - `describe_error`: the vendor's JSON error body, read into a ``course_http.VendorErrorBody``.
 - `WIRE` (``"bedrock-converse"``), `STREAM_PATH` (``/model/{model}/converse-stream``),
   `CONVERSE_PLUGIN`: the wire as the vendor registry knows it.
@@ -25,7 +26,7 @@ This package imports no network module: the transport lives in ``course_http``.
 
 import inspect as _inspect
 
-from course_provider_bedrock._auth import signed_headers
+from course_provider_bedrock._auth import request_headers, signed_headers
 from course_provider_bedrock._config import BedrockConfig
 from course_provider_bedrock._errors import describe_error
 from course_provider_bedrock._framing import CONVERSE_FRAMING, ConverseDecoder
@@ -68,6 +69,7 @@ __all__ = [
     "ConverseUsage",
     "converse_request_body",
     "describe_error",
+    "request_headers",
     "signed_headers",
 ]
 

@@ -23,8 +23,9 @@ from botocore.session import get_session
 
 from course_http import VendorError, VendorErrorCode
 from course_provider_bedrock._wire import SIGNING_SERVICE, WIRE
+from course_vendor import checked_api_key
 
-__all__ = ["SIGNED_HEADERS", "bearer_headers", "chain_credentials", "signed_headers"]
+__all__ = ["SIGNED_HEADERS", "request_headers", "chain_credentials", "signed_headers"]
 
 SIGNED_HEADERS: Final = frozenset({"authorization", "x-amz-date", "x-amz-security-token"})
 """The headers a signature adds: they change on every call, and the first and last are secret."""
@@ -40,9 +41,14 @@ class _NoSigningRecords(logging.Filter):
 logging.getLogger("botocore.auth").addFilter(_NoSigningRecords())
 
 
-def bearer_headers(api_key: str) -> dict[str, str]:
-    """The headers of a call made with the Bedrock API key ``api_key`` (a bearer token)."""
-    return {"authorization": f"Bearer {api_key}"}
+def request_headers(api_key: str) -> dict[str, str]:
+    """The headers of a call made with the Bedrock API key ``api_key`` (a bearer token).
+
+    Raises ``course_vendor.VendorConfigError`` ``VENDOR_INVALID_API_KEY``
+    (path ``api_key``) when ``api_key`` is not a usable key
+    (``course_vendor.checked_api_key``); the key itself never appears in a message.
+    """
+    return {"authorization": f"Bearer {checked_api_key(api_key)}"}
 
 
 def chain_credentials() -> ReadOnlyCredentials:

@@ -9,7 +9,7 @@ from typing import ClassVar, Final, final
 from course_protocol.slots import slot_setter
 from course_protocol.untrusted import described
 from course_provider_bedrock import _wire
-from course_vendor import OptionSupport, VendorConfig, config_error
+from course_vendor import OptionSupport, ToolChoice, VendorConfig, config_error
 
 __all__ = ["CONVERSE_OPTIONS", "BedrockConfig"]
 
@@ -35,6 +35,7 @@ class BedrockConfig(VendorConfig):
 
     - ``model`` is the model or inference-profile id the path names
       (``anthropic.claude-3-5-haiku-20241022-v1:0``), without ``/``;
+    - ``tool_choice`` ``none`` is refused: the API has no such choice;
     - ``max_output_tokens`` is sent as ``inferenceConfig.maxTokens`` when set;
     - ``region`` (keyword-only) is the AWS region the call goes to and its
       signature is scoped to; ``None`` reads ``AWS_REGION``, then
@@ -53,6 +54,11 @@ class BedrockConfig(VendorConfig):
     region: str | None = None
 
     def _check_own_options(self) -> None:
+        if self.tool_choice == ToolChoice.NONE:
+            raise config_error(
+                "BedrockConfig.tool_choice",
+                "'none' is not a choice the Converse API takes (auto, required or a NamedTool)",
+            )
         if "/" in self.model:
             raise config_error(
                 "BedrockConfig.model",

@@ -184,16 +184,15 @@ class ConverseGrammar(WireGrammar[ConverseResult]):
 
     def _read(self, frame: SseEvent, index: int) -> WireEvent | None:
         # The hot path under the mapping and the strict check.
+        data = event_object(frame.data, vendor=WIRE, index=index)
         reader = _READERS.get(frame.event)
         if reader is None:
-            return self._exception_event(frame, index)
-        data = event_object(frame.data, vendor=WIRE, index=index)
+            return self._exception_event(frame.event, data, index)
         if self._terminal and reader is not ConverseGrammar._metadata_event:
             self._after_end(frame.event, index)
         return reader(self, data, index)
 
-    def _exception_event(self, frame: SseEvent, index: int) -> WireEvent:
-        name = frame.event
+    def _exception_event(self, name: str, data: dict[str, Any], index: int) -> WireEvent:
         if name.startswith(EXCEPTION_PREFIX):
             kind = name[len(EXCEPTION_PREFIX) :]
             if kind not in EXCEPTION_TYPES:
@@ -214,7 +213,6 @@ class ConverseGrammar(WireGrammar[ConverseResult]):
             )
         if self._terminal:
             self._after_end(name, index)
-        data = event_object(frame.data, vendor=WIRE, index=index)
         message = data.get("message", "")
         if type(message) is not str:
             invalid(index, "message", "a string", message)

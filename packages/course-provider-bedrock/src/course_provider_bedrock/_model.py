@@ -15,7 +15,7 @@ from typing import final
 from course_http import HttpRequest, HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_bedrock import _wire
-from course_provider_bedrock._auth import bearer_headers, chain_credentials, signed_headers
+from course_provider_bedrock._auth import request_headers, chain_credentials, signed_headers
 from course_provider_bedrock._config import CONVERSE_OPTIONS, BedrockConfig
 from course_provider_bedrock._errors import describe_error
 from course_provider_bedrock._framing import CONVERSE_FRAMING
@@ -74,7 +74,7 @@ class BedrockConverseModel(VendorModel[BedrockConfig]):
         return converse_request_body(request, self._config)
 
     def _headers(self, api_key: str | None) -> Mapping[str, str]:
-        return {} if api_key is None else bearer_headers(api_key)
+        return {} if api_key is None else request_headers(api_key)
 
     def _signed(self, request: HttpRequest) -> HttpRequest:
         url = self.transport.base_url.rstrip("/") + request.path

@@ -54,8 +54,7 @@ def converse_request_body(request: CourseModelRequest, config: BedrockConfig) ->
     ``reasoning`` sent). Raises `VendorError` ``VENDOR_INVALID_REQUEST``
     (nothing is sent) for a transcript the Turns order refuses, a
     reasoning block another wire produced (its opaque data is not
-    ``bedrock-converse`` 's), and ``tool_choice`` ``none``, which the API
-    does not take.
+    ``bedrock-converse`` 's).
     """
     body: dict[str, Any] = {"messages": _turns(request)}
     if config.system_prompt is not None:
@@ -92,13 +91,14 @@ def converse_request_body(request: CourseModelRequest, config: BedrockConfig) ->
 
 
 def _tool_choice(choice: object) -> dict[str, Any] | None:
-    if choice is None or choice == ToolChoice.AUTO:
-        return None if choice is None else {"auto": {}}
+    # BedrockConfig refused "none", which the API has no member for.
+    if choice == ToolChoice.AUTO:
+        return {"auto": {}}
     if choice == ToolChoice.REQUIRED:
         return {"any": {}}
     if type(choice) is NamedTool:
         return {"tool": {"name": choice.name}}
-    raise _invalid("tool_choice 'none' is not something the Converse API takes")
+    return None
 
 
 def _assistant_blocks(message: CourseAssistantMessage, position: int) -> list[_Block]:
