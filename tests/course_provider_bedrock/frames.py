@@ -36,11 +36,13 @@ def header(name: str, kind: int, value: Any) -> bytes:
     if kind in (5, 8):
         return head + struct.pack(">q", value)
     if kind in (6, 7):
-        raw = value.encode() if kind == 7 else value
+        raw: bytes = value.encode() if kind == 7 else value
         return head + struct.pack(">H", len(raw)) + raw
     if kind == 9:
-        return head + value.bytes
-    return head + bytes(value)
+        identifier: uuid.UUID = value
+        return head + identifier.bytes
+    raw_value: bytes = bytes(value)
+    return head + raw_value
 
 
 def string(name: str, value: str) -> bytes:

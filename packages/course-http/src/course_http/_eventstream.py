@@ -253,9 +253,9 @@ class EventStreamDecoder:
         try:
             while position < end:
                 name_end = position + 1 + buffer[position]
-                name = buffer[position + 1 : name_end].decode()
-                if name_end >= end or not name:
+                if name_end >= end or name_end == position + 1:
                     raise ValueError("a header runs past the headers section")
+                name = buffer[position + 1 : name_end].decode()
                 kind = buffer[name_end]
                 position = name_end + 1
                 if kind in _FIXED:

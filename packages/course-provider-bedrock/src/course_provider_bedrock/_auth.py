@@ -25,7 +25,7 @@ from course_http import VendorError, VendorErrorCode
 from course_provider_bedrock._wire import SIGNING_SERVICE, WIRE
 from course_vendor import checked_api_key
 
-__all__ = ["SIGNED_HEADERS", "request_headers", "chain_credentials", "signed_headers"]
+__all__ = ["SIGNED_HEADERS", "chain_credentials", "request_headers", "signed_headers"]
 
 SIGNED_HEADERS: Final = frozenset({"authorization", "x-amz-date", "x-amz-security-token"})
 """The headers a signature adds: they change on every call, and the first and last are secret."""

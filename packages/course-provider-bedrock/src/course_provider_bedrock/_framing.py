@@ -24,7 +24,7 @@ from course_http import (
     VendorError,
     VendorErrorCode,
 )
-from course_protocol.untrusted import described
+from course_protocol.untrusted import described, shown
 from course_provider_bedrock._wire import ERROR_PREFIX, EXCEPTION_PREFIX
 
 __all__ = ["CONVERSE_FRAMING", "ConverseDecoder"]
@@ -96,14 +96,12 @@ class ConverseDecoder:
         naming = _NAME_HEADERS.get(kind) if type(kind) is str else None
         if naming is None:
             return self._refused(
-                index, f"{_MESSAGE_TYPE} must be event, exception or error, got {described(kind)}"
+                index, f"{_MESSAGE_TYPE} must be event, exception or error, got {_told(kind)}"
             )
         header, prefix = naming
         name = message.header(header)
         if type(name) is not str or not name or ":" in name:
-            return self._refused(
-                index, f"{header} must be a name without ':', got {described(name)}"
-            )
+            return self._refused(index, f"{header} must be a name without ':', got {_told(name)}")
         if prefix == ERROR_PREFIX:
             text = message.header(":error-message")
             data = json.dumps({"message": text if type(text) is str else ""})
@@ -121,6 +119,13 @@ class ConverseDecoder:
             vendor=self._vendor,
             event_index=index,
         )
+
+
+def _told(value: object) -> str:
+    """A header's value as a message shows it: ``missing``, a quoted text, or what it is."""
+    if value is None:
+        return "missing"
+    return repr(shown(value)) if type(value) is str else described(value)
 
 
 def _decoder(vendor: str) -> EventDecoder:

@@ -15,7 +15,7 @@ from typing import final
 from course_http import HttpRequest, HttpTransport
 from course_protocol import CourseModelRequest
 from course_provider_bedrock import _wire
-from course_provider_bedrock._auth import request_headers, chain_credentials, signed_headers
+from course_provider_bedrock._auth import chain_credentials, request_headers, signed_headers
 from course_provider_bedrock._config import CONVERSE_OPTIONS, BedrockConfig
 from course_provider_bedrock._errors import describe_error
 from course_provider_bedrock._framing import CONVERSE_FRAMING
