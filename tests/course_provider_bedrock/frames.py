@@ -60,22 +60,32 @@ def frame(headers: bytes, payload: bytes) -> bytes:
 
 def event(kind: str, payload: dict[str, Any]) -> bytes:
     """An ``event`` message of type ``kind`` whose payload is ``payload`` as JSON."""
+    return raw_event(kind, json.dumps(payload, separators=(",", ":")))
+
+
+def raw_event(kind: str, payload: str) -> bytes:
+    """An ``event`` message of type ``kind`` whose payload is the text ``payload``, as it is."""
     headers = (
         string(":event-type", kind)
         + string(":content-type", "application/json")
         + string(":message-type", "event")
     )
-    return frame(headers, json.dumps(payload, separators=(",", ":")).encode())
+    return frame(headers, payload.encode())
 
 
 def exception(kind: str, payload: dict[str, Any]) -> bytes:
     """An ``exception`` message of type ``kind``."""
+    return raw_exception(kind, json.dumps(payload))
+
+
+def raw_exception(kind: str, payload: str) -> bytes:
+    """An ``exception`` message of type ``kind`` whose payload is the text ``payload``."""
     headers = (
         string(":exception-type", kind)
         + string(":content-type", "application/json")
         + string(":message-type", "exception")
     )
-    return frame(headers, json.dumps(payload).encode())
+    return frame(headers, payload.encode())
 
 
 def error(code: str, message: str) -> bytes:
@@ -105,14 +115,14 @@ def every_type_headers() -> bytes:
 
 
 def body_of(events: Sequence[SseEvent]) -> bytes:
-    """The ``events`` a decoder gives back, framed as the vendor sends them."""
+    """The ``events`` a decoder gives back, framed as the vendor sends them, payloads as given."""
     out = []
     for item in events:
         name = item.event
         if name.startswith("exception:"):
-            out.append(exception(name.partition(":")[2], json.loads(item.data)))
+            out.append(raw_exception(name.partition(":")[2], item.data))
         elif name.startswith("error:"):
             out.append(error(name.partition(":")[2], json.loads(item.data)["message"]))
         else:
-            out.append(event(name, json.loads(item.data)))
+            out.append(raw_event(name, item.data))
     return b"".join(out)
