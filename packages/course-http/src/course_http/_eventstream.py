@@ -9,6 +9,9 @@ incrementally, a message at a time, and names the byte a fault is at;
 `encode_event_message` writes one message, so a message read re-encodes to
 the bytes that came. Both are pure: no vendor's vocabulary lives here (which
 headers a wire expects is that wire's business).
+
+Over 300 lines on purpose: the reader and the writer are one layout, kept
+side by side so that each header type is read and written the same way.
 """
 
 from __future__ import annotations

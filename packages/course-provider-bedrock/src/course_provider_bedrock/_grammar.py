@@ -11,6 +11,10 @@ this follows what the service sends and what botocore accepts: a text or
 reasoning block has no ``contentBlockStart`` (its first delta opens it),
 a ``toolUse`` block always has one; ``metadata`` comes after
 ``messageStop``, once, and botocore reads a stream without it.
+
+Over 300 lines on purpose: it is one state machine, the message's life from
+``messageStart`` to its end, whose readers and block folds share the state
+of one stream.
 """
 
 from __future__ import annotations
