@@ -44,7 +44,7 @@ def _tool() -> list[SseEvent]:
 WIRES = {
     BEDROCK_WIRE: Wire(
         BEDROCK_WIRE,
-        f"/model/{MODEL}/converse-stream",
+        "/model/anthropic.claude-test-v1%3A0/converse-stream",
         "AWS_BEARER_TOKEN_BEDROCK",
         "authorization",
         lambda key: f"Bearer {key}",

@@ -167,7 +167,7 @@ def test_reasoning_another_wire_produced_is_refused_naming_it() -> None:
 
 
 def test_the_configuration_refuses_what_converse_cannot_take() -> None:
-    for field, value in (("tool_choice", "none"), ("region", "US EAST"), ("model", "arn:a/b")):
+    for field, value in (("tool_choice", "none"), ("region", "US EAST"), ("model", "model\u00e9")):
         config = {"model": "m", field: value}
         with pytest.raises(VendorConfigError) as refused:
             BedrockConfig(**config)  # type: ignore[arg-type]

@@ -33,8 +33,9 @@ class BedrockConfig(VendorConfig):
     The fields, their names and their checks are the kit's; this class adds
     what is the Converse API's own:
 
-    - ``model`` is the model or inference-profile id the path names
-      (``anthropic.claude-3-5-haiku-20241022-v1:0``), without ``/``;
+    - ``model`` is the model id, inference-profile id or ARN the path names
+      (``anthropic.claude-3-5-haiku-20241022-v1:0``), printable ASCII, sent
+      percent-encoded as boto3 sends it (``...-v1%3A0``);
     - ``tool_choice`` ``none`` is refused: the API has no such choice;
     - ``max_output_tokens`` is sent as ``inferenceConfig.maxTokens`` when set;
     - ``region`` (keyword-only) is the AWS region the call goes to and its
@@ -59,10 +60,10 @@ class BedrockConfig(VendorConfig):
                 "BedrockConfig.tool_choice",
                 "'none' is not a choice the Converse API takes (auto, required or a NamedTool)",
             )
-        if "/" in self.model:
+        if not self.model.isascii() or not self.model.isprintable():
             raise config_error(
                 "BedrockConfig.model",
-                f"must be a model id without '/', got {described(self.model)}",
+                f"must be a model id of printable ASCII, got {described(self.model)}",
             )
         region = self.region
         if region is None:

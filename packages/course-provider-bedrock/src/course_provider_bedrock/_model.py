@@ -34,6 +34,7 @@ CONVERSE_WIRE = VendorWire(
     options=CONVERSE_OPTIONS,
     sends=frozenset({"reasoning"}),
     signs=True,
+    encode_model=True,
 )
 
 

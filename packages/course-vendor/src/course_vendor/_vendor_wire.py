@@ -44,6 +44,7 @@ class VendorWire:
     options: OptionSupport | None = None
     sends: frozenset[str] = frozenset()
     signs: bool = False
+    encode_model: bool = False
 
     @property
     def key_variables(self) -> tuple[str, ...]:
@@ -52,7 +53,8 @@ class VendorWire:
 
     def request_path(self, model: str) -> str:
         """The path (and query) a call to ``model`` sends under a base URL without a path."""
-        path = self.path.replace(_MODEL_FIELD, model)
+        named = "".join(map(_ENCODED.__getitem__, model)) if self.encode_model else model
+        path = self.path.replace(_MODEL_FIELD, named)
         return f"{path}?{self.query}" if self.query else path
 
     def base_path(self, path: str) -> str | None:
@@ -86,3 +88,20 @@ class VendorWire:
 
 
 _MODEL_FIELD = "{model}"
+
+
+class _Encoded(dict[str, str]):
+    """Each character as a path segment holds it: itself when unreserved, else its UTF-8 %XX."""
+
+    def __missing__(self, character: str) -> str:
+        unreserved = character.isascii() and (character.isalnum() or character in "-._~")
+        encoded = (
+            character
+            if unreserved
+            else "".join(f"%{byte:02X}" for byte in character.encode("utf-8", "surrogatepass"))
+        )
+        self[character] = encoded
+        return encoded
+
+
+_ENCODED = _Encoded()
