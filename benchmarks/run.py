@@ -27,6 +27,7 @@ from benchmarks._timing import AsyncRun
 from benchmarks._vendor_bodies import APIS, SHAPES, Api, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks._workload import text_deltas
+from benchmarks.bedrock import BedrockBudget, run_bedrock
 from benchmarks.cassettes import CassettesBudget, VcrFact, run_cassettes
 from benchmarks.check_cli import CheckBudget, run_check
 from benchmarks.imports import ImportBudget, run_imports
@@ -39,7 +40,7 @@ from benchmarks.vendors import VendorsBudget, run_vendors
 __all__ = ["FULL", "GROUPS", "SMOKE", "Budget", "Options", "main", "parse_options"]
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
-GROUPS = ("streaming", "vendors", "cassettes", "load", "scaling", "import", "check")
+GROUPS = ("streaming", "vendors", "bedrock", "cassettes", "load", "scaling", "import", "check")
 PEER_DISTRIBUTIONS = (
     "pydantic-ai-slim",
     "openai-agents",
@@ -59,6 +60,7 @@ class Budget:
 
     streaming: StreamingBudget
     vendors: VendorsBudget
+    bedrock: BedrockBudget
     cassettes: CassettesBudget
     loading: LoadingBudget
     scaling: ScalingBudget
@@ -78,6 +80,7 @@ FULL = Budget(
         memory_sizes=(10**4, 10**5),
         serve=ServeBudget(events=10**4, rounds=5, warmup=1),
     ),
+    bedrock=BedrockBudget(deltas=10**4, rounds=9, warmup=2),
     cassettes=CassettesBudget(rounds=15, warmup=3, include_peers=True),
     loading=LoadingBudget(sizes=(("1 MB", 1_000_000), ("50 MB", 50_000_000)), rounds=3, warmup=1),
     scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3, records_per_child=300_000),
@@ -96,6 +99,7 @@ SMOKE = Budget(
         memory_sizes=(1_000, 10_000),
         serve=ServeBudget(events=100, rounds=2, warmup=1),
     ),
+    bedrock=BedrockBudget(deltas=100, rounds=2, warmup=1),
     cassettes=CassettesBudget(rounds=2, warmup=1, include_peers=False),
     loading=LoadingBudget(sizes=(("20 kB", 20_000),), rounds=2, warmup=1),
     scaling=ScalingBudget(exponents=(2, 3), rounds=1, records_per_child=0),
@@ -221,6 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     steps: dict[str, Callable[[], list[Row]]] = {
         "streaming": lambda: run_streaming(budget.streaming),
         "vendors": lambda: run_vendors(budget.vendors, options.wires),
+        "bedrock": lambda: run_bedrock(budget.bedrock),
         "cassettes": lambda: run_cassettes(budget.cassettes, vcr_defaults),
         "load": lambda: run_loading(budget.loading, out),
         "scaling": lambda: run_scaling(budget.scaling),

@@ -19,8 +19,7 @@ from __future__ import annotations
 import struct
 import uuid
 import zlib
-from dataclasses import dataclass
-from typing import Final, TypeAlias, final
+from typing import Final, NamedTuple, TypeAlias, final
 
 from course_http._errors import VendorError, VendorErrorCode
 
@@ -61,14 +60,13 @@ _FIXED = {
 _LENGTH = struct.Struct(">H")
 
 
-@final
-@dataclass(frozen=True, slots=True)
-class EventStreamHeader:
+class EventStreamHeader(NamedTuple):
     """One header: its ``name``, its ``type`` byte (0 to 9) and its ``value``.
 
     The type is kept beside the value because two types share a Python
     value (an ``int`` is a byte, short, integer, long or timestamp), and
-    the message must re-encode to its own bytes.
+    the message must re-encode to its own bytes. Immutable (a named tuple,
+    cheap to make for every header of every message).
     """
 
     name: str
@@ -76,9 +74,7 @@ class EventStreamHeader:
     value: HeaderValue
 
 
-@final
-@dataclass(frozen=True, slots=True)
-class EventStreamMessage:
+class EventStreamMessage(NamedTuple):
     """One message: its ``headers`` in the order sent, and its ``payload`` bytes."""
 
     headers: tuple[EventStreamHeader, ...]
@@ -182,20 +178,24 @@ class EventStreamDecoder:
         if self._failure is not None:
             raise self._failure
         buffer = self._buffer + data if self._buffer else bytes(data)
+        view = memoryview(buffer)
         messages: list[EventStreamMessage] = []
         position = 0
         end = len(buffer)
+        crc32, prelude = zlib.crc32, _PRELUDE.unpack_from
         try:
             while end - position >= 12:
-                total, headers_length, prelude_crc = _PRELUDE.unpack_from(buffer, position)
-                if zlib.crc32(buffer[position : position + 8]) != prelude_crc:
+                total, headers_length, prelude_crc = prelude(buffer, position)
+                if crc32(view[position : position + 8]) != prelude_crc:
                     raise self._fault(position, messages, "the prelude CRC does not match")
-                self._check_lengths(total, headers_length, position, messages)
-                if end - position < total:
+                if total > end - position or not _OVERHEAD <= total <= MAX_MESSAGE_LENGTH:
+                    self._check_lengths(total, headers_length, position, messages)
                     break
                 last = position + total - 4
-                if zlib.crc32(buffer[position:last]) != _CRC.unpack_from(buffer, last)[0]:
+                if crc32(view[position:last]) != int.from_bytes(buffer[last : last + 4]):
                     raise self._fault(position, messages, "the message CRC does not match")
+                if headers_length > total - _OVERHEAD or headers_length > MAX_HEADERS_LENGTH:
+                    self._check_lengths(total, headers_length, position, messages)
                 start = position + 12
                 headers = self._headers(buffer, start, start + headers_length, position, messages)
                 messages.append(EventStreamMessage(headers, buffer[start + headers_length : last]))
@@ -252,7 +252,6 @@ class EventStreamDecoder:
         before: list[EventStreamMessage],
     ) -> tuple[EventStreamHeader, ...]:
         headers: list[EventStreamHeader] = []
-        names: set[str] = set()
         try:
             while position < end:
                 name_end = position + 1 + buffer[position]
@@ -261,15 +260,18 @@ class EventStreamDecoder:
                 name = buffer[position + 1 : name_end].decode()
                 kind = buffer[name_end]
                 position = name_end + 1
-                if kind in _FIXED:
-                    layout = _FIXED[kind]
-                    value: HeaderValue = layout.unpack_from(buffer, position)[0]
-                    position += layout.size
-                elif kind in (STRING, BYTES):
-                    length = _LENGTH.unpack_from(buffer, position)[0]
-                    raw = buffer[position + 2 : position + 2 + length]
+                if kind == STRING:
+                    length = (buffer[position] << 8) | buffer[position + 1]
+                    value: HeaderValue = buffer[position + 2 : position + 2 + length].decode()
                     position += 2 + length
-                    value = raw.decode() if kind == STRING else raw
+                elif kind in _FIXED:
+                    layout = _FIXED[kind]
+                    value = layout.unpack_from(buffer, position)[0]
+                    position += layout.size
+                elif kind == BYTES:
+                    length = _LENGTH.unpack_from(buffer, position)[0]
+                    value = buffer[position + 2 : position + 2 + length]
+                    position += 2 + length
                 elif kind in (TRUE, FALSE):
                     value = kind == TRUE
                 elif kind == UUID:
@@ -279,9 +281,9 @@ class EventStreamDecoder:
                     raise ValueError(f"header {name!r} has the unknown type {kind}")
                 if position > end:
                     raise ValueError(f"header {name!r} runs past the headers section")
-                if name in names:
-                    raise ValueError(f"header {name!r} is given twice")
-                names.add(name)
+                for earlier in headers:
+                    if earlier.name == name:
+                        raise ValueError(f"header {name!r} is given twice")
                 headers.append(EventStreamHeader(name, kind, value))
         except UnicodeDecodeError:
             problem = "a header holds text that is not UTF-8"

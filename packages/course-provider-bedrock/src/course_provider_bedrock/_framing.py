@@ -92,25 +92,29 @@ class ConverseDecoder:
         return []
 
     def _event(self, message: EventStreamMessage, index: int) -> SseEvent | VendorError:
-        kind = message.header(_MESSAGE_TYPE)
+        # One pass over the (three) headers: this runs for every event.
+        values = {header.name: header.value for header in message.headers}
+        kind = values.get(_MESSAGE_TYPE)
         naming = _NAME_HEADERS.get(kind) if type(kind) is str else None
         if naming is None:
             return self._refused(
                 index, f"{_MESSAGE_TYPE} must be event, exception or error, got {_told(kind)}"
             )
         header, prefix = naming
-        name = message.header(header)
+        name = values.get(header)
         if type(name) is not str or not name or ":" in name:
             return self._refused(index, f"{header} must be a name without ':', got {_told(name)}")
-        if prefix == ERROR_PREFIX:
-            text = message.header(":error-message")
-            data = json.dumps({"message": text if type(text) is str else ""})
-        else:
-            try:
-                data = message.payload.decode()
-            except UnicodeDecodeError:
-                return self._refused(index, "the payload is not UTF-8")
-        return SseEvent(prefix + name, data)
+        if prefix:
+            if prefix == ERROR_PREFIX:
+                text = values.get(":error-message")
+                return SseEvent(
+                    prefix + name, json.dumps({"message": text if type(text) is str else ""})
+                )
+            name = prefix + name
+        try:
+            return SseEvent(name, message.payload.decode())
+        except UnicodeDecodeError:
+            return self._refused(index, "the payload is not UTF-8")
 
     def _refused(self, index: int, problem: str) -> VendorError:
         return VendorError(
