@@ -61,8 +61,8 @@ def _events(shape: str, n: int) -> Iterator[bytes]:
     yield _message("messageStart", {"role": "assistant"})
     if shape == "text":
         for index in range(n):
-            piece = {"text": f" {_WORDS[index % len(_WORDS)]}"}
-            yield _message("contentBlockDelta", {"contentBlockIndex": 0, "delta": piece})
+            text = {"text": f" {_WORDS[index % len(_WORDS)]}"}
+            yield _message("contentBlockDelta", {"contentBlockIndex": 0, "delta": text})
     else:
         start = {"toolUse": {"toolUseId": "tooluse_bench0001", "name": "write_note"}}
         yield _message("contentBlockStart", {"contentBlockIndex": 0, "start": start})
