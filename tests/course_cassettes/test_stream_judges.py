@@ -48,7 +48,6 @@ from course_vendor import (
     WireEvent,
     WireGrammar,
     event_object,
-    load_vendor,
     stream_judge_for,
 )
 from tests.course_cassettes.replays import replay
@@ -136,11 +135,6 @@ def _messages_call(body: bytes, end: str = "complete") -> CassetteCall:
     )
 
 
-def _needs_grammar(wire: str) -> None:
-    if load_vendor(wire).grammar is None:
-        pytest.skip(f"the installed {wire} wire has no grammar yet: its check plays the whole body")
-
-
 def test_the_sdk_alone_crashes_on_a_delta_for_a_block_that_never_started() -> None:
     # What the judge saves a user from: the SDK's own crash, far from the cause.
     replay = Httpx2CassetteTransport(Cassette([_messages_call(BAD_INDEX)]))
@@ -168,7 +162,6 @@ def test_a_bad_block_index_fails_with_the_course_code_before_the_sdk_reads_it(
 
 @both_ways
 def test_the_registry_judges_a_bad_block_index_before_the_sdk_reads_it(way: str) -> None:
-    _needs_grammar("anthropic-messages")
     replay = Httpx2CassetteTransport(Cassette([_messages_call(BAD_INDEX)]), check=stream_judge_for)
     with pytest.raises(VendorError) as raised:
         run(way, "anthropic-stream", replay)
@@ -266,8 +259,6 @@ def _ask_chat(way: str, transport: Any) -> str:
 def test_a_chat_stream_without_usage_records_complete_and_replays(
     tmp_path: Path, way: str, judged: bool
 ) -> None:
-    if judged:
-        _needs_grammar("openai-chat")
     check = stream_judge_for if judged else None
     path = tmp_path / "cassette.json"
     upstream = Upstream(chat_sse=CHAT_WITHOUT_USAGE)

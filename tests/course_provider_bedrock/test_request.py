@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelRequest,
@@ -17,14 +16,14 @@ from course_protocol import (
     CourseUserMessage,
 )
 from course_provider_bedrock import BedrockConfig, converse_request_body
-from course_vendor import NamedTool, ToolChoice, VendorConfigError, check_sendable
+from course_vendor import ContentSupport, NamedTool, ToolChoice, VendorConfigError, check_sendable
 
 ADD = CourseToolSpec("add", "Add two integers.", {"type": "object", "properties": {}})
 SIGNED = CourseOpaque("bedrock-converse", {"signature": "sig-1"})
 
 
 def body(request: CourseModelRequest, **config: object) -> dict[str, object]:
-    check_sendable(request, "bedrock-converse", sends=frozenset({"reasoning"}))
+    check_sendable(request, "bedrock-converse", content=ContentSupport(frozenset({"reasoning"})))
     return converse_request_body(request, BedrockConfig("m", region="us-east-1", **config))  # type: ignore[arg-type]
 
 
@@ -139,7 +138,7 @@ def test_a_failed_tool_and_redacted_reasoning() -> None:
     assert "inferenceConfig" not in sent
 
 
-def test_reasoning_another_wire_produced_is_refused_naming_it() -> None:
+def test_reasoning_another_wire_produced_is_left_out() -> None:
     request = CourseModelRequest(
         "r",
         (
@@ -150,6 +149,7 @@ def test_reasoning_another_wire_produced_is_refused_naming_it() -> None:
                     CourseReasoningBlock(
                         "x", opaque=CourseOpaque("anthropic-messages", {"signature": "s"})
                     ),
+                    CourseReasoningBlock("unsigned"),
                     CourseTextBlock("y"),
                 ),
             ),
@@ -157,13 +157,9 @@ def test_reasoning_another_wire_produced_is_refused_naming_it() -> None:
         ),
     )
 
-    with pytest.raises(VendorError) as refused:
-        body(request)
+    sent = body(request)
 
-    assert refused.value.code is VendorErrorCode.VENDOR_INVALID_REQUEST
-    assert refused.value.message.startswith(
-        "messages[1].content[0]: reasoning produced by anthropic-messages cannot be sent back"
-    )
+    assert sent["messages"][1] == {"role": "assistant", "content": [{"text": "y"}]}  # type: ignore[index]
 
 
 def test_the_configuration_refuses_what_converse_cannot_take() -> None:

@@ -57,6 +57,7 @@ PLUGIN = VendorPlugin(
     base_url_variable="MADE_UP_BASE_URL",
     named_events=False,
     replay_model=_no_model,
+    grammar=_no_model,
 )
 '''
 
@@ -75,7 +76,7 @@ BROKEN_MODULES = {
     "a VendorPlugin with a field of the wrong type": (
         "from course_vendor import VendorPlugin\n"
         "PLUGIN = VendorPlugin(wire='anthropic', sdk='x', base_url='x', base_url_variable='x',"
-        " named_events=False, replay_model=print)\n",
+        " named_events=False, replay_model=print, grammar=print)\n",
         TypeError,
     ),
 }

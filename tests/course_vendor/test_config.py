@@ -62,7 +62,7 @@ def test_every_vendor_spells_the_shared_fields_the_same_way(
 ) -> None:
     names = [field.name for field in dataclasses.fields(config_class)]
 
-    assert names[:15] == [
+    assert names[:16] == [
         "model",
         "max_output_tokens",
         "system_prompt",
@@ -76,10 +76,11 @@ def test_every_vendor_spells_the_shared_fields_the_same_way(
         "parallel_tool_calls",
         "user_id",
         "reasoning",
+        "response_format",
         "extra_body",
         "extra_headers",
     ]
-    assert tuple(names[6:13]) == COMMON_OPTIONS
+    assert tuple(names[6:14]) == COMMON_OPTIONS
     assert issubclass(config_class, VendorConfig)
 
 
@@ -226,6 +227,7 @@ def test_what_is_left_out_is_none_or_empty(
         None,
         None,
         (),
+        None,
         None,
         None,
         None,

@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 
 from dataclasses import dataclass
 
-from course_http import HttpTransport, SseEvent, VendorError, VendorErrorBody, VendorErrorCode
+from course_http import HttpTransport, SseEvent, VendorErrorBody, VendorErrorCode
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelChunk,
@@ -57,12 +57,14 @@ from course_protocol import (
 )
 from course_vendor import (
     EventFailures,
-    StreamParser,
     VendorConfig,
     VendorModel,
     VendorPlay,
     VendorPlugin,
     VendorWire,
+    WireEvent,
+    WireGrammar,
+    WireMapping,
     event_error,
     event_object,
 )
@@ -80,35 +82,53 @@ WIRE = VendorWire(
 )
 
 
-class LinesParser(StreamParser):
+class LinesGrammar(WireGrammar[str]):
+    """The whole language: text events, then one end event; the result is the end's id."""
+
+    __slots__ = ("_end",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._end: str | None = None
+
+    def _read(self, frame: SseEvent, index: int) -> WireEvent | None:
+        data = event_object(frame.data, vendor=NAME, index=index)
+        if self._terminal:
+            FAILURES.fail(VendorErrorCode.VENDOR_EVENT_ORDER, index, "an event after the end")
+        if type(data.get("end")) is str:
+            self._end = data["end"]
+            self._terminal = True
+        elif type(data.get("text")) is not str:
+            FAILURES.fail(VendorErrorCode.VENDOR_UNKNOWN_EVENT, index, "neither text nor end")
+        return data
+
+    def _result(self, frame_count: int) -> str:
+        if self._end is None:
+            raise event_error(
+                VendorErrorCode.VENDOR_MISSING_TERMINAL, "no end event", vendor=NAME,
+                index=frame_count,
+            )
+        return self._end
+
+
+class LinesMapping(WireMapping[str]):
     __slots__ = ("_text",)
 
     def __init__(self, request_id: str) -> None:
-        super().__init__(request_id)
+        super().__init__(LinesGrammar(), request_id)
         self._text: list[str] = []
 
-    def _read(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
-        data = event_object(event.data, vendor=NAME, index=index)
-        if self._response is not None:
-            FAILURES.fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, "an event after the end")
-        if type(data.get("end")) is str:
-            message = CourseAssistantMessage(
-                f"message-{data['end']}", (CourseTextBlock("".join(self._text)),)
-            )
-            usage = CourseModelUsage(0, 0)
-            self._response = CourseModelResponse(
-                data["end"], self._request_id, message, CourseStopReason.STOP, usage
-            )
-        elif type(data.get("text")) is str:
-            self._text.append(data["text"])
-            push(CourseTextDeltaChunk(self._request_id, data["text"]))
-        else:
-            FAILURES.fail(VendorErrorCode.VENDOR_INVALID_EVENT, index, "neither text nor end")
+    def _map(self, event: WireEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
+        if "text" in event:
+            self._text.append(event["text"])
+            push(CourseTextDeltaChunk(self._request_id, event["text"]))
 
-    def _missing_terminal(self, event_count: int) -> VendorError:
-        return event_error(
-            VendorErrorCode.VENDOR_MISSING_TERMINAL, "no end event", vendor=NAME, index=event_count
+    def _respond(self, result: str, event_count: int) -> CourseModelResponse:
+        message = CourseAssistantMessage(
+            f"message-{result}", (CourseTextBlock("".join(self._text)),)
         )
+        usage = CourseModelUsage(0, 0)
+        return CourseModelResponse(result, self._request_id, message, CourseStopReason.STOP, usage)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +149,7 @@ class LinesModel(VendorModel[LinesConfig]):
         return {}
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return LinesParser(request_id)
+        return LinesMapping(request_id)
 
 
 PLUGIN = VendorPlugin(
@@ -139,6 +159,7 @@ PLUGIN = VendorPlugin(
     base_url_variable="LINES_BASE_URL",
     named_events=False,
     replay_model=lambda transport: LinesModel(transport=transport),
+    grammar=LinesGrammar,
 )
 '''
 

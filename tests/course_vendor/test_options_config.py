@@ -158,6 +158,11 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
         "reasoning.tokens",
         "must be an int from 1 to 2**53 - 1, got 0",
     ),
+    (
+        {"response_format": {"type": "json_schema"}},
+        "response_format",
+        "must be a CourseResponseFormat or None, got dict",
+    ),
     ({"extra_body": [1]}, "extra_body", "must be a JSON object, not list"),
     ({"extra_body": {"x": math.inf}}, "extra_body.x", "is not a finite number"),
     (

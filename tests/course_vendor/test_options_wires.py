@@ -19,6 +19,7 @@ from course_http import RecordedRequest, RecordedTransport, VendorErrorBody
 from course_protocol import (
     CourseAssistantMessage,
     CourseModelRequest,
+    CourseResponseFormat,
     CourseToolCall,
     CourseToolResultMessage,
     CourseToolSpec,
@@ -57,6 +58,7 @@ SAMPLES: list[tuple[str, object]] = [
     ("user_id", "user-7f3a"),
     ("reasoning", ReasoningEffort.LOW),
     ("reasoning", ThinkingBudget(1024)),
+    ("response_format", CourseResponseFormat("answer", {"type": "object"})),
     ("extra_body", {"x_course_probe": 1}),
     ("extra_headers", {"x-course-probe": "1"}),
 ]

@@ -1,6 +1,6 @@
-"""One contract, the kit's `StreamParser` or `WireMapping`, kept by every wire the same way.
+"""One contract, the kit's `WireMapping`, kept by every wire the same way.
 
-Every test runs over every vendor parser or wire mapping: after its first error a parser
+Every test runs over every wire mapping: after its first error a parser
 is spent (every later ``item``, ``feed`` or ``end`` raises that same error
 object again and reads nothing); ``finished`` says the terminal event was
 read; ``feed`` is built on ``item`` and gives what ``item`` pushes.
@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import CourseModelChunk
-from course_vendor import OneChunkStreamParser, StreamParser, WireMapping
+from course_vendor import WireMapping
 from tests.course_vendor.wire import WirePlay
 from tests.course_vendor.wires import WIRES, Wire
 
 NOT_JSON = SseEvent("message", "{not json")
-Parser = StreamParser | WireMapping[Any]
 
 
 @dataclass(frozen=True)
@@ -64,12 +62,9 @@ class PushThatBreaks:
 @every_parser
 def test_every_parser_takes_item_end_feed_and_finished_from_the_kit(vendor: Vendor) -> None:
     assert isinstance(vendor.parser, type)
-    kit = WireMapping if issubclass(vendor.parser, WireMapping) else StreamParser
-    assert issubclass(vendor.parser, kit)
-    for name in ("item", "end", "finished", "source_failed"):
-        assert getattr(vendor.parser, name) is getattr(kit, name), name
-    base = OneChunkStreamParser if issubclass(vendor.parser, OneChunkStreamParser) else kit
-    assert vendor.parser.feed is base.feed
+    assert issubclass(vendor.parser, WireMapping)
+    for name in ("item", "end", "feed", "finished", "source_failed"):
+        assert getattr(vendor.parser, name) is getattr(WireMapping, name), name
 
 
 @every_parser

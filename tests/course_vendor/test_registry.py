@@ -309,6 +309,7 @@ def test_a_huge_exception_text_is_shortened_in_the_message(site: MadeUpSite) -> 
         ("base_url", b"https://x", "VendorPlugin.base_url must be a str, not bytes"),
         ("named_events", 1, "VendorPlugin.named_events must be a bool, not int"),
         ("replay_model", "model", "VendorPlugin.replay_model must be callable"),
+        ("grammar", None, "VendorPlugin.grammar must be callable"),
     ],
 )
 def test_a_plugin_built_with_a_field_of_the_wrong_type_fails_where_it_is_built(
@@ -321,6 +322,7 @@ def test_a_plugin_built_with_a_field_of_the_wrong_type_fails_where_it_is_built(
         "base_url_variable": "W_BASE_URL",
         "named_events": False,
         "replay_model": print,
+        "grammar": print,
     }
     fields[field] = value
 

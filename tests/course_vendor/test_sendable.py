@@ -28,14 +28,18 @@ from course_protocol import (
 )
 from course_vendor import (
     CONTENT_KINDS,
+    ContentSupport,
+    MediaRule,
     VendorConfig,
     VendorModel,
     VendorPlay,
     VendorWire,
     check_sendable,
     load_vendor,
+    own_opaque,
     plain_blocks,
     plain_content,
+    sent_blocks,
     vendor_names,
 )
 from tests.course_cassettes.replays import replay
@@ -135,8 +139,12 @@ def test_the_messages_name_what_is_wrong() -> None:
     assert {wire.name for wire in WIRES} == set(vendor_names())
 
 
-SIGNATURE = CourseOpaque("anthropic-messages", {"signature": "c2ln"})
 IMAGE = CourseImageBlock("image/png", data=b"\x89PNG")
+
+
+def signed(wire: str) -> CourseOpaque:
+    """Opaque data the wire ``wire`` produced."""
+    return CourseOpaque(wire, {"signature": "c2ln"})
 
 
 def asked(*blocks: Any) -> CourseModelRequest:
@@ -159,49 +167,60 @@ def answered(*blocks: Any) -> CourseModelRequest:
     )
 
 
-RICH: dict[str, tuple[CourseModelRequest, str, str]] = {
-    "text-blocks": (asked(CourseTextBlock("hi")), "messages[0].content[0]", "text"),
-    "image": (asked(CourseTextBlock("see:"), IMAGE), "messages[0].content[0]", "text"),
-    "document": (
-        CourseModelRequest(
-            "r",
-            (
-                CourseUserMessage("u", "read"),
-                CourseAssistantMessage("a", (CourseToolCall("c", "read", {}),)),
-                CourseToolResultMessage(
-                    "t", "c", "read", (CourseDocumentBlock("text/plain", data=b"x"),)
+def rich(wire: str) -> dict[str, tuple[CourseModelRequest, str, str]]:
+    """Each kind beyond the plain transcript, as the wire ``wire`` itself produced it."""
+    own = signed(wire)
+    return {
+        "text-blocks": (asked(CourseTextBlock("hi")), "messages[0].content[0]", "text"),
+        "image": (asked(CourseTextBlock("see:"), IMAGE), "messages[0].content[0]", "text"),
+        "document": (
+            CourseModelRequest(
+                "r",
+                (
+                    CourseUserMessage("u", "read"),
+                    CourseAssistantMessage("a", (CourseToolCall("c", "read", {}),)),
+                    CourseToolResultMessage(
+                        "t", "c", "read", (CourseDocumentBlock("text/plain", data=b"x"),)
+                    ),
                 ),
             ),
+            "messages[2].content[0]",
+            "document",
         ),
-        "messages[2].content[0]",
-        "document",
-    ),
-    "reasoning": (
-        answered(CourseReasoningBlock("hmm", opaque=SIGNATURE), CourseTextBlock("42")),
-        "messages[1].content[0]",
-        "reasoning",
-    ),
-    "vendor-tool": (
-        answered(CourseTextBlock("x"), CourseVendorToolBlock("server_tool_use", SIGNATURE)),
-        "messages[1].content[1]",
-        "vendorTool",
-    ),
-    "citations": (
-        answered(CourseTextBlock("x", citations=(SIGNATURE,))),
-        "messages[1].content[0].citations",
-        "citations",
-    ),
-    "opaque-text": (
-        answered(CourseTextBlock("x", opaque=SIGNATURE)),
-        "messages[1].content[0].opaque",
-        "opaque",
-    ),
-    "opaque-call": (
-        answered(CourseToolCall("call-1", "add", {}, opaque=SIGNATURE)),
-        "messages[1].content[0].opaque",
-        "opaque",
-    ),
-}
+        "reasoning": (
+            answered(CourseReasoningBlock("hmm", opaque=own), CourseTextBlock("42")),
+            "messages[1].content[0]",
+            "reasoning",
+        ),
+        "vendor-tool": (
+            answered(CourseTextBlock("x"), CourseVendorToolBlock("server_tool_use", own)),
+            "messages[1].content[1]",
+            "vendorTool",
+        ),
+        "citations": (
+            answered(CourseTextBlock("x", citations=(own,))),
+            "messages[1].content[0].citations",
+            "citations",
+        ),
+        "opaque-text": (
+            answered(CourseTextBlock("x", opaque=own)),
+            "messages[1].content[0].opaque",
+            "opaque",
+        ),
+        "opaque-call": (
+            answered(CourseToolCall("call-1", "add", {}, opaque=own)),
+            "messages[1].content[0].opaque",
+            "opaque",
+        ),
+    }
+
+
+RICH = rich("some-wire")
+EVERY_KIND = ContentSupport(
+    CONTENT_KINDS,
+    images=MediaRule(frozenset({"image/png"}), urls=True),
+    documents=MediaRule(frozenset({"text/plain"}), urls=True),
+)
 
 
 @pytest.mark.parametrize("name", list(RICH))
@@ -215,21 +234,107 @@ def test_a_kind_the_wire_does_not_send_is_refused_naming_the_block_kind_and_wire
 
     assert caught.value.code is VendorErrorCode.VENDOR_INVALID_REQUEST
     assert caught.value.vendor == "some-wire"
-    assert caught.value.message == f"{where}: some-wire does not send {kind} content yet"
-    check_sendable(request, "some-wire", sends=CONTENT_KINDS)
+    assert caught.value.message == f"{where}: some-wire does not send {kind} content"
+    check_sendable(request, "some-wire", content=EVERY_KIND)
 
 
 def test_a_wire_that_sends_some_kinds_is_refused_the_first_other_one() -> None:
     request = answered(
-        CourseReasoningBlock("hmm", opaque=SIGNATURE),
-        CourseTextBlock("x", citations=(SIGNATURE,)),
+        CourseReasoningBlock("hmm", opaque=signed("w")),
+        CourseTextBlock("x", citations=(signed("w"),)),
     )
 
-    check_sendable(request, "w", sends=frozenset({"reasoning", "citations"}))
+    check_sendable(request, "w", content=ContentSupport(frozenset({"reasoning", "citations"})))
     with pytest.raises(VendorError) as caught:
-        check_sendable(request, "w", sends=frozenset({"reasoning"}))
+        check_sendable(request, "w", content=ContentSupport(frozenset({"reasoning"})))
 
     assert caught.value.message.startswith("messages[1].content[1].citations: ")
+
+
+@pytest.mark.parametrize("name", ["reasoning", "citations", "opaque-text", "opaque-call"])
+def test_what_another_wire_produced_needs_no_support_because_it_is_not_sent(name: str) -> None:
+    request, _, _ = rich("other-wire")[name]
+
+    check_sendable(request, "some-wire")
+
+
+def test_another_wires_vendor_tool_is_refused_even_where_vendor_tools_are_sent() -> None:
+    request, where, _ = rich("other-wire")["vendor-tool"]
+
+    with pytest.raises(VendorError) as caught:
+        check_sendable(request, "some-wire", content=EVERY_KIND)
+
+    assert caught.value.message == (
+        f"{where}: a 'server_tool_use' block of other-wire cannot be sent to some-wire: "
+        "a tool one vendor ran has no form on another"
+    )
+
+
+PDF = CourseDocumentBlock("application/pdf", data=b"%PDF-1.7 " * 10)
+MEDIA_SUPPORT = ContentSupport(
+    frozenset({"text", "image", "document"}),
+    images=MediaRule(frozenset({"image/png", "image/jpeg"}), max_bytes=4),
+    documents=MediaRule(frozenset({"application/pdf"}), max_bytes=90),
+)
+
+
+@pytest.mark.parametrize(
+    ("block", "said"),
+    [
+        (
+            CourseImageBlock("image/gif", data=b"GIF8"),
+            "messages[0].content[0].media_type: w does not take an image of type image/gif "
+            "(it takes image/jpeg, image/png)",
+        ),
+        (
+            CourseImageBlock("image/png", data=b"\x89PNG!"),
+            "messages[0].content[0].data: holds 5 bytes; w takes an image of at most 4 bytes",
+        ),
+        (
+            CourseImageBlock("image/png", url="https://example.com/a.png"),
+            "messages[0].content[0].url: w takes an image as bytes only, never by URL",
+        ),
+        (
+            CourseDocumentBlock("text/plain", data=b"x"),
+            "messages[0].content[0].media_type: w does not take a document of type text/plain "
+            "(it takes application/pdf)",
+        ),
+        (
+            CourseDocumentBlock("application/pdf", data=b"%" * 91),
+            "messages[0].content[0].data: holds 91 bytes; w takes a document of at most 90 bytes",
+        ),
+    ],
+)
+def test_an_image_or_document_the_wires_rule_refuses_is_refused_naming_the_rule(
+    block: CourseImageBlock | CourseDocumentBlock, said: str
+) -> None:
+    with pytest.raises(VendorError) as caught:
+        check_sendable(asked(block), "w", content=MEDIA_SUPPORT)
+
+    assert caught.value.code is VendorErrorCode.VENDOR_INVALID_REQUEST
+    assert caught.value.message == said
+
+
+def test_media_the_rule_takes_passes_at_its_limit() -> None:
+    check_sendable(
+        asked(CourseImageBlock("image/jpeg", data=b"\xff\xd8\xff\xe0"), PDF),
+        "w",
+        content=MEDIA_SUPPORT,
+    )
+
+
+def test_a_content_support_names_only_content_kinds_and_needs_a_rule_per_media_kind() -> None:
+    with pytest.raises(ValueError, match=r"^kinds: \['audio'\] are not content kinds \(\['cit"):
+        ContentSupport(frozenset({"image", "audio"}))
+    with pytest.raises(ValueError, match=r"^kinds holds 'image': give its MediaRule"):
+        ContentSupport(frozenset({"image"}))
+    with pytest.raises(TypeError, match=r"MediaRule\.max_bytes"):
+        MediaRule(frozenset({"image/png"}), max_bytes=0)
+    with pytest.raises(TypeError, match=r"ContentSupport\.kinds must be a frozenset, not set"):
+        ContentSupport({"text"})  # type: ignore[arg-type]
+    assert {"text", "image", "document", "reasoning", "vendorTool", "citations", "opaque"} == (
+        CONTENT_KINDS
+    )
 
 
 def test_a_transcript_issue_is_named_before_any_content_kind() -> None:
@@ -238,15 +343,21 @@ def test_a_transcript_issue_is_named_before_any_content_kind() -> None:
     assert _expected(request, "w").message.startswith("messages[1]: ORPHAN_TOOL_RESULT: ")
 
 
-def test_sends_names_only_content_kinds() -> None:
-    with pytest.raises(ValueError, match=r"^sends: \['audio'\] are not content kinds \(\['cit"):
-        check_sendable(REQUEST_WITH_TEXT, "w", sends=frozenset({"image", "audio"}))
-    assert {"text", "image", "document", "reasoning", "vendorTool", "citations", "opaque"} == (
-        CONTENT_KINDS
-    )
+def test_reasoning_goes_back_only_to_the_wire_that_produced_it() -> None:
+    own = CourseReasoningBlock("mine", opaque=signed("w"))
+    other = CourseReasoningBlock("theirs", opaque=signed("x"))
+    scripted = CourseReasoningBlock("no payload")
+    text = CourseTextBlock("42", opaque=signed("x"))
+    message = CourseAssistantMessage("a", (other, own, scripted, text))
 
+    kept = sent_blocks(message, "w")
 
-REQUEST_WITH_TEXT = CourseModelRequest("r", (CourseUserMessage("u", "hi"),))
+    assert kept == (own, text)
+    assert kept[0] is own
+    assert kept[1] is text
+    assert own_opaque(text.opaque, "w") is None
+    assert own_opaque(text.opaque, "x") is text.opaque
+    assert own_opaque(None, "x") is None
 
 
 @every_wire
@@ -254,18 +365,17 @@ REQUEST_WITH_TEXT = CourseModelRequest("r", (CourseUserMessage("u", "hi"),))
 async def test_every_vendor_refuses_what_it_does_not_send_before_sending_anything(
     wire: Wire, name: str
 ) -> None:
-    request, where, kind = RICH[name]
+    request, where, kind = rich(wire.name)[name]
+    content = load_vendor(wire.name).wire.content
+    if content is not None and kind in content.kinds:
+        pytest.skip(f"{wire.name} sends {kind} content")
     async with wire.recorded(wire.text_body("unused")) as transport:
         played = await replay(wire.model(transport=transport), request)
 
     error = played.error
     assert error is not None
     assert (error.code, error.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, wire.name)
-    if kind in load_vendor(wire.name).wire.sends:
-        # A wire that sends the kind still refuses this block: another wire produced it.
-        assert error.message.startswith(f"{where}: "), error.message
-    else:
-        assert error.message == f"{where}: {wire.name} does not send {kind} content yet"
+    assert error.message == f"{where}: {wire.name} does not send {kind} content"
     assert transport.requests == ()
 
 
@@ -278,5 +388,7 @@ def test_plain_reads_give_the_plain_transcript_and_refuse_anything_else() -> Non
     assert plain_blocks(plain) == plain.content
     with pytest.raises(ValueError, match="CourseUserMessage 'u' holds content blocks"):
         plain_content(CourseUserMessage("u", (CourseTextBlock("hi"),)))
-    with pytest.raises(ValueError, match=r"content\[1\] is a CourseReasoningBlock"):
-        plain_blocks(CourseAssistantMessage("a", (call, CourseReasoningBlock("r"))))
+    assert plain_blocks(CourseAssistantMessage("a", (call, CourseReasoningBlock("r")))) == (call,)
+    vendor_tool = CourseVendorToolBlock("server_tool_use", signed("w"))
+    with pytest.raises(ValueError, match=r"content\[1\] is a CourseVendorToolBlock"):
+        plain_blocks(CourseAssistantMessage("a", (call, vendor_tool)))

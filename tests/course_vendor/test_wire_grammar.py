@@ -299,19 +299,9 @@ def test_a_body_that_breaks_its_content_coding_is_a_typed_problem() -> None:
     assert cut.failure().code is VendorErrorCode.VENDOR_INVALID_EVENT
 
 
-def test_a_judge_refuses_a_coding_it_cannot_read_and_a_wire_without_a_grammar() -> None:
+def test_a_judge_refuses_a_coding_it_cannot_read() -> None:
     with pytest.raises(ValueError, match="br"):
         StreamJudge(TOY_PLUGIN, content_encoding="br")
-    grammarless = VendorPlugin(
-        wire=TOY_PLUGIN.wire,
-        sdk="toy",
-        base_url="https://toy.invalid",
-        base_url_variable="TOY_BASE_URL",
-        named_events=False,
-        replay_model=TOY_PLUGIN.replay_model,
-    )
-    with pytest.raises(ValueError, match="no grammar"):
-        StreamJudge(grammarless)
 
 
 def test_a_huge_body_of_tiny_frames_is_judged_without_recursion_or_quadratic_joins() -> None:

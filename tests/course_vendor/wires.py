@@ -20,7 +20,7 @@ import httpx2
 import pytest
 
 from course_http import HttpTransport, RecordedTransport, Timeouts
-from course_vendor import VENDOR_ENTRY_POINT_GROUP, VendorConfig, load_vendor
+from course_vendor import VENDOR_ENTRY_POINT_GROUP, VendorConfig
 from tests.course_vendor.wire import (
     JSON,
     KEY,
@@ -94,13 +94,8 @@ fields a configuration of it needs."""
 
 
 def checked_on(name: str) -> str:
-    """How a recorded body's problem names the wire ``name`` that checked it.
-
-    ``judged on <wire>`` for a wire whose grammar judges it alone,
-    ``replayed on <wire>`` for one still played through its model.
-    """
-    verb = "replayed" if load_vendor(name).grammar is None else "judged"
-    return f"{verb} on {name}"
+    """How a recorded body's problem names the wire ``name`` whose grammar judged it."""
+    return f"judged on {name}"
 
 
 class StallsBeforeTheStatus(httpx2.AsyncBaseTransport):

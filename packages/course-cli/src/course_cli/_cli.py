@@ -470,7 +470,7 @@ def _check(named: Sequence[str], wire: str, plugin: VendorPlugin | None) -> int:
     if plugin is not None:
         from course_cli._recordings import check_recordings
 
-        report = asyncio.run(check_recordings(paths, plugin))
+        report = check_recordings(paths, plugin)
     elif wire == CASSETTE_WIRE:
         report = asyncio.run(check_cassettes(paths))
     else:

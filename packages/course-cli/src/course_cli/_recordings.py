@@ -103,12 +103,11 @@ async def replay_recording(
     return await play_recording(path, wire, f"{request_prefix}-1", write)
 
 
-async def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckReport:
+def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckReport:
     """``course check --wire``: judge every file with the wire's grammar, one problem per bad file.
 
     A body is valid when it is the vendor's traffic, whether or not the
-    course port can carry what it holds (a wire without a grammar plays it
-    through its model instead).
+    course port can carry what it holds.
     A path that cannot be read at all, or holds no event stream for ``wire``
     (a ``.json`` error body, a ``.jsonl`` file on a wire whose events are
     named), is one ``FILE_UNREADABLE`` problem and plays nothing.
@@ -116,17 +115,14 @@ async def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckRep
     problems: list[Problem] = []
     responses = 0
     unreadable = 0
-    for index, path in enumerate(paths):
+    for _index, path in enumerate(paths):
         reason = unreadable_reason(path) or unplayable_reason(path, wire)
         if reason is not None:
             problems.append(unreadable_problem(path, reason))
             unreadable += 1
             continue
         responses += 1
-        if wire.grammar is None:
-            problem = await play_recording(path, wire, f"check-{index + 1}", None)
-        else:
-            problem = _judged(path, wire)
+        problem = _judged(path, wire)
         if problem is not None:
             problems.append(problem)
     return CheckReport(

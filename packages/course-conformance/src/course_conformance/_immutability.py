@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Final, TypeAlias
 
 from course_protocol import (
     CourseAssistantMessage,
@@ -28,19 +30,9 @@ Problem = tuple[str, object]
 
 def chunk_problem(chunk: object, path: str) -> Problem | None:
     """Explain why ``chunk`` is not an exact, deeply frozen chunk, or return None."""
-    if type(chunk) is CourseTextDeltaChunk or type(chunk) is CourseReasoningDeltaChunk:
-        return (
-            _frozen_problem(chunk, path)
-            or _str_problem(chunk.request_id, f"{path}.request_id")
-            or _str_problem(chunk.delta, f"{path}.delta")
-        )
-    if type(chunk) is CourseToolCallChunk:
-        return (
-            _frozen_problem(chunk, path)
-            or _str_problem(chunk.request_id, f"{path}.request_id")
-            or _tool_call_problem(chunk.tool_call, f"{path}.tool_call")
-        )
-    return (f"{path} is a {type(chunk).__qualname__}, not an exact protocol chunk type", chunk)
+    if type(chunk) not in _CHUNKS:
+        return (f"{path} is a {type(chunk).__qualname__}, not an exact protocol chunk type", chunk)
+    return _fields_problem(chunk, path)
 
 
 def response_problem(response: object, path: str) -> Problem | None:
@@ -74,28 +66,9 @@ def _message_problem(message: object, path: str) -> Problem | None:
 
 
 def _block_problem(block: object, path: str) -> Problem | None:
-    if type(block) is CourseTextBlock:
-        return (
-            _frozen_problem(block, path)
-            or _str_problem(block.text, f"{path}.text")
-            or _citations_problem(block.citations, f"{path}.citations")
-            or _optional_opaque_problem(block.opaque, f"{path}.opaque")
-        )
-    if type(block) is CourseToolCall:
-        return _tool_call_problem(block, path)
-    if type(block) is CourseReasoningBlock:
-        return (
-            _frozen_problem(block, path)
-            or _str_problem(block.text, f"{path}.text")
-            or _optional_opaque_problem(block.opaque, f"{path}.opaque")
-        )
-    if type(block) is CourseVendorToolBlock:
-        return (
-            _frozen_problem(block, path)
-            or _str_problem(block.kind, f"{path}.kind")
-            or _opaque_problem(block.opaque, f"{path}.opaque")
-        )
-    return (f"{path} is a {type(block).__qualname__}, not an assistant block", block)
+    if type(block) not in _BLOCKS:
+        return (f"{path} is a {type(block).__qualname__}, not an assistant block", block)
+    return _fields_problem(block, path)
 
 
 def _citations_problem(citations: object, path: str) -> Problem | None:
@@ -115,23 +88,24 @@ def _optional_opaque_problem(opaque: object, path: str) -> Problem | None:
 def _opaque_problem(opaque: object, path: str) -> Problem | None:
     if type(opaque) is not CourseOpaque:
         return (f"{path} is a {type(opaque).__qualname__}, not CourseOpaque", opaque)
-    return (
-        _frozen_problem(opaque, path)
-        or _str_problem(opaque.wire, f"{path}.wire")
-        or _json_problem(opaque.data, f"{path}.data")
-    )
+    return _fields_problem(opaque, path)
 
 
 def _tool_call_problem(call: object, path: str) -> Problem | None:
     if type(call) is not CourseToolCall:
         return (f"{path} is a {type(call).__qualname__}, not CourseToolCall", call)
-    return (
-        _frozen_problem(call, path)
-        or _str_problem(call.id, f"{path}.id")
-        or _str_problem(call.name, f"{path}.name")
-        or _json_problem(call.arguments, f"{path}.arguments")
-        or _optional_opaque_problem(call.opaque, f"{path}.opaque")
-    )
+    return _fields_problem(call, path)
+
+
+def _fields_problem(value: object, path: str) -> Problem | None:
+    """The first problem of a value of a `_FIELDS` type: not frozen, or a field's own."""
+    problem = _frozen_problem(value, path)
+    checks = _FIELDS[type(value)]
+    for field, check in zip(dataclasses.fields(value), checks, strict=True):  # type: ignore[arg-type]
+        if problem is not None:
+            break
+        problem = check(getattr(value, field.name), f"{path}.{field.name}")
+    return problem
 
 
 def _stop_reason_problem(stop_reason: object, path: str) -> Problem | None:
@@ -181,3 +155,23 @@ def _json_problem(root: object, path: str) -> Problem | None:
     if error is None:
         return None
     return (f"{error.path} {error.message}: not an immutable JSON object", root)
+
+
+_Check: TypeAlias = Callable[[object, str], "Problem | None"]
+
+_FIELDS: Final[dict[type, tuple[_Check, ...]]] = {
+    CourseTextDeltaChunk: (_str_problem, _str_problem),
+    CourseReasoningDeltaChunk: (_str_problem, _str_problem),
+    CourseToolCallChunk: (_str_problem, _tool_call_problem),
+    CourseTextBlock: (_str_problem, _citations_problem, _optional_opaque_problem),
+    CourseToolCall: (_str_problem, _str_problem, _json_problem, _optional_opaque_problem),
+    CourseReasoningBlock: (_str_problem, _optional_opaque_problem),
+    CourseVendorToolBlock: (_str_problem, _opaque_problem),
+    CourseOpaque: (_str_problem, _json_problem),
+}
+"""Each protocol value the walk checks field by field: one check per field, in field order."""
+
+_CHUNKS: Final = frozenset({CourseTextDeltaChunk, CourseReasoningDeltaChunk, CourseToolCallChunk})
+_BLOCKS: Final = frozenset(
+    {CourseTextBlock, CourseToolCall, CourseReasoningBlock, CourseVendorToolBlock}
+)

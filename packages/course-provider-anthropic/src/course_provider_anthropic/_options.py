@@ -37,7 +37,7 @@ _OWN_OPTIONS = ("top_k", "cache_system", "cache_tools", "cache_messages", "cache
 
 MESSAGES_OPTIONS = OptionSupport(
     vendor=_wire.WIRE,
-    sends=frozenset(COMMON_OPTIONS + _OWN_OPTIONS),
+    sends=frozenset(COMMON_OPTIONS + _OWN_OPTIONS) - {"response_format"},
     temperature_max=1.0,
     reasoning=frozenset({ThinkingBudget}),
     body_keys=frozenset(

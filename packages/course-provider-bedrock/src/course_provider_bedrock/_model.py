@@ -21,7 +21,7 @@ from course_provider_bedrock._errors import describe_error
 from course_provider_bedrock._framing import CONVERSE_FRAMING
 from course_provider_bedrock._mapping import ConverseMapping
 from course_provider_bedrock._request import converse_request_body
-from course_vendor import VendorModel, VendorPlay, VendorWire
+from course_vendor import ContentSupport, VendorModel, VendorPlay, VendorWire
 
 __all__ = ["CONVERSE_WIRE", "BedrockConverseModel"]
 
@@ -32,7 +32,7 @@ CONVERSE_WIRE = VendorWire(
     describe_error=describe_error,
     framing=CONVERSE_FRAMING,
     options=CONVERSE_OPTIONS,
-    sends=frozenset({"reasoning"}),
+    content=ContentSupport(kinds=frozenset({"reasoning"})),
     signs=True,
     encode_model=True,
 )

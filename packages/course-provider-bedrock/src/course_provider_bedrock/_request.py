@@ -18,7 +18,7 @@ from course_protocol import (
 )
 from course_provider_bedrock._config import BedrockConfig
 from course_provider_bedrock._wire import WIRE
-from course_vendor import NamedTool, ToolChoice, Turns, plain_content
+from course_vendor import NamedTool, ToolChoice, Turns, plain_content, sent_blocks
 
 __all__ = ["converse_request_body"]
 
@@ -43,18 +43,18 @@ def converse_request_body(request: CourseModelRequest, config: BedrockConfig) ->
     - a user message is a ``text`` block of a user turn;
     - an assistant message's reasoning blocks are ``reasoningContent``
       blocks (``reasoningText`` with its ``signature``, or the
-      ``redactedContent``, from the ``bedrock-converse`` opaque data), its
-      text ``text`` blocks (blank ones left out) and its Tool calls
-      ``toolUse`` blocks (``toolUseId``, ``name``, ``input``);
+      ``redactedContent``, from the ``bedrock-converse`` opaque data;
+      reasoning another wire produced is left out, as
+      ``course_vendor.sent_blocks`` leaves it), its text ``text`` blocks
+      (blank ones left out) and its Tool calls ``toolUse`` blocks
+      (``toolUseId``, ``name``, ``input``);
     - a Tool result is a ``toolResult`` block (``toolUseId``, ``content``
       as one ``text`` block, ``status`` ``error`` for a failed Tool) of the
       user turn right after the call.
 
     ``request`` is one ``course_vendor.check_sendable`` accepted (with
     ``reasoning`` sent). Raises `VendorError` ``VENDOR_INVALID_REQUEST``
-    (nothing is sent) for a transcript the Turns order refuses, a
-    reasoning block another wire produced (its opaque data is not
-    ``bedrock-converse`` 's).
+    (nothing is sent) for a transcript the Turns order refuses.
     """
     body: dict[str, Any] = {"messages": _turns(request)}
     if config.system_prompt is not None:
@@ -101,9 +101,10 @@ def _tool_choice(choice: object) -> dict[str, Any] | None:
     return None
 
 
-def _assistant_blocks(message: CourseAssistantMessage, position: int) -> list[_Block]:
+def _assistant_blocks(message: CourseAssistantMessage) -> list[_Block]:
     blocks: list[_Block] = []
-    for index, block in enumerate(message.content):
+    # Another wire's reasoning is left out: only this wire can check its own.
+    for block in sent_blocks(message, WIRE):
         if type(block) is CourseTextBlock:
             if not is_blank(block.text):
                 blocks.append({"text": block.text})
@@ -118,18 +119,14 @@ def _assistant_blocks(message: CourseAssistantMessage, position: int) -> list[_B
                 }
             )
         elif type(block) is CourseReasoningBlock:
-            blocks.append(_reasoning(block, f"messages[{position}].content[{index}]"))
+            blocks.append(_reasoning(block))
     return blocks
 
 
-def _reasoning(block: CourseReasoningBlock, where: str) -> _Block:
+def _reasoning(block: CourseReasoningBlock) -> _Block:
+    # sent_blocks kept only this wire's reasoning: its opaque is ours.
     opaque = block.opaque
-    if opaque is None or opaque.wire != WIRE:
-        produced = "no wire" if opaque is None else opaque.wire
-        raise _invalid(
-            f"{where}: reasoning produced by {produced} cannot be sent back to {WIRE}, "
-            "which needs its own signature or redacted content"
-        )
+    assert opaque is not None
     redacted = opaque.data.get("redactedContent")
     if type(redacted) is str:
         return {"reasoningContent": {"redactedContent": redacted}}
@@ -163,7 +160,7 @@ def _turns(request: CourseModelRequest) -> list[dict[str, Any]]:
             text = plain_content(message)
             order.user_text(text, [{"text": text}], position)
         elif type(message) is CourseAssistantMessage:
-            blocks = _assistant_blocks(message, position)
+            blocks = _assistant_blocks(message)
             if not blocks:
                 continue
             calls = [block["toolUse"]["toolUseId"] for block in blocks if "toolUse" in block]

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GEMINI_OPTIONS", "checked_gemini_options", "generation_entries", "tool_config"]
 
-_REFUSED = ("parallel_tool_calls", "user_id")
+_REFUSED = ("parallel_tool_calls", "user_id", "response_format")
 _OWN_OPTIONS = ("top_k", "seed")
 
 GEMINI_OPTIONS: Final = OptionSupport(

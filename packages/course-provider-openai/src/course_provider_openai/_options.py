@@ -98,7 +98,7 @@ _RESPONSES_BODY = frozenset(
 
 CHAT_OPTIONS = OptionSupport(
     vendor=_chat_wire.WIRE,
-    sends=frozenset((*COMMON_OPTIONS, *_SHARED_OWN, "seed")),
+    sends=frozenset((*COMMON_OPTIONS, *_SHARED_OWN, "seed")) - {"response_format"},
     temperature_max=_TEMPERATURE_MAX,
     stop_sequences_max=_CHAT_STOP_MAX,
     reasoning=frozenset({ReasoningEffort}),
@@ -109,7 +109,7 @@ sequences) and ``prompt_cache_key``, ``service_tier``, ``store``, ``seed``."""
 
 RESPONSES_OPTIONS = OptionSupport(
     vendor=_responses_wire.WIRE,
-    sends=frozenset(set(COMMON_OPTIONS) - {"stop_sequences"} | set(_SHARED_OWN)),
+    sends=frozenset(set(COMMON_OPTIONS) - {"stop_sequences", "response_format"} | set(_SHARED_OWN)),
     temperature_max=_TEMPERATURE_MAX,
     reasoning=frozenset({ReasoningEffort}),
     body_keys=_RESPONSES_BODY,

@@ -3,10 +3,8 @@
 - `VendorModel`: the one ``CourseModel`` implementation every vendor adapter
   builds on (key, transport, event loop, the sendable-transcript check
   `check_sendable`, production); a vendor supplies its `VendorWire` (the
-  API's fixed facts), its request body and headers, and its parser (a
-  `VendorPlay`): a `StreamParser` (or `OneChunkStreamParser`) subclass
-  writes only what its events mean and how its stream ends; the base makes
-  every parser spent after its first error and says when it is `finished`.
+  API's fixed facts), its request body and headers, and its play of one
+  response (a `VendorPlay`: its `WireMapping` over a fresh `WireGrammar`).
 - `VendorConfig`: the configuration fields every vendor has, one name each
   (``model``, ``max_output_tokens``, ``system_prompt``, ``tools``,
   ``base_url``, ``timeouts``, the `COMMON_OPTIONS` and the escape hatch
@@ -27,10 +25,15 @@
   value by ``course_protocol.untrusted.described`` (JSON's words,
   ``missing`` for an absent key); `TextPieces`, a streamed text kept at
   about its own size.
-- What a wire sends of a transcript: `check_sendable` refuses, before any
-  body is built, a transcript no vendor takes and any `CONTENT_KINDS` kind
-  the wire does not send; `plain_content` and `plain_blocks` read the plain
-  transcript it accepted for a wire that sends no other kind.
+- What a wire sends of a transcript: each wire declares a `ContentSupport`
+  (the `CONTENT_KINDS` it sends, a `MediaRule` for its images and
+  documents); `check_sendable` refuses, before any body is built, a
+  transcript no vendor takes and anything the wire does not send, naming
+  the block, the wire and the rule. What another wire produced goes back
+  only to it: `sent_blocks` leaves another wire's reasoning out,
+  `own_opaque` another wire's data on a block. `plain_content` and
+  `plain_blocks` read the plain transcript a wire that sends no other kind
+  accepted.
 - The order of a Messages-style request: `Turns` groups a transcript into a
   vendor's alternating turns, each Tool result right after its call.
 - The registry: each vendor package registers a `VendorPlugin` per wire under
@@ -52,7 +55,7 @@
   recorded response with it (the cassettes' ``StreamCheck``; `streamed_wire`
   says which wire judges it).
 - `play_recorded`: a recorded body played through its wire's model as one
-  call (``course replay --wire``; the check of a wire without a grammar).
+  call (``course replay --wire``).
 """
 
 import inspect as _inspect
@@ -60,6 +63,7 @@ import inspect as _inspect
 from course_vendor._api_key import checked_api_key
 from course_vendor._config import VendorConfig
 from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode, config_error
+from course_vendor._content_support import CONTENT_KINDS, ContentSupport, MediaRule
 from course_vendor._event_errors import EventFailures, event_error, invalid_event
 from course_vendor._event_json import (
     body_object,
@@ -87,7 +91,13 @@ from course_vendor._registry import (
     vendor_for_path,
     vendor_names,
 )
-from course_vendor._sendable import CONTENT_KINDS, check_sendable, plain_blocks, plain_content
+from course_vendor._sendable import (
+    check_sendable,
+    own_opaque,
+    plain_blocks,
+    plain_content,
+    sent_blocks,
+)
 from course_vendor._stream_check import (
     StreamJudge,
     judge_body,
@@ -95,7 +105,6 @@ from course_vendor._stream_check import (
     stream_judge_for,
     streamed_wire,
 )
-from course_vendor._stream_parser import FeedResult, OneChunkStreamParser, StreamParser
 from course_vendor._support import OptionSupport, option_fields
 from course_vendor._text_pieces import TextPieces
 from course_vendor._tool_call_ids import ToolCallIds
@@ -103,20 +112,20 @@ from course_vendor._turns import Turns
 from course_vendor._vendor_model import VendorModel, VendorPlay
 from course_vendor._vendor_plugin import VendorPlugin
 from course_vendor._vendor_wire import VendorWire
-from course_vendor._wire_mapping import WireMapping
+from course_vendor._wire_mapping import FeedResult, WireMapping
 
 __all__ = [
     "COMMON_OPTIONS",
     "CONTENT_KINDS",
     "VENDOR_ENTRY_POINT_GROUP",
+    "ContentSupport",
     "EventFailures",
     "FeedResult",
+    "MediaRule",
     "NamedTool",
-    "OneChunkStreamParser",
     "OptionSupport",
     "ReasoningEffort",
     "StreamJudge",
-    "StreamParser",
     "TextPieces",
     "ThinkingBudget",
     "ToolCallIds",
@@ -144,12 +153,14 @@ __all__ = [
     "judge_body",
     "load_vendor",
     "option_fields",
+    "own_opaque",
     "plain_blocks",
     "plain_content",
     "play_recorded",
     "recorded_stream_problem",
     "registry_problems",
     "rescan_installed_vendors",
+    "sent_blocks",
     "stream_judge_for",
     "streamed_wire",
     "token_count",

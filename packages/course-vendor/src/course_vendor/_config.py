@@ -15,7 +15,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any, ClassVar, Literal
 
 from course_http import Timeouts
-from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
+from course_protocol import MAX_TOKEN_COUNT, CourseResponseFormat, CourseToolSpec, is_blank
 from course_protocol.slots import slot_setter
 from course_protocol.untrusted import described_setting, sequence_snapshot, shown, type_name
 from course_vendor._base_url import checked_base_url
@@ -73,6 +73,9 @@ class VendorConfig:
     - ``user_id``: an opaque id of the end user (no personal data), a
       non-blank ``str`` of at most 256 characters;
     - ``reasoning``: a `ReasoningEffort` (or its string) or a `ThinkingBudget`;
+    - ``response_format``: a ``course_protocol.CourseResponseFormat``, the JSON
+      schema the answer's text must match (structured output), sent in each
+      wire's own spelling;
     - ``extra_body``: a JSON object merged into every request body, for a
       vendor field this package does not model (frozen by the protocol's
       strict JSON checks; a key the adapter writes is refused);
@@ -111,6 +114,7 @@ class VendorConfig:
         | Literal["none", "minimal", "low", "medium", "high", "xhigh"]
         | None
     ) = None
+    response_format: CourseResponseFormat | None = None
     extra_body: Mapping[str, Any] | None = None
     extra_headers: Mapping[str, str] | None = None
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum, unique
 from typing import TYPE_CHECKING, TypeAlias, final
 
-from course_protocol import MAX_TOKEN_COUNT, CourseToolSpec, is_blank
+from course_protocol import MAX_TOKEN_COUNT, CourseResponseFormat, CourseToolSpec, is_blank
 from course_protocol.untrusted import described_setting, sequence_snapshot, shown
 from course_vendor._config_errors import config_error
 
@@ -40,6 +40,7 @@ COMMON_OPTIONS = (
     "parallel_tool_calls",
     "user_id",
     "reasoning",
+    "response_format",
 )
 """The `VendorConfig` fields every vendor either sends or refuses at construction, in order."""
 
@@ -142,7 +143,16 @@ def checked_common_options(config: VendorConfig, name: str) -> dict[str, object]
         "parallel_tool_calls": config.parallel_tool_calls,
         "user_id": user_id,
         "reasoning": _reasoning(config.reasoning, f"{name}.reasoning"),
+        "response_format": _response_format(config.response_format, f"{name}.response_format"),
     }
+
+
+def _response_format(value: object, path: str) -> CourseResponseFormat | None:
+    if value is not None and type(value) is not CourseResponseFormat:
+        raise config_error(
+            path, f"must be a CourseResponseFormat or None, got {described_setting(value)}"
+        )
+    return value
 
 
 def _number(value: object, path: str, low: float, high: float | None) -> float | None:

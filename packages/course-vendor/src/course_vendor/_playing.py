@@ -1,8 +1,7 @@
 """One recorded body played through its wire's model: `play_recorded`.
 
 The one "play a recorded body through a wire": ``course replay --wire``
-prints what it makes, and the strict check of a wire that has no grammar yet
-(`played_stream_problem`) keeps what it fails with. The body is served by a
+prints what it makes, and the bench plays a recording with it. The body is served by a
 ``RecordedTransport`` to the wire's replay model: the code path of a live
 call, with no socket and no key.
 """

@@ -20,7 +20,6 @@ from returns.result import Failure, Result, Success
 
 from course_http import BodyJudge, EventDecoder, RecordedResponse, VendorError, VendorErrorCode
 from course_vendor._grammar import WireGrammar
-from course_vendor._played_check import PlayedJudge, played_stream_problem
 from course_vendor._registry import vendor_for_path
 from course_vendor._vendor_plugin import VendorPlugin
 
@@ -81,15 +80,12 @@ class StreamJudge:
     ``gzip`` or ``deflate``). `feed_bytes` judges the frames each chunk
     completes and `close` the end of the body; both return the first
     problem found so far, or ``None``: a judge never raises for what the
-    body holds. Raises ``ValueError`` for a plug-in without a grammar or a
-    content coding it cannot read.
+    body holds. Raises ``ValueError`` for a content coding it cannot read.
     """
 
     __slots__ = ("_decoder", "_frames", "_grammar", "_inflater", "_problem", "_result", "_wire")
 
     def __init__(self, plugin: VendorPlugin, *, content_encoding: str = "") -> None:
-        if plugin.grammar is None:
-            raise ValueError(f"the wire {plugin.name!r} has no grammar to judge a body with")
         coding = content_encoding.strip().lower()
         if coding not in _DECODED_ENCODINGS:
             raise ValueError(f"a judge cannot read a body in content coding {coding!r}")
@@ -196,9 +192,7 @@ def stream_judge_for(path: str, status: int, headers: Mapping[str, str]) -> Body
     A ``course_cassettes.StreamJudges``: ``status`` and ``headers``
     (lower-case names) are the response's. ``None`` unless a wire judges it
     (`streamed_wire`'s rule). The judge is the wire's `StreamJudge`, whose
-    problems say the wire (``judged on anthropic-messages: event 3: ...``);
-    a wire whose plug-in has no grammar yet is judged by playing the whole
-    body through its model once it ended (``replayed on ...: ...``).
+    problems say the wire (``judged on anthropic-messages: event 3: ...``).
     """
     try:
         plugin = _judged_wire(path, status, headers)
@@ -206,8 +200,6 @@ def stream_judge_for(path: str, status: int, headers: Mapping[str, str]) -> Body
         return _Refused(conflict)
     if plugin is None:
         return None
-    if plugin.grammar is None:
-        return PlayedJudge(plugin, status, headers)
     judge = StreamJudge(plugin, content_encoding=_content_encoding(headers))
     return _WireJudge(judge, plugin.name)
 
@@ -277,9 +269,6 @@ def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorErro
         return conflict
     if plugin is None:
         return None
-    if plugin.grammar is None:
-        # Played whole, to its recorded end: a cut recording is judged up to its cut too.
-        return played_stream_problem(plugin, response)
     # A call recorded as cut short ends where it was cut: the frame the cut
     # tore and the terminal that never came are how it was recorded, and
     # only a whole frame the grammar refuses before the cut is a problem.

@@ -305,7 +305,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
         )
 
     def _outgoing(self, request: CourseModelRequest) -> HttpRequest:
-        check_sendable(request, self._wire.vendor, sends=self._wire.sends)
+        check_sendable(request, self._wire.vendor, content=self._wire.content)
         vendor = self._wire.vendor
         body = merged(self._body(request), self._config.extra_body, "extra_body", vendor)
         key = self._key_for_call()

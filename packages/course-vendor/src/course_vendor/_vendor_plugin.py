@@ -42,7 +42,7 @@ class VendorPlugin:
     base_url_variable: str
     named_events: bool
     replay_model: Callable[[HttpTransport], VendorModel[Any]]
-    grammar: Callable[[], WireGrammar[Any]] | None = None
+    grammar: Callable[[], WireGrammar[Any]]
 
     def __post_init__(self) -> None:
         if type(self.wire) is not VendorWire:
@@ -61,8 +61,8 @@ class VendorPlugin:
             )
         if not callable(self.replay_model):
             raise TypeError("VendorPlugin.replay_model must be callable")
-        if self.grammar is not None and not callable(self.grammar):
-            raise TypeError("VendorPlugin.grammar must be callable or None")
+        if not callable(self.grammar):
+            raise TypeError("VendorPlugin.grammar must be callable")
 
     @property
     def name(self) -> str:

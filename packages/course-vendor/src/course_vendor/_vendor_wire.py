@@ -7,6 +7,7 @@ from typing import final
 
 from course_http import SSE_FRAMING, ErrorBodyReader, EventFraming
 from course_vendor._config import VendorConfig
+from course_vendor._content_support import ContentSupport
 from course_vendor._support import OptionSupport
 
 __all__ = ["VendorWire"]
@@ -28,10 +29,11 @@ class VendorWire:
     ``framing`` says how a streamed body is cut into events
     (``course_http.SSE_FRAMING`` by default); ``options`` says which
     configuration options the API sends (``None``: none, so a model refuses
-    every one that is set); ``sends`` the `check_sendable` content kinds the
-    wire sends beyond the plain transcript (none by default); ``signs``
-    says that the wire signs each request (AWS SigV4): a call without a key
-    is then signed by the model's `VendorModel._signed`, not refused.
+    every one that is set); ``content`` what it sends of a transcript beyond
+    plain text and Tool calls (``None``: nothing, so a model refuses every
+    such block before sending, see ``check_sendable``); ``signs`` says that
+    the wire signs each request (AWS SigV4): a call without a key is then
+    signed by the model's `VendorModel._signed`, not refused.
     """
 
     vendor: str
@@ -42,7 +44,7 @@ class VendorWire:
     query: str = ""
     framing: EventFraming = SSE_FRAMING
     options: OptionSupport | None = None
-    sends: frozenset[str] = frozenset()
+    content: ContentSupport | None = None
     signs: bool = False
     encode_model: bool = False
 

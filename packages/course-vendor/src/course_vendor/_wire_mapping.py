@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Generic, TypeVar, final
+from typing import Generic, TypeAlias, TypeVar, final
 
 from course_http import SseEvent
 from course_protocol import CourseModelChunk, CourseModelResponse, check_id
 from course_vendor._grammar import WireEvent, WireGrammar
-from course_vendor._stream_parser import FeedResult
 
-__all__ = ["WireMapping"]
+__all__ = ["FeedResult", "WireMapping"]
+
+FeedResult: TypeAlias = CourseModelChunk | tuple[CourseModelChunk, ...] | None
+"""What `WireMapping.feed` returns for one event: nothing, its chunk, or its chunks in order."""
 
 R = TypeVar("R")
 
