@@ -27,6 +27,7 @@ from benchmarks._timing import AsyncRun
 from benchmarks._vendor_bodies import APIS, Api, shapes_of, vendor_body
 from benchmarks._vendor_ours import prepare_ours
 from benchmarks._workload import text_deltas
+from benchmarks.bedrock import BedrockBudget, run_bedrock
 from benchmarks.cassettes import CassettesBudget, VcrFact, run_cassettes
 from benchmarks.check_cli import CheckBudget, run_check
 from benchmarks.grammar import GrammarBudget, run_grammar
@@ -40,7 +41,17 @@ from benchmarks.vendors import VendorsBudget, run_vendors
 __all__ = ["FULL", "GROUPS", "SMOKE", "Budget", "Options", "main", "parse_options"]
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
-GROUPS = ("streaming", "vendors", "grammar", "cassettes", "load", "scaling", "import", "check")
+GROUPS = (
+    "streaming",
+    "vendors",
+    "grammar",
+    "bedrock",
+    "cassettes",
+    "load",
+    "scaling",
+    "import",
+    "check",
+)
 PEER_DISTRIBUTIONS = (
     "pydantic-ai-slim",
     "openai-agents",
@@ -61,6 +72,7 @@ class Budget:
     streaming: StreamingBudget
     vendors: VendorsBudget
     grammar: GrammarBudget
+    bedrock: BedrockBudget
     cassettes: CassettesBudget
     loading: LoadingBudget
     scaling: ScalingBudget
@@ -81,6 +93,7 @@ FULL = Budget(
         serve=ServeBudget(events=10**4, rounds=5, warmup=1),
     ),
     grammar=GrammarBudget(deltas=10**4, rounds=7, warmup=1),
+    bedrock=BedrockBudget(deltas=10**4, rounds=9, warmup=2),
     cassettes=CassettesBudget(rounds=15, warmup=3, include_peers=True),
     loading=LoadingBudget(sizes=(("1 MB", 1_000_000), ("50 MB", 50_000_000)), rounds=3, warmup=1),
     scaling=ScalingBudget(exponents=(4, 5, 6), rounds=3, records_per_child=300_000),
@@ -100,6 +113,7 @@ SMOKE = Budget(
         serve=ServeBudget(events=100, rounds=2, warmup=1),
     ),
     grammar=GrammarBudget(deltas=100, rounds=2, warmup=1),
+    bedrock=BedrockBudget(deltas=100, rounds=2, warmup=1),
     cassettes=CassettesBudget(rounds=2, warmup=1, include_peers=False),
     loading=LoadingBudget(sizes=(("20 kB", 20_000),), rounds=2, warmup=1),
     scaling=ScalingBudget(exponents=(2, 3), rounds=1, records_per_child=0),
@@ -226,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "streaming": lambda: run_streaming(budget.streaming),
         "vendors": lambda: run_vendors(budget.vendors, options.wires),
         "grammar": lambda: run_grammar(budget.grammar, options.wires),
+        "bedrock": lambda: run_bedrock(budget.bedrock),
         "cassettes": lambda: run_cassettes(budget.cassettes, vcr_defaults),
         "load": lambda: run_loading(budget.loading, out),
         "scaling": lambda: run_scaling(budget.scaling),

@@ -28,6 +28,25 @@ from hypothesis import HealthCheck, settings
 # pytest-asyncio and by asyncio.run() inside tests both run in debug mode.
 os.environ.setdefault("PYTHONASYNCIODEBUG", "1")
 
+# The AWS credential chain a Bedrock call without a key signs with finds
+# nothing of the machine's: no credentials or profile from the environment,
+# no shared files, no instance metadata (a request to a link-local address).
+# A test that signs sets its own credentials.
+for _variable in (
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_PROFILE",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+):
+    os.environ.pop(_variable, None)
+os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
+os.environ["AWS_CONFIG_FILE"] = os.devnull
+os.environ["AWS_SHARED_CREDENTIALS_FILE"] = os.devnull
+
 # A run started in the background by a non-interactive shell (`make test &`,
 # a CI runner's job) begins with SIGINT ignored, and every child process
 # inherits that: a child a test stops the way Ctrl-C would (course serve)

@@ -38,7 +38,17 @@ from benchmarks.vendors import DECODER_FRAMING, FLOOR, HTTPX_FRAMING, OUR_MODELS
 from course_provider_fixture import FixtureProviderAdapter, load_fixture
 from tests.children import child_env
 
-GROUPS = {"streaming", "vendors", "grammar", "cassettes", "load", "scaling", "import", "check"}
+GROUPS = {
+    "streaming",
+    "vendors",
+    "grammar",
+    "bedrock",
+    "cassettes",
+    "load",
+    "scaling",
+    "import",
+    "check",
+}
 OUR_STREAMING_ROWS = {
     "ScriptedModel (pre-built chunks)",
     "ScriptedModel (factory builds each chunk)",

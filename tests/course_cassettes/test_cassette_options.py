@@ -16,13 +16,12 @@ from course_http import RecordedResponse, VendorErrorCode
 from course_protocol import thaw_json
 from tests.course_cassettes.cassettes import REAL_LOOKING_KEY, recorded_through_loopback
 from tests.course_cassettes.replays import replay
-from tests.course_http.helpers import SSE
 from tests.course_vendor.wires import TOOLS, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
 
 async def record_with_options(wire: Wire, path: Path) -> None:
-    served = [RecordedResponse(200, SSE, wire.text_body("42"))]
+    served = [RecordedResponse(200, wire.media, wire.text_body("42"))]
     async with (
         asyncio.timeout(GUARD_SECONDS),
         recorded_through_loopback(served, path) as (_server, transport),

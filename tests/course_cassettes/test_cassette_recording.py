@@ -94,7 +94,10 @@ async def test_a_recorded_answer_replays_to_the_same_chunks_and_response(
     async with (
         asyncio.timeout(GUARD_SECONDS),
         recorded_through_loopback(
-            [wire.served("The sum ", "is 42."), RecordedResponse(200, SSE, wire.tool_body())],
+            [
+                wire.served("The sum ", "is 42."),
+                RecordedResponse(200, wire.media, wire.tool_body()),
+            ],
             path,
         ) as (server, transport),
     ):

@@ -59,7 +59,7 @@ def transcript(tool_call_id: str) -> CourseModelRequest:
 
 async def recording(wire: Wire, request: CourseModelRequest, *bodies: bytes) -> Cassette:
     """A cassette of one call per body, each request as ``wire``'s model sends ``request``."""
-    served = [RecordedResponse(200, SSE, body) for body in bodies]
+    served = [RecordedResponse(200, wire.media, body) for body in bodies]
     async with RecordedTransport(served) as transport:
         model = wire.model(transport=transport)
         for _ in bodies:

@@ -15,7 +15,7 @@ from course_cassettes import Cassette, CassetteCall, cassette_to_json, write_cas
 from course_http import RecordedRequest, RecordedResponse, RecordedTransport
 from tests.course_cassettes.replays import replay
 from tests.course_cli.helpers import ROUNDTRIP, CourseRunner
-from tests.course_vendor.wires import PATH_WIRES, SSE, WIRES, Wire
+from tests.course_vendor.wires import PATH_WIRES, WIRES, Wire
 
 
 async def _recorded(wire: Wire, *deltas: str, base_url: str | None = None) -> Cassette:
@@ -24,7 +24,7 @@ async def _recorded(wire: Wire, *deltas: str, base_url: str | None = None) -> Ca
     Recorded under ``base_url``, the vendor's own by default, so it holds the
     full path the API is called on (``/v1/chat/completions``).
     """
-    answer = RecordedResponse(200, SSE, wire.text_body(*deltas))
+    answer = RecordedResponse(200, wire.media, wire.text_body(*deltas))
     async with RecordedTransport([answer], base_url=base_url or wire.base_url) as transport:
         await replay(wire.model(transport=transport, tools=()))
     [sent] = transport.requests

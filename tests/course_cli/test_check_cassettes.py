@@ -65,7 +65,7 @@ def sent_request(wire: Wire) -> RecordedRequest:
     """The request ``wire``'s model sends for the shared test request, as a cassette keeps it."""
 
     async def send() -> RecordedRequest:
-        answer = RecordedResponse(200, SSE, wire.text_body("x"))
+        answer = RecordedResponse(200, wire.media, wire.text_body("x"))
         async with RecordedTransport([answer]) as transport:
             await replay(wire.model(transport=transport))
         [sent] = transport.requests
@@ -77,7 +77,7 @@ def sent_request(wire: Wire) -> RecordedRequest:
 def call(
     wire: Wire, body: bytes, *, status: int = 200, end: ResponseEnd = "complete"
 ) -> CassetteCall:
-    headers = SSE if status < 300 else JSON
+    headers = wire.media if status < 300 else JSON
     return CassetteCall(sent_request(wire), RecordedResponse(status, headers, body, end))
 
 
@@ -106,13 +106,13 @@ def cut_before_the_terminal(wire: Wire) -> tuple[bytes, str, int]:
     # Two events are the start of an answer on every wire, never its end (on Chat,
     # what follows the finish is optional).
     events = wire.text_events("The sum ", "is 42.")
-    return sse_bytes(events[:2]), "VENDOR_MISSING_TERMINAL", 2
+    return wire.framed(events[:2]), "VENDOR_MISSING_TERMINAL", 2
 
 
 def with_an_invalid_event(wire: Wire) -> tuple[bytes, str, int]:
     events = wire.text_events("The sum ", "is 42.")
     events[1] = SseEvent(events[1].event, '{"not": json')
-    return sse_bytes(events), "VENDOR_INVALID_EVENT", 1
+    return wire.framed(events), "VENDOR_INVALID_EVENT", 1
 
 
 @every_wire
@@ -234,12 +234,13 @@ def test_what_was_recorded_as_a_failure_is_not_a_problem(
     course: CourseRunner, tmp_path: Path, wire: Wire
 ) -> None:
     events = wire.text_events("The sum ", "is 42.")
-    cut = sse_bytes(events[:2])
+    cut = wire.framed(events[:2])
+    next_event = wire.framed(events[2:3])
     path = written(
         tmp_path / "failures.json",
         call(wire, wire.error_body("rate_limit_error", "slow down"), status=429),
         call(wire, cut, end="interrupted"),
-        call(wire, cut + b'data: {"half', end="interrupted"),
+        call(wire, cut + next_event[: len(next_event) // 2], end="interrupted"),
         call(wire, cut, end="stalled"),
     )
 
@@ -282,7 +283,8 @@ def test_a_known_path_with_a_query_is_still_played(course: CourseRunner, tmp_pat
     sent = sent_request(wire)
     request = RecordedRequest(sent.method, sent.path + "?beta=true", sent.body, frozendict())
     body, code, _ = cut_before_the_terminal(wire)
-    path = written(tmp_path / "query.json", CassetteCall(request, RecordedResponse(200, SSE, body)))
+    response = RecordedResponse(200, wire.media, body)
+    path = written(tmp_path / "query.json", CassetteCall(request, response))
 
     run = course("check", path)
 

@@ -18,7 +18,7 @@ from course_protocol import (
     parse_response,
 )
 from course_scripted import ScriptedModel, reply_tool_call
-from course_vendor import VendorPlugin
+from course_vendor import VendorPlugin, VendorWire
 from tests.course_cli.helpers import (
     END,
     GOLDEN,
@@ -155,6 +155,9 @@ def test_a_file_that_is_not_strict_json_is_a_typed_failure_without_positions(
 
 class PluginThatPlaysAScript:
     """Stands in for a wire whose mapping gives rich values: its model is a scripted turn."""
+
+    # What play_recording reads of a wire besides its model: the body's framing.
+    wire = VendorWire("scripted", "NO_KEY", "/scripted", lambda body: None)
 
     def __init__(self, model: ScriptedModel) -> None:
         self.model = model

@@ -30,8 +30,9 @@ def write(tmp_path: Path, name: str, body: bytes) -> Path:
 def cut_before_terminal(wire: Wire) -> bytes:
     # Cut right after the last text: on every wire the terminal comes later (on Chat,
     # what follows the finish is optional, so the last event alone is not the terminal).
-    body = wire.text_body("The sum ", "is 42.")
-    return body[: body.index(b"data:", body.index(b"is 42."))]
+    events = wire.text_events("The sum ", "is 42.")
+    last_text = next(index for index, event in enumerate(events) if "is 42." in event.data)
+    return wire.framed(events[: last_text + 1])
 
 
 @every_wire
@@ -93,15 +94,20 @@ def test_a_typed_failure_keeps_the_lines_printed_and_reports_file_code_message(
 def test_a_body_that_is_not_utf8_is_one_typed_failure(
     wire: Wire, course: CourseRunner, tmp_path: Path
 ) -> None:
+    # Not UTF-8 to an SSE wire; to a binary one, a prelude whose CRC does not match.
     path = write(tmp_path, "torn.sse", b"data: \xff\xfe\n\n")
 
     run = course("replay", "--wire", wire.name, path)
 
     assert (run.status, run.out) == (1, "")
-    assert run.err.startswith(f"{path}: VENDOR_INVALID_EVENT: event 0: the body is not UTF-8")
+    assert run.err.startswith(f"{path}: VENDOR_INVALID_EVENT: event 0: ")
+    assert run.err.count("\n") == 1
 
 
-@pytest.mark.parametrize("wire", WIRES[1:], ids=[wire.name for wire in WIRES[1:]])
+UNNAMED = [wire for wire in WIRES if not load_vendor(wire.name).named_events]
+
+
+@pytest.mark.parametrize("wire", UNNAMED, ids=[wire.name for wire in UNNAMED])
 def test_a_data_only_jsonl_recording_plays_as_unnamed_frames_on_the_openai_wires(
     wire: Wire, course: CourseRunner, tmp_path: Path
 ) -> None:
@@ -213,6 +219,8 @@ def test_check_of_a_shared_folder_finds_exactly_the_recordings_that_fail(
     wire: Wire, course: CourseRunner
 ) -> None:
     folder = SHARED / wire.name
+    if not folder.is_dir():
+        pytest.skip(f"no shared recordings of {wire.name} at {folder}")
     files = sorted(
         path for path in folder.iterdir() if path.suffix == ".sse" or path.suffix == ".jsonl"
     )

@@ -34,7 +34,7 @@ from course_protocol.untrusted import SHOWN_LENGTH
 from course_stream import AbortController
 from tests.course_http.helpers import RigKind, collect, read_error
 from tests.course_http.helpers import request as vendor_request
-from tests.course_vendor.wires import KEY, REQUEST, SSE, AnyModel, Wire, every_wire, read_into
+from tests.course_vendor.wires import KEY, REQUEST, AnyModel, Wire, every_wire, read_into
 from tests.streams import GUARD_SECONDS
 
 Code = VendorErrorCode
@@ -72,7 +72,7 @@ def links_of(error: BaseException) -> tuple[object, object, bool]:
 @asynccontextmanager
 async def model_on(kind: RigKind, wire: Wire, *bodies: bytes) -> AsyncIterator[AnyModel]:
     """``wire``'s model with `KEY`, served ``bodies`` as 200 event streams in order."""
-    responses = [RecordedResponse(200, SSE, body) for body in bodies]
+    responses = [RecordedResponse(200, wire.media, body) for body in bodies]
     if kind == "recorded":
         async with wire.model(api_key=KEY, transport=RecordedTransport(responses)) as model:
             yield model
@@ -142,7 +142,7 @@ async def test_a_status_error_and_an_error_event_are_scrubbed_alike(
     status = RecordedResponse(
         401, {"content-type": "application/json"}, wire.error_body("e", echoed)
     )
-    event = RecordedResponse(200, SSE, wire.error_events(echoed)[0])
+    event = RecordedResponse(200, wire.media, wire.error_events(echoed)[0])
     async with asyncio.timeout(GUARD_SECONDS):
         if kind == "recorded":
             transport: HttpTransport = RecordedTransport([status, event])
@@ -169,7 +169,7 @@ async def test_a_key_read_from_the_environment_is_scrubbed_too(
     [body, *_others] = wire.error_events(f"invalid api key {KEY}")
     async with (
         asyncio.timeout(GUARD_SECONDS),
-        LoopbackServer([RecordedResponse(200, SSE, body)]) as server,
+        LoopbackServer([RecordedResponse(200, wire.media, body)]) as server,
         wire.model(base_url=server.base_url) as model,
     ):
         error = await failure_of(model)

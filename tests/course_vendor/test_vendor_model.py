@@ -38,7 +38,7 @@ from course_protocol import (
     thaw_json,
 )
 from course_stream import AbortController, AbortError
-from course_vendor import VendorConfigError, VendorConfigErrorCode
+from course_vendor import VendorConfigError, VendorConfigErrorCode, load_vendor
 from tests.course_vendor.wires import KEY, REQUEST, AnyModel, Wire, every_wire
 from tests.streams import GUARD_SECONDS
 
@@ -258,7 +258,11 @@ async def test_a_transport_passed_in_stays_open_when_the_model_closes(wire: Wire
         events = [
             event
             async for event in stream_events(
-                transport, HttpRequest("/v1/x", {}), vendor=wire.name, describe_error=lambda _: None
+                transport,
+                HttpRequest("/v1/x", {}),
+                vendor=wire.name,
+                describe_error=lambda _: None,
+                framing=load_vendor(wire.name).wire.framing,
             )
         ]
     assert len(events) > 1

@@ -21,11 +21,9 @@ from course_stream import AbortController, AbortError, EventStream
 from tests.course_vendor.wires import (
     KEY,
     REQUEST,
-    SSE,
     StallingTransport,
     Wire,
     every_wire,
-    sse_bytes,
 )
 from tests.streams import GUARD_SECONDS
 
@@ -40,16 +38,16 @@ def first_delta(events: list[SseEvent]) -> int:
 def through_first_delta(wire: Wire) -> bytes:
     """The text answer's events up to the one carrying the first delta: a body cut mid-answer."""
     events = wire.text_events(*DELTAS)
-    return sse_bytes(events[: first_delta(events) + 1])
+    return wire.framed(events[: first_delta(events) + 1])
 
 
-def event_cuts(events: list[SseEvent]) -> tuple[int, ...]:
-    """Byte offsets cutting ``events`` (framed by `sse_bytes`) into one write per event,
-    except that everything up to the first delta goes out in the first write."""
+def event_cuts(wire: Wire, events: list[SseEvent]) -> tuple[int, ...]:
+    """Byte offsets cutting ``events`` (framed as ``wire`` frames them) into one write per
+    event, except that everything up to the first delta goes out in the first write."""
     offsets, at = [], 0
     start = first_delta(events)
     for index, event in enumerate(events[:-1]):
-        at += len(sse_bytes([event]))
+        at += len(wire.framed([event]))
         if index >= start:
             offsets.append(at)
     return tuple(offsets)
@@ -111,7 +109,7 @@ async def test_an_abort_while_waiting_for_the_status_fails_at_once_and_lets_go(w
 async def test_an_abort_mid_stream_fails_at_once_and_releases_the_connection(wire: Wire) -> None:
     reason = AbortError("enough")
     controller = AbortController()
-    stalled = RecordedResponse(200, SSE, through_first_delta(wire), end="stalled")
+    stalled = RecordedResponse(200, wire.media, through_first_delta(wire), end="stalled")
     async with (
         asyncio.timeout(GUARD_SECONDS),
         LoopbackServer([stalled]) as server,
@@ -141,7 +139,9 @@ async def test_a_consumer_that_stops_early_and_aborts_releases_the_connection(wi
     events = wire.text_events(*DELTAS)
     # One event per write, paced: the answer takes far longer than the test.
     paced = LoopbackResponse(
-        RecordedResponse(200, SSE, sse_bytes(events)), chunking=event_cuts(events), delay=2.0
+        RecordedResponse(200, wire.media, wire.framed(events)),
+        chunking=event_cuts(wire, events),
+        delay=2.0,
     )
     async with (
         asyncio.timeout(GUARD_SECONDS),
@@ -167,7 +167,7 @@ async def test_a_consumer_that_stops_early_without_aborting_leaves_the_call_to_f
 ) -> None:
     events = wire.text_events(*DELTAS)
     paced = LoopbackResponse(
-        RecordedResponse(200, SSE, sse_bytes(events)), chunking=event_cuts(events)
+        RecordedResponse(200, wire.media, wire.framed(events)), chunking=event_cuts(wire, events)
     )
     async with (
         asyncio.timeout(GUARD_SECONDS),

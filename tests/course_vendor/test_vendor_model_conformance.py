@@ -22,8 +22,8 @@ def replaying(wire: Wire, response: RecordedResponse, chunking: Chunking) -> Any
     return wire.model(transport=RecordedTransport([response], chunking=chunking))
 
 
-def ok(body: bytes) -> RecordedResponse:
-    return RecordedResponse(200, {"content-type": "text/event-stream"}, body)
+def ok(wire: Wire, body: bytes) -> RecordedResponse:
+    return RecordedResponse(200, wire.media, body)
 
 
 @every_wire
@@ -32,7 +32,7 @@ def ok(body: bytes) -> RecordedResponse:
 async def test_a_replayed_answer_conforms(wire: Wire, chunking: Chunking, answer: str) -> None:
     body = wire.text_body("The sum ", "is ", "42.") if answer == "text" else wire.tool_body()
 
-    report = await assert_conforms(lambda: replaying(wire, ok(body), chunking), REQUEST)
+    report = await assert_conforms(lambda: replaying(wire, ok(wire, body), chunking), REQUEST)
 
     complete = report.result_for(Scenario.COMPLETE)
     assert complete.response is not None
@@ -43,12 +43,11 @@ async def test_a_replayed_answer_conforms(wire: Wire, chunking: Chunking, answer
 
 @every_wire
 async def test_a_body_cut_before_its_terminal_conforms_and_fails_every_time(wire: Wire) -> None:
-    body = wire.text_body("The sum ", "is 42.")
     # Cut after the first event: on every wire the terminal comes later (on Chat,
     # what follows the finish is optional, so a cut before the last event is whole).
-    cut = body[: body.index(b"data:", body.index(b"data:") + 1)]
+    cut = wire.framed(wire.text_events("The sum ", "is 42.")[:1])
 
-    report = await assert_conforms(lambda: replaying(wire, ok(cut), "bytes"), REQUEST)
+    report = await assert_conforms(lambda: replaying(wire, ok(wire, cut), "bytes"), REQUEST)
 
     error = report.result_for(Scenario.COMPLETE).error
     assert isinstance(error, VendorError)

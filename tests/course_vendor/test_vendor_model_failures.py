@@ -30,7 +30,6 @@ from tests.course_vendor.wires import (
     JSON,
     KEY,
     REQUEST,
-    SSE,
     AnyModel,
     Wire,
     every_wire,
@@ -148,11 +147,14 @@ async def test_each_failure_before_the_stream_has_its_code_and_the_vendors_words
 ) -> None:
     caplog.set_level(logging.DEBUG)
     body = wire.text_body("cut", " here", " never")
-    cut = body.index(b" here")  # inside the event of the second delta
+    events = wire.text_events("cut", " here", " never")
+    second = next(index for index, event in enumerate(events) if " here" in event.data)
+    # Halfway into the event of the second delta.
+    cut = len(wire.framed(events[:second])) + len(wire.framed(events[second : second + 1])) // 2
     responses = [
         *(served(wire, case) for case in CASES),
-        RecordedResponse(200, SSE, body[:cut], end="interrupted"),
-        RecordedResponse(200, SSE, body[:cut], end="stalled"),
+        RecordedResponse(200, wire.media, body[:cut], end="interrupted"),
+        RecordedResponse(200, wire.media, body[:cut], end="stalled"),
     ]
     async with (
         asyncio.timeout(GUARD_SECONDS),

@@ -27,6 +27,16 @@ def test_a_fixed_path_is_sent_as_is_and_a_template_names_the_model() -> None:
     assert (FIXED.key_variables, FIXED.query) == (("V_KEY",), "")
 
 
+def test_a_wire_that_encodes_its_model_sends_it_as_one_percent_encoded_segment() -> None:
+    encoding = VendorWire("v", "V_KEY", "/model/{model}/run", lambda body: None, encode_model=True)
+
+    assert encoding.request_path("a.b-c_d~e:0") == "/model/a.b-c_d~e%3A0/run"
+    assert encoding.request_path("arn:aws:x/y z") == "/model/arn%3Aaws%3Ax%2Fy%20z/run"
+    assert encoding.request_path("\u00e9") == "/model/%C3%A9/run"
+    assert encoding.base_path("/gw/model/a%3A0/run") == "/gw"
+    assert TEMPLATED.request_path("a:b") == "/v1/models/a:b:run?alt=x"
+
+
 @pytest.mark.parametrize(
     ("wire", "path", "base"),
     [

@@ -92,7 +92,10 @@ class Wire:
     top-level body entries the vendor documents for them, ``options_headers``
     the headers they add, and
     ``changed_option`` one option to change in it, with the line a cassette
-    replay's mismatch shows for the change.
+    replay's mismatch shows for the change; ``framed`` lays events out as
+    the wire's body (SSE by default) and ``media`` gives its content type;
+    ``last_turn_choice`` is the ``tool_choice`` a loop's last turn sets to
+    stop calling Tools (``"none"``, or ``"auto"`` where the API has no none).
     """
 
     name: str
@@ -113,6 +116,9 @@ class Wire:
     options_body: Mapping[str, Any] = field(default_factory=dict)
     options_headers: Mapping[str, str] = field(default_factory=dict)
     changed_option: tuple[str, Any, str] = ("", None, "")
+    framed: Callable[[Sequence[SseEvent]], bytes] = field(default=lambda events: sse_bytes(events))
+    media: Mapping[str, str] = field(default_factory=lambda: SSE)
+    last_turn_choice: str = "none"
 
     def model(
         self,
@@ -135,17 +141,19 @@ class Wire:
         return self.build(config, api_key=api_key, transport=transport)
 
     def text_body(self, *deltas: str) -> bytes:
-        """A whole text answer streamed in ``deltas``, as SSE bytes."""
-        return sse_bytes(self.text_events(*deltas))
+        """A whole text answer streamed in ``deltas``, as the wire's body bytes."""
+        return self.framed(self.text_events(*deltas))
 
     def tool_body(self) -> bytes:
-        """A whole answer that calls ``add`` with ``{"left": 20, "right": 22}``, as SSE bytes."""
-        return sse_bytes(self.tool_events())
+        """A whole answer that calls ``add`` with ``{"left": 20, "right": 22}``, as body bytes."""
+        return self.framed(self.tool_events())
 
     def recorded(self, *bodies: bytes, **options: Any) -> RecordedTransport:
         """A recorded transport serving each body as a 200 event stream, in order."""
-        return RecordedTransport([RecordedResponse(200, SSE, body) for body in bodies], **options)
+        return RecordedTransport(
+            [RecordedResponse(200, self.media, body) for body in bodies], **options
+        )
 
     def served(self, *deltas: str) -> RecordedResponse:
         """A text answer as a recorded 200 event stream, to serve from a loopback server."""
-        return RecordedResponse(200, SSE, self.text_body(*deltas))
+        return RecordedResponse(200, self.media, self.text_body(*deltas))

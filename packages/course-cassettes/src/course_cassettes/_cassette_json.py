@@ -1,7 +1,8 @@
 """A cassette as a JSON document, and back: `cassette_to_json` and `parse_cassette`.
 
 A text body is written as one JSON string per line, line endings kept, so a
-reviewer reads and diffs the vendor's SSE as it came; any other body (not
+reviewer reads and diffs the vendor's SSE as it came; an AWS event-stream
+body as its readable frames (`_cassette_frames`); any other body (not
 UTF-8, or content-encoded) as base64. Joining the lines gives back the bytes
 exactly. Parsing is strict: every key is known, every value checked, and the
 first problem is named by its path (``calls[2].response.status``).
@@ -30,6 +31,7 @@ from course_cassettes._cassette import (
     Redaction,
     RequestMatching,
 )
+from course_cassettes._cassette_frames import frames_body, frames_of
 from course_cassettes._redaction import unmasked_query_keys
 from course_http import (
     SECRET_HEADERS,
@@ -111,6 +113,9 @@ def _body_json(body: bytes) -> dict[str, object]:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
+        frames = frames_of(body)
+        if frames is not None:
+            return {"body_frames": frames}
         return {"body_base64": base64.b64encode(body).decode("ascii")}
     return {"body": body_lines(text)}
 
@@ -239,17 +244,21 @@ def _request(value: object, path: str) -> RecordedRequest:
 
 
 def _response(value: object, path: str) -> RecordedResponse:
-    fields = _object(value, path, ("status", "headers", "end"), ("body", "body_base64"))
+    fields = _object(
+        value, path, ("status", "headers", "end"), ("body", "body_base64", "body_frames")
+    )
     status = fields["status"]
     if type(status) is not int or not 100 <= status <= 999:
         _fail(f"{path}.status", f"must be an int from 100 to 999, not {_shown(status)}")
     end = fields["end"]
     if type(end) is not str or end not in get_args(ResponseEnd):
         _fail(f"{path}.end", f"must be one of {', '.join(get_args(ResponseEnd))}")
-    if ("body" in fields) == ("body_base64" in fields):
-        _fail(path, "must hold exactly one of body (lines of text) and body_base64")
+    if sum(key in fields for key in ("body", "body_base64", "body_frames")) != 1:
+        _fail(path, "must hold exactly one of body (lines of text), body_base64 and body_frames")
     if "body" in fields:
         body = _text_body(fields["body"], f"{path}.body")
+    elif "body_frames" in fields:
+        body = frames_body(fields["body_frames"], f"{path}.body_frames", _fail)
     else:
         body = _base64_body(fields["body_base64"], f"{path}.body_base64")
     headers = _headers(fields["headers"], f"{path}.headers")

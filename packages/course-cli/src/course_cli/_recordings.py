@@ -72,7 +72,7 @@ async def play_recording(
     given). Returns the call's `VendorError` as a `Problem` of ``path``, or
     ``None`` when the call ended with a response.
     """
-    served = RecordedResponse(200, {"content-type": "text/event-stream"}, recorded_body(path))
+    served = RecordedResponse(200, {"content-type": _media_type(wire)}, recorded_body(path))
     played = await play_recorded(
         wire, served, request_id, None if write is None else lambda chunk: _written(write, chunk)
     )
@@ -81,6 +81,15 @@ async def play_recording(
     if write is not None:
         _written(write, played)
     return None
+
+
+def _media_type(wire: VendorPlugin) -> str:
+    """The media type a recorded body of ``wire`` is served with: SSE, or its framing's own."""
+    media_types = wire.wire.framing.media_types
+    return _SSE if _SSE in media_types else min(media_types)
+
+
+_SSE = "text/event-stream"
 
 
 def _written(write: Callable[[str], object], value: CourseValue) -> None:

@@ -15,7 +15,10 @@
 - `SseDecoder`: the incremental server-sent-events framing under `stream_events`;
   `EventFraming` (default `SSE_FRAMING`) names another body framing, an
   `EventDecoder` and the media types it answers with, for a vendor whose
-  stream is not plain SSE.
+  stream is not plain SSE. `EventStreamDecoder` reads the AWS event-stream
+  encoding (`EVENTSTREAM_MEDIA_TYPE`: binary `EventStreamMessage` s of
+  `EventStreamHeader` s and a payload, CRC-checked) and
+  `encode_event_message` writes one, for such a framing and for cassettes.
 - `SECRET_HEADERS`: the header names whose values are credentials; `REDACTED`
   what a masked value becomes; `request_secrets` the credentials a request
   carries (`SHORTEST_CREDENTIAL` characters or more), `scrub` removes them
@@ -46,6 +49,16 @@ from course_http._body_judge import BodyJudge
 from course_http._closing import ClosedOnExit
 from course_http._error_scrub import ScrubbedStream
 from course_http._errors import VendorError, VendorErrorCode
+from course_http._eventstream import (
+    EVENTSTREAM_MEDIA_TYPE,
+    MAX_HEADERS_LENGTH,
+    MAX_MESSAGE_LENGTH,
+    EventStreamDecoder,
+    EventStreamHeader,
+    EventStreamMessage,
+    HeaderValue,
+    encode_event_message,
+)
 from course_http._framing import SSE_FRAMING, EventDecoder, EventFraming
 from course_http._header_text import header_bytes, header_text
 from course_http._playback import (
@@ -87,7 +100,10 @@ from course_http._transport import HttpTransport, LiveTransport, NetworkExchange
 __all__ = [
     "DEFAULT_MAX_FRAME_LENGTH",
     "ERROR_BODY_LIMIT",
+    "EVENTSTREAM_MEDIA_TYPE",
     "MASKED_QUERY_KEYS",
+    "MAX_HEADERS_LENGTH",
+    "MAX_MESSAGE_LENGTH",
     "REDACTED",
     "REPLAY_TIMEOUTS",
     "SECRET_HEADERS",
@@ -100,6 +116,10 @@ __all__ = [
     "ErrorBodyReader",
     "EventDecoder",
     "EventFraming",
+    "EventStreamDecoder",
+    "EventStreamHeader",
+    "EventStreamMessage",
+    "HeaderValue",
     "HttpRequest",
     "HttpTransport",
     "LiveTransport",
@@ -124,6 +144,7 @@ __all__ = [
     "VendorErrorCode",
     "code_for_status",
     "cut_body",
+    "encode_event_message",
     "header_bytes",
     "header_text",
     "masked_path",

@@ -41,6 +41,7 @@ SECRET_HEADERS = frozenset(
         "x-api-key",
         "api-key",
         "x-goog-api-key",
+        "x-amz-security-token",
         "cookie",
         "set-cookie",
     }

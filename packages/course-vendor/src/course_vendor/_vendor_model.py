@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import weakref
 from abc import abstractmethod
 from collections.abc import Mapping
@@ -192,6 +193,17 @@ class VendorModel(ClosedOnExit, Generic[C]):
     def _headers(self, api_key: str | None) -> Mapping[str, str]:
         """The vendor's headers for one call; ``api_key`` is ``None`` over a recorded transport."""
 
+    def _signed(self, request: HttpRequest) -> HttpRequest:
+        """``request`` as sent by a wire that signs each request (``VendorWire.signs``).
+
+        Called for a call without a key over a transport that does not
+        replay, once the request is whole; this base returns it unchanged.
+        A signing wire returns it with its signature headers (the base URL
+        is `transport`'s). Raises `VendorError` (``VENDOR_MISSING_API_KEY``
+        when there is nothing to sign with), which fails the call's stream.
+        """
+        return request
+
     @abstractmethod
     def _parser(self, request_id: str) -> VendorPlay:
         """A fresh parser of one streamed response to the request ``request_id``."""
@@ -285,6 +297,9 @@ class VendorModel(ClosedOnExit, Generic[C]):
             return self._api_key
         if self._transport.replays:
             return None
+        if self._wire.signs and not any(map(os.environ.get, self._wire.key_variables)):
+            # No key set: the call is signed instead (_signed).
+            return None
         return environment_api_key(
             self._wire.key_variables, model=type(self).__name__, vendor=self._wire.vendor
         )
@@ -293,11 +308,10 @@ class VendorModel(ClosedOnExit, Generic[C]):
         check_sendable(request, self._wire.vendor, content=self._wire.content)
         vendor = self._wire.vendor
         body = merged(self._body(request), self._config.extra_body, "extra_body", vendor)
-        headers = merged(
-            self._headers(self._key_for_call()), self._config.extra_headers, "extra_headers", vendor
-        )
+        key = self._key_for_call()
+        headers = merged(self._headers(key), self._config.extra_headers, "extra_headers", vendor)
         try:
-            return HttpRequest(self._wire.request_path(self._config.model), body, headers)
+            outgoing = HttpRequest(self._wire.request_path(self._config.model), body, headers)
         except ValueError as error:
             # A body the transport refuses (JSON nested past its limit once the
             # vendor's envelope is around the Tool arguments) is one the vendor
@@ -307,6 +321,9 @@ class VendorModel(ClosedOnExit, Generic[C]):
                 f"the request cannot be sent: {error}",
                 vendor=self._wire.vendor,
             ) from None
+        if key is None and self._wire.signs and not self._transport.replays:
+            return self._signed(outgoing)
+        return outgoing
 
     async def _produce(
         self,

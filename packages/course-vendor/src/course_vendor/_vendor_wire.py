@@ -31,7 +31,9 @@ class VendorWire:
     configuration options the API sends (``None``: none, so a model refuses
     every one that is set); ``content`` what it sends of a transcript beyond
     plain text and Tool calls (``None``: nothing, so a model refuses every
-    such block before sending, see ``check_sendable``).
+    such block before sending, see ``check_sendable``); ``signs`` says that
+    the wire signs each request (AWS SigV4): a call without a key is then
+    signed by the model's `VendorModel._signed`, not refused.
     """
 
     vendor: str
@@ -43,6 +45,8 @@ class VendorWire:
     framing: EventFraming = SSE_FRAMING
     options: OptionSupport | None = None
     content: ContentSupport | None = None
+    signs: bool = False
+    encode_model: bool = False
 
     @property
     def key_variables(self) -> tuple[str, ...]:
@@ -51,7 +55,8 @@ class VendorWire:
 
     def request_path(self, model: str) -> str:
         """The path (and query) a call to ``model`` sends under a base URL without a path."""
-        path = self.path.replace(_MODEL_FIELD, model)
+        named = "".join(map(_ENCODED.__getitem__, model)) if self.encode_model else model
+        path = self.path.replace(_MODEL_FIELD, named)
         return f"{path}?{self.query}" if self.query else path
 
     def base_path(self, path: str) -> str | None:
@@ -85,3 +90,20 @@ class VendorWire:
 
 
 _MODEL_FIELD = "{model}"
+
+
+class _Encoded(dict[str, str]):
+    """Each character as a path segment holds it: itself when unreserved, else its UTF-8 %XX."""
+
+    def __missing__(self, character: str) -> str:
+        unreserved = character.isascii() and (character.isalnum() or character in "-._~")
+        encoded = (
+            character
+            if unreserved
+            else "".join(f"%{byte:02X}" for byte in character.encode("utf-8", "surrogatepass"))
+        )
+        self[character] = encoded
+        return encoded
+
+
+_ENCODED = _Encoded()
