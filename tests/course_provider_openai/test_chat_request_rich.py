@@ -43,7 +43,6 @@ from course_protocol import (
 from course_provider_openai import (
     OpenAIChatModel,
     OpenAIConfig,
-    OpenAIResponsesModel,
     chat_request_body,
 )
 from course_vendor import VendorConfigError, load_vendor
@@ -385,14 +384,6 @@ def test_a_response_format_without_description_and_not_strict_says_so() -> None:
 def test_extra_body_may_not_write_the_response_format() -> None:
     with pytest.raises(VendorConfigError, match=r"extra_body\['response_format'\]"):
         OpenAIChatModel(OpenAIConfig("m", extra_body={"response_format": {"type": "json_object"}}))
-
-
-def test_the_responses_model_still_refuses_what_only_chat_sends_here() -> None:
-    # The Responses wire declares its own; until it does, Chat's option is not its option.
-    config = OpenAIConfig("m", response_format=CourseResponseFormat("a", {}))
-    OpenAIChatModel(config)
-    with pytest.raises(VendorConfigError, match=r"response_format is not supported by"):
-        OpenAIResponsesModel(config)
 
 
 def sse_body(*payloads: object) -> bytes:
