@@ -13,6 +13,7 @@ is one piece of state; splitting it would spread one invariant over modules.
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import os
 import weakref
@@ -147,10 +148,14 @@ class VendorModel(ClosedOnExit, Generic[C]):
         """A model like this one whose configuration is ``dataclasses.replace(config, **changes)``.
 
         For a loop that changes an option between turns (a lower
-        ``temperature``, ``tool_choice="none"`` on the last turn) without
-        state: the new configuration is checked again, as any is, and the
-        new model shares this one's key, transport, event loop and whatever
-        state the vendor's model keeps across calls. It never
+        ``temperature``, ``tool_choice="none"`` on the last turn): the new
+        configuration is checked again, as any is, and the new model is a
+        shallow copy of this one (``copy.copy``) on it, sharing its key,
+        transport and event loop and what the vendor's model was built with
+        (a dialect, a token provider). A vendor model keeps nothing across
+        calls (the transcript carries what a conversation needs), so the
+        copy shares no state; a subclass that must decides what its copy
+        shares with its own ``__copy__``. The copy never
         closes the transport: close this model once both are done. Raises
         `VendorConfigError` ``VENDOR_INVALID_CONFIG`` for a refused value or
         a change of ``base_url`` or ``timeouts`` (they belong to the shared
@@ -164,13 +169,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
                 )
         config = dataclasses.replace(self._config, **changes)
         self._wire.check_options(config)
-        derived = object.__new__(type(self))
-        # Every class's slots, the vendor's own included: what a vendor model
-        # keeps across calls (Gemini's thought signatures) goes on with the loop.
-        for cls in type(self).__mro__:
-            for slot in cls.__dict__.get("__slots__", ()):
-                if hasattr(self, slot):
-                    setattr(derived, slot, getattr(self, slot))
+        derived = copy.copy(self)
         derived._config = config
         derived._owns_transport = False
         return derived
