@@ -229,6 +229,9 @@ async def test_only_allow_listed_headers_are_kept_and_a_secret_one_cannot_be_ask
 ) -> None:
     with pytest.raises(ValueError, match="never written to a cassette"):
         RecordingTransport("http://127.0.0.1:9", tmp_path / "x.json", keep_headers=["X-Api-Key"])
+    for signed in ("X-Amz-Date", "x-amz-content-sha256"):
+        with pytest.raises(ValueError, match="changes with every signed call"):
+            RecordingTransport("http://127.0.0.1:9", tmp_path / "x.json", keep_headers=[signed])
     served = RecordedResponse(200, {**SSE, "request-id": "req_1", "retry-after": "1"}, b"")
     path = tmp_path / "headers.json"
     async with (

@@ -61,10 +61,17 @@ KEPT_RESPONSE_HEADERS: Final = frozenset(
 when to retry). Request ids, rate-limit counters and dates change on every recording."""
 
 
-def checked_extra_headers(names: object) -> frozenset[str]:
-    """More header names to keep (lower-cased); ``ValueError`` for a secret one.
+SIGNING_HEADERS: Final = frozenset({"x-amz-date", "x-amz-content-sha256"})
+"""Request headers a signed call (AWS SigV4) sets anew each time: never kept, never matched."""
 
-    Raises ``TypeError`` when ``names`` is not a list or tuple of ``str``.
+
+def checked_extra_headers(names: object) -> frozenset[str]:
+    """More header names to keep (lower-cased).
+
+    Raises ``TypeError`` when ``names`` is not a list or tuple of ``str``;
+    ``ValueError`` for a secret one (`course_http.SECRET_HEADERS`) and for
+    one a signed call sets anew each time (`SIGNING_HEADERS`: kept, it would
+    make every later call a mismatch).
     """
     if not isinstance(names, (list, tuple)):
         raise TypeError(f"keep_headers must be a list or tuple, not {type(names).__name__}")
@@ -74,6 +81,10 @@ def checked_extra_headers(names: object) -> frozenset[str]:
             raise TypeError(f"keep_headers must hold str, not {type(name).__name__}")
         if name.lower() in SECRET_HEADERS:
             raise ValueError(f"{name!r} holds credentials: it is never written to a cassette")
+        if name.lower() in SIGNING_HEADERS:
+            raise ValueError(
+                f"{name!r} changes with every signed call: kept, no later call would match"
+            )
         kept.add(name.lower())
     return frozenset(kept)
 
