@@ -18,18 +18,6 @@ __all__ = [
 ]
 
 
-def _check_delta(request_id: object, delta: object) -> None:
-    """Raise ``CourseProtocolError`` unless a delta chunk's two fields are well formed.
-
-    One chunk per streamed record: the passing case is inlined (is_blank
-    too) and the helpers run only to raise the precise error.
-    """
-    if type(request_id) is not str or not request_id.lstrip(BLANK_CHARACTERS):
-        check_id(request_id, "request_id")
-    if type(delta) is not str:
-        check_text(delta, "delta")
-
-
 @final
 @dataclass(frozen=True, slots=True, init=False)
 class CourseTextDeltaChunk:
@@ -43,7 +31,14 @@ class CourseTextDeltaChunk:
     delta: str
 
     def __init__(self, request_id: str, delta: str) -> None:
-        _check_delta(request_id, delta)
+        # One chunk per streamed record: the passing case is inlined here and in
+        # the reasoning delta (a shared function costs a call per chunk, about a
+        # twentieth of the fixture's whole chunk), and the helpers run only to
+        # raise the precise error.
+        if type(request_id) is not str or not request_id.lstrip(BLANK_CHARACTERS):
+            check_id(request_id, "request_id")
+        if type(delta) is not str:
+            check_text(delta, "delta")
         _set_text_request_id(self, request_id)
         _set_delta(self, delta)
 
@@ -93,7 +88,11 @@ class CourseReasoningDeltaChunk:
     delta: str
 
     def __init__(self, request_id: str, delta: str) -> None:
-        _check_delta(request_id, delta)
+        # Inlined as in CourseTextDeltaChunk, for the same per-chunk cost.
+        if type(request_id) is not str or not request_id.lstrip(BLANK_CHARACTERS):
+            check_id(request_id, "request_id")
+        if type(delta) is not str:
+            check_text(delta, "delta")
         _set_reasoning_request_id(self, request_id)
         _set_reasoning_delta(self, delta)
 
