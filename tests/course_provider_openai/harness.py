@@ -91,6 +91,15 @@ _SHARED_BODY: dict[str, Any] = {
     "store": True,
 }
 _CHANGED = ("temperature", 0.9, "temperature: recorded 0.3, sent 0.9")
+_CHAT_OPTIONS: dict[str, Any] = {**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42}
+"""The options every Chat wire sends, and what the Chat body holds for them."""
+_CHAT_BODY: dict[str, Any] = {
+    **_SHARED_BODY,
+    "stop": ["END"],
+    "seed": 42,
+    "tool_choice": {"type": "function", "function": {"name": "add"}},
+    "reasoning_effort": "low",
+}
 
 
 def _openai(model: type[OpenAIChatModel] | type[OpenAIResponsesModel]) -> Callable[..., AnyModel]:
@@ -178,14 +187,8 @@ def _dialect_wire(dialect: ChatDialect) -> Wire:
         tool_call_id="call_add_1",
         error_events=_chat_error_events,
         request_headers=request_headers,
-        options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
-        options_body={
-            **_SHARED_BODY,
-            "stop": ["END"],
-            "seed": 42,
-            "tool_choice": {"type": "function", "function": {"name": "add"}},
-            "reasoning_effort": "low",
-        },
+        options=_CHAT_OPTIONS,
+        options_body=_CHAT_BODY,
         changed_option=_CHANGED,
     )
 
@@ -220,17 +223,11 @@ WIRES = {
         error_events=_chat_error_events,
         request_headers=request_headers,
         options={
-            **_SHARED_OPTIONS,
-            "stop_sequences": ("END",),
-            "seed": 42,
+            **_CHAT_OPTIONS,
             "response_format": CourseResponseFormat("sum", {"type": "object"}),
         },
         options_body={
-            **_SHARED_BODY,
-            "stop": ["END"],
-            "seed": 42,
-            "tool_choice": {"type": "function", "function": {"name": "add"}},
-            "reasoning_effort": "low",
+            **_CHAT_BODY,
             "response_format": {
                 "type": "json_schema",
                 "json_schema": {"name": "sum", "schema": {"type": "object"}, "strict": True},
@@ -277,14 +274,8 @@ WIRES = {
         tool_call_id="call_add_1",
         error_events=_chat_error_events,
         request_headers=azure_request_headers,
-        options={**_SHARED_OPTIONS, "stop_sequences": ("END",), "seed": 42},
-        options_body={
-            **_SHARED_BODY,
-            "stop": ["END"],
-            "seed": 42,
-            "tool_choice": {"type": "function", "function": {"name": "add"}},
-            "reasoning_effort": "low",
-        },
+        options=_CHAT_OPTIONS,
+        options_body=_CHAT_BODY,
         changed_option=_CHANGED,
     ),
     AZURE_RESPONSES_WIRE: Wire(

@@ -22,7 +22,7 @@ of a decision.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Final, final
+from typing import ClassVar, Final, final
 
 from course_http import HttpTransport, SseEvent, VendorError, VendorErrorBody
 from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
@@ -188,19 +188,24 @@ class _NamedPlay:
 
 
 class _AzureModel(_OpenAIModel):
-    """What both Azure models share: the form, the credential, and its header."""
+    """What both Azure models share: the form, the credential, and its header.
+
+    Each model names its wire's builder, ``_wire_for(api_version, entra_id=...)``.
+    """
 
     __slots__ = ("_token",)
+    _wire_for: ClassVar[Callable[..., VendorWire]]
 
     def __init__(
         self,
         config: OpenAIConfig,
-        wire: VendorWire,
         *,
-        api_key: str | None,
-        entra_token: EntraToken | None,
-        transport: HttpTransport | None,
+        api_version: str | None = None,
+        api_key: str | None = None,
+        entra_token: EntraToken | None = None,
+        transport: HttpTransport | None = None,
     ) -> None:
+        wire = self._wire_for(api_version, entra_id=entra_token is not None)
         if api_key is not None and entra_token is not None:
             raise config_error("entra_token", "is a credential of its own: give api_key or it")
         if (
@@ -250,20 +255,7 @@ class AzureOpenAIChatModel(_AzureModel):
     """
 
     __slots__ = ()
-
-    def __init__(
-        self,
-        config: OpenAIConfig,
-        *,
-        api_version: str | None = None,
-        api_key: str | None = None,
-        entra_token: EntraToken | None = None,
-        transport: HttpTransport | None = None,
-    ) -> None:
-        wire = azure_chat_wire(api_version, entra_id=entra_token is not None)
-        super().__init__(
-            config, wire, api_key=api_key, entra_token=entra_token, transport=transport
-        )
+    _wire_for = staticmethod(azure_chat_wire)
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         body = chat_request_body(request, self._config)
@@ -290,20 +282,7 @@ class AzureOpenAIResponsesModel(_AzureModel):
     """
 
     __slots__ = ()
-
-    def __init__(
-        self,
-        config: OpenAIConfig,
-        *,
-        api_version: str | None = None,
-        api_key: str | None = None,
-        entra_token: EntraToken | None = None,
-        transport: HttpTransport | None = None,
-    ) -> None:
-        wire = azure_responses_wire(api_version, entra_id=entra_token is not None)
-        super().__init__(
-            config, wire, api_key=api_key, entra_token=entra_token, transport=transport
-        )
+    _wire_for = staticmethod(azure_responses_wire)
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         return responses_request_body(request, self._config)
