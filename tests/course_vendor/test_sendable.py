@@ -253,9 +253,13 @@ def test_a_wire_that_sends_some_kinds_is_refused_the_first_other_one() -> None:
 
 @pytest.mark.parametrize("name", ["reasoning", "citations", "opaque-text", "opaque-call"])
 def test_what_another_wire_produced_needs_no_support_because_it_is_not_sent(name: str) -> None:
-    request, _, _ = rich("other-wire")[name]
+    foreign, _, _ = rich("other-wire")[name]
+    own, _, _ = rich("some-wire")[name]
 
-    check_sendable(request, "some-wire")
+    check_sendable(foreign, "some-wire")
+    # The same block, produced by the wire itself, is one it must send: refused here.
+    with pytest.raises(VendorError):
+        check_sendable(own, "some-wire")
 
 
 def test_another_wires_vendor_tool_is_refused_even_where_vendor_tools_are_sent() -> None:
@@ -316,11 +320,13 @@ def test_an_image_or_document_the_wires_rule_refuses_is_refused_naming_the_rule(
 
 
 def test_media_the_rule_takes_passes_at_its_limit() -> None:
-    check_sendable(
-        asked(CourseImageBlock("image/jpeg", data=b"\xff\xd8\xff\xe0"), PDF),
-        "w",
-        content=MEDIA_SUPPORT,
-    )
+    at_limit = CourseImageBlock("image/jpeg", data=b"\xff\xd8\xff\xe0")
+    one_more = CourseImageBlock("image/jpeg", data=b"\xff\xd8\xff\xe0\x00")
+
+    check_sendable(asked(at_limit, PDF), "w", content=MEDIA_SUPPORT)
+    with pytest.raises(VendorError) as caught:
+        check_sendable(asked(one_more, PDF), "w", content=MEDIA_SUPPORT)
+    assert caught.value.message.startswith("messages[0].content[0].data: holds 5 bytes")
 
 
 def test_a_content_support_names_only_content_kinds_and_needs_a_rule_per_media_kind() -> None:
