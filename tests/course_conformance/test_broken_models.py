@@ -46,6 +46,7 @@ from course_protocol import (
     freeze_json_object,
 )
 from course_stream import AbortError, AbortSignal, EventStream, run_producer
+from tests.course_protocol.hostile import tampered
 from tests.requests import request
 
 REQUEST = request("request-kit-001", "Add 20 and 22.", message_id="message-user-001")
@@ -675,12 +676,6 @@ async def test_a_model_that_thinks_cites_and_calls_with_opaque_data_conforms() -
 
 def mislaid(request_id: str) -> list[object]:
     return [CourseReasoningDeltaChunk("request-someone-else", "Hmm")]
-
-
-def tampered(value: Any, **fields: object) -> Any:
-    for name, field in fields.items():
-        object.__setattr__(value, name, field)
-    return value
 
 
 async def test_a_reasoning_delta_for_another_request_breaks_chunk_request_id() -> None:

@@ -23,16 +23,11 @@ from course_protocol import (
     validate_transcript,
 )
 from tests.course_protocol import samples
+from tests.course_protocol.hostile import tampered
 
 Code = TranscriptIssueCode
 SIGNATURE = CourseOpaque("anthropic-messages", {"signature": "c2ln"})
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def tampered(value: Any, **fields: object) -> Any:
-    for name, field in fields.items():
-        object.__setattr__(value, name, field)
-    return value
 
 
 def thinking_call(call: CourseToolCall | None = None) -> CourseAssistantMessage:

@@ -100,11 +100,46 @@ def test_every_value_is_frozen_and_has_no_instance_dict(value: CourseValue) -> N
 
 @pytest.mark.parametrize("value", samples.every_value(), ids=samples.EVERY_VALUE_ID)
 def test_every_value_differs_from_a_value_with_one_field_changed(value: CourseValue) -> None:
-    first = dataclasses.fields(value)[0].name
-    replacement = {"input_tokens": 1000, "media_type": "image/gif"}.get(first, "other-id")
-    changed = dataclasses.replace(cast(Any, value), **{first: replacement})
+    if type(value) is CourseTextBlock:
+        # A text block keeps its three attributes in one slot: no dataclass field to replace.
+        changed: object = CourseTextBlock("other", citations=value.citations, opaque=value.opaque)
+    else:
+        first = dataclasses.fields(value)[0].name
+        replacement = {"input_tokens": 1000, "media_type": "image/gif"}.get(first, "other-id")
+        changed = dataclasses.replace(cast(Any, value), **{first: replacement})
     assert changed != value
     assert type(changed) is type(value)
+
+
+@pytest.mark.parametrize("attribute", ["text", "citations", "opaque", "_parts"])
+def test_a_text_block_refuses_every_write_and_dataclasses_replace(attribute: str) -> None:
+    signature = samples.signature()
+    block = CourseTextBlock("a", citations=(signature,), opaque=signature)
+    # The slot is a frozen field; the three attributes are read-only properties,
+    # which a slotted frozen dataclass's setattr refuses with a TypeError.
+    refusal = dataclasses.FrozenInstanceError if attribute == "_parts" else TypeError
+    with pytest.raises(refusal):
+        setattr(block, attribute, "changed")
+    with pytest.raises(TypeError, match="_parts"):
+        dataclasses.replace(block, text="b")
+    assert (block.text, block.citations, block.opaque) == ("a", (signature,), signature)
+
+
+def test_a_text_block_equals_hashes_and_matches_by_its_three_attributes() -> None:
+    signature = samples.signature()
+    plain = CourseTextBlock("a")
+    assert plain == CourseTextBlock("a", citations=[], opaque=None)
+    assert hash(plain) == hash(CourseTextBlock("a", citations=()))
+    cited = CourseTextBlock("a", citations=[signature])
+    assert cited != plain
+    assert cited != CourseTextBlock("a", opaque=signature)
+    assert cited == CourseTextBlock("a", citations=(signature,))
+    assert repr(cited) == f"CourseTextBlock(text='a', citations=({signature!r},), opaque=None)"
+    match cited:
+        case CourseTextBlock(text, citations, opaque):
+            assert (text, citations, opaque) == ("a", (signature,), None)
+        case _:
+            pytest.fail("a text block matches positionally by text, citations and opaque")
 
 
 _VALUE_STRATEGY: st.SearchStrategy[CourseValue] = st.one_of(

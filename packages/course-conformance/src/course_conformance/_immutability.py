@@ -100,11 +100,10 @@ def _tool_call_problem(call: object, path: str) -> Problem | None:
 def _fields_problem(value: object, path: str) -> Problem | None:
     """The first problem of a value of a `_FIELDS` type: not frozen, or a field's own."""
     problem = _frozen_problem(value, path)
-    checks = _FIELDS[type(value)]
-    for field, check in zip(dataclasses.fields(value), checks, strict=True):  # type: ignore[arg-type]
+    for name, check in _FIELDS[type(value)]:
         if problem is not None:
             break
-        problem = check(getattr(value, field.name), f"{path}.{field.name}")
+        problem = check(getattr(value, name), f"{path}.{name}")
     return problem
 
 
@@ -159,17 +158,26 @@ def _json_problem(root: object, path: str) -> Problem | None:
 
 _Check: TypeAlias = Callable[[object, str], "Problem | None"]
 
-_FIELDS: Final[dict[type, tuple[_Check, ...]]] = {
-    CourseTextDeltaChunk: (_str_problem, _str_problem),
-    CourseReasoningDeltaChunk: (_str_problem, _str_problem),
-    CourseToolCallChunk: (_str_problem, _tool_call_problem),
-    CourseTextBlock: (_str_problem, _citations_problem, _optional_opaque_problem),
-    CourseToolCall: (_str_problem, _str_problem, _json_problem, _optional_opaque_problem),
-    CourseReasoningBlock: (_str_problem, _optional_opaque_problem),
-    CourseVendorToolBlock: (_str_problem, _opaque_problem),
-    CourseOpaque: (_str_problem, _json_problem),
+_FIELDS: Final[dict[type, tuple[tuple[str, _Check], ...]]] = {
+    CourseTextDeltaChunk: (("request_id", _str_problem), ("delta", _str_problem)),
+    CourseReasoningDeltaChunk: (("request_id", _str_problem), ("delta", _str_problem)),
+    CourseToolCallChunk: (("request_id", _str_problem), ("tool_call", _tool_call_problem)),
+    CourseTextBlock: (
+        ("text", _str_problem),
+        ("citations", _citations_problem),
+        ("opaque", _optional_opaque_problem),
+    ),
+    CourseToolCall: (
+        ("id", _str_problem),
+        ("name", _str_problem),
+        ("arguments", _json_problem),
+        ("opaque", _optional_opaque_problem),
+    ),
+    CourseReasoningBlock: (("text", _str_problem), ("opaque", _optional_opaque_problem)),
+    CourseVendorToolBlock: (("kind", _str_problem), ("opaque", _opaque_problem)),
+    CourseOpaque: (("wire", _str_problem), ("data", _json_problem)),
 }
-"""Each protocol value the walk checks field by field: one check per field, in field order."""
+"""Each protocol value the walk checks attribute by attribute, with each attribute's check."""
 
 _CHUNKS: Final = frozenset({CourseTextDeltaChunk, CourseReasoningDeltaChunk, CourseToolCallChunk})
 _BLOCKS: Final = frozenset(

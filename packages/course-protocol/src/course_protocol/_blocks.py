@@ -22,8 +22,11 @@ __all__ = [
 ]
 
 
+_TextParts: TypeAlias = "str | tuple[str, tuple[CourseOpaque, ...], CourseOpaque | None]"
+
+
 @final
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, repr=False, match_args=False)
 class CourseTextBlock:
     """A block of text: the assistant's answer, or text a user or a Tool result gives.
 
@@ -33,15 +36,23 @@ class CourseTextBlock:
     part and needs back with it (Gemini's ``thoughtSignature``), or
     ``None``. Text in user content and in Tool results carries neither.
 
+    Two blocks are equal when their text, citations and opaque are. The
+    three are read as attributes; the block is built only by this
+    constructor (``dataclasses.replace`` is not supported: build a new one).
+
     Raises ``CourseProtocolError`` unless ``text`` is a ``str`` (empty text
     is allowed), ``citations`` a list or tuple of exact ``CourseOpaque``
     values (path ``citations[i]``) and ``opaque`` a ``CourseOpaque`` or
     ``None``.
     """
 
-    text: str
-    citations: tuple[CourseOpaque, ...] = ()
-    opaque: CourseOpaque | None = None
+    # One block per streamed text delta in some adapters, nearly all of them
+    # plain text: one slot holds the text alone, or the text with its
+    # citations and opaque when either is set, so the plain block costs one
+    # slot write (each write costs about as much as the checks together).
+    _parts: _TextParts
+
+    __match_args__ = ("text", "citations", "opaque")
 
     def __init__(
         self,
@@ -50,22 +61,45 @@ class CourseTextBlock:
         citations: tuple[CourseOpaque, ...] | list[CourseOpaque] = (),
         opaque: CourseOpaque | None = None,
     ) -> None:
-        # One block per streamed text delta in some adapters: the plain case
-        # (an exact str, the empty tuple, None) costs three identity tests.
+        # The plain case (an exact str, the empty tuple, None) costs three
+        # identity tests.
         if type(text) is not str:
             check_text(text, "text")
-        if type(citations) is not tuple or citations:
-            citations = _checked_citations(citations)
-        if opaque is not None:
-            check_opaque(opaque, "opaque")
-        _set_text(self, text)
-        _set_citations(self, citations)
-        _set_text_opaque(self, opaque)
+        if type(citations) is not tuple or citations or opaque is not None:
+            checked = _checked_citations(citations)
+            if opaque is not None:
+                check_opaque(opaque, "opaque")
+            if checked or opaque is not None:
+                _set_text_parts(self, (text, checked, opaque))
+                return
+        _set_text_parts(self, text)
+
+    @property
+    def text(self) -> str:
+        """The text itself (possibly empty)."""
+        parts = self._parts
+        return parts if isinstance(parts, str) else parts[0]
+
+    @property
+    def citations(self) -> tuple[CourseOpaque, ...]:
+        """The vendor's citations or annotations on this text; empty for none."""
+        parts = self._parts
+        return () if isinstance(parts, str) else parts[1]
+
+    @property
+    def opaque(self) -> CourseOpaque | None:
+        """The data this text's wire needs back with it, or ``None``."""
+        parts = self._parts
+        return None if isinstance(parts, str) else parts[2]
+
+    def __repr__(self) -> str:
+        return (
+            f"CourseTextBlock(text={self.text!r}, citations={self.citations!r}, "
+            f"opaque={self.opaque!r})"
+        )
 
 
-_set_text = slot_setter(CourseTextBlock, "text")
-_set_citations = slot_setter(CourseTextBlock, "citations")
-_set_text_opaque = slot_setter(CourseTextBlock, "opaque")
+_set_text_parts = slot_setter(CourseTextBlock, "_parts")
 
 
 def _checked_citations(value: object) -> tuple[CourseOpaque, ...]:
