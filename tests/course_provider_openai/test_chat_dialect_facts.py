@@ -106,6 +106,42 @@ def test_openrouters_usage_after_the_usage_is_off_its_grammar() -> None:
     assert (error.code, error.event_index) == (Code.VENDOR_EVENT_ORDER, 3)
 
 
+def test_openrouters_documented_error_chunk_ends_the_stream_as_the_vendors_error() -> None:
+    # The docs' form: a top-level error beside a choice finishing with "error", then [DONE].
+    failed = chunk(
+        {"content": ""},
+        finish_reason="error",
+        provider="openai",
+        error={"code": "server_error", "message": "Provider disconnected unexpectedly"},
+    )
+    body = (ROLE, text("Hal"), failed, DONE)
+
+    result = read(OPENROUTER, *body)
+
+    assert result.error is not None
+    assert (result.error.code, result.error.message) == (
+        "server_error",
+        "Provider disconnected unexpectedly",
+    )
+    played = mapped(OPENROUTER, *body)
+    assert played.chunks == (CourseTextDeltaChunk("request-1", "Hal"),)
+    assert played.error is not None
+    assert (played.error.code, played.error.event_index, played.error.vendor) == (
+        Code.VENDOR_ERROR_EVENT,
+        2,
+        "openrouter",
+    )
+    assert played.error.vendor_code == "server_error"
+
+
+def test_only_done_follows_openrouters_error_chunk() -> None:
+    failed = chunk({"content": ""}, finish_reason="error", error={"code": 502, "message": "x"})
+
+    error = refused(OPENROUTER, ROLE, failed, openrouter_last("error"))
+
+    assert (error.code, error.event_index) == (Code.VENDOR_EVENT_ORDER, 2)
+
+
 def stamped(delta: dict[str, Any] | None, created: object, **fields: object) -> dict[str, Any]:
     return chunk(delta, created=created, **fields)
 

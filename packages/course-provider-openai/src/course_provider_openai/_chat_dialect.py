@@ -258,7 +258,12 @@ AZURE_OPENAI_CHAT: Final = ChatDialect(
     content_filters=True,
 )
 """Azure OpenAI's Chat Completions: its content-filter annotations (the deployment path,
-``api-version`` and ``api-key`` are its models' concern, `_azure`)."""
+``api-version`` and ``api-key`` are its models' concern, `_azure`).
+
+Checked against: Microsoft Learn "Content streaming" (the asynchronous filter's annotation
+chunks, ``id`` ``""``, ``content_filter_offsets``, a ``content_filter`` finish) and
+"Content filtering" (``prompt_filter_results`` with ``prompt_index``, the per-category
+``content_filter_results``)."""
 
 CHAT_DIALECTS: Final = (OPENROUTER, GROQ, DEEPSEEK, XAI, MISTRAL, TOGETHER, OLLAMA, VLLM)
 """Every compatible server's dialect, each registered as a wire of its own."""
