@@ -85,7 +85,8 @@ class ChatDialect:
       the same ``finish_reason`` and nothing else to say;
     - ``reasoning_back``: whether the reasoning of an assistant turn with
       Tool calls must be sent back on that message in later requests (in
-      its first reasoning field), which the server otherwise refuses;
+      its first reasoning field, and OpenRouter's ``reasoning_details``),
+      which the server otherwise refuses;
     - ``created_varies``: whether each chunk may carry its own ``created``
       (a clock that moves on during the stream, never back) where OpenAI
       repeats the first chunk's;
@@ -132,13 +133,18 @@ OPENROUTER: Final = ChatDialect(
     reasoning_details=True,
     finish_reasons=frozendict(error=None),
     repeated_finish=True,
+    reasoning_back=True,
 )
-"""OpenRouter: ``reasoning`` and ``reasoning_details`` deltas, the ``error`` finish of a
-failed generation, and a finish it may send again, the last time with the usage beside it.
+"""OpenRouter: ``reasoning`` and ``reasoning_details`` deltas, both sent back on their
+assistant message, the ``error`` finish of a failed generation, and a finish it may send
+again, the last time with the usage beside it.
 
 Checked against: the docs' "Streaming" page (comments, errors as an ``error`` chunk in a 200
-stream) and "Usage Accounting" page (usage always in the last SSE message; ``stream_options``
-has no effect), the ``error`` finish in its SDKs' stream choice, and recorded streams (the
+stream), "Usage Accounting" page (usage always in the last SSE message; ``stream_options``
+has no effect) and "Reasoning Tokens" page ("Preserving reasoning blocks": pass
+``reasoning_details`` back unmodified on the assistant message; models such as Gemini 3
+answer 400 to a Tool-call follow-up without them), the ``error`` finish in its SDKs' stream
+choice, and recorded streams (the
 shared ``compat-openrouter-comments-inchunk-error.sse``; curl recordings whose last chunk
 repeats ``finish_reason: "stop"`` with ``usage``)."""
 

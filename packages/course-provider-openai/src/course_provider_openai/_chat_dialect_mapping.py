@@ -2,7 +2,9 @@
 
 A dialect's reasoning deltas (`ChatDialect.reasoning_fields`, Mistral's
 ``thinking`` parts) become ``CourseReasoningDeltaChunk`` s as they come, and
-the choice's joined reasoning a ``CourseReasoningBlock`` before the answer.
+the choice's joined reasoning a ``CourseReasoningBlock`` before the answer
+(with empty text where only OpenRouter's ``reasoning_details`` came, such
+as an encrypted detail alone).
 The block's ``CourseOpaque`` (wire: the dialect's) holds the fields the
 server takes back on the assistant message, as it spells them
 (``{"reasoning_content": ...}``; OpenRouter's ``reasoning_details`` too):

@@ -229,7 +229,7 @@ class ChatMapping(WireMapping[ChatResult]):
             stop = CourseStopReason.REFUSAL
         calls = self._calls(choice)
         blocks: list[CourseAssistantContent] = []
-        if choice.reasoning and self._dialect is not None:
+        if (choice.reasoning or choice.reasoning_details) and self._dialect is not None:
             blocks.append(reasoning_block(choice, self._dialect))
         if choice.content or choice.annotations:
             blocks.append(
