@@ -275,6 +275,70 @@ async def test_deepseeks_reasoning_goes_to_no_other_wire() -> None:
         assert all("reasoning_content" not in m for m in messages)  # type: ignore[operator]
 
 
+OPENROUTER_DETAILS = [
+    {"type": "reasoning.text", "text": "Need the weather.", "format": "unknown", "index": 0},
+    {"type": "reasoning.encrypted", "data": "gAAAA-sig", "format": "google-gemini-v1", "index": 1},
+]
+
+
+async def test_openrouter_gets_its_reasoning_details_back_unmodified_on_that_message() -> None:
+    fields = {"reasoning": "Need the weather.", "reasoning_details": OPENROUTER_DETAILS}
+    own = CourseReasoningBlock("Need the weather.", opaque=CourseOpaque("openrouter", fields))
+
+    messages = await sent_messages(OPENROUTER, follow_up(own))
+
+    assert [m.get("reasoning_details") for m in messages] == [  # type: ignore[attr-defined]
+        None,
+        None,
+        OPENROUTER_DETAILS,
+        None,
+        None,
+        None,
+    ]
+    assert messages[2]["reasoning"] == "Need the weather."  # type: ignore[index]
+    assert messages[2]["tool_calls"][0]["id"] == "call_w"  # type: ignore[index]
+    plain = await sent_messages(None, follow_up(own))
+    assert all("reasoning_details" not in m for m in plain)  # type: ignore[operator]
+
+
+async def test_an_openrouter_answer_with_encrypted_details_alone_keeps_them_for_the_way_back() -> (
+    None
+):
+    encrypted = OPENROUTER_DETAILS[1]
+    body = sse_bytes(
+        chat_events(
+            chunk({"role": "assistant", "content": "", "reasoning_details": [encrypted]}),
+            chunk({"tool_calls": [_WEATHER_CALL]}),
+            finish("tool_calls"),
+            usage(),
+            "[DONE]",
+        )
+    )
+    transport = RecordedTransport([RecordedResponse(200, SSE, body)])
+    model = OpenAIChatModel(OpenAIConfig("m"), dialect=OPENROUTER, transport=transport)
+
+    played = await replay(model, REQUEST)
+
+    assert played.response is not None
+    block, call = played.response.message.content
+    assert block == CourseReasoningBlock(
+        "", opaque=CourseOpaque("openrouter", {"reasoning": "", "reasoning_details": [encrypted]})
+    )
+    assert call == CourseToolCall("call_w", "weather", {"city": "Oslo"})
+    plain_transport = RecordedTransport([RecordedResponse(200, SSE, body)])
+    plain = await replay(OpenAIChatModel(OpenAIConfig("m"), transport=plain_transport), REQUEST)
+    assert plain.response is not None
+    assert plain.response.message.content == (call,)
+
+
+_WEATHER_CALL = {
+    "index": 0,
+    "id": "call_w",
+    "type": "function",
+    "function": {"name": "weather", "arguments": '{"city": "Oslo"}'},
+}
+
+
 async def test_a_dialect_that_takes_no_reasoning_back_leaves_its_own_out() -> None:
     own = CourseReasoningBlock("Hm", opaque=CourseOpaque("groq", {"reasoning": "Hm"}))
 

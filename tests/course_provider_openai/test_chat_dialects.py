@@ -115,6 +115,8 @@ def test_a_dialect_is_frozen_and_openais_declares_no_difference() -> None:
     assert not OPENAI_CHAT.repeated_finish
     assert not OPENAI_CHAT.reasoning_details
     assert not OPENAI_CHAT.finish_reasons
+    assert not OPENAI_CHAT.created_varies
+    assert not OPENAI_CHAT.reasoning_apart
 
 
 @pytest.mark.parametrize(
@@ -241,7 +243,7 @@ def test_a_repeat_that_says_something_new_is_still_off_openrouters_grammar(
 @pytest.mark.parametrize(
     ("dialect", "reason"),
     [(OPENROUTER, "error"), (DEEPSEEK, "insufficient_system_resource"),
-     (MISTRAL, "model_length"), (MISTRAL, "error"), (TOGETHER, "eos")],
+     (MISTRAL, "error"), (TOGETHER, "eos"), (TOGETHER, "error")],
 )  # fmt: skip
 def test_a_dialects_own_finish_reason_passes_and_openais_grammar_refuses_it(
     dialect: ChatDialect, reason: str
@@ -255,6 +257,15 @@ def test_a_dialects_own_finish_reason_passes_and_openais_grammar_refuses_it(
     assert type(error) is VendorError
     assert (error.code, error.event_index) == (Code.VENDOR_INVALID_EVENT, 2)
     assert "is not a finish reason OpenAI documents" in error.message
+
+
+def test_mistral_streams_no_model_length_finish_though_its_whole_answers_may() -> None:
+    # The SDK's streamed choice finishes stop, length, error or tool_calls; model_length
+    # is the non-streamed choice's alone.
+    error = refused(MISTRAL, ROLE, text("Hi"), chunk({}, finish_reason="model_length"))
+
+    assert (error.code, error.event_index) == (Code.VENDOR_INVALID_EVENT, 2)
+    assert "'model_length' is not a finish reason mistral or OpenAI documents" in error.message
 
 
 def test_a_finish_reason_no_server_documents_is_refused_naming_the_dialect() -> None:
@@ -306,9 +317,9 @@ def test_x_groq_usage_off_groqs_grammar_is_refused(
 def test_usage_beside_the_finishing_choice_passes_where_declared_and_openai_refuses_it() -> None:
     body = (ROLE, text("Hi"), chunk({}, finish_reason="stop", usage=COUNTS), DONE)
 
-    for dialect in (MISTRAL, TOGETHER):
+    for dialect in (MISTRAL, TOGETHER, OPENROUTER):
         assert read(dialect, *body).usage == ChatUsage(12, 7, 19)
-    for dialect in (OPENAI_CHAT, DEEPSEEK, GROQ, OPENROUTER):
+    for dialect in (OPENAI_CHAT, DEEPSEEK, GROQ, XAI):
         error = folded(dialect, *body)
         assert type(error) is VendorError
         assert (error.code, error.event_index) == (Code.VENDOR_EVENT_ORDER, 2)
@@ -482,7 +493,7 @@ def test_a_repeated_finish_maps_to_nothing_more() -> None:
 
 @pytest.mark.parametrize(
     ("dialect", "reason", "stop"),
-    [(TOGETHER, "eos", CourseStopReason.STOP), (MISTRAL, "model_length", CourseStopReason.LENGTH),
+    [(TOGETHER, "eos", CourseStopReason.STOP), (MISTRAL, "error", None),
      (OPENROUTER, "error", None), (DEEPSEEK, "insufficient_system_resource", None)],
 )  # fmt: skip
 def test_a_dialects_own_finish_maps_to_what_it_means(

@@ -12,7 +12,10 @@ authenticates with the resource key in an ``api-key`` header
 ``authorization: Bearer`` (a string, ``AZURE_OPENAI_AD_TOKEN``, or a
 callable asked at each call). Chat streams are read with the
 ``azure-openai-chat`` dialect (its content-filter annotations); the
-Responses stream is OpenAI's.
+Responses stream is OpenAI's. The variables are those ``openai-python``'s
+``AzureOpenAI`` reads (``lib/azure.py``); the error body is Microsoft Learn's
+"Content filtering" one (``code``, ``message``, ``param``, ``status``,
+``innererror.code``).
 
 Over 300 lines on purpose: both Azure models share one credential rule,
 one path-form rule and one error reader, which apart would each be half
@@ -63,9 +66,15 @@ AZURE_AD_TOKEN_VARIABLE: Final = "AZURE_OPENAI_AD_TOKEN"
 AZURE_ENDPOINT_VARIABLE: Final = "AZURE_OPENAI_ENDPOINT"
 """The resource's endpoint, the deployment form's base URL, as the SDK reads it."""
 AZURE_CHAT_API_VERSION: Final = "2024-10-21"
-"""The generally available data-plane ``api-version`` the Chat plug-in replays under."""
+"""The generally available data-plane ``api-version`` the Chat plug-in replays under.
+
+Microsoft Learn's "Azure OpenAI REST API reference" lists it as the latest dated GA
+release of the inference API; newer resources document the ``/openai/v1`` form instead."""
 AZURE_RESPONSES_API_VERSION: Final = "2025-04-01-preview"
-"""The ``api-version`` the Responses plug-in replays under (the API's deployment form)."""
+"""The ``api-version`` the Responses plug-in replays under (the API's deployment form).
+
+A preview version: the Responses API has no dated GA release (Microsoft Learn,
+"Azure OpenAI Responses API", now points to the ``/openai/v1`` form)."""
 
 _DEPLOYMENT_CHAT_PATH: Final = "/openai/deployments/{model}/chat/completions"
 _DEPLOYMENT_RESPONSES_PATH: Final = "/openai/responses"

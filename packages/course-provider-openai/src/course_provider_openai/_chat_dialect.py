@@ -85,7 +85,15 @@ class ChatDialect:
       the same ``finish_reason`` and nothing else to say;
     - ``reasoning_back``: whether the reasoning of an assistant turn with
       Tool calls must be sent back on that message in later requests (in
-      its first reasoning field), which the server otherwise refuses;
+      its first reasoning field, and OpenRouter's ``reasoning_details``),
+      which the server otherwise refuses;
+    - ``created_varies``: whether each chunk may carry its own ``created``
+      (a clock that moves on during the stream, never back) where OpenAI
+      repeats the first chunk's;
+    - ``reasoning_apart``: whether the usage's
+      ``completion_tokens_details.reasoning_tokens`` are counted apart
+      from ``completion_tokens`` (their sum is the output) rather than
+      inside it;
     - ``content_filters``: Azure's content-filter annotations: chunks whose
       ``id`` is ``""`` (``prompt_filter_results``, or choices without a
       ``delta`` carrying ``content_filter_results`` and
@@ -104,6 +112,8 @@ class ChatDialect:
     finish_reasons: frozendict[str, str | None] = _NO_FINISHES
     repeated_finish: bool = False
     reasoning_back: bool = False
+    created_varies: bool = False
+    reasoning_apart: bool = False
     content_filters: bool = False
 
     def finish_meaning(self, reason: str) -> str | None:
@@ -118,13 +128,25 @@ OPENROUTER: Final = ChatDialect(
     "openrouter",
     "https://openrouter.ai/api/v1",
     "OPENROUTER_API_KEY",
+    usage=frozenset({UsagePlace.LAST_CHUNK, UsagePlace.FINISH_CHUNK}),
     reasoning_fields=("reasoning",),
     reasoning_details=True,
     finish_reasons=frozendict(error=None),
     repeated_finish=True,
+    reasoning_back=True,
 )
-"""OpenRouter: ``reasoning`` and ``reasoning_details`` deltas, the ``error`` finish of a
-failed generation, and a finish it may send twice (recorded)."""
+"""OpenRouter: ``reasoning`` and ``reasoning_details`` deltas, both sent back on their
+assistant message, the ``error`` finish of a failed generation, and a finish it may send
+again, the last time with the usage beside it.
+
+Checked against: the docs' "Streaming" page (comments, errors as an ``error`` chunk in a 200
+stream), "Usage Accounting" page (usage always in the last SSE message; ``stream_options``
+has no effect) and "Reasoning Tokens" page ("Preserving reasoning blocks": pass
+``reasoning_details`` back unmodified on the assistant message; models such as Gemini 3
+answer 400 to a Tool-call follow-up without them), the ``error`` finish in its SDKs' stream
+choice, and recorded streams (the
+shared ``compat-openrouter-comments-inchunk-error.sse``; curl recordings whose last chunk
+repeats ``finish_reason: "stop"`` with ``usage``)."""
 
 GROQ: Final = ChatDialect(
     "groq",
@@ -133,8 +155,14 @@ GROQ: Final = ChatDialect(
     usage=frozenset({UsagePlace.LAST_CHUNK, UsagePlace.X_GROQ}),
     reasoning_fields=("reasoning",),
 )
-"""Groq: usage in ``x_groq.usage`` of the finishing chunk (or OpenAI's usage chunk),
-``reasoning`` deltas (``reasoning_format: "parsed"``)."""
+"""Groq: usage in ``x_groq.usage`` of the finishing chunk (or OpenAI's usage chunk, asked
+with ``stream_options``), ``x_groq.error`` ending a stream early, ``reasoning`` deltas
+(``reasoning_format: "parsed"``).
+
+Checked against: the ``groq`` Python SDK's ``ChatCompletionChunk`` (``XGroq.usage`` "only
+sent in the final chunk", ``XGroq.error``, ``ChoiceDelta.reasoning``, the finish reasons
+OpenAI's), and the shared recording ``compat-groq-midstream-error-event.sse``
+(``event: error`` after ``reasoning`` deltas)."""
 
 DEEPSEEK: Final = ChatDialect(
     "deepseek",
@@ -145,15 +173,27 @@ DEEPSEEK: Final = ChatDialect(
     reasoning_back=True,
 )
 """DeepSeek: ``reasoning_content`` deltas, sent back on a turn with Tool calls (the API
-answers 400 without it), and the ``insufficient_system_resource`` finish."""
+answers 400 without it), and the ``insufficient_system_resource`` finish.
+
+Checked against: the API docs' "Thinking Mode" guide (``reasoning_content``; a turn with
+Tool calls must pass it back in every later request, else 400) and "Create Chat Completion"
+reference (base URL, the finish reasons, usage chunk with ``stream_options``)."""
 
 XAI: Final = ChatDialect(
     "xai",
     "https://api.x.ai/v1",
     "XAI_API_KEY",
     reasoning_fields=("reasoning_content",),
+    created_varies=True,
+    reasoning_apart=True,
 )
-"""xAI: ``reasoning_content`` deltas from its reasoning models."""
+"""xAI: ``reasoning_content`` deltas, a ``created`` each chunk stamps anew, and reasoning
+tokens counted apart from ``completion_tokens``.
+
+Checked against: xAI's docs (base URL, ``XAI_API_KEY``, ``reasoning_content``) and
+recorded streams of ``api.x.ai`` (Charm's ``fantasy`` provider cassettes, 2025): ``created``
+moves from one second to the next within a stream, the usage chunk is OpenAI's, and its
+``total_tokens`` is prompt + completion + reasoning (213 + 27 + 133 = 373)."""
 
 MISTRAL: Final = ChatDialect(
     "mistral",
@@ -161,10 +201,16 @@ MISTRAL: Final = ChatDialect(
     "MISTRAL_API_KEY",
     usage=frozenset({UsagePlace.FINISH_CHUNK}),
     content_parts=True,
-    finish_reasons=frozendict(model_length="length", error=None),
+    finish_reasons=frozendict(error=None),
 )
-"""Mistral: usage beside the finishing choice, ``delta.content`` as typed parts
-(``text``, ``thinking``), and the ``model_length`` and ``error`` finishes."""
+"""Mistral: usage beside the finishing choice, ``delta.content`` as typed parts (``text``,
+``thinking`` holding ``text`` and ``reference`` parts), and the ``error`` finish.
+
+Checked against: the ``mistralai`` SDK (``CompletionResponseStreamChoice.finish_reason`` is
+``stop``, ``length``, ``error`` or ``tool_calls``: ``model_length`` is the non-streamed
+choice's only; ``ThinkChunk.thinking`` holds ``TextChunk`` and ``ReferenceChunk``) and a
+recorded ``mistral-large-latest`` stream (usage beside ``finish_reason: "length"``, then
+``[DONE]``)."""
 
 TOGETHER: Final = ChatDialect(
     "together",
@@ -172,19 +218,30 @@ TOGETHER: Final = ChatDialect(
     "TOGETHER_API_KEY",
     usage=frozenset({UsagePlace.FINISH_CHUNK, UsagePlace.LAST_CHUNK}),
     reasoning_fields=("reasoning",),
-    finish_reasons=frozendict(eos="stop"),
+    finish_reasons=frozendict(eos="stop", error=None),
 )
 """Together: usage beside the finishing choice (or in a usage chunk), ``reasoning``
-deltas, and the ``eos`` finish."""
+deltas, and the ``eos`` and ``error`` finishes.
+
+Checked against: the ``together`` Python SDK (``constants.BASE_URL``, ``TOGETHER_API_KEY``,
+``FinishReason``: ``length``, ``stop``, ``eos``, ``tool_calls``, ``error``; ``usage`` on the
+chunk) and the docs' "Reasoning" page (the ``reasoning`` delta field)."""
 
 OLLAMA: Final = ChatDialect(
     "ollama",
     "http://localhost:11434/v1",
     "OLLAMA_API_KEY",
     reasoning_fields=("reasoning",),
+    created_varies=True,
 )
-"""Ollama's OpenAI-compatible endpoint: ``reasoning`` deltas from thinking models; a
-local server takes any key (the variable is its hosted service's)."""
+"""Ollama's OpenAI-compatible endpoint: ``reasoning`` deltas from thinking models, and a
+``created`` each chunk stamps anew; a local server takes any key (the variable is its
+hosted service's).
+
+Checked against: Ollama's "OpenAI compatibility" docs (``/v1`` on port 11434, a key
+required by the SDK but ignored) and its ``openai/openai.go`` (``ChunkChoice.Delta`` carries
+``reasoning``; ``ToChunk`` stamps each chunk's ``created`` with the time it is made; the
+usage chunk of ``stream_options.include_usage`` is OpenAI's)."""
 
 VLLM: Final = ChatDialect(
     "vllm",
@@ -194,7 +251,11 @@ VLLM: Final = ChatDialect(
     reasoning_fields=("reasoning", "reasoning_content"),
 )
 """vLLM's OpenAI-compatible server: usage on every chunk (``continuous_usage_stats``) or
-in the usage chunk, reasoning as ``reasoning`` (``reasoning_content`` in older releases)."""
+in the usage chunk, reasoning as ``reasoning`` (``reasoning_content`` in older releases).
+
+Checked against: vLLM's docs ("OpenAI-Compatible Server": ``--api-key`` or
+``VLLM_API_KEY``, port 8000; "Reasoning Outputs": "``reasoning`` used to be called
+``reasoning_content``") and vllm-project/vllm#34030 (both fields set on a streamed delta)."""
 
 AZURE_OPENAI_CHAT: Final = ChatDialect(
     "azure-openai-chat",
@@ -203,7 +264,12 @@ AZURE_OPENAI_CHAT: Final = ChatDialect(
     content_filters=True,
 )
 """Azure OpenAI's Chat Completions: its content-filter annotations (the deployment path,
-``api-version`` and ``api-key`` are its models' concern, `_azure`)."""
+``api-version`` and ``api-key`` are its models' concern, `_azure`).
+
+Checked against: Microsoft Learn "Content streaming" (the asynchronous filter's annotation
+chunks, ``id`` ``""``, ``content_filter_offsets``, a ``content_filter`` finish) and
+"Content filtering" (``prompt_filter_results`` with ``prompt_index``, the per-category
+``content_filter_results``)."""
 
 CHAT_DIALECTS: Final = (OPENROUTER, GROQ, DEEPSEEK, XAI, MISTRAL, TOGETHER, OLLAMA, VLLM)
 """Every compatible server's dialect, each registered as a wire of its own."""

@@ -2,11 +2,15 @@
 
 A dialect's reasoning deltas (`ChatDialect.reasoning_fields`, Mistral's
 ``thinking`` parts) become ``CourseReasoningDeltaChunk`` s as they come, and
-the choice's joined reasoning a ``CourseReasoningBlock`` before the answer.
+the choice's joined reasoning a ``CourseReasoningBlock`` before the answer
+(with empty text where only OpenRouter's ``reasoning_details`` came, such
+as an encrypted detail alone).
 The block's ``CourseOpaque`` (wire: the dialect's) holds the fields the
 server takes back on the assistant message, as it spells them
 (``{"reasoning_content": ...}``; OpenRouter's ``reasoning_details`` too):
-`_chat_dialect_request` sends them back to a server that requires it.
+`_chat_dialect_request` sends them back to a server that requires it. A
+dialect whose reasoning tokens are counted apart (`ChatDialect.reasoning_apart`)
+has them added to its output count, which the port's includes them in.
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from course_protocol import (
 )
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_dialect_reads import delta_reasoning, delta_text
-from course_provider_openai._chat_result import ChatChoice
+from course_provider_openai._chat_result import ChatChoice, ChatUsage
 
-__all__ = ["dialect_delta", "reasoning_block"]
+__all__ = ["dialect_delta", "output_tokens", "reasoning_block"]
 
 _THINKING_FIELD = "thinking"
 """What a reasoning block read from ``thinking`` content parts keeps its text under."""
@@ -53,3 +57,12 @@ def reasoning_block(choice: ChatChoice, dialect: ChatDialect) -> CourseReasoning
     if choice.reasoning_details:
         data["reasoning_details"] = [thaw_json(detail) for detail in choice.reasoning_details]
     return CourseReasoningBlock(choice.reasoning, opaque=CourseOpaque(dialect.wire, data))
+
+
+def output_tokens(usage: ChatUsage, dialect: ChatDialect | None) -> int:
+    """The port's output count: ``completion_tokens``, plus the reasoning tokens where
+    ``dialect`` counts them apart (``None``, OpenAI's own, counts them inside)."""
+    reasoning = usage.reasoning_tokens
+    if dialect is None or not dialect.reasoning_apart or reasoning is None:
+        return usage.completion_tokens
+    return usage.completion_tokens + reasoning

@@ -1,7 +1,8 @@
 """The Chat grammar's reads of what a compatible server's dialect adds to a choice's deltas.
 
 Reasoning fields (``reasoning_content``, ``reasoning``), OpenRouter's
-``reasoning_details``, Mistral's ``delta.content`` as an array of typed parts,
+``reasoning_details``, Mistral's ``delta.content`` as an array of typed parts
+(``text``, ``thinking``, and the ``reference`` its SDK's ``ThinkChunk`` may hold),
 a finish sent again, and Azure's content-filter results. `StreamedChoice`
 calls them only for what its `ChatDialect` declares; `ChatMapping` reads
 the same validated values back with `delta_text` and `delta_reasoning`.
@@ -36,6 +37,9 @@ __all__ = [
 _DETAIL_TYPES: Final = frozenset({"reasoning.text", "reasoning.summary", "reasoning.encrypted"})
 _TEXT_PART: Final = "text"
 _THINKING_PART: Final = "thinking"
+_REFERENCE_PART: Final = "reference"
+"""Mistral's ``ReferenceChunk``: the ids of the sources a text drew on, which the port
+does not carry."""
 _EMPTY: Final[tuple[object, ...]] = (None, "", [])
 """What a repeated finish's delta may hold: nothing new."""
 
@@ -157,9 +161,13 @@ def read_content_parts(
 ) -> None:
     """Read a ``delta.content`` array: ``text`` parts into ``text``, ``thinking`` into reasoning.
 
-    A ``thinking`` part holds an array of ``text`` parts under ``thinking``.
-    Raises ``VENDOR_INVALID_EVENT`` for a part that is not an object or a
-    text that is not a string, ``VENDOR_UNKNOWN_EVENT`` for another part type.
+    A ``thinking`` part holds an array of ``text`` and ``reference`` parts
+    under ``thinking`` (and may say ``closed``); a ``reference`` part, here
+    or inside one, holds ``reference_ids``, an array of non-negative
+    integers, and no text. Raises ``VENDOR_INVALID_EVENT`` for a part that
+    is not an object, a text that is not a string, ids that are not such an
+    array or a ``closed`` that is not a boolean; ``VENDOR_UNKNOWN_EVENT``
+    for another part type.
     """
     path = choice_path(position, "delta", "content")
     for number, part in enumerate(parts):
@@ -168,19 +176,38 @@ def read_content_parts(
         if kind == _TEXT_PART:
             text.append(CHAT_FAILURES.text_at(part, "text", index, parent=at))
         elif kind == _THINKING_PART:
-            thoughts = part.get("thinking")
-            if type(thoughts) is not list:
-                _invalid(index, f"{at}.thinking", "an array", thoughts)
-            for inner, thought in enumerate(thoughts):
-                within = f"{at}.thinking[{inner}]"
-                inner_kind = _part_type(thought, index, within)
-                if inner_kind != _TEXT_PART:
-                    _unknown_part(inner_kind, index, within)
-                pieces.reasoning.append(
-                    CHAT_FAILURES.text_at(thought, "text", index, parent=within)
-                )
+            _thinking(part, pieces, index, at)
+        elif kind == _REFERENCE_PART:
+            _reference(part, index, at)
         else:
             _unknown_part(kind, index, at)
+
+
+def _thinking(part: dict[str, Any], pieces: DialectPieces, index: int, at: str) -> None:
+    closed = part.get("closed")
+    if closed is not None and type(closed) is not bool:
+        _invalid(index, f"{at}.closed", "a boolean or null", closed)
+    thoughts = part.get("thinking")
+    if type(thoughts) is not list:
+        _invalid(index, f"{at}.thinking", "an array", thoughts)
+    for inner, thought in enumerate(thoughts):
+        within = f"{at}.thinking[{inner}]"
+        inner_kind = _part_type(thought, index, within)
+        if inner_kind == _TEXT_PART:
+            pieces.reasoning.append(CHAT_FAILURES.text_at(thought, "text", index, parent=within))
+        elif inner_kind == _REFERENCE_PART:
+            _reference(thought, index, within)
+        else:
+            _unknown_part(inner_kind, index, within)
+
+
+def _reference(part: dict[str, Any], index: int, at: str) -> None:
+    ids = part.get("reference_ids")
+    if type(ids) is not list:
+        _invalid(index, f"{at}.reference_ids", "an array of non-negative integers", ids)
+    for number, source in enumerate(ids):
+        if type(source) is not int or source < 0:
+            _invalid(index, f"{at}.reference_ids[{number}]", "a non-negative integer", source)
 
 
 def _part_type(part: object, index: int, path: str) -> str:
@@ -234,4 +261,5 @@ def delta_reasoning(delta: dict[str, Any], dialect: ChatDialect) -> str:
         for part in content
         if part["type"] == _THINKING_PART
         for thought in part["thinking"]
+        if thought["type"] == _TEXT_PART
     )

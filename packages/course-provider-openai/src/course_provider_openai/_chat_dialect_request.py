@@ -4,7 +4,10 @@ A dialect that streams reasoning takes its reasoning blocks back in a
 transcript (a loop sends each assistant turn as it came). DeepSeek requires
 them: it answers 400 to a follow-up whose assistant turn with Tool calls
 lacks the ``reasoning_content`` that turn streamed (its thinking-mode guide
-says to send it back on every later request). The reasoning block the
+says to send it back on every later request). OpenRouter asks for its
+``reasoning_details`` back unmodified (its reasoning guide, "Preserving
+reasoning blocks"; some models it routes to refuse a Tool-call follow-up
+without them). The reasoning block the
 dialect's mapping made keeps those fields in a ``CourseOpaque`` of the
 dialect's wire; `dialect_messages` puts them on the assistant message again
 where the dialect declares ``reasoning_back``. Reasoning another wire

@@ -4,7 +4,10 @@ OpenAI gives every chunk of one response the same ``id`` and ``created``
 (its reference says so), and the same ``object``, ``model``,
 ``system_fingerprint`` and ``service_tier``. `ChunkEnvelope` takes them from
 the first chunk, checking each one's type, and holds every later chunk to
-them; a field a chunk leaves out is the same as ``null``.
+them; a field a chunk leaves out is the same as ``null``. A server whose
+dialect declares ``created_varies`` (xAI, Ollama) stamps each chunk's
+``created`` anew: there it must be a non-negative integer no earlier than
+the chunk before's, and the first chunk's is kept.
 """
 
 from __future__ import annotations
@@ -38,9 +41,22 @@ class ChunkEnvelope:
     field out); `check` reads each chunk's.
     """
 
-    __slots__ = ("_expected_id", "created", "fingerprint", "id", "model", "object", "tier")
+    __slots__ = (
+        "_created_varies",
+        "_expected_id",
+        "_latest",
+        "created",
+        "fingerprint",
+        "id",
+        "model",
+        "object",
+        "tier",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, *, created_varies: bool = False) -> None:
+        self._created_varies = created_varies
+        self._latest: int | None = None
+        """The latest ``created`` read: the first chunk's unless each chunk may carry its own."""
         self._expected_id: object = _FIRST_CHUNK
         self.id: str | None = None
         """The ``id``: the response's."""
@@ -59,12 +75,14 @@ class ChunkEnvelope:
         an ``id`` that is not non-blank text, an ``object`` other than
         ``chat.completion.chunk``, a ``created`` that is not a non-negative
         integer, another field that is not text or null; in a later one, a
-        field that differs from the first chunk's.
+        field that differs from the first chunk's (where ``created`` varies,
+        a ``created`` that is not a non-negative integer or is earlier than
+        the chunk before's).
         """
         if (
             chunk.get("id") != self._expected_id
             or chunk.get("model") != self.model
-            or chunk.get("created") != self.created
+            or chunk.get("created") != self._latest
             or chunk.get("object") != self.object
             or chunk.get("system_fingerprint") != self.fingerprint
             or chunk.get("service_tier") != self.tier
@@ -86,12 +104,14 @@ class ChunkEnvelope:
             _invalid(index, "created", "a non-negative integer", created)
         self.id = self._expected_id = chunk_id
         self.object = kind
-        self.created = created
+        self.created = self._latest = created
         self.model = _text_or_null(chunk, "model", index)
         self.fingerprint = _text_or_null(chunk, "system_fingerprint", index)
         self.tier = _text_or_null(chunk, "service_tier", index)
 
     def _differs(self, chunk: dict[str, Any], index: int) -> None:
+        if self._created_varies:
+            self._moved_on(chunk.get("created"), index)
         firsts = (
             ("id", self.id),
             ("model", self.model),
@@ -101,8 +121,18 @@ class ChunkEnvelope:
             ("service_tier", self.tier),
         )
         for key, first in firsts:
-            if chunk.get(key) != first:
+            if chunk.get(key) != first and not (key == "created" and self._created_varies):
                 shown_first = "none" if first is None else repr(first)
                 CHAT_FAILURES.fail_invalid(
                     f"{key} differs from the first chunk's ({shown_first})", index
                 )
+
+    def _moved_on(self, created: object, index: int) -> None:
+        if type(created) is not int or created < 0:
+            _invalid(index, "created", "a non-negative integer", created)
+        latest = self._latest
+        if latest is not None and created < latest:
+            CHAT_FAILURES.fail_invalid(
+                f"created {created} is earlier than the chunk before's ({latest})", index
+            )
+        self._latest = created

@@ -13,8 +13,10 @@ is `ChatMapping`'s concern, not this module's.
 
 A compatible server's `ChatDialect` changes exactly what it declares: where
 usage may arrive (beside the finishing choices, on every chunk, in Groq's
-``x_groq``), and, through `StreamedChoice`, its reasoning fields, content
-parts, finish reasons and repeated finish. Its errors name its wire.
+``x_groq``, whose ``error`` ends the stream as the vendor's error), whether
+each chunk stamps its own ``created``, and, through `StreamedChoice`, its
+reasoning fields, content parts, finish reasons and repeated finish. Its
+errors name its wire.
 
 Over 300 lines on purpose: every order rule of the stream (the chunks,
 usage in each place a dialect allows, Azure's annotations, the end) reads
@@ -106,7 +108,7 @@ class ChatGrammar(WireGrammar[ChatResult]):
     def __init__(self, dialect: ChatDialect = OPENAI_CHAT) -> None:
         super().__init__()
         self._dialect = dialect
-        self._envelope = ChunkEnvelope()
+        self._envelope = ChunkEnvelope(created_varies=dialect.created_varies)
         self._choices: list[StreamedChoice] = []
         self._open = 0
         self._ids = ToolCallIds(WIRE)
@@ -296,6 +298,13 @@ class ChatGrammar(WireGrammar[ChatResult]):
     def _read_x_groq(self, groq: object, index: int) -> None:
         if type(groq) is not dict:
             _invalid(index, "x_groq", "an object or null", groq)
+        stopped = groq.get("error")
+        if stopped is not None:
+            # Groq's SDK: why the stream stopped early; it ends the stream as the vendor's error.
+            if type(stopped) is not str:
+                _invalid(index, "x_groq.error", "a string or null", stopped)
+            self._reported(stopped)
+            return
         usage = groq.get("usage")
         if usage is None:
             return

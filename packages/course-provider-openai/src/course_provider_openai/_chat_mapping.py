@@ -45,7 +45,11 @@ from course_protocol import (
 )
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect
-from course_provider_openai._chat_dialect_mapping import dialect_delta, reasoning_block
+from course_provider_openai._chat_dialect_mapping import (
+    dialect_delta,
+    output_tokens,
+    reasoning_block,
+)
 from course_provider_openai._chat_grammar import ChatGrammar
 from course_provider_openai._chat_result import ChatChoice, ChatResult
 from course_provider_openai._chat_wire import INCLUDE_USAGE_KEY, STREAM_OPTIONS_KEY, WIRE
@@ -178,7 +182,7 @@ class ChatMapping(WireMapping[ChatResult]):
         try:
             counts = CourseModelUsage(
                 usage.prompt_tokens,
-                usage.completion_tokens,
+                output_tokens(usage, self._dialect),
                 cache_read_tokens=usage.cached_tokens,
                 reasoning_tokens=usage.reasoning_tokens,
             )
@@ -225,7 +229,7 @@ class ChatMapping(WireMapping[ChatResult]):
             stop = CourseStopReason.REFUSAL
         calls = self._calls(choice)
         blocks: list[CourseAssistantContent] = []
-        if choice.reasoning and self._dialect is not None:
+        if (choice.reasoning or choice.reasoning_details) and self._dialect is not None:
             blocks.append(reasoning_block(choice, self._dialect))
         if choice.content or choice.annotations:
             blocks.append(
