@@ -121,7 +121,7 @@ def test_a_text_block_refuses_every_write_and_dataclasses_replace(attribute: str
     with pytest.raises(refusal):
         setattr(block, attribute, "changed")
     with pytest.raises(TypeError, match="_parts"):
-        dataclasses.replace(block, text="b")
+        dataclasses.replace(cast(Any, block), text="b")
     assert (block.text, block.citations, block.opaque) == ("a", (signature,), signature)
 
 
