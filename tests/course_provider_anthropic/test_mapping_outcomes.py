@@ -407,6 +407,7 @@ def test_a_compaction_is_carried_with_its_summary_and_its_encrypted_state() -> N
         ("model_context_window_exceeded", CourseStopReason.LENGTH),
         ("refusal", CourseStopReason.REFUSAL),
         ("pause_turn", CourseStopReason.PAUSE_TURN),
+        ("compaction", CourseStopReason.PAUSE_TURN),
     ],
 )
 def test_each_stop_beyond_stop_and_tool_call_keeps_the_partial_message(
