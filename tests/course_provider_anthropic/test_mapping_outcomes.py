@@ -420,6 +420,27 @@ def test_each_stop_beyond_stop_and_tool_call_keeps_the_partial_message(
     assert response.stop_reason is stop
 
 
+def test_a_refusals_stop_details_are_left_out_of_the_message() -> None:
+    # The port has no place for metadata about a stop, and a block holding it would go
+    # back to the API with the turn (the README's "What a refusal drops").
+    events = text_body("I ", "was")
+    events[-2] = event(
+        {
+            "type": "message_delta",
+            "delta": {
+                "stop_reason": "refusal",
+                "stop_details": {"type": "refusal", "category": "cyber", "explanation": "No."},
+            },
+            "usage": {"output_tokens": 2},
+        }
+    )
+
+    _, response = success(events)
+
+    assert response.stop_reason is CourseStopReason.REFUSAL
+    assert to_json(response.message)["content"] == [{"type": "text", "text": "I was"}]
+
+
 def test_cache_counts_are_reported_apart_and_none_when_never_sent() -> None:
     events = text_body("a")
     events[0] = message_start(input_tokens=7, cache_read_input_tokens=20)

@@ -27,6 +27,7 @@ from course_protocol import (
     CourseToolCallChunk,
     CourseVendorToolBlock,
     thaw_json,
+    to_json,
 )
 from course_provider_gemini import GeminiMapping, GeminiResult, course_call_id
 from tests.course_provider_gemini.bodies import (
@@ -579,6 +580,17 @@ def test_an_answer_a_filter_withheld_is_a_refusal_holding_what_came(reason: str)
 
     assert response.stop_reason is CourseStopReason.REFUSAL
     assert response.message.content == (CourseTextBlock("cut"),)
+
+
+def test_a_refusals_finish_message_and_safety_ratings_are_left_out_of_the_message() -> None:
+    # The port has no place for metadata about a stop (the README's "What a refusal drops").
+    rating = {"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH"}
+    withheld = chunk(finish="SAFETY", finishMessage="Withheld.", safetyRatings=[rating])
+
+    _, response = answered([chunk(text("cut")), withheld])
+
+    assert response.stop_reason is CourseStopReason.REFUSAL
+    assert to_json(response.message)["content"] == [{"type": "text", "text": "cut"}]
 
 
 def test_a_refusal_after_a_tool_call_is_an_invalid_terminal() -> None:
