@@ -438,7 +438,7 @@ def test_a_refusals_stop_details_are_left_out_of_the_message() -> None:
     _, response = success(events)
 
     assert response.stop_reason is CourseStopReason.REFUSAL
-    assert to_json(response.message)["content"] == [{"type": "text", "text": "I was"}]
+    assert response.message.content == (CourseTextBlock("I was"),)
 
 
 def test_cache_counts_are_reported_apart_and_none_when_never_sent() -> None:

@@ -27,7 +27,6 @@ from course_protocol import (
     CourseToolCallChunk,
     CourseVendorToolBlock,
     thaw_json,
-    to_json,
 )
 from course_provider_gemini import GeminiMapping, GeminiResult, course_call_id
 from tests.course_provider_gemini.bodies import (
@@ -590,7 +589,7 @@ def test_a_refusals_finish_message_and_safety_ratings_are_left_out_of_the_messag
     _, response = answered([chunk(text("cut")), withheld])
 
     assert response.stop_reason is CourseStopReason.REFUSAL
-    assert to_json(response.message)["content"] == [{"type": "text", "text": "cut"}]
+    assert response.message.content == (CourseTextBlock("cut"),)
 
 
 def test_a_refusal_after_a_tool_call_is_an_invalid_terminal() -> None:
