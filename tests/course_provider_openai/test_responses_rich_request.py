@@ -230,6 +230,72 @@ def test_a_refusal_goes_back_as_a_refusal_part() -> None:
     }
 
 
+COMMENTARY = own({"id": "msg_own_1", "phase": "commentary"})
+FINAL = own({"id": "msg_own_2", "phase": "final_answer"})
+
+
+def test_each_message_goes_back_as_its_own_item_with_its_phase_and_no_id_when_unstored() -> None:
+    # OpenAI asks that phase be sent back on every assistant message for the models that
+    # set it; with nothing stored the API keeps no msg_ item to name.
+    assistant = CourseAssistantMessage(
+        "a1",
+        (
+            CourseTextBlock("Let me ", opaque=COMMENTARY),
+            CourseTextBlock("check.", opaque=COMMENTARY),
+            CourseTextBlock("It is 42.", opaque=FINAL),
+        ),
+    )
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant)["input"][1:] == [
+        {"type": "message", "role": "assistant", "content": "Let me check.", "phase": "commentary"},
+        {"type": "message", "role": "assistant", "content": "It is 42.", "phase": "final_answer"},
+    ]
+
+
+def test_a_stored_message_goes_back_named_by_its_id_with_its_parts_and_phase() -> None:
+    refused = own({"id": "msg_own_2", "type": "refusal"})
+    assistant = CourseAssistantMessage(
+        "a1",
+        (
+            CourseTextBlock("Checking.", opaque=COMMENTARY),
+            CourseTextBlock("No.", opaque=refused),
+            CourseTextBlock("Unmarked."),
+        ),
+    )
+    config = OpenAIConfig("gpt-own", store=True)
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant, config=config)["input"][1:] == [
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
+            "id": "msg_own_1",
+            "phase": "commentary",
+        },
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "refusal", "refusal": "No."}],
+            "id": "msg_own_2",
+        },
+        {"type": "message", "role": "assistant", "content": "Unmarked."},
+    ]
+
+
+def test_another_wires_message_marks_are_left_out_and_its_text_joins_the_unmarked() -> None:
+    gemini = CourseOpaque("gemini", {"id": "msg_own_1", "phase": "commentary"})
+    assistant = CourseAssistantMessage(
+        "a1", (CourseTextBlock("Four", opaque=gemini), CourseTextBlock("."))
+    )
+    config = OpenAIConfig("gpt-own", store=True)
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant, config=config)["input"][1] == {
+        "type": "message",
+        "role": "assistant",
+        "content": "Four.",
+    }
+
+
 def test_reasoning_another_wire_or_a_script_produced_is_left_out_an_emptied_message_kept() -> None:
     thinking = CourseOpaque("anthropic-messages", {"signature": "sig"})
     assistant = CourseAssistantMessage(
