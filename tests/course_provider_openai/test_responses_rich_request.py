@@ -437,7 +437,9 @@ def test_hosted_tools_are_checked_at_construction_and_chat_refuses_them() -> Non
         OpenAIChatModel(config, transport=RecordedTransport([]))
 
 
-BIG = b"\x89PNG" + b"\0" * (50 * 1024 * 1024)
+# bytes(n) is zeroed lazily: nothing but its length is ever read before the refusal.
+IMAGE_PAST_LIMIT = bytes(512_000_001)
+DOCUMENT_PAST_LIMIT = bytes(50 * 1024 * 1024 + 1)
 REFUSED_BEFORE_SENDING: dict[str, tuple[CourseMessage, str]] = {
     "image-type": (
         CourseUserMessage("u1", (CourseImageBlock("image/bmp", data=b"BM"),)),
@@ -445,9 +447,16 @@ REFUSED_BEFORE_SENDING: dict[str, tuple[CourseMessage, str]] = {
         "image/bmp (it takes image/gif, image/jpeg, image/png, image/webp)",
     ),
     "image-size": (
-        CourseUserMessage("u1", (CourseImageBlock("image/png", data=BIG),)),
-        f"messages[0].content[0].data: holds {len(BIG)} bytes; openai-responses takes an "
-        "image of at most 52428800 bytes",
+        CourseUserMessage("u1", (CourseImageBlock("image/png", data=IMAGE_PAST_LIMIT),)),
+        "messages[0].content[0].data: holds 512000001 bytes; openai-responses takes an "
+        "image of at most 512000000 bytes",
+    ),
+    "document-size": (
+        CourseUserMessage(
+            "u1", (CourseDocumentBlock("application/pdf", data=DOCUMENT_PAST_LIMIT),)
+        ),
+        "messages[0].content[0].data: holds 52428801 bytes; openai-responses takes a "
+        "document of at most 52428800 bytes",
     ),
     "document-type": (
         CourseUserMessage("u1", (CourseDocumentBlock("video/mp4", data=b"\0"),)),
