@@ -282,6 +282,18 @@ def test_a_stored_message_goes_back_named_by_its_id_with_its_parts_and_phase() -
     ]
 
 
+def test_message_marks_that_are_not_strings_are_left_out() -> None:
+    odd = own({"id": 3, "phase": ["commentary"]})
+    assistant = CourseAssistantMessage("a1", (CourseTextBlock("Four.", opaque=odd),))
+    config = OpenAIConfig("gpt-own", store=True)
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant, config=config)["input"][1] == {
+        "type": "message",
+        "role": "assistant",
+        "content": "Four.",
+    }
+
+
 def test_another_wires_message_marks_are_left_out_and_its_text_joins_the_unmarked() -> None:
     gemini = CourseOpaque("gemini", {"id": "msg_own_1", "phase": "commentary"})
     assistant = CourseAssistantMessage(

@@ -182,17 +182,23 @@ def _flush(text: list[CourseTextBlock], items: list[dict[str, object]], stored: 
             start = end
 
 
-def _message_marks(block: CourseTextBlock) -> tuple[object, object]:
-    """The ``msg_`` id and phase this wire kept on ``block``; ``(None, None)`` for none."""
+def _message_marks(block: CourseTextBlock) -> tuple[str | None, str | None]:
+    """The ``msg_`` id and phase this wire kept on ``block``; ``None`` for each it did not."""
     opaque = own_opaque(block.opaque, wire.WIRE)
     if opaque is None:
         return (None, None)
-    return (opaque.data.get(wire.ID_KEY), opaque.data.get(wire.PHASE_KEY))
+    # Only the strings the mapping keeps go back: an opaque made by hand may hold anything.
+    message_id = opaque.data.get(wire.ID_KEY)
+    phase = opaque.data.get(wire.PHASE_KEY)
+    return (
+        message_id if type(message_id) is str else None,
+        phase if type(phase) is str else None,
+    )
 
 
 def _message_item(
     blocks: tuple[CourseTextBlock, ...],
-    marks: tuple[object, object],
+    marks: tuple[str | None, str | None],
     items: list[dict[str, object]],
     stored: bool,
 ) -> None:
