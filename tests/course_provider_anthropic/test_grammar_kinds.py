@@ -79,6 +79,7 @@ STOP_REASONS = [
     "pause_turn",
     "refusal",
     "model_context_window_exceeded",
+    "compaction",
 ]
 
 

@@ -134,7 +134,7 @@ def test_the_error_event_carries_the_vendors_type_and_whole_message() -> None:
     assert error.status is None
 
 
-@pytest.mark.parametrize("reason", ["tea_break", "compaction", "x"])
+@pytest.mark.parametrize("reason", ["tea_break", "compaction_v2", "x"])
 def test_an_inexpressible_stop_reason_names_the_reason(reason: str) -> None:
     _, error = failure(text_body("a", stop_reason=reason))
 

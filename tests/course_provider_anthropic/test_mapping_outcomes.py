@@ -407,6 +407,7 @@ def test_a_compaction_is_carried_with_its_summary_and_its_encrypted_state() -> N
         ("model_context_window_exceeded", CourseStopReason.LENGTH),
         ("refusal", CourseStopReason.REFUSAL),
         ("pause_turn", CourseStopReason.PAUSE_TURN),
+        ("compaction", CourseStopReason.PAUSE_TURN),
     ],
 )
 def test_each_stop_beyond_stop_and_tool_call_keeps_the_partial_message(
@@ -417,6 +418,27 @@ def test_each_stop_beyond_stop_and_tool_call_keeps_the_partial_message(
     assert [chunk.delta for chunk in chunks] == ["I ", "was"]  # type: ignore[union-attr]
     assert response.message.content == (CourseTextBlock("I was"),)
     assert response.stop_reason is stop
+
+
+def test_a_refusals_stop_details_are_left_out_of_the_message() -> None:
+    # The port has no place for metadata about a stop, and a block holding it would go
+    # back to the API with the turn (the README's "What a refusal drops").
+    events = text_body("I ", "was")
+    events[-2] = event(
+        {
+            "type": "message_delta",
+            "delta": {
+                "stop_reason": "refusal",
+                "stop_details": {"type": "refusal", "category": "cyber", "explanation": "No."},
+            },
+            "usage": {"output_tokens": 2},
+        }
+    )
+
+    _, response = success(events)
+
+    assert response.stop_reason is CourseStopReason.REFUSAL
+    assert response.message.content == (CourseTextBlock("I was"),)
 
 
 def test_cache_counts_are_reported_apart_and_none_when_never_sent() -> None:

@@ -1,31 +1,46 @@
-"""Every transcript an agent loop builds converts; every body alternates and pairs its Tools."""
+"""Every transcript an agent loop builds converts; every body alternates and pairs its Tools.
+
+Rich transcripts (images, documents, reasoning, vendor tools, citations and
+opaque data of several wires) go through the wire's check then the body:
+refused as an invalid request naming the block, or sent in alternating turns
+of the API's block kinds with nothing of another wire and every image and
+document given.
+"""
 
 from __future__ import annotations
 
+import base64
 import json
 from itertools import pairwise
 from typing import Any
 
-from hypothesis import given
+from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 
 from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseAssistantMessage,
+    CourseDocumentBlock,
+    CourseImageBlock,
     CourseMessage,
     CourseModelRequest,
+    CourseResponseFormat,
     CourseTextBlock,
     CourseToolCall,
     CourseToolResultMessage,
+    CourseToolSpec,
     CourseUserMessage,
     is_blank,
     thaw_json,
+    to_json,
     validate_transcript,
 )
 from course_provider_anthropic import WIRE, AnthropicConfig, messages_request_body
-from course_vendor import check_sendable
+from course_provider_anthropic._content import VENDOR_BLOCK_KINDS
+from course_vendor import check_sendable, load_vendor
 from tests.course_protocol.strategies import ids, json_objects, requests, texts
+from tests.course_vendor.rich_transcripts import leaked_marks, media_blocks, rich_transcripts
 
 CONFIG = AnthropicConfig(model="claude-test", max_output_tokens=64)
 # Blank as the course protocol means it (ECMAScript white space), not str.strip's
@@ -176,3 +191,74 @@ def test_any_request_converts_into_a_valid_body_or_is_an_invalid_request(
     assert validate_transcript(request.messages) == ()
     check_body(outcome)
     assert flatten_body(outcome) == flatten_course(list(request.messages))
+
+
+RICH_CONFIG = AnthropicConfig(
+    model="claude-test",
+    max_output_tokens=64,
+    tools=(
+        CourseToolSpec("add", "Add.", {"type": "object"}, strict=True),
+        CourseToolSpec("look", "Look.", {"type": "object"}),
+    ),
+    response_format=CourseResponseFormat("answer", {"type": "object"}),
+)
+ASSISTANT_KINDS = {"text", "tool_use", "thinking", "redacted_thinking"} | VENDOR_BLOCK_KINDS
+USER_KINDS = {"text", "tool_result", "image", "document"}
+
+
+def sent_media(block: CourseImageBlock | CourseDocumentBlock) -> str:
+    """How an image or document given by URL or as bytes shows in a body's JSON text."""
+    if block.data is None:
+        return str(block.url)
+    if block.media_type == "text/plain":
+        return json.dumps(block.data.decode("utf-8"))[1:-1]
+    return base64.b64encode(block.data).decode()
+
+
+def rich_converted(messages: tuple[CourseMessage, ...]) -> dict[str, Any] | VendorError:
+    """What a model call makes of a rich transcript: the wire's check, then the body."""
+    request = CourseModelRequest("request-1", messages)
+    try:
+        check_sendable(request, WIRE, content=load_vendor(WIRE).wire.content)
+        return messages_request_body(request, RICH_CONFIG)
+    except VendorError as error:
+        return error
+
+
+@given(rich_transcripts())
+def test_a_rich_transcript_is_sent_with_nothing_of_another_wire_or_refused_naming_its_block(
+    messages: tuple[CourseMessage, ...],
+) -> None:
+    outcome = rich_converted(messages)
+
+    if isinstance(outcome, VendorError):
+        assert (outcome.code, outcome.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, WIRE)
+        assert outcome.message.startswith("messages["), outcome.message
+        return
+    assert json.loads(json.dumps(outcome)) == outcome
+    assert leaked_marks(outcome, WIRE) == []
+    turns = outcome["messages"]
+    assert turns[0]["role"] == "user"
+    for before, after in pairwise(turns):
+        assert before["role"] != after["role"]
+    for turn in turns:
+        kinds = {block["type"] for block in turn["content"]}
+        assert kinds <= (ASSISTANT_KINDS if turn["role"] == "assistant" else USER_KINDS)
+    text = json.dumps(outcome, ensure_ascii=False)
+    assert all(sent_media(block) in text for block in media_blocks(messages))
+    assert [tool.get("strict", False) for tool in outcome["tools"]] == [True, False]
+    assert "format" in outcome["output_config"]
+
+
+def test_the_rich_transcripts_reach_a_sent_body_with_media_and_another_wires_data() -> None:
+    def sent_with_both(messages: tuple[CourseMessage, ...]) -> bool:
+        given_foreign = leaked_marks([to_json(message) for message in messages], WIRE)
+        converted_body = rich_converted(messages)
+        return (
+            isinstance(converted_body, dict)
+            and bool(media_blocks(messages))
+            and bool(given_foreign)
+        )
+
+    only_generate = settings(database=None, max_examples=2_000, phases=[Phase.generate])
+    find(rich_transcripts(), sent_with_both, settings=only_generate)

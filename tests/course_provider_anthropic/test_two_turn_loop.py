@@ -40,6 +40,7 @@ from tests.course_provider_anthropic.bodies import (
     BLOCKS,
     block_start,
     block_stop,
+    delta,
     json_delta,
     message_delta,
     message_start,
@@ -237,3 +238,43 @@ async def test_a_paused_turn_is_continued_by_sending_its_server_tool_blocks_back
             result,
         ],
     }
+
+
+async def test_a_turn_paused_after_compaction_is_continued_with_its_summary_sent_back() -> None:
+    # ``pause_after_compaction``: the response holds only the compaction block and stops
+    # with ``compaction``; the loop appends it, may add a turn of its own, and calls again.
+    compacted = [
+        message_start("msg_01Compacted"),
+        block_start(0, {"type": "compaction", "content": None}),
+        delta(
+            0,
+            {"type": "compaction_delta", "content": "Asked 20 + 22.", "encrypted_content": "ZW5j"},
+        ),
+        block_stop(0),
+        message_delta("compaction", 12),
+        message_stop(),
+    ]
+    first = answered(
+        await replay(
+            AnthropicMessagesModel(CONFIG, transport=served(compacted)),
+            CourseModelRequest("request-1", [ASK]),
+        )
+    )
+    summary = {"type": "compaction", "content": "Asked 20 + 22.", "encrypted_content": "ZW5j"}
+    assert first.stop_reason is CourseStopReason.PAUSE_TURN
+    assert first.message.content == (
+        CourseVendorToolBlock("compaction", CourseOpaque(WIRE, summary)),
+    )
+    transport = served(text_body("42."))
+
+    await replay(
+        AnthropicMessagesModel(CONFIG, transport=transport),
+        CourseModelRequest(
+            "request-2", [ASK, first.message, CourseUserMessage("u-2", "Answer in digits.")]
+        ),
+    )
+
+    assert body_sent(transport)["messages"][1:] == [
+        {"role": "assistant", "content": [summary]},
+        {"role": "user", "content": [{"type": "text", "text": "Answer in digits."}]},
+    ]

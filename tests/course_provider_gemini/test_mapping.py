@@ -581,6 +581,17 @@ def test_an_answer_a_filter_withheld_is_a_refusal_holding_what_came(reason: str)
     assert response.message.content == (CourseTextBlock("cut"),)
 
 
+def test_a_refusals_finish_message_and_safety_ratings_are_left_out_of_the_message() -> None:
+    # The port has no place for metadata about a stop (the README's "What a refusal drops").
+    rating = {"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH"}
+    withheld = chunk(finish="SAFETY", finishMessage="Withheld.", safetyRatings=[rating])
+
+    _, response = answered([chunk(text("cut")), withheld])
+
+    assert response.stop_reason is CourseStopReason.REFUSAL
+    assert response.message.content == (CourseTextBlock("cut"),)
+
+
 def test_a_refusal_after_a_tool_call_is_an_invalid_terminal() -> None:
     error = failed([chunk(call("f")), chunk(finish="SAFETY")])
 

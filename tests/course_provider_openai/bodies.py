@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from course_http import SseEvent
+from course_protocol import CourseOpaque, CourseTextBlock
 
 __all__ = [
     "CALL_ID",
@@ -41,6 +42,7 @@ __all__ = [
     "part_added",
     "part_done",
     "responses_events",
+    "responses_text_block",
     "responses_text_stream",
     "text",
     "text_delta",
@@ -230,6 +232,25 @@ def responses_text_stream(
         {"type": "response.output_item.done", "output_index": 0, "item": done_item},
         completed([done_item]),
         start=start,
+    )
+
+
+def responses_text_block(
+    text: str,
+    item_id: str = MESSAGE_ID,
+    *,
+    phase: str | None = None,
+    refusal: bool = False,
+    citations: tuple[CourseOpaque, ...] = (),
+) -> CourseTextBlock:
+    """The text block the Responses mapping makes of one part of the message ``item_id``."""
+    marks: dict[str, object] = {"id": item_id}
+    if phase is not None:
+        marks["phase"] = phase
+    if refusal:
+        marks["type"] = "refusal"
+    return CourseTextBlock(
+        text, citations=citations, opaque=CourseOpaque("openai-responses", marks)
     )
 
 

@@ -177,9 +177,10 @@ REFUSED: list[tuple[str, CourseMessage, str]] = [
     ),
     (
         "image-too-large",
-        CourseUserMessage("u1", (CourseImageBlock("image/png", data=bytes(20_000_001)),)),
-        "messages[0].content[0].data: holds 20000001 bytes; openai-chat takes an image of "
-        "at most 20000000 bytes",
+        # bytes(n) is zeroed lazily: nothing but its length is read before the refusal.
+        CourseUserMessage("u1", (CourseImageBlock("image/png", data=bytes(512_000_001)),)),
+        "messages[0].content[0].data: holds 512000001 bytes; openai-chat takes an image of "
+        "at most 512000000 bytes",
     ),
     (
         "text-document",
@@ -258,10 +259,19 @@ def test_the_wire_declares_exactly_the_documented_media() -> None:
     assert content.images.media_types == frozenset(
         {"image/png", "image/jpeg", "image/webp", "image/gif"}
     )
-    assert (content.images.max_bytes, content.images.urls) == (20_000_000, True)
+    # The images and vision guide since April 2026: no limit per image, 512 MB a request.
+    assert (content.images.max_bytes, content.images.urls) == (512_000_000, True)
     assert content.documents is not None
     assert content.documents.media_types == frozenset({"application/pdf"})
     assert (content.documents.max_bytes, content.documents.urls) == (32_000_000, False)
+
+
+def test_both_openai_wires_hold_images_to_the_one_documented_rule() -> None:
+    chat, responses = load_vendor(WIRE).wire.content, load_vendor("openai-responses").wire.content
+    assert chat is not None
+    assert responses is not None
+
+    assert chat.images is responses.images
 
 
 def test_an_answers_citations_and_another_wires_reasoning_are_left_out() -> None:

@@ -37,6 +37,7 @@ from tests.course_provider_openai.bodies import (
     function_call,
     output_text,
     responses_events,
+    responses_text_block,
     tool_start,
     usage,
 )
@@ -203,7 +204,9 @@ def test_responses_streams_100_000_text_deltas_as_chunks_and_one_text_block() ->
 
     assert len(outcome.chunks) == FRAGMENTS
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseTextBlock(PIECE * FRAGMENTS),)
+    assert outcome.response.message.content == (
+        responses_text_block(PIECE * FRAGMENTS, "msg_long"),
+    )
 
 
 def _mangled(text: str, how: str) -> str:

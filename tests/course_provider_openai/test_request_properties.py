@@ -1,26 +1,42 @@
-"""Properties of both request conversions over every valid (and any) course transcript."""
+"""Properties of both request conversions over every valid (and any) course transcript.
+
+The rich transcripts (images, documents, reasoning, vendor tools, citations
+and opaque data of several wires) go through what a model call runs, the
+kit's check then the body: either the body sends nothing of another wire
+and every image and document given, with the strict Tools and the response
+format configured, or the call is refused as an invalid request naming the
+block.
+"""
 
 from __future__ import annotations
 
+import base64
 import json
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 
+from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseMessage,
     CourseModelRequest,
+    CourseResponseFormat,
     CourseToolCall,
     CourseToolSpec,
     is_blank,
     thaw_json,
+    to_json,
     validate_transcript,
 )
 from course_provider_openai import OpenAIConfig, chat_request_body, responses_request_body
+from course_vendor import check_sendable, load_vendor
 from tests.course_protocol import strategies
 from tests.course_provider_openai.plain import assert_plain_json
 from tests.course_provider_openai.transcripts import valid_transcripts
+from tests.course_vendor.rich_transcripts import leaked_marks, media_blocks, rich_transcripts
 
 configs = st.builds(
     OpenAIConfig,
@@ -109,3 +125,89 @@ def test_any_request_converts_without_error_whatever_its_pairing(
 ) -> None:
     assert_plain_json(chat_request_body(request, config))
     assert_plain_json(responses_request_body(request, config))
+
+
+BUILDERS: dict[str, Callable[[CourseModelRequest, OpenAIConfig], dict[str, object]]] = {
+    "openai-chat": chat_request_body,
+    "openai-responses": responses_request_body,
+}
+rich_configs = st.builds(
+    OpenAIConfig,
+    model=strategies.ids,
+    tools=st.lists(
+        st.builds(
+            CourseToolSpec,
+            strategies.ids,
+            strategies.texts,
+            strategies.json_objects,
+            strict=st.booleans(),
+        ),
+        max_size=3,
+        unique_by=lambda tool: tool.name,
+    ).map(tuple),
+    response_format=st.none()
+    | st.builds(
+        CourseResponseFormat, strategies.ids, strategies.json_objects, strict=st.booleans()
+    ),
+    store=st.booleans(),
+)
+
+
+def converted(wire: str, request: CourseModelRequest, config: OpenAIConfig) -> object:
+    """What a model call of ``wire`` makes of ``request``: the kit's check, then the body."""
+    try:
+        check_sendable(request, wire, content=load_vendor(wire).wire.content)
+        return BUILDERS[wire](request, config)
+    except VendorError as error:
+        return error
+
+
+def sent_media(block: object) -> str:
+    """How an image or document given by URL or as bytes shows in a body's JSON text."""
+    data = getattr(block, "data", None)
+    return str(getattr(block, "url", "")) if data is None else base64.b64encode(data).decode()
+
+
+def strict_flags(wire: str, body: dict[str, Any]) -> list[bool]:
+    if wire == "openai-chat":
+        return [tool["function"].get("strict", False) for tool in body.get("tools", ())]
+    return [tool["strict"] for tool in body.get("tools", ()) if tool["type"] == "function"]
+
+
+def has_format(wire: str, body: dict[str, Any]) -> bool:
+    if wire == "openai-chat":
+        return "response_format" in body
+    return "format" in body.get("text", {})
+
+
+@pytest.mark.parametrize("wire", sorted(BUILDERS))
+@given(config=rich_configs, messages=rich_transcripts())
+def test_a_rich_transcript_is_sent_with_nothing_of_another_wire_or_refused_naming_its_block(
+    wire: str, config: OpenAIConfig, messages: tuple[CourseMessage, ...]
+) -> None:
+    outcome = converted(wire, CourseModelRequest("request-1", messages), config)
+
+    if isinstance(outcome, VendorError):
+        assert (outcome.code, outcome.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, wire)
+        assert outcome.message.startswith("messages["), outcome.message
+        return
+    assert isinstance(outcome, dict)
+    assert_plain_json(outcome)
+    assert leaked_marks(outcome, wire) == []
+    text = json.dumps(outcome)
+    assert all(sent_media(block) in text for block in media_blocks(messages))
+    assert strict_flags(wire, outcome) == [tool.strict for tool in config.tools]
+    assert has_format(wire, outcome) is (config.response_format is not None)
+
+
+@pytest.mark.parametrize("wire", sorted(BUILDERS))
+def test_the_rich_transcripts_reach_a_sent_body_with_media_and_another_wires_data(
+    wire: str,
+) -> None:
+    def sent_with_both(messages: tuple[CourseMessage, ...]) -> bool:
+        outcome = converted(wire, CourseModelRequest("request-1", messages), OpenAIConfig("m"))
+        given_foreign = leaked_marks([to_json(message) for message in messages], wire)
+        return isinstance(outcome, dict) and bool(media_blocks(messages)) and bool(given_foreign)
+
+    only_generate = settings(database=None, max_examples=2_000, phases=[Phase.generate])
+    find(rich_transcripts(), sent_with_both, settings=only_generate)

@@ -19,7 +19,6 @@ from course_protocol import (
     CourseReasoningBlock,
     CourseReasoningDeltaChunk,
     CourseStopReason,
-    CourseTextBlock,
     CourseTextDeltaChunk,
     CourseToolCall,
     CourseToolCallChunk,
@@ -45,6 +44,7 @@ from tests.course_provider_openai.bodies import (
     part_added,
     part_done,
     responses_events,
+    responses_text_block,
     responses_text_stream,
     text_delta,
     text_done,
@@ -98,7 +98,7 @@ def test_a_text_answer_streams_its_deltas_and_completes_with_usage() -> None:
     assert response is not None
     assert (response.id, response.request_id) == (RESPONSE_ID, REQUEST)
     assert response.message.id == f"message-{RESPONSE_ID}"
-    assert response.message.content == (CourseTextBlock("4200 + 42 equals 4242."),)
+    assert response.message.content == (responses_text_block("4200 + 42 equals 4242."),)
     assert response.stop_reason is CourseStopReason.STOP
     assert (response.usage.input_tokens, response.usage.output_tokens) == (16, 11)
 
@@ -179,7 +179,7 @@ def test_reasoning_text_and_parallel_calls_keep_the_output_order() -> None:
     assert outcome.response is not None
     assert outcome.response.message.content == (
         CourseReasoningBlock("hmm", opaque=CourseOpaque("openai-responses", reasoned)),
-        CourseTextBlock("Checking."),
+        responses_text_block("Checking."),
         own_call("call_a", "lookup", {"q": "x"}, "fc_a"),
         own_call("call_b", "lookup", {"q": "y"}, "fc_b"),
     )
@@ -226,9 +226,32 @@ def test_annotations_are_the_citations_of_their_text_each_as_the_vendor_sent_it(
     assert outcome.response is not None
     citation = CourseOpaque("openai-responses", annotation["annotation"])
     assert outcome.response.message.content == (
-        CourseTextBlock("See this.", citations=(citation,)),
+        responses_text_block("See this.", citations=(citation,)),
     )
     assert text_deltas(outcome.chunks) == ["See ", "this."]
+
+
+def phased(phase: str, text: str, output_index: int, item_id: str) -> list[dict[str, Any]]:
+    """A message of one output text whose item says its ``phase`` when added and when done."""
+    events = text_events(text, output_index=output_index, item_id=item_id)
+    events[0] = item_added(output_index, message_item(item_id, phase=phase))
+    events[-1] = item_done(output_index, {**text_item(text, item_id=item_id), "phase": phase})
+    return events
+
+
+def test_each_text_block_keeps_its_messages_id_and_phase_in_its_opaque() -> None:
+    outcome = run(
+        created(),
+        *phased("commentary", "Checking.", 0, "msg_own_1"),
+        *phased("final_answer", "Done.", 1, "msg_own_2"),
+        completed([]),
+    )
+
+    assert outcome.response is not None
+    assert outcome.response.message.content == (
+        responses_text_block("Checking.", "msg_own_1", phase="commentary"),
+        responses_text_block("Done.", "msg_own_2", phase="final_answer"),
+    )
 
 
 def test_the_mapping_is_finished_only_after_completed() -> None:
@@ -268,7 +291,7 @@ def test_the_output_limit_ends_length_with_the_partial_text_and_never_a_cut_call
     response = outcome.response
     assert response is not None
     assert response.stop_reason is CourseStopReason.LENGTH
-    assert response.message.content == (CourseTextBlock("Alabama, Alaska"),)
+    assert response.message.content == (responses_text_block("Alabama, Alaska"),)
     assert (response.usage.input_tokens, response.usage.output_tokens) == (9, 4)
 
 
@@ -279,7 +302,7 @@ def test_text_the_limit_cut_mid_part_is_kept_as_it_streamed() -> None:
 
     assert outcome.response is not None
     assert outcome.response.stop_reason is CourseStopReason.LENGTH
-    assert outcome.response.message.content == (CourseTextBlock("Alabama, Alaska"),)
+    assert outcome.response.message.content == (responses_text_block("Alabama, Alaska"),)
 
 
 def test_a_complete_call_before_the_limit_stays_in_the_length_message() -> None:
@@ -295,7 +318,7 @@ def test_the_content_filter_ends_refusal_with_what_came_before() -> None:
 
     assert outcome.response is not None
     assert outcome.response.stop_reason is CourseStopReason.REFUSAL
-    assert outcome.response.message.content == (CourseTextBlock("Well"),)
+    assert outcome.response.message.content == (responses_text_block("Well"),)
 
 
 @pytest.mark.parametrize("reason", ["something_new", None])
@@ -390,8 +413,7 @@ def test_a_refusal_streams_as_text_and_ends_refusal_its_part_marked_in_the_opaqu
     response = outcome.response
     assert response is not None
     assert response.stop_reason is CourseStopReason.REFUSAL
-    marked = CourseOpaque("openai-responses", {"type": "refusal"})
-    assert response.message.content == (CourseTextBlock("I'm sorry, no.", opaque=marked),)
+    assert response.message.content == (responses_text_block("I'm sorry, no.", refusal=True),)
 
 
 def test_a_refusal_part_that_closes_without_its_done_is_still_a_refusal() -> None:
@@ -934,7 +956,7 @@ def test_reasoning_texts_stream_as_reasoning_and_go_back_as_its_content() -> Non
     item = {**reasoning, "content": [step]}
     assert outcome.response.message.content == (
         CourseReasoningBlock("step one", opaque=CourseOpaque("openai-responses", item)),
-        CourseTextBlock("Six."),
+        responses_text_block("Six."),
     )
 
 
@@ -951,7 +973,7 @@ def test_a_terminal_that_repeats_no_item_answers_with_the_streamed_text() -> Non
 
     assert outcome.error is None
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseTextBlock("Four."),)
+    assert outcome.response.message.content == (responses_text_block("Four."),)
     assert outcome.response.stop_reason is CourseStopReason.STOP
 
 
@@ -979,4 +1001,4 @@ def test_a_done_marker_after_the_terminal_still_answers() -> None:
 
     assert outcome.error is None
     assert outcome.response is not None
-    assert outcome.response.message.content == (CourseTextBlock("a"),)
+    assert outcome.response.message.content == (responses_text_block("a"),)

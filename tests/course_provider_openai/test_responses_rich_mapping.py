@@ -14,7 +14,6 @@ from course_protocol import (
     CourseReasoningBlock,
     CourseReasoningDeltaChunk,
     CourseStopReason,
-    CourseTextBlock,
     CourseVendorToolBlock,
 )
 from course_provider_openai import ResponsesMapping
@@ -26,6 +25,7 @@ from tests.course_provider_openai.bodies import (
     item_added,
     item_done,
     responses_events,
+    responses_text_block,
     text_events,
     text_item,
 )
@@ -78,7 +78,7 @@ def test_each_tool_the_vendor_runs_is_a_vendor_tool_block_holding_its_done_item(
     assert outcome.response.stop_reason is CourseStopReason.STOP
     assert outcome.response.message.content == (
         CourseVendorToolBlock(kind, CourseOpaque(WIRE, done)),
-        CourseTextBlock("Found."),
+        responses_text_block("Found."),
     )
     assert text_deltas(outcome.chunks) == ["Found."], "a vendor tool streams no chunk"
 
@@ -99,7 +99,7 @@ def test_a_vendor_tool_the_limit_cut_is_left_out_of_the_length_message() -> None
 
     assert outcome.response is not None
     assert outcome.response.stop_reason is CourseStopReason.LENGTH
-    assert outcome.response.message.content == (CourseTextBlock("Look."),)
+    assert outcome.response.message.content == (responses_text_block("Look."),)
 
 
 def reasoning_events(*, summary: tuple[str, ...], content: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -165,7 +165,7 @@ def test_encrypted_reasoning_with_no_summary_is_an_empty_block_with_its_item() -
     assert outcome.response is not None
     assert outcome.response.message.content == (
         CourseReasoningBlock("", opaque=CourseOpaque(WIRE, done)),
-        CourseTextBlock("Hi."),
+        responses_text_block("Hi."),
     )
     assert not [chunk for chunk in outcome.chunks if type(chunk) is CourseReasoningDeltaChunk]
 

@@ -230,6 +230,84 @@ def test_a_refusal_goes_back_as_a_refusal_part() -> None:
     }
 
 
+COMMENTARY = own({"id": "msg_own_1", "phase": "commentary"})
+FINAL = own({"id": "msg_own_2", "phase": "final_answer"})
+
+
+def test_each_message_goes_back_as_its_own_item_with_its_phase_and_no_id_when_unstored() -> None:
+    # OpenAI asks that phase be sent back on every assistant message for the models that
+    # set it; with nothing stored the API keeps no msg_ item to name.
+    assistant = CourseAssistantMessage(
+        "a1",
+        (
+            CourseTextBlock("Let me ", opaque=COMMENTARY),
+            CourseTextBlock("check.", opaque=COMMENTARY),
+            CourseTextBlock("It is 42.", opaque=FINAL),
+        ),
+    )
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant)["input"][1:] == [
+        {"type": "message", "role": "assistant", "content": "Let me check.", "phase": "commentary"},
+        {"type": "message", "role": "assistant", "content": "It is 42.", "phase": "final_answer"},
+    ]
+
+
+def test_a_stored_message_goes_back_named_by_its_id_with_its_parts_and_phase() -> None:
+    refused = own({"id": "msg_own_2", "type": "refusal"})
+    assistant = CourseAssistantMessage(
+        "a1",
+        (
+            CourseTextBlock("Checking.", opaque=COMMENTARY),
+            CourseTextBlock("No.", opaque=refused),
+            CourseTextBlock("Unmarked."),
+        ),
+    )
+    config = OpenAIConfig("gpt-own", store=True)
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant, config=config)["input"][1:] == [
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
+            "id": "msg_own_1",
+            "phase": "commentary",
+        },
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "refusal", "refusal": "No."}],
+            "id": "msg_own_2",
+        },
+        {"type": "message", "role": "assistant", "content": "Unmarked."},
+    ]
+
+
+def test_message_marks_that_are_not_strings_are_left_out() -> None:
+    odd = own({"id": 3, "phase": ["commentary"]})
+    assistant = CourseAssistantMessage("a1", (CourseTextBlock("Four.", opaque=odd),))
+    config = OpenAIConfig("gpt-own", store=True)
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant, config=config)["input"][1] == {
+        "type": "message",
+        "role": "assistant",
+        "content": "Four.",
+    }
+
+
+def test_another_wires_message_marks_are_left_out_and_its_text_joins_the_unmarked() -> None:
+    gemini = CourseOpaque("gemini", {"id": "msg_own_1", "phase": "commentary"})
+    assistant = CourseAssistantMessage(
+        "a1", (CourseTextBlock("Four", opaque=gemini), CourseTextBlock("."))
+    )
+    config = OpenAIConfig("gpt-own", store=True)
+
+    assert body_for(CourseUserMessage("u1", "Sum?"), assistant, config=config)["input"][1] == {
+        "type": "message",
+        "role": "assistant",
+        "content": "Four.",
+    }
+
+
 def test_reasoning_another_wire_or_a_script_produced_is_left_out_an_emptied_message_kept() -> None:
     thinking = CourseOpaque("anthropic-messages", {"signature": "sig"})
     assistant = CourseAssistantMessage(
@@ -371,7 +449,9 @@ def test_hosted_tools_are_checked_at_construction_and_chat_refuses_them() -> Non
         OpenAIChatModel(config, transport=RecordedTransport([]))
 
 
-BIG = b"\x89PNG" + b"\0" * (50 * 1024 * 1024)
+# bytes(n) is zeroed lazily: nothing but its length is ever read before the refusal.
+IMAGE_PAST_LIMIT = bytes(512_000_001)
+DOCUMENT_PAST_LIMIT = bytes(50 * 1024 * 1024 + 1)
 REFUSED_BEFORE_SENDING: dict[str, tuple[CourseMessage, str]] = {
     "image-type": (
         CourseUserMessage("u1", (CourseImageBlock("image/bmp", data=b"BM"),)),
@@ -379,9 +459,16 @@ REFUSED_BEFORE_SENDING: dict[str, tuple[CourseMessage, str]] = {
         "image/bmp (it takes image/gif, image/jpeg, image/png, image/webp)",
     ),
     "image-size": (
-        CourseUserMessage("u1", (CourseImageBlock("image/png", data=BIG),)),
-        f"messages[0].content[0].data: holds {len(BIG)} bytes; openai-responses takes an "
-        "image of at most 52428800 bytes",
+        CourseUserMessage("u1", (CourseImageBlock("image/png", data=IMAGE_PAST_LIMIT),)),
+        "messages[0].content[0].data: holds 512000001 bytes; openai-responses takes an "
+        "image of at most 512000000 bytes",
+    ),
+    "document-size": (
+        CourseUserMessage(
+            "u1", (CourseDocumentBlock("application/pdf", data=DOCUMENT_PAST_LIMIT),)
+        ),
+        "messages[0].content[0].data: holds 52428801 bytes; openai-responses takes a "
+        "document of at most 52428800 bytes",
     ),
     "document-type": (
         CourseUserMessage("u1", (CourseDocumentBlock("video/mp4", data=b"\0"),)),

@@ -20,7 +20,6 @@ from course_protocol import (
     CourseReasoningBlock,
     CourseReasoningDeltaChunk,
     CourseStopReason,
-    CourseTextBlock,
     CourseToolCall,
     CourseToolResultMessage,
     CourseToolSpec,
@@ -39,8 +38,16 @@ from tests.course_provider_openai.bodies import (
     created,
     item_added,
     item_done,
+    message_item,
+    part_added,
+    part_done,
     responses_events,
+    responses_text_block,
     responses_text_stream,
+    text_delta,
+    text_done,
+    text_item,
+    text_part,
 )
 from tests.course_vendor.wire import sse_bytes
 
@@ -215,7 +222,7 @@ async def test_the_second_request_sends_the_reasoning_and_the_search_back_exactl
     second = await replay(model, CourseModelRequest("request-2", transcript))
 
     assert second.response is not None
-    assert second.response.message.content == (CourseTextBlock("42."),)
+    assert second.response.message.content == (responses_text_block("42."),)
     first_body, second_body = (request.body for request in live.requests)
     assert first_body["include"] == second_body["include"] == ("reasoning.encrypted_content",)
     assert as_json(second_body["input"]) == as_json(SECOND_INPUT)
@@ -266,3 +273,50 @@ def test_course_replay_prints_the_reasoning_and_the_vendor_tool_in_the_course_vo
         "cacheReadTokens": 32,
         "reasoningTokens": 12,
     }
+
+
+async def test_a_messages_phase_goes_back_with_it_from_the_transcript_alone() -> None:
+    # The API asks that phase be sent back on every assistant message of the models that
+    # set it ("dropping it can degrade performance").
+    where = text_part(0, "msg_own_1")
+    said = {**text_item("Adding.", item_id="msg_own_1"), "phase": "commentary"}
+    call = call_item("fc_own_1", "call_own_1", "add", '{"a":20,"b":22}')
+    first_body = responses_events(
+        created(),
+        item_added(0, message_item("msg_own_1", phase="commentary")),
+        part_added(**where),
+        text_delta("Adding.", **where),
+        text_done("Adding.", **where),
+        part_done("Adding.", **where),
+        item_done(0, said),
+        *call_events(1, "fc_own_1", "call_own_1", "add", ('{"a":20,"b":22}',)),
+        completed([said, call]),
+    )
+    first = OpenAIResponsesModel(
+        CONFIG, transport=RecordedTransport([served(sse_bytes(first_body))])
+    )
+    _, response = await first_turn(first)
+    await first.aclose()
+    message = parse_response(json.loads(json.dumps(to_json(response)))).unwrap().message
+    transcript = (USER, message, CourseToolResultMessage("r1", "call_own_1", "add", "42"))
+    fresh = RecordedTransport([served(sse_bytes(responses_text_stream("42.")))])
+    other = OpenAIResponsesModel(CONFIG, transport=fresh)
+
+    await replay(other, CourseModelRequest("request-2", transcript))
+
+    (sent,) = fresh.requests
+    sent_input = sent.body["input"]
+    assert type(sent_input) is tuple
+    assert as_json(sent_input[1:3]) == as_json(
+        [
+            {"type": "message", "role": "assistant", "content": "Adding.", "phase": "commentary"},
+            {
+                "type": "function_call",
+                "id": "fc_own_1",
+                "call_id": "call_own_1",
+                "name": "add",
+                "arguments": '{"a":20,"b":22}',
+            },
+        ]
+    )
+    await other.aclose()

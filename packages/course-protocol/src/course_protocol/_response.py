@@ -140,7 +140,7 @@ class CourseStopReason(StrEnum):
     The message holds what came before the refusal.
     """
     PAUSE_TURN = "pauseTurn"
-    """The vendor paused a long turn (Anthropic's ``pause_turn``).
+    """The vendor paused a long turn (Anthropic's ``pause_turn``, or its ``compaction``).
 
     A loop sends the message back as it is to let the vendor continue the
     turn (answering first any Tool call it holds).

@@ -21,6 +21,10 @@ _STOP_REASONS = {
     _wire.MODEL_CONTEXT_WINDOW_EXCEEDED: CourseStopReason.LENGTH,
     _wire.REFUSAL: CourseStopReason.REFUSAL,
     _wire.PAUSE_TURN: CourseStopReason.PAUSE_TURN,
+    # With ``pause_after_compaction`` the vendor stops after its compaction block so the
+    # loop can add to the turn; the loop continues it by sending the message back, as
+    # after ``pause_turn``.
+    _wire.COMPACTION: CourseStopReason.PAUSE_TURN,
 }
 
 
@@ -29,8 +33,8 @@ def course_stop_reason(reason: str, index: int) -> CourseStopReason:
 
     ``end_turn`` and ``stop_sequence`` are ``STOP``, ``tool_use`` is
     ``TOOL_CALL``, ``max_tokens`` and ``model_context_window_exceeded`` are
-    ``LENGTH``, ``refusal`` is ``REFUSAL``, ``pause_turn`` is
-    ``PAUSE_TURN``. Raises `VendorError` ``VENDOR_INCOMPLETE`` with
+    ``LENGTH``, ``refusal`` is ``REFUSAL``, ``pause_turn`` and
+    ``compaction`` are ``PAUSE_TURN``. Raises `VendorError` ``VENDOR_INCOMPLETE`` with
     ``vendor_type`` = ``reason`` for any other one (one not invented yet).
     """
     mapped = _STOP_REASONS.get(reason)

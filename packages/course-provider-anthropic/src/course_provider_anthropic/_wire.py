@@ -33,6 +33,7 @@ __all__ = [
     "CHOICE_NONE",
     "CHOICE_TOOL",
     "CITATIONS_KEY",
+    "COMPACTION",
     "CONTENT_KEY",
     "DATA_KEY",
     "DEFAULT_BASE_URL",
@@ -185,6 +186,8 @@ REFUSAL: Final = "refusal"
 MAX_TOKENS: Final = "max_tokens"
 MODEL_CONTEXT_WINDOW_EXCEEDED: Final = "model_context_window_exceeded"
 PAUSE_TURN: Final = "pause_turn"
+COMPACTION: Final = "compaction"
+"""The response paused after a compaction block (``pause_after_compaction``)."""
 
 # Request options (``THINKING_KEY`` above is one too).
 TEMPERATURE_KEY: Final = "temperature"

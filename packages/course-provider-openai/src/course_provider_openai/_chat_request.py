@@ -25,29 +25,22 @@ from course_protocol import (
 )
 from course_provider_openai import _chat_wire as wire
 from course_provider_openai._config import OpenAIConfig
+from course_provider_openai._image_input import IMAGES, MEGABYTE
 from course_provider_openai._options import chat_option_entries
 from course_vendor import ContentSupport, MediaRule
 
 __all__ = ["CHAT_CONTENT", "chat_request_body"]
 
-_MEGABYTE: Final = 1_000_000
-"""A documented "MB", read as the smaller of its two meanings: never send what may be too big."""
-
 CHAT_CONTENT: Final = ContentSupport(
     kinds=frozenset({"text", "image", "document", "citations"}),
-    # The vision guide's image input requirements: PNG, JPEG, WEBP and
-    # non-animated GIF (animation is the vendor's check), up to 20 MB per
-    # image; a part's image_url.url is "either a URL of the image or the
-    # base64 encoded image data" (ChatCompletionContentPartImageParam).
-    images=MediaRule(
-        frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"}),
-        max_bytes=20 * _MEGABYTE,
-        urls=True,
-    ),
-    # The PDF file-input guide: vision models take PDF files, as a file
-    # part's base64 file_data or an uploaded file_id (no URL: the part has
-    # no URL field), up to 32 MB of total content in a request.
-    documents=MediaRule(frozenset({"application/pdf"}), max_bytes=32 * _MEGABYTE),
+    # A part's image_url.url is "either a URL of the image or the base64 encoded
+    # image data" (ChatCompletionContentPartImageParam).
+    images=IMAGES,
+    # The PDF file-input guide, "File size limitations" (unchanged in its
+    # 2026 text): vision models take PDF files, as a file part's base64
+    # file_data or an uploaded file_id (no URL: the part has no URL field),
+    # up to 100 pages and 32 MB of total content in a request.
+    documents=MediaRule(frozenset({"application/pdf"}), max_bytes=32 * MEGABYTE),
 )
 """What Chat Completions sends beyond plain text (``VendorWire.content``), per OpenAI's docs.
 

@@ -1,7 +1,8 @@
 """The course blocks and usage of one Responses result: what each item is in the message.
 
 `ResponsesMapping` builds its response with these: a message's parts as
-text blocks (annotations as citations, a refusal marked by its opaque),
+text blocks (annotations as citations; the opaque holds the message's id
+and phase, and marks a refusal),
 a reasoning item as a reasoning block holding the input item that gives
 it back, a function call's item id as its opaque, the usage counts with
 their cached and reasoning parts.
@@ -34,7 +35,6 @@ from course_provider_openai._responses_result import (
 
 __all__ = [
     "REASONING_SEPARATOR",
-    "REFUSAL_OPAQUE",
     "call_opaque",
     "course_usage",
     "message_blocks",
@@ -45,9 +45,6 @@ __all__ = [
 
 REASONING_SEPARATOR: Final = "\n\n"
 """Between two summary parts (or reasoning texts) of one reasoning item, in its block and deltas."""
-
-REFUSAL_OPAQUE: Final = CourseOpaque(wire.WIRE, {wire.TYPE_KEY: wire.REFUSAL_TYPE})
-"""The opaque data of a text block that holds a refusal: it goes back as a ``refusal`` part."""
 
 
 def tagged(data: Mapping[str, object]) -> CourseOpaque:
@@ -89,16 +86,29 @@ def call_opaque(call: ResponsesFunctionCall) -> CourseOpaque:
 
 
 def message_blocks(item: ResponsesMessage, blocks: list[CourseAssistantContent]) -> bool:
-    """Add the message's parts to ``blocks``; whether one of them is a refusal."""
+    """Add the message's parts to ``blocks``; whether one of them is a refusal.
+
+    Each block's opaque is ``{"id": <the msg_ item id>, "phase": ...}``
+    (``phase`` only when the item had one), with ``"type": "refusal"`` on
+    a refusal part: the request groups the blocks back into their message
+    and sends its phase, as the API asks for the models that set one.
+    """
+    marks: dict[str, object] = {wire.ID_KEY: item.id}
+    if item.phase is not None:
+        marks[wire.PHASE_KEY] = item.phase
+    text_opaque = tagged(marks)
+    refusal_opaque: CourseOpaque | None = None
     refused = False
     for part in item.parts:
         if type(part) is ResponsesOutputText:
             citations = tuple(tagged(note) for note in part.annotations if note is not None)
             if part.text or citations:
-                blocks.append(CourseTextBlock(part.text, citations=citations))
+                blocks.append(CourseTextBlock(part.text, citations=citations, opaque=text_opaque))
         elif type(part) is ResponsesRefusal:
             refused = True
-            blocks.append(CourseTextBlock(part.refusal, opaque=REFUSAL_OPAQUE))
+            if refusal_opaque is None:
+                refusal_opaque = tagged({**marks, wire.TYPE_KEY: wire.REFUSAL_TYPE})
+            blocks.append(CourseTextBlock(part.refusal, opaque=refusal_opaque))
     return refused
 
 

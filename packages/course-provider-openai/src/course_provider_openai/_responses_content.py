@@ -17,6 +17,7 @@ from course_protocol import (
     CourseUserBlock,
 )
 from course_provider_openai import _responses_wire as wire
+from course_provider_openai._image_input import IMAGES
 from course_vendor import ContentSupport, MediaRule
 
 __all__ = ["DOCUMENT_FILENAME", "RESPONSES_CONTENT", "user_content"]
@@ -24,21 +25,16 @@ __all__ = ["DOCUMENT_FILENAME", "RESPONSES_CONTENT", "user_content"]
 DOCUMENT_FILENAME = "document"
 """The ``filename`` a document given as bytes without a title is sent under (the API needs one)."""
 
-_MAX_BYTES = 50 * 1024 * 1024
-"""The API takes at most 50 MB of content in one request (images guide, "Image input
-requirements"; file inputs guide): a bigger block can never be sent."""
+_MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+"""The most bytes one document can hold: 50 MB of file content in one request (the file
+inputs guide): a bigger block can never be sent."""
 
 RESPONSES_CONTENT = ContentSupport(
     kinds=frozenset(
         {"text", "image", "document", "reasoning", "vendorTool", "citations", "opaque"}
     ),
-    # The images guide ("Image input requirements"): PNG, JPEG, WEBP and
-    # non-animated GIF, as a URL or a base64 data URL in ``image_url``.
-    images=MediaRule(
-        frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"}),
-        max_bytes=_MAX_BYTES,
-        urls=True,
-    ),
+    # As a URL or a base64 data URL in ``image_url``.
+    images=IMAGES,
     # The file inputs guide ("Accepted file types"): PDF, text and code, rich
     # documents, presentations and spreadsheets, as ``file_data`` or ``file_url``.
     documents=MediaRule(
@@ -63,7 +59,7 @@ RESPONSES_CONTENT = ContentSupport(
                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             }
         ),
-        max_bytes=_MAX_BYTES,
+        max_bytes=_MAX_DOCUMENT_BYTES,
         urls=True,
     ),
 )

@@ -72,7 +72,9 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     A ``course_vendor.WireMapping`` over a fresh `ResponsesGrammar`:
     ``OpenAIResponsesModel`` plays it as a ``course_vendor.VendorPlay``; by
     hand, `feed` it every event in order, then call `end` once the stream
-    is exhausted. Text and refusal deltas stream as text deltas, summary
+    is exhausted. Text and refusal deltas stream as text deltas (each
+    part a text block whose opaque holds its message's ``msg_`` id and
+    phase, so the request sends the message back as it came), summary
     and reasoning-text deltas as reasoning deltas (`REASONING_SEPARATOR`
     between two parts of one item), a function call once its arguments
     are complete. The response ends ``toolCall`` when it holds a call,

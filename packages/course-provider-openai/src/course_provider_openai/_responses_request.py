@@ -50,11 +50,16 @@ def responses_request_body(request: CourseModelRequest, config: OpenAIConfig) ->
         back exactly; a Tool call is a ``function_call`` (``call_id`` the
         course id, ``id`` the ``fc_...`` item id from its own opaque,
         ``arguments`` compact JSON text); text between them is an
-        ``assistant`` message: one plain string (adjacent text joined,
-        empty runs dropped) unless a block of it holds this wire's
-        citations or is a refusal, when each block is a part
-        (``output_text`` with its ``annotations``, or ``refusal``). An
-        assistant message with nothing to send is one empty message item;
+        ``assistant`` message item per message it came from (a run of
+        blocks whose own opaque names one ``msg_`` id and phase; text of
+        no message of this wire is one run): one plain string (adjacent
+        text joined, empty runs dropped) unless a block of it holds this
+        wire's citations or is a refusal, or the item is named, when each
+        block is a part (``output_text`` with its ``annotations``, or
+        ``refusal``). The item carries its ``phase`` when it had one, and
+        is named by its ``id`` only when responses are stored (with
+        nothing stored the API keeps no item by that id). An assistant
+        message with nothing to send is one empty message item;
     - the configured Tools as ``{"type": "function", "name", "description",
       "parameters", "strict"}`` (the schema as given, ``strict`` the spec's),
       then ``config.hosted_tools`` as given;
@@ -126,7 +131,7 @@ def _assistant(
         if type(block) is CourseTextBlock:
             text.append(block)
             continue
-        _flush(text, items)
+        _flush(text, items, stored)
         if type(block) is CourseToolCall:
             items.append(_function_call(block))
         elif type(block) is CourseReasoningBlock:
@@ -134,7 +139,7 @@ def _assistant(
         elif type(block) is CourseVendorToolBlock:
             # check_sendable refused another wire's: this one is the item as the API gave it.
             items.append(_item(block.opaque.data))
-    _flush(text, items)
+    _flush(text, items, stored)
     return items or [_message(wire.ASSISTANT_ROLE, "")]
 
 
@@ -163,29 +168,72 @@ def _reasoning(
     return item
 
 
-def _flush(text: list[CourseTextBlock], items: list[dict[str, object]]) -> None:
+def _flush(text: list[CourseTextBlock], items: list[dict[str, object]], stored: bool) -> None:
+    """One ``assistant`` message item per run of ``text`` that came from one message item."""
     if not text:
         return
     blocks = tuple(text)
     text.clear()
-    if not any(_marked(block) for block in blocks):
-        joined = "".join(block.text for block in blocks)
-        if joined:
-            items.append(_message(wire.ASSISTANT_ROLE, joined))
-        return
-    items.append(_message(wire.ASSISTANT_ROLE, [_text_part(block) for block in blocks]))
+    start = 0
+    for end in range(1, len(blocks) + 1):
+        marks = _message_marks(blocks[start])
+        if end == len(blocks) or _message_marks(blocks[end]) != marks:
+            _message_item(blocks[start:end], marks, items, stored)
+            start = end
+
+
+def _message_marks(block: CourseTextBlock) -> tuple[str | None, str | None]:
+    """The ``msg_`` id and phase this wire kept on ``block``; ``None`` for each it did not."""
+    opaque = own_opaque(block.opaque, wire.WIRE)
+    if opaque is None:
+        return (None, None)
+    # Only the strings the mapping keeps go back: an opaque made by hand may hold anything.
+    message_id = opaque.data.get(wire.ID_KEY)
+    phase = opaque.data.get(wire.PHASE_KEY)
+    return (
+        message_id if type(message_id) is str else None,
+        phase if type(phase) is str else None,
+    )
+
+
+def _message_item(
+    blocks: tuple[CourseTextBlock, ...],
+    marks: tuple[str | None, str | None],
+    items: list[dict[str, object]],
+    stored: bool,
+) -> None:
+    message_id, phase = marks
+    # A stored item can be named by its id; with nothing stored the API keeps no item
+    # by that id to find, and the text goes back whole anyway.
+    named = stored and message_id is not None
+    if named or any(_marked(block) for block in blocks):
+        content: object = [_text_part(block) for block in blocks]
+    else:
+        content = "".join(block.text for block in blocks)
+        if not content:
+            return
+    item = _message(wire.ASSISTANT_ROLE, content)
+    if named:
+        item[wire.ID_KEY] = message_id
+    if phase is not None:
+        item[wire.PHASE_KEY] = phase
+    items.append(item)
+
+
+def _refusal(block: CourseTextBlock) -> bool:
+    opaque = own_opaque(block.opaque, wire.WIRE)
+    return opaque is not None and opaque.data.get(wire.TYPE_KEY) == wire.REFUSAL_TYPE
 
 
 def _marked(block: CourseTextBlock) -> bool:
     """Whether the text block goes back as a part of its own: a refusal, or cited text."""
-    if own_opaque(block.opaque, wire.WIRE) is not None:
+    if _refusal(block):
         return True
     return any(own_opaque(citation, wire.WIRE) is not None for citation in block.citations)
 
 
 def _text_part(block: CourseTextBlock) -> dict[str, object]:
-    opaque = own_opaque(block.opaque, wire.WIRE)
-    if opaque is not None and opaque.data.get(wire.TYPE_KEY) == wire.REFUSAL_TYPE:
+    if _refusal(block):
         return {wire.TYPE_KEY: wire.REFUSAL_TYPE, wire.REFUSAL_KEY: block.text}
     annotations = [
         _item(citation.data)

@@ -49,6 +49,7 @@ __all__ = [
     "OUTPUT_TEXT_TYPE",
     "PARAMETERS_KEY",
     "PATH",
+    "PHASE_KEY",
     "REASONING_TEXT_TYPE",
     "REASONING_TYPE",
     "REFUSAL_KEY",
@@ -114,6 +115,8 @@ REFUSAL_TYPE: Final = "refusal"
 REFUSAL_KEY: Final = "refusal"
 OUTPUT_TEXT_TYPE: Final = "output_text"
 ANNOTATIONS_KEY: Final = "annotations"
+PHASE_KEY: Final = "phase"
+"""An assistant message's ``commentary`` or ``final_answer`` label, sent back on the message."""
 
 # Content parts of user messages and Tool results.
 INPUT_TEXT_TYPE: Final = "input_text"
