@@ -100,7 +100,11 @@ def _tool_call_problem(call: object, path: str) -> Problem | None:
 def _fields_problem(value: object, path: str) -> Problem | None:
     """The first problem of a value of a `_FIELDS` type: not frozen, or a field's own."""
     problem = _frozen_problem(value, path)
-    for name, check in _FIELDS[type(value)]:
+    # __match_args__ names every attribute a value is built from, in order,
+    # however the class stores them (a text block keeps its three in one slot);
+    # a class that gains one no longer zips with its checks.
+    names: tuple[str, ...] = type(value).__match_args__  # type: ignore[attr-defined]
+    for name, check in zip(names, _FIELDS[type(value)], strict=True):
         if problem is not None:
             break
         problem = check(getattr(value, name), f"{path}.{name}")
@@ -158,26 +162,17 @@ def _json_problem(root: object, path: str) -> Problem | None:
 
 _Check: TypeAlias = Callable[[object, str], "Problem | None"]
 
-_FIELDS: Final[dict[type, tuple[tuple[str, _Check], ...]]] = {
-    CourseTextDeltaChunk: (("request_id", _str_problem), ("delta", _str_problem)),
-    CourseReasoningDeltaChunk: (("request_id", _str_problem), ("delta", _str_problem)),
-    CourseToolCallChunk: (("request_id", _str_problem), ("tool_call", _tool_call_problem)),
-    CourseTextBlock: (
-        ("text", _str_problem),
-        ("citations", _citations_problem),
-        ("opaque", _optional_opaque_problem),
-    ),
-    CourseToolCall: (
-        ("id", _str_problem),
-        ("name", _str_problem),
-        ("arguments", _json_problem),
-        ("opaque", _optional_opaque_problem),
-    ),
-    CourseReasoningBlock: (("text", _str_problem), ("opaque", _optional_opaque_problem)),
-    CourseVendorToolBlock: (("kind", _str_problem), ("opaque", _opaque_problem)),
-    CourseOpaque: (("wire", _str_problem), ("data", _json_problem)),
+_FIELDS: Final[dict[type, tuple[_Check, ...]]] = {
+    CourseTextDeltaChunk: (_str_problem, _str_problem),
+    CourseReasoningDeltaChunk: (_str_problem, _str_problem),
+    CourseToolCallChunk: (_str_problem, _tool_call_problem),
+    CourseTextBlock: (_str_problem, _citations_problem, _optional_opaque_problem),
+    CourseToolCall: (_str_problem, _str_problem, _json_problem, _optional_opaque_problem),
+    CourseReasoningBlock: (_str_problem, _optional_opaque_problem),
+    CourseVendorToolBlock: (_str_problem, _opaque_problem),
+    CourseOpaque: (_str_problem, _json_problem),
 }
-"""Each protocol value the walk checks attribute by attribute, with each attribute's check."""
+"""Each protocol value the walk checks: one check per name of its ``__match_args__``."""
 
 _CHUNKS: Final = frozenset({CourseTextDeltaChunk, CourseReasoningDeltaChunk, CourseToolCallChunk})
 _BLOCKS: Final = frozenset(
