@@ -360,6 +360,16 @@ def _vendor_wire(command: str, wire: str) -> VendorPlugin | None:
         raise _ParserExit(2) from None
 
 
+def _serve_wire(arguments: argparse.Namespace) -> None:
+    """Check ``course serve --wire``: a vendor wire an installed package registers, or none."""
+    wire = arguments.wire
+    if wire is None:
+        return
+    if wire in (FIXTURE_WIRE, CASSETTE_WIRE):
+        arguments.subparser.error(f"--wire {wire}: course serve answers with vendor wires only")
+    _vendor_wire("serve", wire)
+
+
 def _require_playable(
     parser: argparse.ArgumentParser, wire: VendorPlugin | None, paths: Sequence[str]
 ) -> None:
@@ -423,11 +433,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 arguments.subparser.error(
                     f"--upstream must be an http:// or https:// URL, not {arguments.upstream!r}"
                 )
+            _serve_wire(arguments)
         elif arguments.command == "serve":
             serving = load_for_serving(arguments.target)
             if isinstance(serving, str):
                 arguments.subparser.error(serving)
             arguments.cassettes = serving
+            _serve_wire(arguments)
     except _ParserExit as exit_:
         return exit_.status
     try:
@@ -444,11 +456,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _convert_vcr(arguments.sources, Path(arguments.out), force=arguments.force)
         elif arguments.command == "serve" and arguments.record:
             status = run_record(
-                arguments.target, arguments.upstream, arguments.port, strict=arguments.strict
+                arguments.target,
+                arguments.upstream,
+                arguments.port,
+                strict=arguments.strict,
+                wire=arguments.wire,
             )
         elif arguments.command == "serve":
             status = run_serve(
-                arguments.cassettes, arguments.port, arguments.chunk, arguments.delay
+                arguments.cassettes,
+                arguments.port,
+                arguments.chunk,
+                arguments.delay,
+                arguments.wire,
             )
         else:
             status = _demo(arguments.model, arguments.fixture, arguments.max_turns)

@@ -41,8 +41,10 @@
   into a `VendorRegistry` (`installed_vendors`; `rescan_installed_vendors`
   scans again); `vendor_names` lists the installed wires without importing
   them, `load_vendor` imports one, `vendor_for_path` finds the wire a
-  recorded request path belongs to, passing over a broken plug-in, which
-  `registry_problems` names with every wire name claimed twice.
+  recorded request path belongs to and `vendor_for_call` the wire of a
+  recorded call (the wire it records, else its host's, else its path's),
+  passing over a broken plug-in, which `registry_problems` names with
+  every wire name claimed twice.
 - Each wire's two halves: its `WireGrammar` (the vendor's whole documented
   stream language, a synchronous fold of frames into validated `WireEvent` s
   and a typed result) and its `WireMapping` (those events as course chunks,
@@ -50,10 +52,11 @@
   carry).
 - The strict check of a recording, by the grammar alone: `StreamJudge`
   judges a body as its bytes pass, `judge_body` a whole one;
-  `stream_judge_for` gives the judge of a response to a path (the cassette
-  transports' ``StreamJudges``), `recorded_stream_problem` judges a whole
-  recorded response with it (the cassettes' ``StreamCheck``; `streamed_wire`
-  says which wire judges it).
+  `stream_judge_for` gives the judge of a response to a recorded call (the
+  cassette transports' ``StreamJudges``), `recorded_stream_problem` judges a
+  whole recorded response with it (the cassettes' ``StreamCheck``;
+  `streamed_wire` says which wire judges it, `call_wire` which wire a call
+  speaks, refusing a ``--wire`` the call's recorded wire disagrees with).
 - The prompt-cache check: each wire declares what its vendor caches of a
   request (`VendorPlugin.cache_prefix`, a `CachePrefix` of `PrefixPart` s,
   read with `each_part` and `without_key`); `prompt_cache_moves` finds each
@@ -99,6 +102,7 @@ from course_vendor._registry import (
     load_vendor,
     registry_problems,
     rescan_installed_vendors,
+    vendor_for_call,
     vendor_for_path,
     vendor_names,
 )
@@ -111,6 +115,7 @@ from course_vendor._sendable import (
 )
 from course_vendor._stream_check import (
     StreamJudge,
+    call_wire,
     judge_body,
     recorded_stream_problem,
     stream_judge_for,
@@ -158,6 +163,7 @@ __all__ = [
     "WireMapping",
     "body_object",
     "cache_prefix_difference",
+    "call_wire",
     "check_sendable",
     "checked_api_key",
     "config_error",
@@ -183,6 +189,7 @@ __all__ = [
     "token_count",
     "tool_arguments",
     "usage_counts",
+    "vendor_for_call",
     "vendor_for_path",
     "vendor_names",
     "without_key",
