@@ -88,3 +88,21 @@ def test_a_recorded_wire_no_package_registers_is_a_problem_naming_the_call(
         f"{path}: response 0: VENDOR_UNKNOWN_WIRE: calls[0].response.body: the call records "
         "the wire 'mistrall', which cannot judge it: "
     ) in run.out
+
+
+def test_serve_takes_only_a_wire_an_installed_package_registers(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    path = written(tmp_path / "one.json", call(MISTRAL_BODY))
+
+    unknown = course("serve", path, "--wire", "mistrall")
+    fixture = course("serve", path, "--wire", "fixture")
+    recording = course(
+        "serve", tmp_path / "new.json", "--record", "--upstream", "https://x.example", "--wire", "y"
+    )
+
+    assert unknown.status == fixture.status == recording.status == 2
+    assert unknown.err.startswith("course serve: VENDOR_UNKNOWN_WIRE: ")
+    assert "--wire fixture: course serve answers with vendor wires only" in fixture.err
+    assert recording.err.startswith("course serve: VENDOR_UNKNOWN_WIRE: ")
+    assert not (tmp_path / "new.json").exists()

@@ -92,10 +92,11 @@ class RecordedRequest:
     names, the HTTP client's own included) without the secret ones. The repr
     masks a key query parameter of ``path`` (`MASKED_QUERY_KEYS`).
 
-    A recording also says where the call went: ``host``, the host it was sent
-    to (``api.mistral.ai``, with ``:port`` when the URL gave one; never a
-    user, a password or a query), and ``wire``, the wire that made it
-    (``mistral``: the model that sent it, or the wire its recorder was told),
+    A recording also says where the call went: ``host``, the host it was
+    sent to (``api.mistral.ai``, with ``:port`` when the URL gave one, a
+    loopback host without it; never a user, a password or a query), and
+    ``wire``, the wire that made it (``mistral``: the model that sent it,
+    or the wire its recorder was told),
     each ``None`` when unknown. Neither is compared when a replay matches
     requests: a cassette replays under any base URL."""
 

@@ -70,6 +70,7 @@ import inspect as _inspect
 
 from course_vendor._api_key import checked_api_key
 from course_vendor._cache_prefix import CachePrefix, PrefixPart, each_part, without_key
+from course_vendor._call_wire import call_wire
 from course_vendor._config import VendorConfig
 from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode, config_error
 from course_vendor._content_support import CONTENT_KINDS, ContentSupport, MediaRule
@@ -115,7 +116,6 @@ from course_vendor._sendable import (
 )
 from course_vendor._stream_check import (
     StreamJudge,
-    call_wire,
     judge_body,
     recorded_stream_problem,
     stream_judge_for,

@@ -16,6 +16,11 @@ not what it claims, is a typed problem of its own wire
 (``VENDOR_PLUGIN_BROKEN``) and never stops another wire from working; a
 wire name or an endpoint that two registrations claim is a typed conflict
 (``VENDOR_WIRE_CONFLICT``) naming both, never settled by install order.
+
+Over 300 lines on purpose: which wire a name, a path or a recorded call
+belongs to is one ranking over one scan of the registrations, and apart the
+rules would drift (a path claimed one way by the check and another by the
+call's host).
 """
 
 from __future__ import annotations
