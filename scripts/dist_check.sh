@@ -254,4 +254,4 @@ cassette="$project/tests/cassettes/test_agent/adds-two-numbers.json"
 ! grep -q sk-ant-dist-check "$cassette" || { echo "dist-check: the key reached the cassette" >&2; exit 1; }
 (cd "$project" && "$venv/bin/python" -m pytest -q -p no:cacheprovider >"$work/replay.log" 2>&1) \
     || { cat "$work/replay.log" >&2; exit 1; }
-echo "dist-check: course-pytest and one adapter record and replay in a separate project"
+echo "dist-check: course-pytest alone (the built-in wires with it) records and replays in a separate project"

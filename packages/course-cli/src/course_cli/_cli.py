@@ -104,9 +104,14 @@ checked as a cassette: strict JSON, the documented format, every call, no
 secret header; its first such problem is one line,
   FILE: response C: HTTP_RECORDING_INVALID: calls[C]...: MESSAGE
 (C is the call). Then every recorded stream (a 2xx text/event-stream answer
-on a path an installed wire claims) is judged by that wire's grammar; a
-stream it refuses is one line with its code,
+of a call an installed wire claims) is judged by that wire's grammar: the
+wire the cassette records with the call, else the one its recorded host
+belongs to (api.mistral.ai), else the one its path belongs to; a stream it
+refuses is one line with its code,
   FILE: response C: VENDOR_MISSING_TERMINAL: calls[C].response.body: ...
+With --wire VENDOR, a cassette named among the files is checked as one, its
+calls that record no wire judged as VENDOR; a call recorded by another wire
+is one VENDOR_WIRE_MISMATCH line (neither wire is picked).
 A cassette recorded with strict=False ("strict": false in the file) is read
 but not judged, as no replay judges it; it says so in one line,
   FILE: not judged: the cassette says strict: false
