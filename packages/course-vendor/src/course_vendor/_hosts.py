@@ -19,9 +19,9 @@ vendor's documentation writes for the user's own name (Azure's
 
 from __future__ import annotations
 
-from course_http import host_is_loopback, hostname_of
+from course_http import hostname_of
 
-__all__ = ["base_url_host", "host_is_loopback", "host_is_of"]
+__all__ = ["base_url_host", "host_is_of"]
 
 
 def base_url_host(base_url: str) -> str:

@@ -29,9 +29,9 @@ from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 from typing import final
 
-from course_http import VendorError, VendorErrorCode
+from course_http import VendorError, VendorErrorCode, host_is_loopback
 from course_protocol.untrusted import shown
-from course_vendor._hosts import host_is_loopback, host_is_of
+from course_vendor._hosts import host_is_of
 from course_vendor._registration import Registration, endpoint_conflict, loaded, name_conflict
 from course_vendor._vendor_plugin import VendorPlugin
 
