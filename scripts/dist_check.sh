@@ -8,7 +8,7 @@
 # its own. The vendor packages are not listed here: they are the workspace
 # packages that register wires under the vendor registry's entry-point group
 # (course.vendors), each installed alone in turn.
-# Last, course-pytest with one adapter (course-provider-anthropic) in a
+# Last, course-pytest alone (it brings the built-in wires) in a
 # separate project: the README's example test records against a stand-in
 # API (the standard library's HTTP server), then replays with no API at all.
 set -euo pipefail
@@ -54,9 +54,15 @@ asked = set(sys.argv[1].split("+"))
 for module in sys.argv[2:]:
     if importlib.util.find_spec(module) is not None:
         sys.exit(f"dist-check: {module} is installed but nothing asked for it")
-# A vendor installed alone brings its own wires and no other vendor's.
+# A vendor installed alone brings its own wires and no other vendor's; a
+# package that declares vendors (course-pytest) brings those it declares.
+declared = set(asked)
+for name in asked:
+    for requirement in importlib.metadata.requires(name) or ():
+        if "extra ==" not in requirement:
+            declared.add(requirement.split(";")[0].split("[")[0].split(">")[0].split("=")[0].strip())
 wires = importlib.metadata.entry_points(group="course.vendors")
-strangers = sorted({point.dist.name for point in wires} - asked)
+strangers = sorted({point.dist.name for point in wires} - declared)
 if strangers:
     sys.exit(f"dist-check: {', '.join(strangers)} installed, but nothing asked for it")
 for distribution in importlib.metadata.distributions():
@@ -142,7 +148,8 @@ run_readme_example course-provider-fixture
 echo "dist-check: course-provider-fixture installs and runs alone"
 
 for vendor in "${vendors[@]}"; do
-    install_alone "$vendor" course_scripted course_provider_fixture course_cli course_conformance pytest
+    # botocore is Bedrock's sigv4 extra: no package brings it without being asked.
+    install_alone "$vendor" course_scripted course_provider_fixture course_cli course_conformance pytest botocore
     run_readme_example "$vendor"
     echo "dist-check: $vendor installs and runs alone"
 done
@@ -174,8 +181,19 @@ PY
 run_readme_example course-http
 echo "dist-check: course-http installs and runs alone"
 
-install_alone course-pytest+course-provider-anthropic course_cli course_conformance uvicorn hypothesis
+install_alone course-pytest course_cli course_conformance uvicorn hypothesis botocore
 run_readme_example course-pytest
+# course-pytest alone judges every built-in wire's streams, Bedrock's with no botocore.
+"$venv/bin/python" - <<'PY'
+import sys
+
+from course_vendor import load_vendor, vendor_names
+
+wires = set(vendor_names())
+assert {"anthropic-messages", "openai-chat", "gemini", "bedrock-converse"} <= wires, wires
+assert load_vendor("bedrock-converse").grammar() is not None
+assert "botocore" not in sys.modules
+PY
 project="$work/pytest-project"
 mkdir -p "$project/tests"
 printf '[pytest]\nasyncio_default_fixture_loop_scope = function\nfilterwarnings = error\n' >"$project/pytest.ini"
@@ -236,4 +254,4 @@ cassette="$project/tests/cassettes/test_agent/adds-two-numbers.json"
 ! grep -q sk-ant-dist-check "$cassette" || { echo "dist-check: the key reached the cassette" >&2; exit 1; }
 (cd "$project" && "$venv/bin/python" -m pytest -q -p no:cacheprovider >"$work/replay.log" 2>&1) \
     || { cat "$work/replay.log" >&2; exit 1; }
-echo "dist-check: course-pytest and one adapter record and replay in a separate project"
+echo "dist-check: course-pytest alone (the built-in wires with it) records and replays in a separate project"

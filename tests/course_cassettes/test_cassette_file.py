@@ -62,7 +62,7 @@ def test_the_file_holds_requests_as_json_and_sse_bodies_as_lines_in_the_document
     document = json.loads(dumps_cassette(sample()))
 
     assert list(document) == [CASSETTE_VERSION_KEY, "matching", "redaction", "calls"]
-    assert document[CASSETTE_VERSION_KEY] == CASSETTE_VERSION == 1
+    assert document[CASSETTE_VERSION_KEY] == CASSETTE_VERSION == 2
     assert document["matching"] == {"on": "request", "ignore": ["metadata.user_id"]}
     assert document["redaction"] == {"fields": ["user_id"], "paths": ["messages[*].id"]}
     first = document["calls"][0]
@@ -253,8 +253,8 @@ RESPONSE = (*CALL, "response")
 @pytest.mark.parametrize(
     ("change", "where"),
     [
-        ((("course_cassette",), 2), "course_cassette: must be 1"),
-        ((("course_cassette",), True), "course_cassette: must be 1"),
+        ((("course_cassette",), 3), "course_cassette: must be 1 or 2"),
+        ((("course_cassette",), True), "course_cassette: must be 1 or 2"),
         ((("course_cassette",), KeyError), "course_cassette: is missing"),
         ((("calls",), {}), "calls: must be an array, not an object"),
         ((("calls",), None), "calls: must be an array, not null"),

@@ -9,18 +9,22 @@ reported with the cassette and the call, once.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 import httpx2
 import pytest
+from frozendict import frozendict
 
-from course_cassettes import Cassette, Httpx2CassetteTransport
+from course_cassettes import Cassette, CassetteCall, Httpx2CassetteTransport
 from course_cassettes.responder import CassetteResponder, ServedCall
-from course_http import VendorError, VendorErrorCode
+from course_http import RecordedRequest, RecordedResponse, VendorError, VendorErrorCode
 from course_http.loopback import LoopbackEnd, LoopbackServer
 from course_vendor import stream_judge_for
 from tests.course_cassettes.sdk_upstream import ANTHROPIC_SSE
 from tests.course_cassettes.test_httpx2_transports import run
 from tests.course_cassettes.test_stream_judges import BAD_INDEX, STRAY_DELTA, _messages_call
+from tests.course_vendor.test_call_wire import MISTRAL_BODY
+from tests.course_vendor.wire import SSE
 from tests.streams import GUARD_SECONDS
 
 
@@ -149,3 +153,40 @@ async def test_a_good_stream_and_one_of_a_cassette_not_strict_are_served_whole_o
     assert (answer.status_code, answer.content) == (200, body)
     assert served.problems == ()
     assert reports == [ServedCall("POST", "/v1/messages", name, 0, 200)]
+
+
+@pytest.mark.parametrize(
+    ("recorded", "asked", "code"),
+    [
+        ("mistral", None, None),
+        (None, "mistral", None),
+        (None, None, VendorErrorCode.VENDOR_INVALID_EVENT),
+        ("mistral", "groq", VendorErrorCode.VENDOR_WIRE_MISMATCH),
+    ],
+)
+async def test_each_served_call_is_judged_by_its_recorded_wire_or_the_one_asked_for(
+    recorded: str | None, asked: str | None, code: VendorErrorCode | None
+) -> None:
+    sent = RecordedRequest(
+        "POST", "/v1/chat/completions", frozendict({"model": "m"}), frozendict(), wire=recorded
+    )
+    call = CassetteCall(sent, RecordedResponse(200, SSE, MISTRAL_BODY))
+    served = CassetteResponder(
+        [("mixed.json", Cassette([call]))],
+        check=stream_judge_for if asked is None else partial(stream_judge_for, wire=asked),
+    )
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer(served) as server,
+        httpx2.AsyncClient(base_url=server.base_url) as client,
+        client.stream("POST", "/v1/chat/completions", json={"model": "m"}) as response,
+    ):
+        received: list[bytes] = []
+        if code is None:
+            await _collect(response, received)
+        else:
+            with pytest.raises(httpx2.RemoteProtocolError):
+                await _collect(response, received)
+
+    assert [problem.code for problem in served.problems] == ([] if code is None else [code])
+    assert (b"".join(received) == MISTRAL_BODY) is (code is None)

@@ -105,10 +105,12 @@ BLOCK_ORDER_PLUGIN = VendorPlugin(
 )
 
 
-def block_order(path: str, status: int, headers: Mapping[str, str]) -> StreamJudge | None:
+def block_order(
+    request: RecordedRequest, status: int, headers: Mapping[str, str]
+) -> StreamJudge | None:
     """This test's `StreamJudges`: every 2xx stream of the Messages path, by `BlockOrder`."""
     streamed = headers.get("content-type", "").startswith("text/event-stream")
-    if path.startswith("/v1/messages") and 200 <= status < 300 and streamed:
+    if request.path.startswith("/v1/messages") and 200 <= status < 300 and streamed:
         return StreamJudge(BLOCK_ORDER_PLUGIN)
     return None
 

@@ -196,4 +196,4 @@ def test_serve_on_a_port_in_use_is_a_clear_error(course: CourseRunner, tmp_path:
 def test_the_cassette_a_check_reads_is_the_one_written(tmp_path: Path) -> None:
     cassette = asyncio.run(_recorded(WIRES[0], "x"))
 
-    assert cassette_to_json(cassette)["course_cassette"] == 1
+    assert cassette_to_json(cassette)["course_cassette"] == 2

@@ -6,6 +6,8 @@ import asyncio
 import datetime
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +19,14 @@ from course_cassettes import RecordingTransport
 from course_http import RecordedResponse, VendorError, VendorErrorCode
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelRequest, CourseUserMessage
-from course_provider_bedrock import BedrockConfig, BedrockConverseModel, signed_headers
+from course_provider_bedrock import (
+    SIGV4_EXTRA,
+    BedrockConfig,
+    BedrockConverseModel,
+    signed_headers,
+)
 from course_stream import AbortController
+from tests.children import child_env
 from tests.course_provider_bedrock import bodies, frames
 
 SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
@@ -160,6 +168,51 @@ async def test_without_a_key_or_credentials_nothing_is_sent() -> None:
     assert failed.value.code is VendorErrorCode.VENDOR_MISSING_API_KEY
     assert "AWS_BEARER_TOKEN_BEDROCK" in str(failed.value)
     assert server.requests == ()
+
+
+async def test_without_botocore_a_call_with_credentials_fails_naming_the_sigv4_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET)
+    # A module set to None in sys.modules cannot be imported: botocore, as if not installed.
+    for module in ("botocore", "botocore.session", "botocore.auth", "botocore.awsrequest"):
+        monkeypatch.setitem(sys.modules, module, None)
+    async with (
+        asyncio.timeout(GUARD_SECONDS),
+        LoopbackServer([answered()]) as server,
+        BedrockConverseModel(BedrockConfig("m", base_url=server.base_url)) as model,
+    ):
+        stream = model.stream(REQUEST, AbortController().signal)
+        with pytest.raises(VendorError) as failed:
+            await stream.result
+
+    assert failed.value.code is VendorErrorCode.VENDOR_MISSING_API_KEY
+    assert failed.value.vendor == "bedrock-converse"
+    assert SIGV4_EXTRA == "course-provider-bedrock[sigv4]"
+    assert SIGV4_EXTRA in failed.value.message
+    assert "AWS_BEARER_TOKEN_BEDROCK" in failed.value.message
+    assert server.requests == ()
+
+
+def test_the_grammar_framing_and_a_replay_import_no_botocore() -> None:
+    script = (
+        "import sys\n"
+        "from course_provider_bedrock import CONVERSE_PLUGIN, BedrockConverseModel\n"
+        "from course_vendor import judge_body\n"
+        "judge_body(CONVERSE_PLUGIN, b'')\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] == 'botocore'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        timeout=60,
+        check=True,
+    )
+
+    assert done.stdout == "[]\n"
 
 
 async def test_signing_material_reaches_neither_a_cassette_nor_an_error(

@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import httpx2
 import pytest
 
 from course_cassettes import ReplayFault, load_cassette
-from course_http import RecordedResponse
+from course_http import RecordedResponse, VendorError, VendorErrorCode
 from course_http.loopback import LoopbackServer
 from course_protocol import CourseModelRequest, CourseUserMessage
 from course_pytest import CourseCassette, RecordMode
@@ -20,6 +21,7 @@ from course_pytest._modes import how_to_record
 from course_pytest._options import options_from_marker
 from tests.course_cassettes.cassettes import REAL_LOOKING_KEY
 from tests.course_cassettes.replays import replay
+from tests.course_vendor.test_call_wire import MISTRAL_BODY
 from tests.course_vendor.wires import WIRES, Wire, every_path_wire
 from tests.streams import GUARD_SECONDS
 
@@ -103,7 +105,7 @@ def test_a_cassette_that_cannot_be_used_says_to_record_it_again_replacing_it(
 ) -> None:
     path = tmp_path / "cassettes" / "test_x" / "answer.json"
     path.parent.mkdir(parents=True)
-    path.write_text('{"course_cassette": 2, "calls": []}\n')
+    path.write_text('{"course_cassette": 3, "calls": []}\n')
     options = options_from_marker((), {}, "test_x")
     for mode in (RecordMode.NONE, RecordMode.ONCE, RecordMode.NEW_EPISODES):
         cassette = CourseCassette(
@@ -118,7 +120,7 @@ def test_a_cassette_that_cannot_be_used_says_to_record_it_again_replacing_it(
             cassette.transport("http://127.0.0.1:9")
 
         message = str(caught.value)
-        assert "course_cassette: must be 1" in message
+        assert "course_cassette: must be 1 or 2" in message
         assert "--course-record-mode=all tests/t.py::test_x" in message, message
         assert "--course-record-mode=once" not in message, "once keeps a cassette that exists"
 
@@ -247,3 +249,42 @@ async def test_a_test_that_records_nothing_new_never_keeps_another_ones_failed_r
     assert path.read_bytes() == recorded, "the refused call was never kept"
     assert sorted(item.name for item in path.parent.iterdir()) == ["shared.json"]
     assert failing.recording_path != replaying.recording_path
+
+
+async def test_a_marker_s_wire_is_kept_with_each_sdk_call_and_judges_the_replay(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cassettes" / "test_x" / "answer.json"
+    body = MISTRAL_BODY
+
+    def api(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    for wire, mode in (("mistral", RecordMode.ONCE), ("mistral", RecordMode.NONE)):
+        options = options_from_marker((), {"wire": wire}, "test_x")
+        cassette = CourseCassette(path, mode, options, "record it")
+        transport = cassette.httpx_transport(inner=httpx2.MockTransport(api))
+        with httpx2.Client(transport=transport) as client:
+            answer = client.post("http://gateway.example/v1/chat/completions", json={"m": 1})
+            assert answer.read() == body
+        await cassette.close(check_consumed=True)
+        assert transport.problems == (), "judged by Mistral's grammar, not OpenAI's"
+        assert transport.judged == (0,)
+
+    (call,) = load_cassette(path).unwrap().calls
+    assert (call.request.host, call.request.wire) == ("gateway.example", "mistral")
+    options = options_from_marker((), {"wire": "groq"}, "test_x")
+    cassette = CourseCassette(path, RecordMode.NONE, options, "record it")
+    transport = cassette.httpx_transport()
+    with httpx2.Client(transport=transport) as client, pytest.raises(VendorError) as refused:
+        client.post("http://gateway.example/v1/chat/completions", json={"m": 1}).read()
+    assert refused.value.code is VendorErrorCode.VENDOR_WIRE_MISMATCH
+    with pytest.raises(pytest.fail.Exception, match="VENDOR_WIRE_MISMATCH"):
+        await cassette.close(check_consumed=True)
+
+
+def test_a_marker_s_wire_must_be_a_str() -> None:
+    assert options_from_marker((), {}, "test_x").wire is None
+    assert options_from_marker((), {}, "test_x", {"wire": "vllm"}).wire == "vllm"
+    with pytest.raises(TypeError, match=r"course_cassette\(wire=\.\.\.\) must be a wire name"):
+        options_from_marker((), {"wire": 5}, "test_x")

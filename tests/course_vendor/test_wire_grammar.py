@@ -315,10 +315,12 @@ def test_a_huge_body_of_tiny_frames_is_judged_without_recursion_or_quadratic_joi
 def test_the_recorded_check_judges_with_the_grammar_of_the_paths_wire(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import course_vendor._stream_check as stream_check
+    import course_vendor._call_wire as stream_check
 
     monkeypatch.setattr(
-        stream_check, "vendor_for_path", lambda path: TOY_PLUGIN if path == "/v1/toy" else None
+        stream_check,
+        "vendor_for_call",
+        lambda path, **_: TOY_PLUGIN if path == "/v1/toy" else None,
     )
     sse = {"content-type": "text/event-stream"}
     bad = frame(START) + frame('{"type":"text"}') + frame(STOP)
@@ -342,9 +344,9 @@ def test_the_recorded_check_judges_with_the_grammar_of_the_paths_wire(
 def test_a_recording_cut_short_is_a_problem_only_before_its_cut(
     end: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import course_vendor._stream_check as stream_check
+    import course_vendor._call_wire as stream_check
 
-    monkeypatch.setattr(stream_check, "vendor_for_path", lambda path: TOY_PLUGIN)
+    monkeypatch.setattr(stream_check, "vendor_for_call", lambda path, **_: TOY_PLUGIN)
     sse = {"content-type": "text/event-stream"}
     cut = frame(START) + frame('{"type":"text","text":"a"}')
     assert recorded_stream_problem("/v1/toy", RecordedResponse(200, sse, cut, end)) is None
@@ -361,9 +363,9 @@ def test_a_recording_cut_short_is_a_problem_only_before_its_cut(
 def test_the_frame_a_recorded_cut_tore_is_the_cut_not_a_problem(
     end: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import course_vendor._stream_check as stream_check
+    import course_vendor._call_wire as stream_check
 
-    monkeypatch.setattr(stream_check, "vendor_for_path", lambda path: TOY_PLUGIN)
+    monkeypatch.setattr(stream_check, "vendor_for_call", lambda path, **_: TOY_PLUGIN)
     sse = {"content-type": "text/event-stream"}
     torn = frame(START) + b'data: {"type":"te'
 

@@ -33,6 +33,7 @@ import inspect as _inspect
 from course_cassettes._cassette import (
     CASSETTE_VERSION,
     CASSETTE_VERSION_KEY,
+    CASSETTE_VERSIONS_READ,
     Cassette,
     CassetteCall,
     MatchOn,
@@ -64,6 +65,7 @@ from course_cassettes._vcr import VcrConversion, VcrNote, convert_vcr_cassette
 
 __all__ = [
     "CASSETTE_VERSION",
+    "CASSETTE_VERSIONS_READ",
     "CASSETTE_VERSION_KEY",
     "KEPT_REQUEST_HEADERS",
     "KEPT_RESPONSE_HEADERS",

@@ -16,6 +16,7 @@ from course_protocol.slots import slot_setter
 
 __all__ = [
     "CASSETTE_VERSION",
+    "CASSETTE_VERSIONS_READ",
     "CASSETTE_VERSION_KEY",
     "Cassette",
     "CassetteCall",
@@ -24,8 +25,15 @@ __all__ = [
     "RequestMatching",
 ]
 
-CASSETTE_VERSION: Final = 1
-"""The cassette format this package writes and reads."""
+CASSETTE_VERSION: Final = 2
+"""The cassette format this package writes (it reads `CASSETTE_VERSIONS_READ`).
+
+Version 2 keeps, with each call's request, the ``host`` it went to and the
+``wire`` that made it; version 1 kept neither, and its calls' wires are
+found from their paths alone."""
+
+CASSETTE_VERSIONS_READ: Final = (1, 2)
+"""The cassette formats this package reads."""
 
 CASSETTE_VERSION_KEY: Final = "course_cassette"
 """The top-level key of a cassette file, holding its format version; what tells a cassette apart."""

@@ -22,9 +22,11 @@ from typing import NoReturn, get_args
 from frozendict import frozendict
 from returns.result import Failure, Result, Success
 
+from course_cassettes._call_wire import host_problem, wire_name_problem
 from course_cassettes._cassette import (
     CASSETTE_VERSION,
     CASSETTE_VERSION_KEY,
+    CASSETTE_VERSIONS_READ,
     Cassette,
     CassetteCall,
     MatchOn,
@@ -88,6 +90,8 @@ def _call_json(call: CassetteCall) -> dict[str, object]:
         "request": {
             "method": request.method,
             "path": request.path,
+            **({} if request.host is None else {"host": request.host}),
+            **({} if request.wire is None else {"wire": request.wire}),
             "headers": dict(sorted(request.headers.items())),
             "body": thaw_json(request.body),
         },
@@ -134,7 +138,10 @@ def parse_cassette(document: object) -> Result[Cassette, VendorError]:
 
     Returns ``Failure`` with ``HTTP_RECORDING_INVALID`` (``vendor`` =
     ``"cassette"``), its message naming the path of the first problem: not
-    an object, a version other than 1, an unknown key, a value of the wrong
+    an object, a version other than 1 and 2, an unknown key (a request's
+    ``host`` or ``wire`` in version 1), a value of the wrong type (a
+    ``host`` that is not ``host[:port]`` alone, a ``wire`` that is not a
+    wire name), a value of the wrong
     type, a secret header, a key query parameter not masked, a body that is
     neither lines nor valid base64.
     Never raises.
@@ -164,8 +171,9 @@ def _cassette(document: object) -> Cassette:
         document, "$", (CASSETTE_VERSION_KEY, "calls"), ("strict", "matching", "redaction")
     )
     version = top[CASSETTE_VERSION_KEY]
-    if type(version) is not int or version != CASSETTE_VERSION:
-        _fail(CASSETTE_VERSION_KEY, f"must be {CASSETTE_VERSION}, the version this reader knows")
+    if type(version) is not int or version not in CASSETTE_VERSIONS_READ:
+        known = " or ".join(map(str, CASSETTE_VERSIONS_READ))
+        _fail(CASSETTE_VERSION_KEY, f"must be {known}, the versions this reader knows")
     strict = top.get("strict", True)
     if type(strict) is not bool:
         _fail("strict", f"must be true or false, not {described(strict)}")
@@ -173,7 +181,7 @@ def _cassette(document: object) -> Cassette:
     if type(calls) is not list:
         _fail("calls", f"must be an array, not {described(calls)}")
     return Cassette(
-        [_call(call, f"calls[{index}]") for index, call in enumerate(calls)],
+        [_call(call, f"calls[{index}]", version) for index, call in enumerate(calls)],
         matching=_matching(top.get("matching", {}), "matching"),
         redaction=_redaction(top.get("redaction", {}), "redaction"),
         strict=strict,
@@ -212,16 +220,25 @@ def _strings(value: object, path: str) -> list[str]:
     return value
 
 
-def _call(value: object, path: str) -> CassetteCall:
+def _call(value: object, path: str, version: int) -> CassetteCall:
     fields = _object(value, path, ("request", "response"), ())
     return CassetteCall(
-        _request(fields["request"], f"{path}.request"),
+        _request(fields["request"], f"{path}.request", version),
         _response(fields["response"], f"{path}.response"),
     )
 
 
-def _request(value: object, path: str) -> RecordedRequest:
-    fields = _object(value, path, ("method", "path", "headers", "body"), ())
+_WHERE_KEYS: dict[int, tuple[str, ...]] = {1: (), 2: ("host", "wire")}
+"""The optional keys of a request saying where the call went, by format version."""
+
+
+def _request(value: object, path: str, version: int) -> RecordedRequest:
+    fields = _object(value, path, ("method", "path", "headers", "body"), _WHERE_KEYS[version])
+    for key, problem_of in (("host", host_problem), ("wire", wire_name_problem)):
+        wrong = problem_of(fields[key]) if key in fields else None
+        if wrong is not None:
+            _fail(f"{path}.{key}", wrong)
+    host, wire = fields.get("host"), fields.get("wire")
     method = fields["method"]
     if type(method) is not str or not (method.isascii() and method.isalpha() and method.isupper()):
         _fail(f"{path}.method", f"must be upper-case ASCII letters, not {_shown(method)}")
@@ -240,6 +257,8 @@ def _request(value: object, path: str) -> RecordedRequest:
         path=target,
         body=body.unwrap(),
         headers=_headers(fields["headers"], f"{path}.headers"),
+        host=host if type(host) is str else None,
+        wire=wire if type(wire) is str else None,
     )
 
 

@@ -4,7 +4,8 @@ A cassette holds a request's body as a strict JSON object: an empty body (a
 GET, a model listing) is held as ``{}`` (the method tells the two apart),
 and a body that is no such object (a file upload, a ``NaN``) cannot be held
 at all: the transports and ``course serve`` refuse it with a typed 400.
-And the strict check a transport runs on each recorded response.
+And the strict check a transport runs on each recorded response, and where
+a recorded request went: its host, and the wire that sent it.
 """
 
 from __future__ import annotations
@@ -13,19 +14,21 @@ from collections.abc import Callable
 
 import httpx2
 from frozendict import frozendict
-from returns.result import Result, Success
+from returns.result import Failure, Result, Success
 
-from course_http import RecordedResponse, VendorError
+from course_cassettes._call_wire import kept_host, wire_name_problem
+from course_http import WIRE_EXTENSION, RecordedRequest, RecordedResponse, VendorError
 from course_protocol import JsonObject, freeze_json_object
 from course_protocol.strict_json import loads_strict_json
 
-__all__ = ["StreamCheck", "json_body", "located", "raw_path"]
+__all__ = ["StreamCheck", "json_body", "located", "raw_path", "recorded_host", "recorded_wire"]
 
-StreamCheck = Callable[[str, RecordedResponse], VendorError | None]
-"""A strict check of one whole recorded response: given the request's path and the response,
-the `VendorError` its wire's grammar fails it with, or ``None`` (it passes, or no wire
-claims it). ``course_vendor.recorded_stream_problem`` is the registry's. The transports,
-which judge a stream as its bytes pass, take `StreamJudges` instead."""
+StreamCheck = Callable[[RecordedRequest, RecordedResponse], VendorError | None]
+"""A strict check of one whole recorded response: given the recorded request (its path,
+host and wire) and the response, the `VendorError` its wire's grammar fails it with, or
+``None`` (it passes, or no wire claims it). ``course_vendor.recorded_stream_problem`` is
+the registry's. The transports, which judge a stream as its bytes pass, take
+`StreamJudges` instead."""
 
 
 def raw_path(request: httpx2.Request) -> str:
@@ -61,3 +64,25 @@ def json_body(content: bytes) -> Result[JsonObject, str]:
 def located(error: VendorError, index: int) -> VendorError:
     """``error`` of a strict check, its message naming the recorded call it is about."""
     return error.with_message(f"calls[{index}].response.body: {error.message}")
+
+
+def recorded_host(request: httpx2.Request) -> str:
+    """The host ``request`` goes to as a cassette keeps it (`kept_host` of its URL's)."""
+    return kept_host(request.url.netloc.decode("ascii"))
+
+
+def recorded_wire(request: httpx2.Request, named: str | None) -> Result[str | None, str]:
+    """The wire a cassette keeps for ``request``: its sender's, else ``named``, else ``None``.
+
+    The sender's is the request's `course_http.WIRE_EXTENSION` (a vendor
+    model's own wire): it knows what it speaks, whatever the recording was
+    told. ``Failure`` says why the extension holds no wire name (a value
+    that is not one is refused, never recorded nor passed over).
+    """
+    sent = request.extensions.get(WIRE_EXTENSION)
+    if sent is None:
+        return Success(named)
+    problem = wire_name_problem(sent)
+    if problem is not None:
+        return Failure(f"the request's {WIRE_EXTENSION} extension {problem}")
+    return Success(sent)

@@ -14,9 +14,10 @@ from typing import final
 import httpx2
 from returns.result import Failure
 
+from course_cassettes._call_wire import checked_wire_name
 from course_cassettes._cassette import Cassette, Redaction, RequestMatching
 from course_cassettes._cassette_json import CASSETTE_VENDOR
-from course_cassettes._httpx2_calls import json_body, raw_path
+from course_cassettes._httpx2_calls import json_body, raw_path, recorded_wire
 from course_cassettes._httpx2_tee import REST_LIMIT_BYTES, REST_LIMIT_SECONDS, TeeBody
 from course_cassettes._judging import Judging, StreamJudges
 from course_cassettes._recording_log import RecordingCall, RecordingLog
@@ -73,8 +74,16 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     ``calls[0].response.body: ...``) where the client reads the event it
     refuses (or the end of the body), before the client parses it; the call
     stays in the file, as it was. A 2xx event stream no wire judges is kept
-    in `unchecked`. Raises ``TypeError`` or ``ValueError`` for bad
-    arguments.
+    in `unchecked`.
+
+    Each call keeps the host it went to (``api.mistral.ai``; never a user,
+    password or query) and the wire that made it: the one a vendor model
+    names with its request (``course_http.WIRE_EXTENSION``), else ``wire``,
+    the wire this recording is told its calls speak (an official SDK's call
+    names none), else none (the cassette's readers then tell the wire from
+    the host and the path). A request whose extension holds no wire name is
+    refused as a body no cassette holds is. Raises ``TypeError`` or
+    ``ValueError`` for bad arguments (a ``wire`` that is not a wire name).
     """
 
     def __init__(
@@ -90,6 +99,7 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         strict: bool = True,
         rest_limit_bytes: int = REST_LIMIT_BYTES,
         rest_limit_seconds: float = REST_LIMIT_SECONDS,
+        wire: str | None = None,
     ) -> None:
         if type(rest_limit_bytes) is not int or rest_limit_bytes < 1:
             raise ValueError("rest_limit_bytes must be an int, 1 or more")
@@ -107,6 +117,7 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
             replay_first=replay_first,
             strict=strict,
         )
+        self._wire = checked_wire_name(wire, "wire")
         self._inner = inner
         self._rest_limits = (rest_limit_bytes, float(rest_limit_seconds))
         self._judging = Judging(check, strict=strict)
@@ -182,7 +193,7 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     ) -> httpx2.Response:
         headers = call.received(response)
         judge = self._judging.judge(
-            self._log.index(call), call.request.path, response.status_code, call.headers
+            self._log.index(call), call.request, response.status_code, call.headers
         )
         return httpx2.Response(
             status_code=response.status_code,
@@ -226,11 +237,13 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
         request's credentials.
         """
         body = json_body(content)
-        if isinstance(body, Failure):
+        wire = recorded_wire(request, self._wire)
+        refused = (body.failure() if isinstance(body, Failure) else None) or (
+            wire.failure() if isinstance(wire, Failure) else None
+        )
+        if refused is not None:
             code = VendorErrorCode.HTTP_RECORDING_INVALID
-            problem = scrub(
-                body.failure(), request_secrets(dict(request.headers), raw_path(request))
-            )
+            problem = scrub(refused, request_secrets(dict(request.headers), raw_path(request)))
             self._judging.refused(VendorError(code, problem, vendor=CASSETTE_VENDOR))
             played = playback_of(refusal(400, code, problem), "whole", self._random)
             return playback_response(played, request)
@@ -240,11 +253,9 @@ class Httpx2RecordingTransport(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
             index, replayed = earlier
             response = replayed.response
             played = playback_of(response, "whole", self._random)
-            judge = self._judging.judge(
-                index, replayed.request.path, response.status, response.headers
-            )
+            judge = self._judging.judge(index, replayed.request, response.status, response.headers)
             return playback_response(dataclasses.replace(played, judge=judge), request)
-        call = self._log.begin(request, held)
+        call = self._log.begin(request, held, wire=wire.unwrap())
         # Unencoded bytes keep the cassette readable; the vendor's answer is the same.
         request.headers["accept-encoding"] = "identity"
         return call

@@ -13,17 +13,18 @@ from collections.abc import Callable, Mapping
 from typing import final
 
 from course_cassettes._httpx2_calls import located
-from course_http import SSE_FRAMING, BodyJudge, VendorError
+from course_http import SSE_FRAMING, BodyJudge, RecordedRequest, VendorError
 
 __all__ = ["Judging", "StreamJudges"]
 
-StreamJudges = Callable[[str, int, Mapping[str, str]], BodyJudge | None]
+StreamJudges = Callable[[RecordedRequest, int, Mapping[str, str]], BodyJudge | None]
 """The strict check of the streams a cassette transport records or replays.
 
-Given a call's path (as the cassette holds it), its response's status and
-headers (lower-case names), the `course_http.BodyJudge` of its body, or
-``None`` when no wire judges it (not a 2xx stream, or a path no installed
-wire claims). ``course_vendor.stream_judge_for`` is the registry's."""
+Given a call's request (as the cassette holds it: its path, and the host
+and wire it records), its response's status and headers (lower-case
+names), the `course_http.BodyJudge` of its body, or ``None`` when no wire
+judges it (not a 2xx stream, or a call no installed wire claims).
+``course_vendor.stream_judge_for`` is the registry's."""
 
 
 def _is_event_stream(status: int, headers: Mapping[str, str]) -> bool:
@@ -78,20 +79,21 @@ class Judging:
             return self._of_call.get(index)
 
     def judge(
-        self, index: int, path: str, status: int, headers: Mapping[str, str]
+        self, index: int, request: RecordedRequest, status: int, headers: Mapping[str, str]
     ) -> BodyJudge | None:
         """The judge of call ``index``'s body, its problems kept here named by the call.
 
-        ``None`` when nothing judges it: no check, not strict, or no judge
-        for this call (a 2xx event stream is then kept in `unchecked`).
+        ``request`` is the call's, as the cassette holds it. ``None`` when
+        nothing judges it: no check, not strict, or no judge for this call
+        (a 2xx event stream is then kept in `unchecked`).
         """
         if self._judges is None:
             return None
-        judge = self._judges(path, status, headers) if self._strict else None
+        judge = self._judges(request, status, headers) if self._strict else None
         with self._lock:
             if judge is None:
                 if _is_event_stream(status, headers):
-                    self._unchecked.append((index, path))
+                    self._unchecked.append((index, request.path))
                 return None
             self._judged.append(index)
         return _CallJudge(judge, index, self._found)

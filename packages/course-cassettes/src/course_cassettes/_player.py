@@ -199,7 +199,7 @@ class CassettePlayer:
             )
         response = recorded.response
         played = playback_of(response, self._chunking, self._random)
-        judge = self._judging.judge(index, recorded.request.path, response.status, response.headers)
+        judge = self._judging.judge(index, recorded.request, response.status, response.headers)
         return index, played if judge is None else dataclasses.replace(played, judge=judge)
 
     def whole(self, response: RecordedResponse) -> Playback:

@@ -44,7 +44,9 @@ class RecordingTransport(HttpTransport):
     ``matching`` and ``strict`` are written into the cassette for its
     replays; with ``check`` (`StreamJudges`) and ``strict`` each stream is
     judged as it is recorded. What the recording found (its problems, the
-    calls it recorded, replayed and judged) is its `exchange`'s.
+    calls it recorded, replayed and judged) is its `exchange`'s. Each call
+    keeps its host and the wire of the model that made it (or ``wire``, for
+    a call whose sender names none), as `Httpx2RecordingTransport` keeps them.
 
     With ``replay_first`` (a recorded cassette: VCR's ``new_episodes``), the
     cassette's masks stay, and ``redaction`` only adds to them (the calls
@@ -67,6 +69,7 @@ class RecordingTransport(HttpTransport):
         replay_first: Cassette | None = None,
         check: StreamJudges | None = None,
         strict: bool = True,
+        wire: str | None = None,
     ) -> None:
         self._recording = Httpx2RecordingTransport(
             path,
@@ -77,6 +80,7 @@ class RecordingTransport(HttpTransport):
             replay_first=replay_first,
             check=check,
             strict=strict,
+            wire=wire,
         )
         super().__init__(base_url, timeouts=timeouts or Timeouts(), trust_env=False)
 

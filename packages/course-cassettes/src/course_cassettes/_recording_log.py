@@ -9,6 +9,7 @@ the file rewritten whole when a call ends and at close.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ import httpx2
 
 from course_cassettes._cassette import Cassette, CassetteCall, Redaction, RequestMatching
 from course_cassettes._cassette_file import write_cassette
-from course_cassettes._httpx2_calls import raw_path
+from course_cassettes._httpx2_calls import raw_path, recorded_host
 from course_cassettes._matching import request_difference
 from course_cassettes._redaction import (
     checked_extra_headers,
@@ -178,9 +179,15 @@ class RecordingLog:
             self._calls.append(earlier)
         return index, earlier
 
-    def begin(self, request: httpx2.Request, body: object) -> RecordingCall:
-        """A new call of ``request`` (its JSON ``body``), recorded after the ones before it."""
-        call = RecordingCall(self.redacted(request, body), _secrets(request))
+    def begin(self, request: httpx2.Request, body: object, *, wire: str | None) -> RecordingCall:
+        """A new call of ``request`` (its JSON ``body``), recorded after the ones before it.
+
+        The call keeps the host ``request`` goes to and ``wire``, the wire that makes it.
+        """
+        sent = dataclasses.replace(
+            self.redacted(request, body), host=recorded_host(request), wire=wire
+        )
+        call = RecordingCall(sent, _secrets(request))
         with self._lock:
             self._calls.append(call)
             self._recorded_any = True

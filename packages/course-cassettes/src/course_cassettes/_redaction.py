@@ -7,6 +7,7 @@ a masked value matches whatever the code sends there.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Final
 
@@ -137,12 +138,7 @@ def remasked_request(request: RecordedRequest, redaction: Redaction) -> Recorded
     Masking twice is masking once, so a call recorded under fewer masks reads
     as if recorded under these.
     """
-    return RecordedRequest(
-        method=request.method,
-        path=request.path,
-        body=masked_body(request.body, redaction, ()),
-        headers=request.headers,
-    )
+    return dataclasses.replace(request, body=masked_body(request.body, redaction, ()))
 
 
 def redacted_response(

@@ -10,6 +10,7 @@ interaction by interaction, saying why; the rest is converted.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import final
 
 from returns.result import Failure, Result, Success
 
+from course_cassettes._call_wire import host_problem, kept_host
 from course_cassettes._cassette import Cassette, CassetteCall, Redaction
 from course_cassettes._cassette_json import cassette_to_json, parse_cassette, recording_invalid
 from course_cassettes._httpx2_calls import StreamCheck, located
@@ -170,7 +172,7 @@ def _converted(
         dropped.extend(VcrNote(index, reason) for reason in done.dropped)
         hosts[done.host] = None
         if check is not None:
-            error = check(done.call.request.path, done.call.response)
+            error = check(done.call.request, done.call.response)
             if error is not None:
                 flagged.append(VcrNote(index, located(error, len(calls)).message, error.code))
         calls.append(done.call)
@@ -205,6 +207,11 @@ def _interaction(value: object, where: str, redaction: Redaction, extra: frozens
     recorded_response = redacted_response(
         sent.status, kept, sent.response_body, "complete", secrets, extra_headers=extra
     )
+    # The host as a recording keeps it (host[:port], lower-case); one no recording could
+    # have sent to is left out, and the call's wire is then found from its path.
+    host = kept_host(sent.host.partition("://")[2])
+    if host_problem(host) is None:
+        recorded_request = dataclasses.replace(recorded_request, host=host)
     call = CassetteCall(recorded_request, recorded_response)
     read_back = parse_cassette(cassette_to_json(Cassette([call])))
     if isinstance(read_back, Failure):

@@ -76,9 +76,12 @@ class RecordingProxy:
     ``x-should-retry: false`` naming ``HTTP_CONNECT_FAILED``, and not
     recorded; whatever else fails is answered with a 500 the same way
     (``HTTP_SERVER_ERROR``, naming the exception's type), never a bare one.
-    ``report`` is called with a `ProxiedCall` for every request. `aclose`
-    writes the cassette and closes the connections. Raises ``TypeError`` or
-    ``ValueError`` for bad arguments.
+    ``report`` is called with a `ProxiedCall` for every request. Each call
+    keeps the upstream's host; ``wire``, when given, is kept as the wire of
+    every call (a client in any language names none: say it when the
+    upstream's host and the path leave it open, an OpenAI-compatible server
+    on a host of its own). `aclose` writes the cassette and closes the
+    connections. Raises ``TypeError`` or ``ValueError`` for bad arguments.
     """
 
     def __init__(
@@ -93,6 +96,7 @@ class RecordingProxy:
         timeout: float = 600.0,
         report: Callable[[ProxiedCall], object] | None = None,
         inner: httpx2.AsyncBaseTransport | None = None,
+        wire: str | None = None,
     ) -> None:
         if type(upstream) is not str or not upstream.startswith(("http://", "https://")):
             raise ValueError("upstream must be an http:// or https:// base URL")
@@ -104,6 +108,7 @@ class RecordingProxy:
             keep_headers=keep_headers,
             check=check,
             strict=strict,
+            wire=wire,
         )
         # No environment: the proxy forwards where it is told, never through a proxy of its own.
         self._client = httpx2.AsyncClient(

@@ -60,16 +60,22 @@ def unreadable_cassette_problem(path: str) -> Problem:
     )
 
 
-async def check_cassette_file(path: str, *, prompt_cache: bool = False) -> CassetteCheck:
+async def check_cassette_file(
+    path: str, *, prompt_cache: bool = False, wire: str | None = None
+) -> CassetteCheck:
     """How many calls the cassette file at ``path`` holds, and its problems in call order.
 
     A file that is not a valid cassette (strict JSON, the format, no secret
     header) is one problem, its first, and no calls. Otherwise, unless the
     cassette says ``strict: false``, each call whose response is a 2xx
-    stream on a wire's path is judged by that wire's grammar (a wire
-    without one plays it through its model), and a stream it refuses is one
-    problem naming the call. Other responses (an error status, a JSON body,
-    a path no wire claims) are what was recorded, not judged. With
+    stream a wire claims is judged by that wire's grammar, and a stream it
+    refuses is one problem naming the call. A call's wire is the one the
+    cassette records with it, else its host's, else its path's
+    (``course_vendor.call_wire``); ``wire`` (``course check --wire W``)
+    judges the calls that record none, and a call that records another is
+    one ``VENDOR_WIRE_MISMATCH`` problem: neither wire is picked. Other
+    responses (an error status, a JSON body, a call no wire claims) are
+    what was recorded, not judged. With
     ``prompt_cache`` (whatever ``strict`` says: it judges the requests, not
     the streams), each call that moved the request prefix its wire cached for
     an earlier call is one more problem, in call order with the others; a
@@ -81,7 +87,7 @@ async def check_cassette_file(path: str, *, prompt_cache: bool = False) -> Casse
     problems: list[Problem] = []
     if cassette.strict:
         for index, call in enumerate(cassette.calls):
-            problem = _judged_problem(path, index, call)
+            problem = _judged_problem(path, index, call, wire)
             if problem is not None:
                 problems.append(problem)
     if prompt_cache:
@@ -119,8 +125,8 @@ def _cassette_in(path: str) -> Cassette | Problem:
     return Problem(path, call, None, error.code.value, message)
 
 
-def _judged_problem(path: str, index: int, call: CassetteCall) -> Problem | None:
-    error = recorded_stream_problem(call.request.path, call.response)
+def _judged_problem(path: str, index: int, call: CassetteCall, wire: str | None) -> Problem | None:
+    error = recorded_stream_problem(call.request, call.response, wire=wire)
     if error is None:
         return None
     return Problem(

@@ -104,9 +104,14 @@ checked as a cassette: strict JSON, the documented format, every call, no
 secret header; its first such problem is one line,
   FILE: response C: HTTP_RECORDING_INVALID: calls[C]...: MESSAGE
 (C is the call). Then every recorded stream (a 2xx text/event-stream answer
-on a path an installed wire claims) is judged by that wire's grammar; a
-stream it refuses is one line with its code,
+of a call an installed wire claims) is judged by that wire's grammar: the
+wire the cassette records with the call, else the one its recorded host
+belongs to (api.mistral.ai), else the one its path belongs to; a stream it
+refuses is one line with its code,
   FILE: response C: VENDOR_MISSING_TERMINAL: calls[C].response.body: ...
+With --wire VENDOR, a cassette named among the files is checked as one, its
+calls that record no wire judged as VENDOR; a call recorded by another wire
+is one VENDOR_WIRE_MISMATCH line (neither wire is picked).
 A cassette recorded with strict=False ("strict": false in the file) is read
 but not judged, as no replay judges it; it says so in one line,
   FILE: not judged: the cassette says strict: false
@@ -360,6 +365,16 @@ def _vendor_wire(command: str, wire: str) -> VendorPlugin | None:
         raise _ParserExit(2) from None
 
 
+def _serve_wire(arguments: argparse.Namespace) -> None:
+    """Check ``course serve --wire``: a vendor wire an installed package registers, or none."""
+    wire = arguments.wire
+    if wire is None:
+        return
+    if wire in (FIXTURE_WIRE, CASSETTE_WIRE):
+        arguments.subparser.error(f"--wire {wire}: course serve answers with vendor wires only")
+    _vendor_wire("serve", wire)
+
+
 def _require_playable(
     parser: argparse.ArgumentParser, wire: VendorPlugin | None, paths: Sequence[str]
 ) -> None:
@@ -423,11 +438,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 arguments.subparser.error(
                     f"--upstream must be an http:// or https:// URL, not {arguments.upstream!r}"
                 )
+            _serve_wire(arguments)
         elif arguments.command == "serve":
             serving = load_for_serving(arguments.target)
             if isinstance(serving, str):
                 arguments.subparser.error(serving)
             arguments.cassettes = serving
+            _serve_wire(arguments)
     except _ParserExit as exit_:
         return exit_.status
     try:
@@ -444,11 +461,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _convert_vcr(arguments.sources, Path(arguments.out), force=arguments.force)
         elif arguments.command == "serve" and arguments.record:
             status = run_record(
-                arguments.target, arguments.upstream, arguments.port, strict=arguments.strict
+                arguments.target,
+                arguments.upstream,
+                arguments.port,
+                strict=arguments.strict,
+                wire=arguments.wire,
             )
         elif arguments.command == "serve":
             status = run_serve(
-                arguments.cassettes, arguments.port, arguments.chunk, arguments.delay
+                arguments.cassettes,
+                arguments.port,
+                arguments.chunk,
+                arguments.delay,
+                arguments.wire,
             )
         else:
             status = _demo(arguments.model, arguments.fixture, arguments.max_turns)

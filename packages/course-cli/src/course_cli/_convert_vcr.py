@@ -148,11 +148,7 @@ def _report_notes(
     for index, call in zip(conversion.converted, conversion.cassette.calls, strict=True):
         response = call.response
         streamed = response.headers.get("content-type", "").startswith(_EVENT_STREAM)
-        if (
-            streamed
-            and 200 <= response.status < 300
-            and not streamed_wire(call.request.path, response)
-        ):
+        if streamed and 200 <= response.status < 300 and not streamed_wire(call.request, response):
             path = call.request.path.partition("?")[0]
             lines.append((index, f"unchecked: no installed wire claims the stream of {path}"))
     for index, line in sorted(lines, key=lambda pair: pair[0]):

@@ -13,9 +13,12 @@ whole stream language, whatever the port can carry).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from course_cli._cassette_check import check_cassette_file
+from course_cli._cassettes import claims_to_be_a_cassette_file
 from course_cli._check import CheckReport, unreadable_problem
 from course_cli._files import unreadable_reason
 from course_cli._output import json_line
@@ -107,7 +110,10 @@ def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckReport:
     """``course check --wire``: judge every file with the wire's grammar, one problem per bad file.
 
     A body is valid when it is the vendor's traffic, whether or not the
-    course port can carry what it holds.
+    course port can carry what it holds. A cassette named among them is
+    checked as one (``check_cassette_file``), its calls that record no wire
+    judged as ``wire``; a call recorded by another wire is one
+    ``VENDOR_WIRE_MISMATCH`` problem, never judged by either.
     A path that cannot be read at all, or holds no event stream for ``wire``
     (a ``.json`` error body, a ``.jsonl`` file on a wire whose events are
     named), is one ``FILE_UNREADABLE`` problem and plays nothing.
@@ -115,7 +121,14 @@ def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckReport:
     problems: list[Problem] = []
     responses = 0
     unreadable = 0
+    cassettes = 0
     for _index, path in enumerate(paths):
+        if unreadable_reason(path) is None and claims_to_be_a_cassette_file(path):
+            checked = asyncio.run(check_cassette_file(path, wire=wire.name))
+            responses += checked.calls
+            cassettes += 1
+            problems.extend(checked.problems)
+            continue
         reason = unreadable_reason(path) or unplayable_reason(path, wire)
         if reason is not None:
             problems.append(unreadable_problem(path, reason))
@@ -126,7 +139,11 @@ def check_recordings(paths: Sequence[str], wire: VendorPlugin) -> CheckReport:
         if problem is not None:
             problems.append(problem)
     return CheckReport(
-        files=len(paths), responses=responses, problems=tuple(problems), unreadable=unreadable
+        files=len(paths),
+        responses=responses,
+        problems=tuple(problems),
+        unreadable=unreadable,
+        cassettes=cassettes,
     )
 
 

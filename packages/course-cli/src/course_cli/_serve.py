@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from course_cli._cassettes import cassettes_under
@@ -65,6 +66,14 @@ installed vendor plug-in that cannot be loaded, and a recorded path two
 installed wires claim alike, are each one line on stderr before the banner
 ('course serve: VENDOR_PLUGIN_BROKEN: ...', 'VENDOR_WIRE_CONFLICT'); the
 server answers all the same.
+
+Each call is judged by the wire its cassette records with it (format 2),
+else by the wire its recorded host belongs to, else by its path. --wire W
+judges the calls that record no wire as W; a call recorded by another wire
+is cut at once with VENDOR_WIRE_MISMATCH (neither wire is picked). With
+--record, every call keeps the upstream's host, and --wire W is kept as
+the wire of each call: say it when the host and the path leave the wire
+open (an OpenAI-compatible server on a host of its own, a local one).
 
 Ctrl-C (SIGINT) or SIGTERM (kill PID: what stops a server started in the
 background of a script, where SIGINT is ignored) stops the server: every
@@ -155,6 +164,14 @@ def add_serve_arguments(serve: argparse.ArgumentParser) -> None:
         help="with --record: the API's base URL (https://api.anthropic.com)",
     )
     serve.add_argument(
+        "--wire",
+        metavar="WIRE",
+        help="the wire the calls speak (mistral, azure-openai-chat): with --record, kept with "
+        "every call, for an upstream whose host and paths leave it open; else, the wire that "
+        "judges each served call recording none (one recording another is refused, "
+        "VENDOR_WIRE_MISMATCH)",
+    )
+    serve.add_argument(
         "--no-strict",
         dest="strict",
         action="store_false",
@@ -172,13 +189,18 @@ def load_for_serving(target: str) -> list[tuple[str, Cassette]] | str:
 
 
 def run_serve(
-    cassettes: list[tuple[str, Cassette]], port: int, chunking: str, delay_ms: float
+    cassettes: list[tuple[str, Cassette]],
+    port: int,
+    chunking: str,
+    delay_ms: float,
+    wire: str | None = None,
 ) -> int:
     """Serve ``cassettes`` until stopped; 143 after SIGTERM, 2 when the port cannot be bound.
 
     Ctrl-C reaches the caller as ``KeyboardInterrupt`` once the server has
     stopped (every connection closed); SIGTERM stops it the same way, and
-    ``course serve: terminated`` goes to stderr.
+    ``course serve: terminated`` goes to stderr. ``wire`` (``--wire``)
+    judges the served calls that record no wire of their own.
     """
     # The server stack (uvicorn) loads here, not with the CLI: every other
     # command starts without it. And before the event loop runs, where an
@@ -193,7 +215,7 @@ def run_serve(
         cassettes,
         chunking=_CHUNKINGS[chunking],
         delay=delay_ms / 1000,
-        check=stream_judge_for,
+        check=stream_judge_for if wire is None else partial(stream_judge_for, wire=wire),
         report=_reporter(out, err),
     )
     server = LoopbackServer(responder, port=port)

@@ -27,12 +27,15 @@ if TYPE_CHECKING:
 __all__ = ["run_record"]
 
 
-def run_record(target: str, upstream: str, port: int, *, strict: bool) -> int:
+def run_record(
+    target: str, upstream: str, port: int, *, strict: bool, wire: str | None = None
+) -> int:
     """Record to the cassette ``target`` through ``upstream`` until stopped.
 
     143 after SIGTERM, 2 when the port cannot be bound or the cassette's
     folder cannot be made; Ctrl-C reaches the caller as ``KeyboardInterrupt``
-    once the cassette is written and the server stopped.
+    once the cassette is written and the server stopped. ``wire`` (``--wire``)
+    is kept as the wire of every call recorded.
     """
     # The server and client stacks load here, before the loop runs, as for a replay.
     from course_cassettes.proxy import RecordingProxy
@@ -48,7 +51,12 @@ def run_record(target: str, upstream: str, port: int, *, strict: bool) -> int:
         err(f"course serve: error: {path.parent}: cannot be made ({error.strerror})\n")
         return 2
     proxy = RecordingProxy(
-        upstream, path, check=stream_judge_for, strict=strict, report=_reporter(out, err)
+        upstream,
+        path,
+        check=stream_judge_for,
+        strict=strict,
+        report=_reporter(out, err),
+        wire=wire,
     )
     server = LoopbackServer(proxy, port=port)
     if strict:

@@ -61,6 +61,7 @@ from course_http._eventstream import (
 )
 from course_http._framing import SSE_FRAMING, EventDecoder, EventFraming
 from course_http._header_text import header_bytes, header_text
+from course_http._loopback_host import host_is_loopback, hostname_of
 from course_http._playback import (
     Playback,
     PlaybackExchange,
@@ -95,7 +96,7 @@ from course_http._sse import DEFAULT_MAX_FRAME_LENGTH, SseDecoder, SseEvent
 from course_http._status import ErrorBodyReader, VendorErrorBody, code_for_status
 from course_http._stream import ERROR_BODY_LIMIT, stream_events
 from course_http._timeouts import REPLAY_TIMEOUTS, Timeouts
-from course_http._transport import HttpTransport, LiveTransport, NetworkExchange
+from course_http._transport import WIRE_EXTENSION, HttpTransport, LiveTransport, NetworkExchange
 
 __all__ = [
     "DEFAULT_MAX_FRAME_LENGTH",
@@ -110,6 +111,7 @@ __all__ = [
     "SHORTEST_CREDENTIAL",
     "SSE_FRAMING",
     "TRANSPORT_HEADERS",
+    "WIRE_EXTENSION",
     "BodyJudge",
     "Chunking",
     "ClosedOnExit",
@@ -147,6 +149,8 @@ __all__ = [
     "encode_event_message",
     "header_bytes",
     "header_text",
+    "host_is_loopback",
+    "hostname_of",
     "masked_path",
     "playback_of",
     "playback_response",

@@ -40,6 +40,9 @@ class VendorErrorCode(StrEnum):
     VENDOR_WIRE_CONFLICT = "VENDOR_WIRE_CONFLICT"
     """Two registrations claim one wire name, or one recorded endpoint alike: none is picked."""
 
+    VENDOR_WIRE_MISMATCH = "VENDOR_WIRE_MISMATCH"
+    """A recorded call's wire is not the one asked for (``--wire``): neither is picked."""
+
     HTTP_CONNECT_FAILED = "HTTP_CONNECT_FAILED"
     """No connection: refused, name resolution, TLS, or a proxy failure."""
 

@@ -90,17 +90,32 @@ class RecordedRequest:
     """A request as a transport sent it: ``method``, ``path`` (query included), the JSON
     ``body`` parsed back from the bytes sent, and the ``headers`` sent (lower-case
     names, the HTTP client's own included) without the secret ones. The repr
-    masks a key query parameter of ``path`` (`MASKED_QUERY_KEYS`)."""
+    masks a key query parameter of ``path`` (`MASKED_QUERY_KEYS`).
+
+    A recording also says where the call went: ``host``, the host it was
+    sent to (``api.mistral.ai``, with ``:port`` when the URL gave one, a
+    loopback host without it; never a user, a password or a query), and
+    ``wire``, the wire that made it (``mistral``: the model that sent it,
+    or the wire its recorder was told),
+    each ``None`` when unknown. Neither is compared when a replay matches
+    requests: a cassette replays under any base URL."""
 
     method: str
     path: str
     body: JsonObject
     headers: frozendict[str, str]
+    host: str | None = None
+    wire: str | None = None
 
     def __repr__(self) -> str:
+        where = "".join(
+            f", {name}={value!r}"
+            for name, value in (("host", self.host), ("wire", self.wire))
+            if value is not None
+        )
         return (
             f"RecordedRequest(method={self.method!r}, path={masked_path(self.path)!r}, "
-            f"body={self.body!r}, headers={self.headers!r})"
+            f"body={self.body!r}, headers={self.headers!r}{where})"
         )
 
 

@@ -40,6 +40,7 @@ async def stream_events(
     vendor: str,
     describe_error: ErrorBodyReader,
     framing: EventFraming = SSE_FRAMING,
+    wire: str | None = None,
 ) -> AsyncGenerator[SseEvent, None]:
     """Send ``request`` through ``transport`` and yield the response's events as they arrive.
 
@@ -49,7 +50,9 @@ async def stream_events(
     the task iterating it, releases the connection at once; iterate it under
     ``contextlib.aclosing`` so an early stop closes it too. A body that just
     ends is not an error here: the vendor's parser decides whether its
-    terminal event came.
+    terminal event came. ``wire`` names the wire the call speaks, when the
+    caller knows it (a vendor model passes its own): the transport passes it
+    on with the request (`HttpTransport.open`), so a recording keeps it.
 
     Raises `VendorError` with ``vendor=vendor``:
 
@@ -71,13 +74,15 @@ async def stream_events(
     secret headers' values, its `MASKED_QUERY_KEYS` query values) are
     scrubbed from whatever the server or the client says, and an exception
     of the client that shows one is not chained. Raises ``TypeError``
-    when ``transport`` or ``request`` is of the wrong type, or ``describe_error``
+    when ``transport``, ``request`` or ``wire`` is of the wrong type, or ``describe_error``
     returns something other than a `VendorErrorBody` or ``None``.
     """
     if not isinstance(transport, HttpTransport):
         raise TypeError(f"transport must be an HttpTransport, not {type(transport).__name__}")
     if type(request) is not HttpRequest:
         raise TypeError(f"request must be an HttpRequest, not {type(request).__name__}")
+    if wire is not None and type(wire) is not str:
+        raise TypeError(f"wire must be a str or None, not {type(wire).__name__}")
     secrets = request_secrets(request.headers, request.path)
     if type(framing) is not EventFraming:
         raise TypeError(f"framing must be an EventFraming, not {type(framing).__name__}")
@@ -86,7 +91,7 @@ async def stream_events(
     response: httpx2.Response | None = None
     failure: VendorError | None = None
     try:
-        response = await transport.open(request)
+        response = await transport.open(request, wire=wire)
         await _check_response(response, vendor, describe_error, framing.media_types)
         in_body = True
         chunks = response.aiter_bytes()

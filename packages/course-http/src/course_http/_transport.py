@@ -12,7 +12,12 @@ from course_http._log_masking import CLIENT_LOGGERS, mask_query_credentials
 from course_http._request import HttpRequest
 from course_http._timeouts import Timeouts
 
-__all__ = ["HttpTransport", "LiveTransport", "NetworkExchange"]
+__all__ = ["WIRE_EXTENSION", "HttpTransport", "LiveTransport", "NetworkExchange"]
+
+WIRE_EXTENSION = "course_wire"
+"""The httpx2 request extension naming the wire a call speaks (``"mistral"``), when its
+sender knows it: set by `HttpTransport.open` for a vendor model's calls, read by a
+recording transport, which keeps it in the cassette."""
 
 # The client logs each request's URL: a key sent in the query must not be in it.
 mask_query_credentials(*CLIENT_LOGGERS)
@@ -82,13 +87,17 @@ class HttpTransport(ClosedOnExit):
         Called once, by the constructor; the client closes it in `aclose`.
         """
 
-    async def open(self, request: HttpRequest) -> httpx2.Response:
+    async def open(self, request: HttpRequest, *, wire: str | None = None) -> httpx2.Response:
         """Send ``request``; return the response as soon as its headers arrive, its body unread.
 
         The transport contract `stream_events` reads a call through: the
         request goes to the base URL joined with ``request.path``, with
         ``request.headers`` and ``content-type: application/json`` and
-        ``accept: text/event-stream``, under `timeouts`. The caller reads the
+        ``accept: text/event-stream``, under `timeouts`. ``wire``, the wire
+        the call speaks when the caller knows it (a vendor model does), goes
+        with the request as its `WIRE_EXTENSION`, for a recording to keep;
+        nothing is sent of it. Raises ``TypeError`` when ``wire`` is neither
+        a ``str`` nor ``None``. The caller reads the
         body (``aiter_bytes``: decoded as its ``Content-Encoding`` says) and
         closes the response (``aclose``), which releases its connection.
         Raises the HTTP client's ``httpx2.HTTPError`` s (a connection that
@@ -99,11 +108,14 @@ class HttpTransport(ClosedOnExit):
         """
         if self._closed:
             raise RuntimeError(f"{type(self).__name__} is closed")
+        if wire is not None and type(wire) is not str:
+            raise TypeError(f"wire must be a str or None, not {type(wire).__name__}")
         outgoing = self._client.build_request(
             request.method,
             request.path,
             content=request.content,
             headers={**request.headers, **_REQUEST_HEADERS},
+            extensions=None if wire is None else {WIRE_EXTENSION: wire},
         )
         return await self._client.send(outgoing, stream=True)
 

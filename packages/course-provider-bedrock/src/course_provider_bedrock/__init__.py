@@ -14,8 +14,9 @@
   `ConverseException` that ended it).
 - `ConverseMapping`: the wire's mapping, the grammar's events as course chunks
   and one terminal response, refusing what the course protocol cannot carry.
-- `signed_headers`: botocore's SigV4 signature of one request; `request_headers`,
-  the headers of a call made with a Bedrock API key.
+- `signed_headers`: botocore's SigV4 signature of one request (botocore is the
+  `SIGV4_EXTRA`, ``course-provider-bedrock[sigv4]``, imported at the first
+  signed call); `request_headers`, the headers of a call made with a Bedrock API key.
 - `describe_error`: the vendor's JSON error body, read into a ``course_http.VendorErrorBody``.
 - `WIRE` (``"bedrock-converse"``), `STREAM_PATH` (``/model/{model}/converse-stream``),
   `CONVERSE_PLUGIN`: the wire as the vendor registry knows it.
@@ -26,7 +27,7 @@ This package imports no network module: the transport lives in ``course_http``.
 
 import inspect as _inspect
 
-from course_provider_bedrock._auth import request_headers, signed_headers
+from course_provider_bedrock._auth import SIGV4_EXTRA, request_headers, signed_headers
 from course_provider_bedrock._config import BedrockConfig
 from course_provider_bedrock._errors import describe_error
 from course_provider_bedrock._framing import CONVERSE_FRAMING, ConverseDecoder
@@ -51,6 +52,7 @@ from course_provider_bedrock._wire import STREAM_PATH, WIRE
 __all__ = [
     "CONVERSE_FRAMING",
     "CONVERSE_PLUGIN",
+    "SIGV4_EXTRA",
     "STREAM_PATH",
     "WIRE",
     "BedrockConfig",

@@ -8,6 +8,7 @@ a ``"missing"`` one, or a cassette that cannot be used, fails the test.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,7 @@ class Opening:
             replay_first=recorded,
             check=self.check,
             strict=options.strict,
+            wire=options.wire,
         )
 
     def httpx_transport(
@@ -100,6 +102,7 @@ class Opening:
             replay_first=recorded,
             check=self.check,
             strict=options.strict,
+            wire=options.wire,
         )
 
     @property
@@ -107,8 +110,13 @@ class Opening:
         """The strict check of each stream: the registry's wires' grammars, unless ``strict=False``.
 
         A replay also honours what the cassette says (``strict: false``).
+        With ``wire=`` on the marker, a call that records no wire is judged as
+        that wire, and one that records another is ``VENDOR_WIRE_MISMATCH``.
         """
-        return stream_judge_for if self.options.strict else None
+        if not self.options.strict:
+            return None
+        wire = self.options.wire
+        return stream_judge_for if wire is None else partial(stream_judge_for, wire=wire)
 
     def recorded(self) -> Cassette | None:
         """The cassette a replay or an extension plays first; ``None`` for a new recording.

@@ -38,6 +38,7 @@ _KNOWN = frozenset(
         "faults",
         "chunking",
         "strict",
+        "wire",
         "prompt_cache",
         "prompt_cache_exempt",
     }
@@ -56,6 +57,10 @@ class CassetteOptions:
     the test fails when a call of its cassette moved the request prefix its
     wire cached for an earlier call; ``prompt_cache_exempt`` is why a test is
     left out of a suite's prompt-cache check (``None``: it is not).
+    ``wire`` is the wire the test's calls speak when their sender names none
+    (an official SDK's): kept with each call recorded, and on replay it
+    judges the calls that record no wire (``None``: the cassette's readers
+    tell it from each call's host and path).
     """
 
     name: str
@@ -65,6 +70,7 @@ class CassetteOptions:
     faults: Mapping[int, ReplayFault]
     chunking: Chunking
     strict: bool = True
+    wire: str | None = None
     prompt_cache: bool = False
     prompt_cache_exempt: str | None = None
 
@@ -143,6 +149,11 @@ def options_from_marker(
     strict = kwargs.get("strict", True)
     if type(strict) is not bool:
         raise TypeError("course_cassette(strict=...) must be True or False")
+    wire = kwargs.get("wire")
+    if wire is not None and type(wire) is not str:
+        raise TypeError(
+            f"course_cassette(wire=...) must be a wire name (a str), not {type(wire).__name__}"
+        )
     prompt_cache, exempt = _prompt_cache(kwargs, own)
     return CassetteOptions(
         name=name,
@@ -152,6 +163,7 @@ def options_from_marker(
         faults=dict(faults),
         chunking=chunking,
         strict=strict,
+        wire=wire,
         prompt_cache=prompt_cache,
         prompt_cache_exempt=exempt,
     )

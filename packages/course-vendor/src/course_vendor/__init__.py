@@ -41,8 +41,10 @@
   into a `VendorRegistry` (`installed_vendors`; `rescan_installed_vendors`
   scans again); `vendor_names` lists the installed wires without importing
   them, `load_vendor` imports one, `vendor_for_path` finds the wire a
-  recorded request path belongs to, passing over a broken plug-in, which
-  `registry_problems` names with every wire name claimed twice.
+  recorded request path belongs to and `vendor_for_call` the wire of a
+  recorded call (the wire it records, else its host's, else its path's),
+  passing over a broken plug-in, which `registry_problems` names with
+  every wire name claimed twice.
 - Each wire's two halves: its `WireGrammar` (the vendor's whole documented
   stream language, a synchronous fold of frames into validated `WireEvent` s
   and a typed result) and its `WireMapping` (those events as course chunks,
@@ -50,10 +52,11 @@
   carry).
 - The strict check of a recording, by the grammar alone: `StreamJudge`
   judges a body as its bytes pass, `judge_body` a whole one;
-  `stream_judge_for` gives the judge of a response to a path (the cassette
-  transports' ``StreamJudges``), `recorded_stream_problem` judges a whole
-  recorded response with it (the cassettes' ``StreamCheck``; `streamed_wire`
-  says which wire judges it).
+  `stream_judge_for` gives the judge of a response to a recorded call (the
+  cassette transports' ``StreamJudges``), `recorded_stream_problem` judges a
+  whole recorded response with it (the cassettes' ``StreamCheck``;
+  `streamed_wire` says which wire judges it, `call_wire` which wire a call
+  speaks, refusing a ``--wire`` the call's recorded wire disagrees with).
 - The prompt-cache check: each wire declares what its vendor caches of a
   request (`VendorPlugin.cache_prefix`, a `CachePrefix` of `PrefixPart` s,
   read with `each_part` and `without_key`); `prompt_cache_moves` finds each
@@ -67,6 +70,7 @@ import inspect as _inspect
 
 from course_vendor._api_key import checked_api_key
 from course_vendor._cache_prefix import CachePrefix, PrefixPart, each_part, without_key
+from course_vendor._call_wire import call_wire
 from course_vendor._config import VendorConfig
 from course_vendor._config_errors import VendorConfigError, VendorConfigErrorCode, config_error
 from course_vendor._content_support import CONTENT_KINDS, ContentSupport, MediaRule
@@ -99,6 +103,7 @@ from course_vendor._registry import (
     load_vendor,
     registry_problems,
     rescan_installed_vendors,
+    vendor_for_call,
     vendor_for_path,
     vendor_names,
 )
@@ -158,6 +163,7 @@ __all__ = [
     "WireMapping",
     "body_object",
     "cache_prefix_difference",
+    "call_wire",
     "check_sendable",
     "checked_api_key",
     "config_error",
@@ -183,6 +189,7 @@ __all__ = [
     "token_count",
     "tool_arguments",
     "usage_counts",
+    "vendor_for_call",
     "vendor_for_path",
     "vendor_names",
     "without_key",

@@ -22,7 +22,7 @@ from course_http import RecordedRequest, VendorError, VendorErrorCode
 from course_protocol import JsonDifference, first_json_difference
 from course_protocol.untrusted import type_name
 from course_vendor._cache_prefix import CachePrefix
-from course_vendor._registry import vendor_for_path
+from course_vendor._registry import vendor_for_call
 from course_vendor._vendor_plugin import VendorPlugin
 
 __all__ = ["PromptCacheMove", "cache_prefix_difference", "prompt_cache_moves"]
@@ -62,8 +62,9 @@ def prompt_cache_moves(requests: Sequence[RecordedRequest]) -> tuple[PromptCache
 
     Each call is compared with the last call before it to the same wire,
     endpoint (its query left out) and `CachePrefix.scope`: calls to other
-    wires between them, or to another model, change nothing. A call to a
-    path no installed wire claims, or claimed by a wire that declares no
+    wires between them, or to another model, change nothing. A call's wire
+    is the one it records, else its host's, else its path's
+    (`vendor_for_call`). A call no installed wire claims, or one claimed by a wire that declares no
     `VendorPlugin.cache_prefix`, is not compared (nor is one two wires claim
     alike: the stream check names that conflict). Raises `VendorError`
     ``VENDOR_PLUGIN_BROKEN`` when a wire's ``cache_prefix`` raises or
@@ -74,7 +75,7 @@ def prompt_cache_moves(requests: Sequence[RecordedRequest]) -> tuple[PromptCache
     for index, request in enumerate(requests):
         path = request.path.partition("?")[0]
         try:
-            plugin = vendor_for_path(path)
+            plugin = vendor_for_call(path, host=request.host, wire=request.wire)
         except VendorError:
             continue
         if plugin is None or plugin.cache_prefix is None:

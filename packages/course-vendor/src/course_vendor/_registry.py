@@ -16,6 +16,11 @@ not what it claims, is a typed problem of its own wire
 (``VENDOR_PLUGIN_BROKEN``) and never stops another wire from working; a
 wire name or an endpoint that two registrations claim is a typed conflict
 (``VENDOR_WIRE_CONFLICT``) naming both, never settled by install order.
+
+Over 300 lines on purpose: which wire a name, a path or a recorded call
+belongs to is one ranking over one scan of the registrations, and apart the
+rules would drift (a path claimed one way by the check and another by the
+call's host).
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 from typing import final
 
-from course_http import VendorError, VendorErrorCode
+from course_http import VendorError, VendorErrorCode, host_is_loopback
 from course_protocol.untrusted import shown
+from course_vendor._hosts import host_is_of
 from course_vendor._registration import Registration, endpoint_conflict, loaded, name_conflict
 from course_vendor._vendor_plugin import VendorPlugin
 
@@ -36,6 +42,7 @@ __all__ = [
     "load_vendor",
     "registry_problems",
     "rescan_installed_vendors",
+    "vendor_for_call",
     "vendor_for_path",
     "vendor_names",
 ]
@@ -144,13 +151,45 @@ class VendorRegistry:
                 continue
             rank = (base == plugin.default_base_path, len(plugin.wire.path))
             ranked.append((rank, registration, plugin))
-        if not ranked:
-            return None
-        best = max(rank for rank, _, _ in ranked)
-        winners = [(registration, plugin) for rank, registration, plugin in ranked if rank == best]
-        if len(winners) > 1:
-            raise endpoint_conflict(path, [registration for registration, _ in winners])
-        return winners[0][1]
+        return _best(path, ranked)
+
+    def for_call(
+        self, path: str, *, host: str | None = None, wire: str | None = None
+    ) -> VendorPlugin | None:
+        """The plug-in of a recorded call to ``path`` (its query left out), sent to ``host``.
+
+        ``wire``, the wire the cassette records for the call (the model's
+        that made it, or the one its recording was told), decides: its
+        plug-in, whatever the path (`load`, with its errors). Else a host
+        that is not loopback decides among the wires whose default base URL
+        is on it (`course_vendor`'s host rule: Mistral's ``api.mistral.ai``,
+        Azure's ``*.openai.azure.com``): the one whose endpoint the path is
+        (ranked as `for_path` ranks), or ``None`` when none of them serves
+        the path (the host is known, and no wire of it answers there). Else
+        (no host, a loopback one, one no wire has) the path alone decides
+        (`for_path`: a dialect only under its own base path). Raises
+        `VendorError` as `load` does for a recorded wire, and
+        ``VENDOR_WIRE_CONFLICT`` when two wires of the host, or of the path,
+        claim it alike.
+        """
+        if wire is not None:
+            return self.load(wire)
+        if host is None or host_is_loopback(host):
+            return self.for_path(path)
+        ranked: list[tuple[tuple[bool, int], Registration, VendorPlugin]] = []
+        known_host = False
+        for registration in self._registrations:
+            plugin = self._outcome(registration)
+            if isinstance(plugin, VendorError) or not host_is_of(host, plugin.base_url):
+                continue
+            known_host = True
+            base = plugin.wire.base_path(path)
+            if base is not None:
+                rank = (base == plugin.default_base_path, len(plugin.wire.path))
+                ranked.append((rank, registration, plugin))
+        if not known_host:
+            return self.for_path(path)
+        return _best(path, ranked)
 
     def _claims(self, dialect: VendorPlugin, base: str) -> bool:
         """Whether ``dialect`` claims a path under ``base``: its own, not its base wire's."""
@@ -187,6 +226,19 @@ class VendorRegistry:
             # Another thread may have loaded it meanwhile: the first outcome kept is everyone's.
             outcome = self._outcomes.setdefault(registration, loaded(registration))
         return outcome
+
+
+def _best(
+    path: str, ranked: list[tuple[tuple[bool, int], Registration, VendorPlugin]]
+) -> VendorPlugin | None:
+    """The one plug-in of the best rank; ``None`` for none; a conflict for several."""
+    if not ranked:
+        return None
+    best = max(rank for rank, _, _ in ranked)
+    winners = [(registration, plugin) for rank, registration, plugin in ranked if rank == best]
+    if len(winners) > 1:
+        raise endpoint_conflict(path, [registration for registration, _ in winners])
+    return winners[0][1]
 
 
 _installed: VendorRegistry | None = None
@@ -232,6 +284,17 @@ def load_vendor(name: str) -> VendorPlugin:
     cannot be imported or is not a `VendorPlugin` named ``name``.
     """
     return installed_vendors().load(name)
+
+
+def vendor_for_call(
+    path: str, *, host: str | None = None, wire: str | None = None
+) -> VendorPlugin | None:
+    """The installed plug-in of a recorded call (`VendorRegistry.for_call`): by its recorded
+    ``wire``, else its ``host``, else its ``path``.
+
+    Raises `VendorError` as `VendorRegistry.for_call` does.
+    """
+    return installed_vendors().for_call(path, host=host, wire=wire)
 
 
 def vendor_for_path(path: str) -> VendorPlugin | None:

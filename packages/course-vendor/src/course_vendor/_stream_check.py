@@ -3,11 +3,16 @@
 What ``course check`` does to each call of a cassette, and what the cassette
 transports do to each stream they record or replay (`stream_judge_for`, their
 ``StreamJudges``): a 2xx response whose media type is its wire's framing, to a
-path a wire claims (`vendor_for_path`), is cut into frames by that framing and
+call a wire claims (`call_wire`: the wire the cassette records with the
+call, else the one its host and path say), is cut into frames by that framing and
 judged by that wire's `WireGrammar` as its bytes pass. No event loop,
 thread, client or model is involved, so the check costs about what framing
 the body and decoding its JSON cost, and it judges what the vendor
 documents, not what the course port carries.
+
+Over 300 lines on purpose: the judge and the three ways it is given (a body
+as it passes, a whole body, a recorded call) are one mechanism, and apart
+each would be half of the rule of what is judged.
 """
 
 from __future__ import annotations
@@ -18,9 +23,16 @@ from typing import Any, Final, final
 
 from returns.result import Failure, Result, Success
 
-from course_http import BodyJudge, EventDecoder, RecordedResponse, VendorError, VendorErrorCode
+from course_http import (
+    BodyJudge,
+    EventDecoder,
+    RecordedRequest,
+    RecordedResponse,
+    VendorError,
+    VendorErrorCode,
+)
+from course_vendor._call_wire import call_wire
 from course_vendor._grammar import WireGrammar
-from course_vendor._registry import vendor_for_path
 from course_vendor._vendor_plugin import VendorPlugin
 
 __all__ = [
@@ -43,27 +55,32 @@ def _content_encoding(headers: Mapping[str, str]) -> str:
     return headers.get("content-encoding", "").strip().lower()
 
 
-def streamed_wire(path: str, response: RecordedResponse) -> VendorPlugin | None:
-    """The wire whose grammar judges ``response`` to a request to ``path``, or ``None``.
+def streamed_wire(
+    call: RecordedRequest | str, response: RecordedResponse, *, wire: str | None = None
+) -> VendorPlugin | None:
+    """The wire whose grammar judges ``response`` to the recorded request ``call``, or ``None``.
 
-    ``None`` unless the response is a 2xx in one of the media types of the
-    wire's framing (``text/event-stream`` for most), in a content coding a
-    judge reads (none, ``gzip``, ``deflate``), and a wire claims the path
-    (its query left out): an error status, a JSON body, a path no wire
-    streams from is what was recorded, not a stream to judge. A plug-in
-    that cannot be used is passed over (`vendor_for_path`). Raises
-    `VendorError` ``VENDOR_WIRE_CONFLICT`` when two wires claim the path
-    alike.
+    ``call`` is the recorded request (its path, and the host and wire the
+    cassette keeps), or its path alone (a cassette of format 1, a recorded
+    body). ``None`` unless the response is a 2xx in one of the media types
+    of the wire's framing (``text/event-stream`` for most), in a content
+    coding a judge reads (none, ``gzip``, ``deflate``), and a wire claims
+    the call (`call_wire`): an error status, a JSON body, a call no wire
+    streams is what was recorded, not a stream to judge. A plug-in that
+    cannot be used is passed over when the path decides. Raises
+    `VendorError` as `call_wire` does.
     """
-    return _judged_wire(path, response.status, response.headers)
+    return _judged_wire(call, response.status, response.headers, wire)
 
 
-def _judged_wire(path: str, status: int, headers: Mapping[str, str]) -> VendorPlugin | None:
+def _judged_wire(
+    call: RecordedRequest | str, status: int, headers: Mapping[str, str], wire: str | None
+) -> VendorPlugin | None:
     if not 200 <= status < 300:
         return None
     if _content_encoding(headers) not in _DECODED_ENCODINGS:
         return None
-    plugin = vendor_for_path(path.partition("?")[0])
+    plugin = call_wire(call, wire=wire)
     if plugin is None:
         return None
     if _media_type(headers) not in plugin.wire.framing.media_types:
@@ -186,16 +203,28 @@ def judge_body(
     return Success(judge.result) if problem is None else Failure(problem)
 
 
-def stream_judge_for(path: str, status: int, headers: Mapping[str, str]) -> BodyJudge | None:
-    """The judge of a response body to a request to ``path``, or ``None`` when no wire judges it.
+def stream_judge_for(
+    call: RecordedRequest | str,
+    status: int,
+    headers: Mapping[str, str],
+    *,
+    wire: str | None = None,
+) -> BodyJudge | None:
+    """The judge of a response body to the recorded request ``call``, or ``None`` when no wire
+    judges it.
 
-    A ``course_cassettes.StreamJudges``: ``status`` and ``headers``
-    (lower-case names) are the response's. ``None`` unless a wire judges it
-    (`streamed_wire`'s rule). The judge is the wire's `StreamJudge`, whose
-    problems say the wire (``judged on anthropic-messages: event 3: ...``).
+    A ``course_cassettes.StreamJudges``: ``call`` is the request as the
+    cassette holds it (or its path alone), ``status`` and ``headers``
+    (lower-case names) are the response's; ``wire`` is the wire asked for
+    (`call_wire`; ``functools.partial`` makes a check of it). ``None`` unless
+    a wire judges it (`streamed_wire`'s rule). The judge is the wire's
+    `StreamJudge`, whose problems say the wire (``judged on
+    anthropic-messages: event 3: ...``); a call no one wire may judge (two
+    claim it alike, it records a wire that cannot be used or another than
+    ``wire``) gets a judge that refuses it with that `VendorError`.
     """
     try:
-        plugin = _judged_wire(path, status, headers)
+        plugin = _judged_wire(call, status, headers, wire)
     except VendorError as conflict:
         return _Refused(conflict)
     if plugin is None:
@@ -251,20 +280,25 @@ class _Refused:
         return self._problem
 
 
-def recorded_stream_problem(path: str, response: RecordedResponse) -> VendorError | None:
-    """The problem the grammar of ``path``'s wire finds in the recorded ``response``, or ``None``.
+def recorded_stream_problem(
+    call: RecordedRequest | str, response: RecordedResponse, *, wire: str | None = None
+) -> VendorError | None:
+    """The problem the grammar of ``call``'s wire finds in the recorded ``response``, or ``None``.
 
-    A ``course_cassettes.StreamCheck``: the recorded body fed to the judge
-    `stream_judge_for` gives, as a replay feeds it. ``None`` when no wire
-    judges it. A response recorded cut short (``end`` not ``"complete"``) is
-    judged only up to its cut: its missing end is how it was recorded, not
-    a problem. When two installed wires claim the path alike, their
-    ``VENDOR_WIRE_CONFLICT`` is the problem: the stream is not judged by a
-    wire picked by name. Never raises for what the body holds, nor for a
-    plug-in of another wire that cannot be used.
+    A ``course_cassettes.StreamCheck``: ``call`` is the recorded request
+    (or its path alone), ``wire`` the wire asked for (`call_wire`); the
+    recorded body is fed to the judge `stream_judge_for` gives, as a replay
+    feeds it. ``None`` when no wire judges it. A response recorded cut
+    short (``end`` not ``"complete"``) is judged only up to its cut: its
+    missing end is how it was recorded, not a problem. When no one wire may
+    judge it (two claim it alike: ``VENDOR_WIRE_CONFLICT``; it records a
+    wire not installed: ``VENDOR_UNKNOWN_WIRE``; another wire than ``wire``:
+    ``VENDOR_WIRE_MISMATCH``), that is the problem: the stream is not
+    judged by a wire picked by name. Never raises for what the body holds,
+    nor for a plug-in of another wire that cannot be used.
     """
     try:
-        plugin = streamed_wire(path, response)
+        plugin = streamed_wire(call, response, wire=wire)
     except VendorError as conflict:
         return conflict
     if plugin is None:

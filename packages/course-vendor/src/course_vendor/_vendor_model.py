@@ -340,5 +340,7 @@ class VendorModel(ClosedOnExit, Generic[C]):
             vendor=self._wire.vendor,
             describe_error=self._wire.describe_error,
             framing=self._wire.framing,
+            # A recording keeps the wire with the call: its path alone may be several wires'.
+            wire=self._wire.vendor,
         )
         await forward_source(stream, signal, events, self._parser(request_id))
