@@ -33,7 +33,10 @@
   Azure OpenAI resource, in its deployment form (``api_version``) or its
   ``/openai/v1/`` form, with an ``api-key`` or an Entra ID token;
   `describe_azure_error` reads its error bodies; ``AZURE_OPENAI_CHAT`` is
-  its Chat dialect (content-filter annotations).
+  its Chat dialect (content-filter annotations), ``AZURE_OPENAI_RESPONSES``
+  its Responses dialect (OpenAI's stream under Azure's wire name).
+- `ResponsesDialect`: a server of the Responses API, the wire its errors
+  name; `OPENAI_RESPONSES` is OpenAI's own.
 - `CHAT_WIRE` and `RESPONSES_WIRE`: the wires' names (``"openai-chat"``,
   ``"openai-responses"``), with their endpoint paths.
 
@@ -108,6 +111,11 @@ from course_provider_openai._plugin import (
     VLLM_PLUGIN,
     XAI_PLUGIN,
 )
+from course_provider_openai._responses_dialect import (
+    AZURE_OPENAI_RESPONSES,
+    OPENAI_RESPONSES,
+    ResponsesDialect,
+)
 from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
@@ -134,6 +142,7 @@ __all__ = [
     "AZURE_CHAT_PLUGIN",
     "AZURE_ENDPOINT_VARIABLE",
     "AZURE_OPENAI_CHAT",
+    "AZURE_OPENAI_RESPONSES",
     "AZURE_RESPONSES_API_VERSION",
     "AZURE_RESPONSES_PLUGIN",
     "AZURE_RESPONSES_WIRE",
@@ -151,6 +160,7 @@ __all__ = [
     "OLLAMA",
     "OLLAMA_PLUGIN",
     "OPENAI_CHAT",
+    "OPENAI_RESPONSES",
     "OPENROUTER",
     "OPENROUTER_PLUGIN",
     "RESPONSES_PATH",
@@ -178,6 +188,7 @@ __all__ = [
     "OpenAIChatModel",
     "OpenAIConfig",
     "OpenAIResponsesModel",
+    "ResponsesDialect",
     "ResponsesError",
     "ResponsesFunctionCall",
     "ResponsesGrammar",

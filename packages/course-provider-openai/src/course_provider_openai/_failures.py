@@ -10,15 +10,14 @@ words), never by its text.
 
 from __future__ import annotations
 
-from typing import Final, NoReturn, final
+from typing import NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol.untrusted import shown
-from course_provider_openai import _responses_wire
 from course_provider_openai._errors import ErrorDescription, error_account, error_fields
 from course_vendor import EventFailures
 
-__all__ = ["RESPONSES_FAILURES", "OpenAIFailures"]
+__all__ = ["OpenAIFailures"]
 
 
 @final
@@ -63,7 +62,3 @@ class OpenAIFailures(EventFailures):
             vendor_code=code,
             vendor_message=message,
         )
-
-
-RESPONSES_FAILURES: Final = OpenAIFailures(_responses_wire.WIRE)
-"""How the Responses API modules fail (``vendor`` ``"openai-responses"``)."""

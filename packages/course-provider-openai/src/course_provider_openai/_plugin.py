@@ -43,6 +43,7 @@ from course_provider_openai._models import (
     OpenAIResponsesModel,
     chat_vendor_wire,
 )
+from course_provider_openai._responses_dialect import AZURE_OPENAI_RESPONSES
 from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_vendor import VendorPlugin
 
@@ -173,7 +174,7 @@ AZURE_RESPONSES_PLUGIN = VendorPlugin(
     base_url_variable=AZURE_ENDPOINT_VARIABLE,
     named_events=False,
     replay_model=_azure_responses_model,
-    grammar=ResponsesGrammar,
+    grammar=partial(ResponsesGrammar, AZURE_OPENAI_RESPONSES),
     cache_prefix=responses_cache_prefix,
 )
 """Azure OpenAI's Responses API in its deployment form (``/openai/responses``)."""
