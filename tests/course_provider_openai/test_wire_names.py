@@ -22,6 +22,7 @@ from course_provider_openai import (
     CHAT_DIALECTS,
     OPENAI_CHAT,
     OPENAI_RESPONSES,
+    RESPONSES_DIALECTS,
     ChatDialect,
     ChatMapping,
     ResponsesDialect,
@@ -52,7 +53,7 @@ from tests.course_provider_openai.driving import replay
 Code = VendorErrorCode
 
 CHAT_WIRES = (OPENAI_CHAT, *CHAT_DIALECTS, AZURE_OPENAI_CHAT)
-RESPONSES_WIRES = (OPENAI_RESPONSES, AZURE_OPENAI_RESPONSES)
+RESPONSES_WIRES = (OPENAI_RESPONSES, *RESPONSES_DIALECTS, AZURE_OPENAI_RESPONSES)
 ROLE = chunk({"role": "assistant", "content": ""})
 
 CHAT_REFUSED_EVENTS: dict[str, tuple[list[object], Code, int]] = {

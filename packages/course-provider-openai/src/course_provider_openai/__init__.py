@@ -29,14 +29,17 @@
   (``OPENROUTER`` ...), each registered as a wire of its own
   (``OPENROUTER_PLUGIN`` ...); ``OpenAIChatModel(config, dialect=GROQ)``
   speaks one.
+- `ResponsesDialect`: a server's differences from the Responses API, declared
+  the same way; `OPENAI_RESPONSES` declares none, `RESPONSES_DIALECTS` holds
+  OpenRouter's (``OPENROUTER_RESPONSES``: ``[DONE]`` after the terminal),
+  registered as ``openrouter-responses`` (``OPENROUTER_RESPONSES_PLUGIN``);
+  ``OpenAIResponsesModel(config, dialect=OPENROUTER_RESPONSES)`` speaks it.
 - `AzureOpenAIChatModel` and `AzureOpenAIResponsesModel`: both APIs on an
   Azure OpenAI resource, in its deployment form (``api_version``) or its
   ``/openai/v1/`` form, with an ``api-key`` or an Entra ID token;
   `describe_azure_error` reads its error bodies; ``AZURE_OPENAI_CHAT`` is
   its Chat dialect (content-filter annotations), ``AZURE_OPENAI_RESPONSES``
   its Responses dialect (OpenAI's stream under Azure's wire name).
-- `ResponsesDialect`: a server of the Responses API, the wire its errors
-  name; `OPENAI_RESPONSES` is OpenAI's own.
 - `CHAT_WIRE` and `RESPONSES_WIRE`: the wires' names (``"openai-chat"``,
   ``"openai-responses"``), with their endpoint paths.
 
@@ -106,6 +109,7 @@ from course_provider_openai._plugin import (
     MISTRAL_PLUGIN,
     OLLAMA_PLUGIN,
     OPENROUTER_PLUGIN,
+    OPENROUTER_RESPONSES_PLUGIN,
     RESPONSES_PLUGIN,
     TOGETHER_PLUGIN,
     VLLM_PLUGIN,
@@ -114,6 +118,8 @@ from course_provider_openai._plugin import (
 from course_provider_openai._responses_dialect import (
     AZURE_OPENAI_RESPONSES,
     OPENAI_RESPONSES,
+    OPENROUTER_RESPONSES,
+    RESPONSES_DIALECTS,
     ResponsesDialect,
 )
 from course_provider_openai._responses_grammar import ResponsesGrammar
@@ -163,6 +169,9 @@ __all__ = [
     "OPENAI_RESPONSES",
     "OPENROUTER",
     "OPENROUTER_PLUGIN",
+    "OPENROUTER_RESPONSES",
+    "OPENROUTER_RESPONSES_PLUGIN",
+    "RESPONSES_DIALECTS",
     "RESPONSES_PATH",
     "RESPONSES_PLUGIN",
     "RESPONSES_WIRE",

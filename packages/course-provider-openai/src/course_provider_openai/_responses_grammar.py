@@ -93,11 +93,11 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
     ``queued``/``in_progress`` and the output items' events, and one
     terminal: ``response.completed``, ``response.incomplete``,
     ``response.failed``, or an ``error`` event, after which only a
-    ``response.failed`` may follow. After the terminal a ``[DONE]`` frame
-    is accepted once (what OpenRouter sends; the official SDK stops
-    reading at it on every stream); anything else is ``VENDOR_EVENT_ORDER``.
-    ``dialect`` is the server's `ResponsesDialect` (OpenAI's own by
-    default), whose wire names every error.
+    ``response.failed`` may follow. ``dialect`` is the server's
+    `ResponsesDialect` (OpenAI's own by default): when it declares a
+    ``done_marker``, one ``[DONE]`` frame is accepted after the terminal
+    (what OpenRouter sends); anything else after the terminal, and any
+    ``[DONE]`` on OpenAI's own stream, is ``VENDOR_EVENT_ORDER``.
 
     Raises `course_http.VendorError` (``vendor`` the dialect's wire,
     ``"openai-responses"`` for OpenAI's own):
@@ -231,25 +231,29 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         self._next_sequence = sequence + 1
 
     def _after_terminal(self, frame: SseEvent, index: int) -> WireEvent | None:
-        if frame.data == _DONE and not self._marked_done:
-            self._marked_done = True
-            return None
-        if not self._closes_an_error(frame, index):
-            self._failures.fail(
-                _Code.VENDOR_EVENT_ORDER, index, "follows the terminal event; only [DONE] may"
-            )
-        self._terminal = False
-        try:
-            return self._read(frame, index)
-        finally:
-            self._terminal = True
+        marker = self._dialect.done_marker
+        if frame.data == _DONE:
+            if marker and not self._marked_done:
+                self._marked_done = True
+                return None
+        # A frame that is not even an event says so first, wherever it is (as on Chat).
+        elif self._closes_an_error(event_object(frame.data, vendor=self._wire, index=index)):
+            self._terminal = False
+            try:
+                return self._read(frame, index)
+            finally:
+                self._terminal = True
+        if self._marked_done:
+            said = "follows [DONE]; nothing may"
+        else:
+            said = f"follows the terminal event; {'only [DONE]' if marker else 'nothing'} may"
+        return self._failures.fail(_Code.VENDOR_EVENT_ORDER, index, said)
 
-    def _closes_an_error(self, frame: SseEvent, index: int) -> bool:
-        """Whether ``frame`` is the ``response.failed`` the vendor may send after an error event."""
-        if self._status is not None or self._marked_done or frame.data == _DONE:
-            return False
-        data = event_object(frame.data, vendor=self._wire, index=index)
-        return data.get("type") == "response.failed"
+    def _closes_an_error(self, data: dict[str, Any]) -> bool:
+        """Whether ``data`` is the ``response.failed`` the vendor may send after an error event."""
+        return (
+            self._status is None and not self._marked_done and data.get("type") == "response.failed"
+        )
 
     def _response(self, data: dict[str, Any], index: int) -> dict[str, Any]:
         """The event's ``response``, whose ``id`` must be ``response.created``'s."""
