@@ -247,3 +247,20 @@ def test_check_of_a_shared_folder_finds_exactly_the_recordings_that_fail(
     assert run.status == (1 if expected else 0)
     assert {Path(name).name for name in failing} == expected
     assert run.out.splitlines()[-1].startswith(f"checked {len(files)} files")
+
+
+def test_check_on_openrouter_responses_takes_its_done_marker_and_openai_responses_refuses_it(
+    course: CourseRunner, tmp_path: Path
+) -> None:
+    wire = next(wire for wire in WIRES if wire.name == "openrouter-responses")
+    body = wire.framed(wire.text_events("The sum ", "is 42."))
+    assert body.endswith(b"data: [DONE]\n\n")
+    path = write(tmp_path, "answer.sse", body)
+
+    taken = course("check", "--wire", "openrouter-responses", path)
+    refused = course("check", "--wire", "openai-responses", path)
+
+    assert (taken.status, taken.out.splitlines()[-1]) == (0, "checked 1 file, 1 response: clean")
+    assert refused.status == 1
+    assert f"{path}: VENDOR_EVENT_ORDER: " in refused.out
+    assert "follows the terminal event; nothing may" in refused.out

@@ -15,12 +15,14 @@ from course_provider_openai import (
     AZURE_CHAT_API_VERSION,
     AZURE_CHAT_PLUGIN,
     AZURE_OPENAI_CHAT,
+    AZURE_OPENAI_RESPONSES,
     AZURE_RESPONSES_API_VERSION,
     AZURE_RESPONSES_WIRE,
     CHAT_COMPLETIONS_PATH,
     CHAT_DIALECTS,
     CHAT_WIRE,
     DEFAULT_BASE_URL,
+    OPENROUTER_RESPONSES,
     RESPONSES_PATH,
     RESPONSES_WIRE,
     AzureOpenAIChatModel,
@@ -30,6 +32,7 @@ from course_provider_openai import (
     OpenAIChatModel,
     OpenAIConfig,
     OpenAIResponsesModel,
+    ResponsesDialect,
     ResponsesMapping,
     UsagePlace,
     azure_request_headers,
@@ -193,6 +196,21 @@ def _dialect_wire(dialect: ChatDialect) -> Wire:
     )
 
 
+def _responses_dialect_model(dialect: ResponsesDialect) -> Callable[..., AnyModel]:
+    def build(config: dict[str, Any], **options: Any) -> AnyModel:
+        settings = {"base_url": dialect.base_url, **config}
+        return OpenAIResponsesModel(
+            OpenAIConfig("gpt-test", **settings), dialect=dialect, **options
+        )
+
+    return build
+
+
+def _with_done(events: list[SseEvent]) -> list[SseEvent]:
+    """``events`` ended as OpenRouter ends a Responses stream: ``[DONE]`` after the terminal."""
+    return [*events, SseEvent("message", openai.DONE)]
+
+
 AZURE_ENDPOINT = AZURE_CHAT_PLUGIN.base_url
 
 
@@ -259,6 +277,29 @@ WIRES = {
         changed_option=_CHANGED,
     ),
     **{dialect.wire: _dialect_wire(dialect) for dialect in CHAT_DIALECTS},
+    OPENROUTER_RESPONSES.wire: Wire(
+        OPENROUTER_RESPONSES.wire,
+        RESPONSES_PATH,
+        OPENROUTER_RESPONSES.key_variable,
+        "authorization",
+        lambda key: f"Bearer {key}",
+        _responses_dialect_model(OPENROUTER_RESPONSES),
+        lambda *deltas: _with_done(openai.responses_text_stream(*deltas)),
+        lambda: _with_done(_responses_tool()),
+        _openai_error,
+        base_url=OPENROUTER_RESPONSES.base_url,
+        parser=partial(ResponsesMapping, dialect=OPENROUTER_RESPONSES),
+        tool_call_id="call_add_1",
+        error_events=_responses_error_events,
+        request_headers=request_headers,
+        options=_SHARED_OPTIONS,
+        options_body={
+            **_SHARED_BODY,
+            "tool_choice": {"type": "function", "name": "add"},
+            "reasoning": {"effort": "low"},
+        },
+        changed_option=_CHANGED,
+    ),
     AZURE_OPENAI_CHAT.wire: Wire(
         AZURE_OPENAI_CHAT.wire,
         f"/openai/deployments/gpt-test/chat/completions?api-version={AZURE_CHAT_API_VERSION}",
@@ -289,7 +330,7 @@ WIRES = {
         _responses_tool,
         _openai_error,
         base_url=AZURE_ENDPOINT,
-        parser=ResponsesMapping,
+        parser=partial(ResponsesMapping, dialect=AZURE_OPENAI_RESPONSES),
         tool_call_id="call_add_1",
         error_events=_responses_error_events,
         request_headers=azure_request_headers,
@@ -302,5 +343,6 @@ WIRES = {
         changed_option=_CHANGED,
     ),
 }
-"""Every wire of this package's, by its registered name: OpenAI's two, and the Chat dialect of
-each compatible server (its usage where it sends it, OpenAI's Chat otherwise)."""
+"""Every wire of this package's, by its registered name: OpenAI's two, the Chat dialect of
+each compatible server (its usage where it sends it, OpenAI's Chat otherwise), OpenRouter's
+Responses (OpenAI's stream with ``[DONE]`` after the terminal) and Azure's two."""

@@ -994,11 +994,3 @@ def test_a_terminal_that_lists_the_text_but_not_the_call_contradicts_the_stream(
 
     assert (error.code, error.event_index) == (Code.VENDOR_INVALID_TERMINAL, len(events) + 1)
     assert "response.output lists 1 item(s), the stream 2" in error.message
-
-
-def test_a_done_marker_after_the_terminal_still_answers() -> None:
-    outcome = run(created(), *text_events("a"), completed([]), "[DONE]")
-
-    assert outcome.error is None
-    assert outcome.response is not None
-    assert outcome.response.message.content == (responses_text_block("a"),)

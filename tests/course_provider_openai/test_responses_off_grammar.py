@@ -429,10 +429,10 @@ OFF_GRAMMAR: list[tuple[str, list[Payload], VendorErrorCode, int]] = [
     ),
     ("done-marker-before-the-terminal", [created(), "[DONE]"], Code.VENDOR_EVENT_ORDER, 1),
     (
-        "done-marker-twice",
-        [created(), completed([]), "[DONE]", "[DONE]"],
+        "done-marker-after-the-terminal",
+        [created(), completed([]), "[DONE]"],
         Code.VENDOR_EVENT_ORDER,
-        3,
+        2,
     ),
     ("second-terminal", [created(), completed([]), completed([])], Code.VENDOR_EVENT_ORDER, 2),
     (

@@ -29,11 +29,17 @@
   (``OPENROUTER`` ...), each registered as a wire of its own
   (``OPENROUTER_PLUGIN`` ...); ``OpenAIChatModel(config, dialect=GROQ)``
   speaks one.
+- `ResponsesDialect`: a server's differences from the Responses API, declared
+  the same way; `OPENAI_RESPONSES` declares none, `RESPONSES_DIALECTS` holds
+  OpenRouter's (``OPENROUTER_RESPONSES``: ``[DONE]`` after the terminal),
+  registered as ``openrouter-responses`` (``OPENROUTER_RESPONSES_PLUGIN``);
+  ``OpenAIResponsesModel(config, dialect=OPENROUTER_RESPONSES)`` speaks it.
 - `AzureOpenAIChatModel` and `AzureOpenAIResponsesModel`: both APIs on an
   Azure OpenAI resource, in its deployment form (``api_version``) or its
   ``/openai/v1/`` form, with an ``api-key`` or an Entra ID token;
   `describe_azure_error` reads its error bodies; ``AZURE_OPENAI_CHAT`` is
-  its Chat dialect (content-filter annotations).
+  its Chat dialect (content-filter annotations), ``AZURE_OPENAI_RESPONSES``
+  its Responses dialect (OpenAI's stream under Azure's wire name).
 - `CHAT_WIRE` and `RESPONSES_WIRE`: the wires' names (``"openai-chat"``,
   ``"openai-responses"``), with their endpoint paths.
 
@@ -103,10 +109,18 @@ from course_provider_openai._plugin import (
     MISTRAL_PLUGIN,
     OLLAMA_PLUGIN,
     OPENROUTER_PLUGIN,
+    OPENROUTER_RESPONSES_PLUGIN,
     RESPONSES_PLUGIN,
     TOGETHER_PLUGIN,
     VLLM_PLUGIN,
     XAI_PLUGIN,
+)
+from course_provider_openai._responses_dialect import (
+    AZURE_OPENAI_RESPONSES,
+    OPENAI_RESPONSES,
+    OPENROUTER_RESPONSES,
+    RESPONSES_DIALECTS,
+    ResponsesDialect,
 )
 from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_provider_openai._responses_mapping import ResponsesMapping
@@ -134,6 +148,7 @@ __all__ = [
     "AZURE_CHAT_PLUGIN",
     "AZURE_ENDPOINT_VARIABLE",
     "AZURE_OPENAI_CHAT",
+    "AZURE_OPENAI_RESPONSES",
     "AZURE_RESPONSES_API_VERSION",
     "AZURE_RESPONSES_PLUGIN",
     "AZURE_RESPONSES_WIRE",
@@ -151,8 +166,12 @@ __all__ = [
     "OLLAMA",
     "OLLAMA_PLUGIN",
     "OPENAI_CHAT",
+    "OPENAI_RESPONSES",
     "OPENROUTER",
     "OPENROUTER_PLUGIN",
+    "OPENROUTER_RESPONSES",
+    "OPENROUTER_RESPONSES_PLUGIN",
+    "RESPONSES_DIALECTS",
     "RESPONSES_PATH",
     "RESPONSES_PLUGIN",
     "RESPONSES_WIRE",
@@ -178,6 +197,7 @@ __all__ = [
     "OpenAIChatModel",
     "OpenAIConfig",
     "OpenAIResponsesModel",
+    "ResponsesDialect",
     "ResponsesError",
     "ResponsesFunctionCall",
     "ResponsesGrammar",

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, final
 
-from course_http import HttpTransport, SseEvent, VendorError, VendorErrorBody
-from course_protocol import CourseModelChunk, CourseModelRequest, CourseModelResponse
+from course_http import HttpTransport, VendorErrorBody
+from course_protocol import CourseModelRequest
 from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._chat_dialect import AZURE_OPENAI_CHAT
 from course_provider_openai._chat_dialect_request import dialect_messages
@@ -38,6 +38,7 @@ from course_provider_openai._config import OpenAIConfig
 from course_provider_openai._errors import describe_error
 from course_provider_openai._models import _OpenAIModel
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
+from course_provider_openai._responses_dialect import AZURE_OPENAI_RESPONSES
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
 from course_vendor import VendorPlay, VendorWire, body_object, checked_api_key, config_error
@@ -57,7 +58,7 @@ __all__ = [
     "describe_azure_error",
 ]
 
-AZURE_RESPONSES_WIRE: Final = "azure-openai-responses"
+AZURE_RESPONSES_WIRE: Final = AZURE_OPENAI_RESPONSES.wire
 """The Azure Responses wire's name, as ``--wire`` and the registry take it."""
 AZURE_API_KEY_VARIABLE: Final = "AZURE_OPENAI_API_KEY"
 """Where the resource key is read from, as the official SDK's ``AzureOpenAI`` reads it."""
@@ -168,34 +169,6 @@ def _wire(
     )
 
 
-@final
-class _NamedPlay:
-    """A stream reader whose failures name Azure's wire (the reader names OpenAI's API)."""
-
-    __slots__ = ("_play", "_wire")
-
-    def __init__(self, play: VendorPlay, wire: str) -> None:
-        self._play = play
-        self._wire = wire
-
-    def item(self, event: SseEvent, index: int, push: Callable[[CourseModelChunk], None]) -> None:
-        try:
-            self._play.item(event, index, push)
-        except VendorError as error:
-            error.vendor = self._wire
-            raise
-
-    def end(self, count: int) -> CourseModelResponse:
-        try:
-            return self._play.end(count)
-        except VendorError as error:
-            error.vendor = self._wire
-            raise
-
-    def source_failed(self, error: BaseException, index: int) -> BaseException:
-        return self._play.source_failed(error, index)
-
-
 class _AzureModel(_OpenAIModel):
     """What both Azure models share: the form, the credential, and its header.
 
@@ -297,4 +270,4 @@ class AzureOpenAIResponsesModel(_AzureModel):
         return responses_request_body(request, self._config)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return _NamedPlay(ResponsesMapping(request_id), AZURE_RESPONSES_WIRE)
+        return ResponsesMapping(request_id, AZURE_OPENAI_RESPONSES)

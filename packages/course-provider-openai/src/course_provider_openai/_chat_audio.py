@@ -16,21 +16,20 @@ from course_protocol import is_blank
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_reads import choice_path
 from course_provider_openai._chat_result import ChatAudio
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_vendor import TextPieces
 
 __all__ = ["AudioPieces"]
-
-_invalid = CHAT_FAILURES.invalid
 
 
 @final
 class AudioPieces:
     """One choice's audio so far; `expires_at` is set once the audio is whole."""
 
-    __slots__ = ("_data", "_id", "_transcript", "expires_at")
+    __slots__ = ("_data", "_failures", "_id", "_transcript", "expires_at")
 
-    def __init__(self) -> None:
+    def __init__(self, failures: OpenAIFailures) -> None:
+        self._failures = failures
         self._id: str | None = None
         self._data = TextPieces()
         self._transcript = TextPieces()
@@ -46,7 +45,9 @@ class AudioPieces:
         non-negative integer.
         """
         if type(audio) is not dict:
-            _invalid(index, choice_path(position, "delta", "audio"), "an object or null", audio)
+            self._failures.invalid(
+                index, choice_path(position, "delta", "audio"), "an object or null", audio
+            )
         audio_id = audio.get("id")
         if audio_id is not None and audio_id != self._id:
             self._take_id(audio_id, index, position)
@@ -55,13 +56,13 @@ class AudioPieces:
             if piece is not None:
                 if type(piece) is not str:
                     path = choice_path(position, "delta", "audio", key)
-                    _invalid(index, path, "a string or null", piece)
+                    self._failures.invalid(index, path, "a string or null", piece)
                 pieces.append(piece)
         expires_at = audio.get("expires_at")
         if expires_at is not None:
             if type(expires_at) is not int or expires_at < 0:
                 path = choice_path(position, "delta", "audio", "expires_at")
-                _invalid(index, path, "a non-negative integer", expires_at)
+                self._failures.invalid(index, path, "a non-negative integer", expires_at)
             self.expires_at = expires_at
 
     def audio(self) -> ChatAudio:
@@ -71,9 +72,9 @@ class AudioPieces:
     def _take_id(self, audio_id: object, index: int, position: int) -> None:
         path = choice_path(position, "delta", "audio", "id")
         if type(audio_id) is not str or is_blank(audio_id):
-            _invalid(index, path, "a non-blank string or null", audio_id)
+            self._failures.invalid(index, path, "a non-blank string or null", audio_id)
         if self._id is not None:
-            CHAT_FAILURES.fail(
+            self._failures.fail(
                 VendorErrorCode.VENDOR_INVALID_EVENT,
                 index,
                 f"{path} {shown(audio_id)!r} differs from the audio's id {self._id!r}",

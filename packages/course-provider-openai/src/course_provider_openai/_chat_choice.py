@@ -38,7 +38,7 @@ from course_provider_openai._chat_result import (
     ChatTokenLogprob,
 )
 from course_provider_openai._chat_tool_calls import ChatToolCalls, parsed_arguments
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_vendor import TextPieces, ToolCallIds
 
 __all__ = ["StreamedChoice"]
@@ -50,9 +50,6 @@ _FINISH_REASONS: Final = frozenset(
 _WHOLE_FINISHES: Final = frozenset({"stop", "tool_calls", "function_call"})
 """The finishes after which every Tool call's arguments are whole (not cut by a limit)."""
 _ROLES: Final = frozenset({"developer", "system", "user", "assistant", "tool"})
-
-_fail = CHAT_FAILURES.fail
-_invalid = CHAT_FAILURES.invalid
 
 
 @final
@@ -68,7 +65,8 @@ class _FunctionCall:
 class StreamedChoice:
     """Choice ``index`` of a response so far; ``ids`` is the response's `ToolCallIds`.
 
-    ``dialect`` is the server's (`OPENAI_CHAT` for OpenAI's own).
+    ``dialect`` is the server's (`OPENAI_CHAT` for OpenAI's own); ``failures``
+    raises in its wire's name.
 
     `take` reads one ``choices[]`` entry for it; `ended` says that it ended,
     `closed` what it said once its ``finish_reason`` came (`close` makes it
@@ -83,6 +81,7 @@ class StreamedChoice:
         "_dialect",
         "_dialected",
         "_expired",
+        "_failures",
         "_function",
         "_refusal",
         "_refusal_logprobs",
@@ -92,14 +91,17 @@ class StreamedChoice:
         "index",
     )
 
-    def __init__(self, index: int, ids: ToolCallIds, dialect: ChatDialect) -> None:
+    def __init__(
+        self, index: int, ids: ToolCallIds, dialect: ChatDialect, failures: OpenAIFailures
+    ) -> None:
         self.index = index
         self._dialect = dialect
-        self._dialected = DialectPieces()
+        self._failures = failures
+        self._dialected = DialectPieces(failures)
         self._role: str | None = None
         self._text = TextPieces()
         self._refusal = TextPieces()
-        self._calls = ChatToolCalls(ids)
+        self._calls = ChatToolCalls(ids, failures)
         self._function: _FunctionCall | None = None
         self._audio: AudioPieces | None = None
         self._content_logprobs: list[ChatTokenLogprob] | None = None
@@ -134,15 +136,17 @@ class StreamedChoice:
             self._after_end(choice, index, position)
         delta = choice.get("delta")
         if type(delta) is not dict:
-            _invalid(index, choice_path(position, "delta"), "an object", delta)
+            self._failures.invalid(index, choice_path(position, "delta"), "an object", delta)
         content = delta.get("content")
         if content is not None:
             if type(content) is str:
                 self._text.append(content)
             elif type(content) is list and self._dialect.content_parts:
-                read_content_parts(content, self._text, self._dialected, index, position)
+                read_content_parts(
+                    self._failures, content, self._text, self._dialected, index, position
+                )
             else:
-                _invalid(
+                self._failures.invalid(
                     index, choice_path(position, "delta", "content"), "a string or null", content
                 )
         if content is None or len(delta) > 1:
@@ -168,7 +172,7 @@ class StreamedChoice:
         `DialectPieces.read_filters` raises.
         """
         if "delta" in choice:
-            CHAT_FAILURES.fail_invalid(
+            self._failures.fail_invalid(
                 f"{choice_path(position, 'delta')} comes in a content-filter annotation "
                 "(an id of ''), which carries no text",
                 index,
@@ -183,7 +187,7 @@ class StreamedChoice:
                 )
             return False
         if finish != "content_filter":
-            _invalid(
+            self._failures.invalid(
                 index, choice_path(position, "finish_reason"), "'content_filter' or null", finish
             )
         if self.ended:
@@ -202,7 +206,11 @@ class StreamedChoice:
         function = None
         if self._function is not None:
             text = self._function.arguments.joined()
-            parsed = parsed_arguments(text, index, "function_call.arguments") if whole else None
+            parsed = (
+                parsed_arguments(self._failures, text, index, "function_call.arguments")
+                if whole
+                else None
+            )
             function = ChatFunctionCall(self._function.name, text, parsed)
         audio = None if self._audio is None else self._audio.audio()
         return ChatChoice(
@@ -229,7 +237,7 @@ class StreamedChoice:
         refusal = delta.get("refusal")
         if refusal is not None:
             if type(refusal) is not str:
-                _invalid(
+                self._failures.invalid(
                     index, choice_path(position, "delta", "refusal"), "a string or null", refusal
                 )
             self._refusal.append(refusal)
@@ -245,7 +253,9 @@ class StreamedChoice:
         cited = delta.get("annotations")
         if cited is not None:
             self._annotations.extend(
-                url_citations(cited, index, choice_path(position, "delta", "annotations"))
+                url_citations(
+                    self._failures, cited, index, choice_path(position, "delta", "annotations")
+                )
             )
         if self._dialect.reasoning_fields or self._dialect.reasoning_details:
             self._dialected.read_reasoning(delta, self._dialect, index, position)
@@ -255,11 +265,13 @@ class StreamedChoice:
             return
         path = choice_path(position, "delta", "role")
         if type(role) is not str:
-            _invalid(index, path, "a string or null", role)
+            self._failures.invalid(index, path, "a string or null", role)
         if role not in _ROLES:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path} {shown(role)!r} is not a role")
+            self._failures.fail(
+                _Code.VENDOR_INVALID_EVENT, index, f"{path} {shown(role)!r} is not a role"
+            )
         if self._role is not None:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_INVALID_EVENT,
                 index,
                 f"{path} {shown(role)!r} differs from the choice's role {self._role!r}",
@@ -269,24 +281,26 @@ class StreamedChoice:
     def _function_call(self, function: object, index: int, position: int) -> None:
         path = choice_path(position, "delta", "function_call")
         if type(function) is not dict:
-            _invalid(index, path, "an object or null", function)
+            self._failures.invalid(index, path, "an object or null", function)
         name = function.get("name")
         if self._function is None:
             if type(name) is not str or is_blank(name):
-                _invalid(index, f"{path}.name", "a non-blank string", name)
+                self._failures.invalid(index, f"{path}.name", "a non-blank string", name)
             self._function = _FunctionCall(name)
         elif name is not None:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{path}.name comes again after its start")
+            self._failures.fail(
+                _Code.VENDOR_EVENT_ORDER, index, f"{path}.name comes again after its start"
+            )
         arguments = function.get("arguments")
         if arguments is not None:
             if type(arguments) is not str:
-                _invalid(index, f"{path}.arguments", "a string or null", arguments)
+                self._failures.invalid(index, f"{path}.arguments", "a string or null", arguments)
             self._function.arguments.append(arguments)
 
     def _read_audio(self, audio: object, index: int, position: int) -> None:
         pieces = self._audio
         if pieces is None:
-            pieces = self._audio = AudioPieces()
+            pieces = self._audio = AudioPieces(self._failures)
         pieces.take(audio, index, position)
         if pieces.expires_at is not None:
             self._expired = True
@@ -294,14 +308,14 @@ class StreamedChoice:
     def _logprobs(self, logprobs: object, index: int, position: int) -> None:
         path = choice_path(position, "logprobs")
         if type(logprobs) is not dict:
-            _invalid(index, path, "an object or null", logprobs)
-        content = token_logprobs(logprobs.get("content"), index, f"{path}.content")
+            self._failures.invalid(index, path, "an object or null", logprobs)
+        content = token_logprobs(self._failures, logprobs.get("content"), index, f"{path}.content")
         if content is not None:
             if self._content_logprobs is None:
                 self._content_logprobs = content
             else:
                 self._content_logprobs.extend(content)
-        refusal = token_logprobs(logprobs.get("refusal"), index, f"{path}.refusal")
+        refusal = token_logprobs(self._failures, logprobs.get("refusal"), index, f"{path}.refusal")
         if refusal is not None:
             if self._refusal_logprobs is None:
                 self._refusal_logprobs = refusal
@@ -311,9 +325,9 @@ class StreamedChoice:
     def _finish(self, finish: object, index: int, position: int) -> None:
         path = choice_path(position, "finish_reason")
         if type(finish) is not str:
-            _invalid(index, path, "a string or null", finish)
+            self._failures.invalid(index, path, "a string or null", finish)
         if finish not in _FINISH_REASONS and finish not in self._dialect.finish_reasons:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_INVALID_EVENT,
                 index,
                 f"{path} {shown(finish)!r} is not a finish reason {self._documenter()} documents",
@@ -337,7 +351,7 @@ class StreamedChoice:
 
     def _ended(self, index: int, position: int) -> NoReturn:
         ending = "finish_reason" if self.closed is not None else "audio's expires_at"
-        _fail(
+        self._failures.fail(
             _Code.VENDOR_EVENT_ORDER,
             index,
             f"{choice_path(position)} follows the {ending} of choice {self.index}; nothing may",

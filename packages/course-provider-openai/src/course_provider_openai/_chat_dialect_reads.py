@@ -22,7 +22,7 @@ from course_protocol.untrusted import shown
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_reads import choice_path
 from course_provider_openai._chat_result import ChatChoice
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_vendor import TextPieces
 
 __all__ = [
@@ -43,16 +43,15 @@ does not carry."""
 _EMPTY: Final[tuple[object, ...]] = (None, "", [])
 """What a repeated finish's delta may hold: nothing new."""
 
-_invalid = CHAT_FAILURES.invalid
-
 
 @final
 class DialectPieces:
     """What a choice's deltas said beyond OpenAI's grammar: reasoning text and details."""
 
-    __slots__ = ("details", "filters", "reasoning")
+    __slots__ = ("_failures", "details", "filters", "reasoning")
 
-    def __init__(self) -> None:
+    def __init__(self, failures: OpenAIFailures) -> None:
+        self._failures = failures
         self.reasoning = TextPieces()
         self.details: list[JsonObject] = []
         self.filters: list[JsonObject] = []
@@ -66,20 +65,24 @@ class DialectPieces:
         """
         results = choice.get("content_filter_results")
         if results is not None:
-            frozen = _frozen_object(results, index, choice_path(position, "content_filter_results"))
+            frozen = _frozen_object(
+                self._failures, results, index, choice_path(position, "content_filter_results")
+            )
             if frozen:
                 self.filters.append(frozen)
         offsets = choice.get("content_filter_offsets")
         if offsets is not None:
             path = choice_path(position, "content_filter_offsets")
             if type(offsets) is not dict:
-                _invalid(index, path, "an object or null", offsets)
+                self._failures.invalid(index, path, "an object or null", offsets)
             for key, value in offsets.items():
                 if type(value) is not int or value < 0:
-                    _invalid(index, f"{path}.{key}", "a non-negative integer", value)
+                    self._failures.invalid(index, f"{path}.{key}", "a non-negative integer", value)
         raw = choice.get("content_filter_raw")
         if raw is not None and type(raw) is not list:
-            _invalid(index, choice_path(position, "content_filter_raw"), "an array or null", raw)
+            self._failures.invalid(
+                index, choice_path(position, "content_filter_raw"), "an array or null", raw
+            )
 
     def read_reasoning(
         self, delta: dict[str, Any], dialect: ChatDialect, index: int, position: int
@@ -98,7 +101,9 @@ class DialectPieces:
             if value is None:
                 continue
             if type(value) is not str:
-                _invalid(index, choice_path(position, "delta", field), "a string or null", value)
+                self._failures.invalid(
+                    index, choice_path(position, "delta", field), "a string or null", value
+                )
             if not taken:
                 self.reasoning.append(value)
                 taken = True
@@ -109,32 +114,34 @@ class DialectPieces:
 
     def _details(self, details: object, index: int, path: str) -> None:
         if type(details) is not list:
-            _invalid(index, path, "an array or null", details)
+            self._failures.invalid(index, path, "an array or null", details)
         for number, detail in enumerate(details):
             at = f"{path}[{number}]"
             if type(detail) is not dict:
-                _invalid(index, at, "an object", detail)
-            kind = CHAT_FAILURES.text_at(detail, "type", index, parent=at)
+                self._failures.invalid(index, at, "an object", detail)
+            kind = self._failures.text_at(detail, "type", index, parent=at)
             if kind not in _DETAIL_TYPES:
-                CHAT_FAILURES.fail(
+                self._failures.fail(
                     VendorErrorCode.VENDOR_UNKNOWN_EVENT,
                     index,
                     f"{at}.type {shown(kind)!r} is not a reasoning detail OpenRouter documents",
                 )
-            self.details.append(_frozen_object(detail, index, at))
+            self.details.append(_frozen_object(self._failures, detail, index, at))
 
 
-def _frozen_object(value: object, index: int, path: str) -> JsonObject:
+def _frozen_object(failures: OpenAIFailures, value: object, index: int, path: str) -> JsonObject:
     if type(value) is not dict:
-        _invalid(index, path, "an object or null", value)
+        failures.invalid(index, path, "an object or null", value)
     frozen = freeze_json_object(value, path)
     if not isinstance(frozen.value_or(None), dict):
         problem = frozen.failure()
-        CHAT_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
+        failures.fail_invalid(f"{problem.path}: {problem.message}", index)
     return frozen.unwrap()
 
 
-def prompt_filters(value: object, index: int, path: str) -> list[JsonObject]:
+def prompt_filters(
+    failures: OpenAIFailures, value: object, index: int, path: str
+) -> list[JsonObject]:
     """Azure's ``prompt_filter_results`` at ``path``: each prompt's results, frozen, in order.
 
     Raises ``VENDOR_INVALID_EVENT`` naming the path when ``value`` is not an
@@ -142,22 +149,27 @@ def prompt_filters(value: object, index: int, path: str) -> list[JsonObject]:
     ``content_filter_results``.
     """
     if type(value) is not list:
-        _invalid(index, path, "an array or null", value)
+        failures.invalid(index, path, "an array or null", value)
     found = []
     for number, entry in enumerate(value):
         at = f"{path}[{number}]"
         if type(entry) is not dict:
-            _invalid(index, at, "an object", entry)
+            failures.invalid(index, at, "an object", entry)
         prompt = entry.get("prompt_index")
         if type(prompt) is not int or prompt < 0:
-            _invalid(index, f"{at}.prompt_index", "a non-negative integer", prompt)
-        CHAT_FAILURES.object_at(entry, "content_filter_results", index, parent=at)
-        found.append(_frozen_object(entry, index, at))
+            failures.invalid(index, f"{at}.prompt_index", "a non-negative integer", prompt)
+        failures.object_at(entry, "content_filter_results", index, parent=at)
+        found.append(_frozen_object(failures, entry, index, at))
     return found
 
 
 def read_content_parts(
-    parts: list[Any], text: TextPieces, pieces: DialectPieces, index: int, position: int
+    failures: OpenAIFailures,
+    parts: list[Any],
+    text: TextPieces,
+    pieces: DialectPieces,
+    index: int,
+    position: int,
 ) -> None:
     """Read a ``delta.content`` array: ``text`` parts into ``text``, ``thinking`` into reasoning.
 
@@ -172,52 +184,56 @@ def read_content_parts(
     path = choice_path(position, "delta", "content")
     for number, part in enumerate(parts):
         at = f"{path}[{number}]"
-        kind = _part_type(part, index, at)
+        kind = _part_type(failures, part, index, at)
         if kind == _TEXT_PART:
-            text.append(CHAT_FAILURES.text_at(part, "text", index, parent=at))
+            text.append(failures.text_at(part, "text", index, parent=at))
         elif kind == _THINKING_PART:
-            _thinking(part, pieces, index, at)
+            _thinking(failures, part, pieces, index, at)
         elif kind == _REFERENCE_PART:
-            _reference(part, index, at)
+            _reference(failures, part, index, at)
         else:
-            _unknown_part(kind, index, at)
+            _unknown_part(failures, kind, index, at)
 
 
-def _thinking(part: dict[str, Any], pieces: DialectPieces, index: int, at: str) -> None:
+def _thinking(
+    failures: OpenAIFailures, part: dict[str, Any], pieces: DialectPieces, index: int, at: str
+) -> None:
     closed = part.get("closed")
     if closed is not None and type(closed) is not bool:
-        _invalid(index, f"{at}.closed", "a boolean or null", closed)
+        failures.invalid(index, f"{at}.closed", "a boolean or null", closed)
     thoughts = part.get("thinking")
     if type(thoughts) is not list:
-        _invalid(index, f"{at}.thinking", "an array", thoughts)
+        failures.invalid(index, f"{at}.thinking", "an array", thoughts)
     for inner, thought in enumerate(thoughts):
         within = f"{at}.thinking[{inner}]"
-        inner_kind = _part_type(thought, index, within)
+        inner_kind = _part_type(failures, thought, index, within)
         if inner_kind == _TEXT_PART:
-            pieces.reasoning.append(CHAT_FAILURES.text_at(thought, "text", index, parent=within))
+            pieces.reasoning.append(failures.text_at(thought, "text", index, parent=within))
         elif inner_kind == _REFERENCE_PART:
-            _reference(thought, index, within)
+            _reference(failures, thought, index, within)
         else:
-            _unknown_part(inner_kind, index, within)
+            _unknown_part(failures, inner_kind, index, within)
 
 
-def _reference(part: dict[str, Any], index: int, at: str) -> None:
+def _reference(failures: OpenAIFailures, part: dict[str, Any], index: int, at: str) -> None:
     ids = part.get("reference_ids")
     if type(ids) is not list:
-        _invalid(index, f"{at}.reference_ids", "an array of non-negative integers", ids)
+        failures.invalid(index, f"{at}.reference_ids", "an array of non-negative integers", ids)
     for number, source in enumerate(ids):
         if type(source) is not int or source < 0:
-            _invalid(index, f"{at}.reference_ids[{number}]", "a non-negative integer", source)
+            failures.invalid(
+                index, f"{at}.reference_ids[{number}]", "a non-negative integer", source
+            )
 
 
-def _part_type(part: object, index: int, path: str) -> str:
+def _part_type(failures: OpenAIFailures, part: object, index: int, path: str) -> str:
     if type(part) is not dict:
-        _invalid(index, path, "an object", part)
-    return CHAT_FAILURES.text_at(part, "type", index, parent=path)
+        failures.invalid(index, path, "an object", part)
+    return failures.text_at(part, "type", index, parent=path)
 
 
-def _unknown_part(kind: str, index: int, path: str) -> NoReturn:
-    CHAT_FAILURES.fail(
+def _unknown_part(failures: OpenAIFailures, kind: str, index: int, path: str) -> NoReturn:
+    failures.fail(
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
         index,
         f"{path}.type {shown(kind)!r} is not a content part the server documents",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Final, final
 
 from course_protocol import is_blank
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 
 __all__ = ["ChunkEnvelope"]
 
@@ -23,13 +23,13 @@ _CHUNK_OBJECT: Final = "chat.completion.chunk"
 _FIRST_CHUNK: Final = object()
 """Equal to no chunk ``id``, so the first chunk always takes the checking path."""
 
-_invalid = CHAT_FAILURES.invalid
 
-
-def _text_or_null(chunk: dict[str, Any], key: str, index: int) -> str | None:
+def _text_or_null(
+    failures: OpenAIFailures, chunk: dict[str, Any], key: str, index: int
+) -> str | None:
     value = chunk.get(key)
     if value is not None and type(value) is not str:
-        _invalid(index, key, "a string or null", value)
+        failures.invalid(index, key, "a string or null", value)
     return value
 
 
@@ -38,12 +38,13 @@ class ChunkEnvelope:
     """The shared fields of one response's chunks, as its first chunk gave them.
 
     Each attribute is ``None`` until the first chunk (and when it left the
-    field out); `check` reads each chunk's.
+    field out); `check` reads each chunk's and raises through ``failures``.
     """
 
     __slots__ = (
         "_created_varies",
         "_expected_id",
+        "_failures",
         "_latest",
         "created",
         "fingerprint",
@@ -53,7 +54,8 @@ class ChunkEnvelope:
         "tier",
     )
 
-    def __init__(self, *, created_varies: bool = False) -> None:
+    def __init__(self, failures: OpenAIFailures, *, created_varies: bool = False) -> None:
+        self._failures = failures
         self._created_varies = created_varies
         self._latest: int | None = None
         """The latest ``created`` read: the first chunk's unless each chunk may carry its own."""
@@ -95,19 +97,19 @@ class ChunkEnvelope:
     def _first(self, chunk: dict[str, Any], index: int) -> None:
         chunk_id = chunk.get("id")
         if type(chunk_id) is not str or is_blank(chunk_id):
-            _invalid(index, "id", "a non-blank string", chunk_id)
+            self._failures.invalid(index, "id", "a non-blank string", chunk_id)
         kind = chunk.get("object")
         if kind is not None and kind != _CHUNK_OBJECT:
-            _invalid(index, "object", repr(_CHUNK_OBJECT), kind)
+            self._failures.invalid(index, "object", repr(_CHUNK_OBJECT), kind)
         created = chunk.get("created")
         if created is not None and (type(created) is not int or created < 0):
-            _invalid(index, "created", "a non-negative integer", created)
+            self._failures.invalid(index, "created", "a non-negative integer", created)
         self.id = self._expected_id = chunk_id
         self.object = kind
         self.created = self._latest = created
-        self.model = _text_or_null(chunk, "model", index)
-        self.fingerprint = _text_or_null(chunk, "system_fingerprint", index)
-        self.tier = _text_or_null(chunk, "service_tier", index)
+        self.model = _text_or_null(self._failures, chunk, "model", index)
+        self.fingerprint = _text_or_null(self._failures, chunk, "system_fingerprint", index)
+        self.tier = _text_or_null(self._failures, chunk, "service_tier", index)
 
     def _differs(self, chunk: dict[str, Any], index: int) -> None:
         if self._created_varies:
@@ -123,16 +125,16 @@ class ChunkEnvelope:
         for key, first in firsts:
             if chunk.get(key) != first and not (key == "created" and self._created_varies):
                 shown_first = "none" if first is None else repr(first)
-                CHAT_FAILURES.fail_invalid(
+                self._failures.fail_invalid(
                     f"{key} differs from the first chunk's ({shown_first})", index
                 )
 
     def _moved_on(self, created: object, index: int) -> None:
         if type(created) is not int or created < 0:
-            _invalid(index, "created", "a non-negative integer", created)
+            self._failures.invalid(index, "created", "a non-negative integer", created)
         latest = self._latest
         if latest is not None and created < latest:
-            CHAT_FAILURES.fail_invalid(
+            self._failures.fail_invalid(
                 f"created {created} is earlier than the chunk before's ({latest})", index
             )
         self._latest = created

@@ -37,9 +37,9 @@ from course_provider_openai._chat_dialect_reads import prompt_filters
 from course_provider_openai._chat_envelope import ChunkEnvelope
 from course_provider_openai._chat_reads import chat_usage, moderation
 from course_provider_openai._chat_result import ChatChoice, ChatResult, ChatStreamError, ChatUsage
-from course_provider_openai._chat_wire import DONE_DATA, WIRE
+from course_provider_openai._chat_wire import DONE_DATA
 from course_provider_openai._errors import error_fields
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_vendor import ToolCallIds, WireEvent, WireGrammar, event_object
 
 __all__ = ["ChatGrammar"]
@@ -55,23 +55,21 @@ _FOLLOWS: Final = {
     _ERROR: f"follows the vendor's error; only {DONE_DATA} may",
 }
 
-_fail = CHAT_FAILURES.fail
-_invalid = CHAT_FAILURES.invalid
-
 
 @final
 class ChatGrammar(WireGrammar[ChatResult]):
     """One streamed Chat Completions body, judged one frame at a time: a `WireGrammar`.
 
     ``dialect`` is the server's `ChatDialect` (OpenAI's own by default); its
-    declared differences are on the grammar, and its wire names every error.
+    declared differences are on the grammar, and its wire names every error
+    (each built in that name where it is raised).
 
     `feed` returns each chunk it judged (the mapping's `WireEvent`), the
     decoded object of an ``event: error`` frame, and ``None`` for
     ``[DONE]``; `end` returns the `ChatResult`. `finished` is true once
     every choice started has ended (or the vendor's error came): the body
     may end there. What each frame raises, as `course_http.VendorError`
-    (wire ``openai-chat``) at its index:
+    (``vendor`` the dialect's wire, ``openai-chat`` for OpenAI's own) at its index:
 
     - ``VENDOR_INVALID_EVENT``: data that is not a JSON object, a field of
       the wrong type or value (a blank or changing ``id``, another
@@ -98,20 +96,24 @@ class ChatGrammar(WireGrammar[ChatResult]):
         "_dialect",
         "_envelope",
         "_error",
+        "_failures",
         "_ids",
         "_moderations",
         "_open",
         "_prompt_filters",
         "_usage",
+        "_wire",
     )
 
     def __init__(self, dialect: ChatDialect = OPENAI_CHAT) -> None:
         super().__init__()
         self._dialect = dialect
-        self._envelope = ChunkEnvelope(created_varies=dialect.created_varies)
+        self._wire = dialect.wire
+        self._failures = OpenAIFailures(dialect.wire)
+        self._envelope = ChunkEnvelope(self._failures, created_varies=dialect.created_varies)
         self._choices: list[StreamedChoice] = []
         self._open = 0
-        self._ids = ToolCallIds(WIRE)
+        self._ids = ToolCallIds(dialect.wire)
         self._usage: ChatUsage | None = None
         self._moderations: list[JsonObject] = []
         self._prompt_filters: list[JsonObject] = []
@@ -141,15 +143,6 @@ class ChatGrammar(WireGrammar[ChatResult]):
         return self._dialect
 
     def _read(self, frame: SseEvent, index: int) -> WireEvent | None:
-        if self._dialect is OPENAI_CHAT:
-            return self._judge(frame, index)
-        try:
-            return self._judge(frame, index)
-        except VendorError as error:
-            error.vendor = self._dialect.wire
-            raise
-
-    def _judge(self, frame: SseEvent, index: int) -> WireEvent | None:
         if self._after is not None:
             return self._after_chunks(frame, index)
         if frame.event != _UNNAMED:
@@ -158,7 +151,7 @@ class ChatGrammar(WireGrammar[ChatResult]):
         if data == DONE_DATA:
             self._done(index)
             return None
-        chunk = event_object(data, vendor=WIRE, index=index)
+        chunk = event_object(data, vendor=self._wire, index=index)
         error = chunk.get("error")
         if error is not None:
             # The official SDK raises here, before it reads anything else of the chunk.
@@ -170,24 +163,26 @@ class ChatGrammar(WireGrammar[ChatResult]):
                 return chunk
             prompts = chunk.get("prompt_filter_results")
             if prompts is not None:
-                self._prompt_filters.extend(prompt_filters(prompts, index, "prompt_filter_results"))
+                self._prompt_filters.extend(
+                    prompt_filters(self._failures, prompts, index, "prompt_filter_results")
+                )
         self._envelope.check(chunk, index)
         obfuscation = chunk.get("obfuscation")
         if obfuscation is not None and type(obfuscation) is not str:
-            _invalid(index, "obfuscation", "a string or null", obfuscation)
+            self._failures.invalid(index, "obfuscation", "a string or null", obfuscation)
         moderated = chunk.get("moderation")
         if moderated is not None:
-            self._moderations.append(moderation(moderated, index))
+            self._moderations.append(moderation(self._failures, moderated, index))
         choices = chunk.get("choices")
         if type(choices) is not list:
-            _invalid(index, "choices", "an array", choices)
+            self._failures.invalid(index, "choices", "an array", choices)
         usage = chunk.get("usage")
         if usage is not None:
             self._read_usage(usage, choices, index)
         elif choices:
             self._take(choices, index)
         elif moderated is None:
-            CHAT_FAILURES.fail_invalid(
+            self._failures.fail_invalid(
                 "choices is empty in a chunk that carries neither usage nor moderation", index
             )
         if UsagePlace.X_GROQ in self._dialect.usage:
@@ -197,17 +192,8 @@ class ChatGrammar(WireGrammar[ChatResult]):
         return chunk
 
     def _result(self, frame_count: int) -> ChatResult:
-        if self._dialect is OPENAI_CHAT:
-            return self._whole(frame_count)
-        try:
-            return self._whole(frame_count)
-        except VendorError as error:
-            error.vendor = self._dialect.wire
-            raise
-
-    def _whole(self, frame_count: int) -> ChatResult:
         if not self._terminal:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_MISSING_TERMINAL,
                 frame_count,
                 f"the stream ended before {self._unfinished()}",
@@ -234,14 +220,16 @@ class ChatGrammar(WireGrammar[ChatResult]):
         started = self._choices
         for position, choice in enumerate(choices):
             if type(choice) is not dict:
-                _invalid(index, f"choices[{position}]", "an object", choice)
+                self._failures.invalid(index, f"choices[{position}]", "an object", choice)
             key = choice.get("index")
             if type(key) is not int or key < 0:
-                _invalid(index, f"choices[{position}].index", "a non-negative integer", key)
+                self._failures.invalid(
+                    index, f"choices[{position}].index", "a non-negative integer", key
+                )
             if key >= len(started):
                 self._start(key, position, index)
             elif position and any(entry.get("index") == key for entry in choices[:position]):
-                CHAT_FAILURES.fail_invalid(
+                self._failures.fail_invalid(
                     f"choices[{position}].index {key} names a choice this chunk already has", index
                 )
             if started[key].take(choice, index, position):
@@ -251,12 +239,12 @@ class ChatGrammar(WireGrammar[ChatResult]):
 
     def _start(self, key: int, position: int, index: int) -> None:
         if key != len(self._choices):
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_EVENT_ORDER,
                 index,
                 f"choices[{position}].index is {key}: choice {len(self._choices)} has not started",
             )
-        self._choices.append(StreamedChoice(key, self._ids, self._dialect))
+        self._choices.append(StreamedChoice(key, self._ids, self._dialect, self._failures))
         self._open += 1
         self._terminal = False
 
@@ -265,31 +253,31 @@ class ChatGrammar(WireGrammar[ChatResult]):
             self._usage_beside(usage, choices, index)
             return
         if UsagePlace.LAST_CHUNK not in self._dialect.usage:
-            CHAT_FAILURES.fail_order(
+            self._failures.fail_order(
                 f"usage comes in a chunk of its own; {self._dialect.wire} sends it beside choices",
                 index,
             )
         if not self._terminal:
-            CHAT_FAILURES.fail_order(f"usage comes before {self._unfinished()}", index)
-        self._usage = chat_usage(usage, index)
+            self._failures.fail_order(f"usage comes before {self._unfinished()}", index)
+        self._usage = chat_usage(self._failures, usage, index)
         self._after = _USAGE
 
     def _usage_beside(self, usage: object, choices: list[Any], index: int) -> None:
         places = self._dialect.usage
         if UsagePlace.EVERY_CHUNK in places:
             self._take(choices, index)
-            self._usage = chat_usage(usage, index)
+            self._usage = chat_usage(self._failures, usage, index)
             return
         if UsagePlace.FINISH_CHUNK in places:
             self._take(choices, index)
             if not self._terminal:
-                CHAT_FAILURES.fail_order(
+                self._failures.fail_order(
                     f"usage comes beside choices before {self._unfinished()}", index
                 )
-            self._usage = chat_usage(usage, index)
+            self._usage = chat_usage(self._failures, usage, index)
             self._after = _USAGE
             return
-        CHAT_FAILURES.fail_order(
+        self._failures.fail_order(
             "usage comes in a chunk with choices; OpenAI sends it last, "
             "in a chunk of its own (choices: [])",
             index,
@@ -297,27 +285,27 @@ class ChatGrammar(WireGrammar[ChatResult]):
 
     def _read_x_groq(self, groq: object, index: int) -> None:
         if type(groq) is not dict:
-            _invalid(index, "x_groq", "an object or null", groq)
+            self._failures.invalid(index, "x_groq", "an object or null", groq)
         stopped = groq.get("error")
         if stopped is not None:
             # Groq's SDK: why the stream stopped early; it ends the stream as the vendor's error.
             if type(stopped) is not str:
-                _invalid(index, "x_groq.error", "a string or null", stopped)
+                self._failures.invalid(index, "x_groq.error", "a string or null", stopped)
             self._reported(stopped)
             return
         usage = groq.get("usage")
         if usage is None:
             return
         if self._after is not None or not self._terminal:
-            CHAT_FAILURES.fail_order(
+            self._failures.fail_order(
                 "x_groq.usage comes before every choice finished, or after the usage", index
             )
-        self._usage = chat_usage(usage, index)
+        self._usage = chat_usage(self._failures, usage, index)
         self._after = _USAGE
 
     def _done(self, index: int) -> None:
         if not self._terminal:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_MISSING_TERMINAL,
                 index,
                 f"{DONE_DATA} arrived before {self._unfinished()}",
@@ -340,34 +328,36 @@ class ChatGrammar(WireGrammar[ChatResult]):
                     return None
             else:
                 # A frame that is not even a chunk says so first, wherever it is.
-                chunk = event_object(frame.data, vendor=WIRE, index=index)
+                chunk = event_object(frame.data, vendor=self._wire, index=index)
                 if self._dialect.content_filters and ended_by == _USAGE and chunk.get("id") == "":
                     self._annotation(chunk, index)
                     return chunk
-        return CHAT_FAILURES.fail_order(_FOLLOWS[ended_by], index)
+        return self._failures.fail_order(_FOLLOWS[ended_by], index)
 
     def _annotation(self, chunk: dict[str, Any], index: int) -> None:
         """Read an Azure content-filter annotation chunk (its ``id`` is ``""``)."""
         for field in ("object", "model"):
             value = chunk.get(field)
             if value is not None and value != "":
-                _invalid(index, field, "'' in a content-filter annotation", value)
+                self._failures.invalid(index, field, "'' in a content-filter annotation", value)
         for field in ("prompt_filter_results", "prompt_annotations"):
             prompts = chunk.get(field)
             if prompts is not None:
-                self._prompt_filters.extend(prompt_filters(prompts, index, field))
+                self._prompt_filters.extend(prompt_filters(self._failures, prompts, index, field))
         choices = chunk.get("choices")
         if type(choices) is not list:
-            _invalid(index, "choices", "an array", choices)
+            self._failures.invalid(index, "choices", "an array", choices)
         started = self._choices
         for position, choice in enumerate(choices):
             if type(choice) is not dict:
-                _invalid(index, f"choices[{position}]", "an object", choice)
+                self._failures.invalid(index, f"choices[{position}]", "an object", choice)
             key = choice.get("index")
             if type(key) is not int or key < 0:
-                _invalid(index, f"choices[{position}].index", "a non-negative integer", key)
+                self._failures.invalid(
+                    index, f"choices[{position}].index", "a non-negative integer", key
+                )
             if key >= len(started):
-                CHAT_FAILURES.fail_order(
+                self._failures.fail_order(
                     f"choices[{position}] annotates choice {key}, which has not started", index
                 )
             if started[key].annotate(choice, index, position):
@@ -379,16 +369,15 @@ class ChatGrammar(WireGrammar[ChatResult]):
         if frame.event != _ERROR:
             self._unknown_name(frame, index)
         try:
-            data: dict[str, Any] = event_object(frame.data, vendor=WIRE, index=index)
+            data: dict[str, Any] = event_object(frame.data, vendor=self._wire, index=index)
         except VendorError:
             # The vendor said "error"; that its data is broken too changes nothing.
             data = {}
         self._reported(data.get("error", data))
         return data
 
-    @staticmethod
-    def _unknown_name(frame: SseEvent, index: int) -> NoReturn:
-        _fail(
+    def _unknown_name(self, frame: SseEvent, index: int) -> NoReturn:
+        self._failures.fail(
             _Code.VENDOR_UNKNOWN_EVENT,
             index,
             f"event name {shown(frame.event)!r} is not one Chat Completions sends",

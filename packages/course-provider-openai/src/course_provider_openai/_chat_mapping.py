@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NoReturn, final
 
-from course_http import VendorError, VendorErrorCode
+from course_http import VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseAssistantMessage,
@@ -53,7 +53,7 @@ from course_provider_openai._chat_dialect_mapping import (
 from course_provider_openai._chat_grammar import ChatGrammar
 from course_provider_openai._chat_result import ChatChoice, ChatResult
 from course_provider_openai._chat_wire import INCLUDE_USAGE_KEY, STREAM_OPTIONS_KEY, WIRE
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_vendor import WireEvent, WireMapping
 
 __all__ = ["ChatMapping"]
@@ -67,13 +67,6 @@ _STOP_REASONS: Final = {
     "length": CourseStopReason.LENGTH,
     "content_filter": CourseStopReason.REFUSAL,
 }
-_CANNOT_CARRY: Final = f"the course protocol cannot carry it ({WIRE})"
-
-_fail = CHAT_FAILURES.fail
-
-
-def _unsupported(what: str, index: int) -> NoReturn:
-    _fail(_Code.VENDOR_UNSUPPORTED_CONTENT, index, f"{what}; {_CANNOT_CARRY}")
 
 
 @final
@@ -83,9 +76,9 @@ class ChatMapping(WireMapping[ChatResult]):
     A ``course_vendor.WireMapping`` over a fresh `ChatGrammar`:
     ``OpenAIChatModel`` plays it as a ``course_stream.SourcePlay``
     (`item`, `end`, `source_failed`); by hand, `feed` each server-sent
-    event in order, then `end`. Both raise `course_http.VendorError` (wire
-    ``"openai-chat"``) at the event's index: what `ChatGrammar` raises for
-    a frame off the grammar, and
+    event in order, then `end`. Both raise `course_http.VendorError` (``vendor``
+    the dialect's wire, ``"openai-chat"`` for OpenAI's own) at the event's
+    index: what `ChatGrammar` raises for a frame off the grammar, and
 
     - ``VENDOR_ERROR_EVENT`` at the vendor's in-stream error, its type, code
       and message in ``vendor_type``, ``vendor_code``, ``vendor_message``;
@@ -106,35 +99,26 @@ class ChatMapping(WireMapping[ChatResult]):
     non-blank ``str``.
     """
 
-    __slots__ = ("_chat", "_dialect", "_message", "_stop", "_usage_index")
+    __slots__ = ("_chat", "_dialect", "_failures", "_message", "_stop", "_usage_index")
 
     def __init__(self, request_id: str, dialect: ChatDialect = OPENAI_CHAT) -> None:
         chat = ChatGrammar(dialect)
         super().__init__(chat, request_id)
         self._chat = chat
         self._dialect = None if dialect is OPENAI_CHAT else dialect
+        self._failures = OpenAIFailures(dialect.wire)
         self._message: CourseAssistantMessage | None = None
         self._stop = CourseStopReason.STOP
         self._usage_index = 0
 
     def _map(self, event: WireEvent, index: int, push: _Push) -> None:
-        if self._dialect is None:
-            self._map_chunk(event, index, push)
-            return
-        try:
-            self._map_chunk(event, index, push)
-        except VendorError as error:
-            error.vendor = self._dialect.wire  # a dialect's call fails in its wire's name
-            raise
-
-    def _map_chunk(self, event: WireEvent, index: int, push: _Push) -> None:
         if self._chat.error is not None:
             self._vendor_error(index)
         if event.get("usage") is not None:
             self._usage_index = index
         for choice in event["choices"]:
             if choice["index"]:
-                _unsupported(
+                self._unsupported(
                     f"choices[].index {choice['index']} is a second choice (n > 1): "
                     "the course protocol has one answer per call",
                     index,
@@ -157,18 +141,9 @@ class ChatMapping(WireMapping[ChatResult]):
                 push(CourseTextDeltaChunk(self._request_id, content))
 
     def _respond(self, result: ChatResult, event_count: int) -> CourseModelResponse:
-        if self._dialect is None:
-            return self._answer(result, event_count)
-        try:
-            return self._answer(result, event_count)
-        except VendorError as error:
-            error.vendor = self._dialect.wire
-            raise
-
-    def _answer(self, result: ChatResult, event_count: int) -> CourseModelResponse:
         usage = result.usage
         if usage is None:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_MISSING_TERMINAL,
                 event_count,
                 f"the stream ended without usage, which the request asked for "
@@ -187,25 +162,32 @@ class ChatMapping(WireMapping[ChatResult]):
                 reasoning_tokens=usage.reasoning_tokens,
             )
         except CourseProtocolError as error:
-            CHAT_FAILURES.fail_invalid(f"usage: {error}", self._usage_index)
+            self._failures.fail_invalid(f"usage: {error}", self._usage_index)
         return CourseModelResponse(result.id, self._request_id, message, self._stop, counts)
+
+    def _unsupported(self, what: str, index: int) -> NoReturn:
+        self._failures.fail(
+            _Code.VENDOR_UNSUPPORTED_CONTENT,
+            index,
+            f"{what}; the course protocol cannot carry it ({self._failures.vendor})",
+        )
 
     def _vendor_error(self, index: int) -> NoReturn:
         error = self._chat.error
         assert error is not None  # called only once the grammar read it
-        CHAT_FAILURES.error_event((error.type, error.code, error.message), index)
+        self._failures.error_event((error.type, error.code, error.message), index)
 
     def _check_delta(self, delta: dict[str, Any], index: int) -> None:
         role = delta.get("role")
         if role is not None and role != "assistant":
-            _unsupported(f"delta.role {shown(role)!r} is not the assistant's answer", index)
+            self._unsupported(f"delta.role {shown(role)!r} is not the assistant's answer", index)
         if delta.get("audio") is not None:
-            _unsupported("delta.audio is audio output", index)
+            self._unsupported("delta.audio is audio output", index)
         if delta.get("function_call") is not None:
-            _unsupported("delta.function_call is the deprecated function call", index)
+            self._unsupported("delta.function_call is the deprecated function call", index)
         for fragment in delta.get("tool_calls") or ():
             if fragment.get("type") == "custom":
-                _unsupported("delta.tool_calls[].type 'custom' is a custom tool's call", index)
+                self._unsupported("delta.tool_calls[].type 'custom' is a custom tool's call", index)
 
     def _finish(self, content: str | None, index: int, push: _Push) -> None:
         choice = self._chat.choice(0)
@@ -218,7 +200,7 @@ class ChatMapping(WireMapping[ChatResult]):
         )
         stop = _STOP_REASONS.get(meant or "")
         if stop is None:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_INCOMPLETE,
                 index,
                 f"choices[0].finish_reason is {shown(str(reason))!r}, "
@@ -246,7 +228,7 @@ class ChatMapping(WireMapping[ChatResult]):
         )
         problem = terminal_semantics_error(stop, message)
         if problem is not None:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_INVALID_TERMINAL,
                 index,
                 f"choices[0].finish_reason {reason!r}: {problem}",

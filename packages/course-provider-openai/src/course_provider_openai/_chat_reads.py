@@ -4,7 +4,7 @@ annotations.
 `choice_path` names a value of a choice in the messages of every part.
 
 Each reads one untrusted value of a chunk into its `_chat_result` value or
-raises `course_http.VendorError` (wire ``openai-chat``) naming the path of
+raises `course_http.VendorError` (through the wire's ``failures``) naming the path of
 the bad value: ``VENDOR_INVALID_EVENT`` for a missing field or one of the
 wrong type, ``VENDOR_UNKNOWN_EVENT`` for a moderation ``type`` OpenAI does
 not document.
@@ -18,8 +18,7 @@ from course_http import VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_result import ChatTokenLogprob, ChatUsage
-from course_provider_openai._chat_wire import WIRE
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_vendor import token_count
 
 __all__ = ["chat_usage", "choice_path", "moderation", "token_logprobs", "url_citations"]
@@ -28,8 +27,6 @@ _MODERATION_TYPES: Final = frozenset({"moderation_results", "error"})
 _URL_CITATION: Final = "url_citation"
 """The one annotation type OpenAI documents on a message (``ChatCompletionMessage.annotations``)."""
 _NO_TOP: tuple[ChatTokenLogprob, ...] = ()
-
-_invalid = CHAT_FAILURES.invalid
 
 
 def choice_path(position: int, *fields: str) -> str:
@@ -40,25 +37,29 @@ def choice_path(position: int, *fields: str) -> str:
     return f"choices[{position}]" + "".join(f".{field}" for field in fields)
 
 
-def _count(value: object, index: int, path: str) -> int:
-    return token_count(value, vendor=WIRE, index=index, path=path)
+def _count(failures: OpenAIFailures, value: object, index: int, path: str) -> int:
+    return token_count(value, vendor=failures.vendor, index=index, path=path)
 
 
-def _details(usage: dict[str, Any], key: str, index: int) -> dict[str, Any]:
+def _details(
+    failures: OpenAIFailures, usage: dict[str, Any], key: str, index: int
+) -> dict[str, Any]:
     details = usage.get(key)
     if details is None:
         return {}
     if type(details) is not dict:
-        _invalid(index, f"usage.{key}", "an object or null", details)
+        failures.invalid(index, f"usage.{key}", "an object or null", details)
     return details
 
 
-def _optional_count(details: dict[str, Any], key: str, index: int, parent: str) -> int | None:
+def _optional_count(
+    failures: OpenAIFailures, details: dict[str, Any], key: str, index: int, parent: str
+) -> int | None:
     value = details.get(key)
-    return None if value is None else _count(value, index, f"usage.{parent}.{key}")
+    return None if value is None else _count(failures, value, index, f"usage.{parent}.{key}")
 
 
-def chat_usage(usage: object, index: int) -> ChatUsage:
+def chat_usage(failures: OpenAIFailures, usage: object, index: int) -> ChatUsage:
     """The usage object of chunk ``index``: the three counts, then each detail count sent.
 
     Raises ``VENDOR_INVALID_EVENT`` naming the path (``usage.prompt_tokens``)
@@ -67,66 +68,76 @@ def chat_usage(usage: object, index: int) -> ChatUsage:
     not a token count or null.
     """
     if type(usage) is not dict:
-        _invalid(index, "usage", "an object or null", usage)
-    prompt = _details(usage, "prompt_tokens_details", index)
-    completion = _details(usage, "completion_tokens_details", index)
+        failures.invalid(index, "usage", "an object or null", usage)
+    prompt = _details(failures, usage, "prompt_tokens_details", index)
+    completion = _details(failures, usage, "completion_tokens_details", index)
     return ChatUsage(
-        _count(usage.get("prompt_tokens"), index, "usage.prompt_tokens"),
-        _count(usage.get("completion_tokens"), index, "usage.completion_tokens"),
-        _count(usage.get("total_tokens"), index, "usage.total_tokens"),
-        cached_tokens=_optional_count(prompt, "cached_tokens", index, "prompt_tokens_details"),
-        prompt_audio_tokens=_optional_count(prompt, "audio_tokens", index, "prompt_tokens_details"),
+        _count(failures, usage.get("prompt_tokens"), index, "usage.prompt_tokens"),
+        _count(failures, usage.get("completion_tokens"), index, "usage.completion_tokens"),
+        _count(failures, usage.get("total_tokens"), index, "usage.total_tokens"),
+        cached_tokens=_optional_count(
+            failures, prompt, "cached_tokens", index, "prompt_tokens_details"
+        ),
+        prompt_audio_tokens=_optional_count(
+            failures, prompt, "audio_tokens", index, "prompt_tokens_details"
+        ),
         reasoning_tokens=_optional_count(
-            completion, "reasoning_tokens", index, "completion_tokens_details"
+            failures, completion, "reasoning_tokens", index, "completion_tokens_details"
         ),
         completion_audio_tokens=_optional_count(
-            completion, "audio_tokens", index, "completion_tokens_details"
+            failures, completion, "audio_tokens", index, "completion_tokens_details"
         ),
         accepted_prediction_tokens=_optional_count(
-            completion, "accepted_prediction_tokens", index, "completion_tokens_details"
+            failures, completion, "accepted_prediction_tokens", index, "completion_tokens_details"
         ),
         rejected_prediction_tokens=_optional_count(
-            completion, "rejected_prediction_tokens", index, "completion_tokens_details"
+            failures, completion, "rejected_prediction_tokens", index, "completion_tokens_details"
         ),
     )
 
 
-def _token_bytes(value: object, index: int, path: str) -> tuple[int, ...] | None:
+def _token_bytes(
+    failures: OpenAIFailures, value: object, index: int, path: str
+) -> tuple[int, ...] | None:
     if value is None:
         return None
     if type(value) is not list:
-        _invalid(index, path, "an array of bytes or null", value)
+        failures.invalid(index, path, "an array of bytes or null", value)
     for position, byte in enumerate(value):
         if type(byte) is not int or not 0 <= byte <= 255:
-            _invalid(index, f"{path}[{position}]", "an integer from 0 to 255", byte)
+            failures.invalid(index, f"{path}[{position}]", "an integer from 0 to 255", byte)
     return tuple(value)
 
 
-def _token_logprob(entry: object, index: int, path: str, *, top: bool) -> ChatTokenLogprob:
+def _token_logprob(
+    failures: OpenAIFailures, entry: object, index: int, path: str, *, top: bool
+) -> ChatTokenLogprob:
     if type(entry) is not dict:
-        _invalid(index, path, "an object", entry)
-    token = CHAT_FAILURES.text_at(entry, "token", index, parent=path)
+        failures.invalid(index, path, "an object", entry)
+    token = failures.text_at(entry, "token", index, parent=path)
     logprob = entry.get("logprob")
     if type(logprob) is not float and type(logprob) is not int:
-        _invalid(index, f"{path}.logprob", "a number", logprob)
-    token_bytes = _token_bytes(entry.get("bytes"), index, f"{path}.bytes")
+        failures.invalid(index, f"{path}.logprob", "a number", logprob)
+    token_bytes = _token_bytes(failures, entry.get("bytes"), index, f"{path}.bytes")
     if top:
         return ChatTokenLogprob(token, float(logprob), token_bytes, _NO_TOP)
     tops = entry.get("top_logprobs")
     if type(tops) is not list:
-        _invalid(index, f"{path}.top_logprobs", "an array", tops)
+        failures.invalid(index, f"{path}.top_logprobs", "an array", tops)
     return ChatTokenLogprob(
         token,
         float(logprob),
         token_bytes,
         tuple(
-            _token_logprob(item, index, f"{path}.top_logprobs[{position}]", top=True)
+            _token_logprob(failures, item, index, f"{path}.top_logprobs[{position}]", top=True)
             for position, item in enumerate(tops)
         ),
     )
 
 
-def token_logprobs(value: object, index: int, path: str) -> list[ChatTokenLogprob] | None:
+def token_logprobs(
+    failures: OpenAIFailures, value: object, index: int, path: str
+) -> list[ChatTokenLogprob] | None:
     """``logprobs.content`` or ``logprobs.refusal`` at ``path``: its tokens, ``None`` for null.
 
     Raises ``VENDOR_INVALID_EVENT`` naming the path of the first bad value (a
@@ -136,14 +147,14 @@ def token_logprobs(value: object, index: int, path: str) -> list[ChatTokenLogpro
     if value is None:
         return None
     if type(value) is not list:
-        _invalid(index, path, "an array or null", value)
+        failures.invalid(index, path, "an array or null", value)
     return [
-        _token_logprob(entry, index, f"{path}[{position}]", top=False)
+        _token_logprob(failures, entry, index, f"{path}[{position}]", top=False)
         for position, entry in enumerate(value)
     ]
 
 
-def moderation(value: object, index: int) -> JsonObject:
+def moderation(failures: OpenAIFailures, value: object, index: int) -> JsonObject:
     """A chunk's ``moderation`` object, its ``input`` and ``output`` results checked, frozen.
 
     Each of ``input`` and ``output`` must be an object whose ``type`` is
@@ -152,12 +163,12 @@ def moderation(value: object, index: int) -> JsonObject:
     one nested past the JSON limit), ``VENDOR_UNKNOWN_EVENT`` for another ``type``.
     """
     if type(value) is not dict:
-        _invalid(index, "moderation", "an object or null", value)
+        failures.invalid(index, "moderation", "an object or null", value)
     for side in ("input", "output"):
-        part = CHAT_FAILURES.object_at(value, side, index, parent="moderation")
-        kind = CHAT_FAILURES.text_at(part, "type", index, parent=f"moderation.{side}")
+        part = failures.object_at(value, side, index, parent="moderation")
+        kind = failures.text_at(part, "type", index, parent=f"moderation.{side}")
         if kind not in _MODERATION_TYPES:
-            CHAT_FAILURES.fail(
+            failures.fail(
                 VendorErrorCode.VENDOR_UNKNOWN_EVENT,
                 index,
                 f"moderation.{side}.type {shown(kind)!r} is not a moderation result OpenAI sends",
@@ -165,11 +176,13 @@ def moderation(value: object, index: int) -> JsonObject:
     frozen = freeze_json_object(value, "moderation")
     if not isinstance(frozen.value_or(None), dict):
         problem = frozen.failure()
-        CHAT_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
+        failures.fail_invalid(f"{problem.path}: {problem.message}", index)
     return frozen.unwrap()
 
 
-def url_citations(value: object, index: int, path: str) -> list[JsonObject]:
+def url_citations(
+    failures: OpenAIFailures, value: object, index: int, path: str
+) -> list[JsonObject]:
     """``delta.annotations`` at ``path``: each URL citation checked, frozen, in order.
 
     OpenAI's search models stream the message's ``annotations`` on a delta
@@ -180,28 +193,28 @@ def url_citations(value: object, index: int, path: str) -> list[JsonObject]:
     path of the first bad value, ``VENDOR_UNKNOWN_EVENT`` for another ``type``.
     """
     if type(value) is not list:
-        _invalid(index, path, "an array or null", value)
+        failures.invalid(index, path, "an array or null", value)
     read: list[JsonObject] = []
     for position, entry in enumerate(value):
         where = f"{path}[{position}]"
         if type(entry) is not dict:
-            _invalid(index, where, "an object", entry)
-        kind = CHAT_FAILURES.text_at(entry, "type", index, parent=where)
+            failures.invalid(index, where, "an object", entry)
+        kind = failures.text_at(entry, "type", index, parent=where)
         if kind != _URL_CITATION:
-            CHAT_FAILURES.fail(
+            failures.fail(
                 VendorErrorCode.VENDOR_UNKNOWN_EVENT,
                 index,
                 f"{where}.type {shown(kind)!r} is not an annotation OpenAI documents",
             )
-        citation = CHAT_FAILURES.object_at(entry, _URL_CITATION, index, parent=where)
+        citation = failures.object_at(entry, _URL_CITATION, index, parent=where)
         cited = f"{where}.{_URL_CITATION}"
-        CHAT_FAILURES.text_at(citation, "url", index, parent=cited, non_blank=True)
-        CHAT_FAILURES.text_at(citation, "title", index, parent=cited)
+        failures.text_at(citation, "url", index, parent=cited, non_blank=True)
+        failures.text_at(citation, "title", index, parent=cited)
         for bound in ("start_index", "end_index"):
-            _count(citation.get(bound), index, f"{cited}.{bound}")
+            _count(failures, citation.get(bound), index, f"{cited}.{bound}")
         frozen = freeze_json_object(entry, where)
         if not isinstance(frozen.value_or(None), dict):
             problem = frozen.failure()
-            CHAT_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
+            failures.fail_invalid(f"{problem.path}: {problem.message}", index)
         read.append(frozen.unwrap())
     return read

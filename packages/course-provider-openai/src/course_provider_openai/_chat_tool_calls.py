@@ -18,8 +18,7 @@ from course_protocol import JsonObject, is_blank
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_reads import choice_path
 from course_provider_openai._chat_result import ChatToolCall
-from course_provider_openai._chat_wire import WIRE
-from course_provider_openai._failures import CHAT_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_vendor import TextPieces, ToolCallIds
 from course_vendor import tool_arguments as parse_arguments
 
@@ -29,9 +28,6 @@ _Code = VendorErrorCode
 _PIECE_KEYS: Final = {"function": "arguments", "custom": "input"}
 """Each tool type's object in a fragment, and the key of its text in that object."""
 
-_fail = CHAT_FAILURES.fail
-_invalid = CHAT_FAILURES.invalid
-
 
 def _where(position: int, place: int | None = None, *fields: str) -> str:
     # Built for a failure's message (and once per call, as it starts): never per fragment.
@@ -40,12 +36,12 @@ def _where(position: int, place: int | None = None, *fields: str) -> str:
     return choice_path(position, "delta", f"tool_calls[{place}]", *fields)
 
 
-def parsed_arguments(text: str, index: int, path: str) -> JsonObject:
+def parsed_arguments(failures: OpenAIFailures, text: str, index: int, path: str) -> JsonObject:
     """``text``, a call's whole argument text, as a JSON object (``""`` means ``{}``).
 
     Raises ``VENDOR_INVALID_TOOL_ARGUMENTS`` naming ``path`` otherwise.
     """
-    return parse_arguments(text, vendor=WIRE, index=index, path=path)
+    return parse_arguments(text, vendor=failures.vendor, index=index, path=path)
 
 
 @final
@@ -65,14 +61,15 @@ class ChatToolCalls:
     """The calls of one choice started so far, in index order, with their argument text.
 
     ``ids`` is the response's `ToolCallIds` (an id names one call in the whole
-    response).
+    response); ``failures`` raises in the wire's name.
     """
 
-    __slots__ = ("_calls", "_ids")
+    __slots__ = ("_calls", "_failures", "_ids")
 
-    def __init__(self, ids: ToolCallIds) -> None:
+    def __init__(self, ids: ToolCallIds, failures: OpenAIFailures) -> None:
         self._calls: list[_Call] = []
         self._ids = ids
+        self._failures = failures
 
     def __bool__(self) -> bool:
         return bool(self._calls)
@@ -90,14 +87,16 @@ class ChatToolCalls:
         next one), or an id, name or other type for a call that did.
         """
         if type(fragments) is not list:
-            _invalid(index, _where(position), "an array or null", fragments)
+            self._failures.invalid(index, _where(position), "an array or null", fragments)
         calls = self._calls
         for place, fragment in enumerate(fragments):
             if type(fragment) is not dict:
-                _invalid(index, _where(position, place), "an object", fragment)
+                self._failures.invalid(index, _where(position, place), "an object", fragment)
             key = fragment.get("index")
             if type(key) is not int or key < 0:
-                _invalid(index, _where(position, place, "index"), "a non-negative integer", key)
+                self._failures.invalid(
+                    index, _where(position, place, "index"), "a non-negative integer", key
+                )
             if key < len(calls):
                 call = calls[key]
                 part = fragment.get(call.type)
@@ -107,7 +106,9 @@ class ChatToolCalls:
                 if part is None:
                     continue
                 if type(part) is not dict:
-                    _invalid(index, _where(position, place, call.type), "an object or null", part)
+                    self._failures.invalid(
+                        index, _where(position, place, call.type), "an object or null", part
+                    )
                 if part.get("name") is not None:
                     self._restarted(fragment, index, position, place)
             else:
@@ -117,7 +118,7 @@ class ChatToolCalls:
             if piece is not None:
                 if type(piece) is not str:
                     where = _where(position, place, call.type, call.piece_key)
-                    _invalid(index, where, "a string or null", piece)
+                    self._failures.invalid(index, where, "a string or null", piece)
                 call.pieces.append(piece)
 
     def complete(self, index: int, *, parse: bool) -> tuple[ChatToolCall, ...]:
@@ -133,34 +134,34 @@ class ChatToolCalls:
             parsed = None
             if parse and call.type == "function":
                 path = f"tool_calls[{key}].function.arguments"
-                parsed = parsed_arguments(text, index, path)
+                parsed = parsed_arguments(self._failures, text, index, path)
             made.append(ChatToolCall(key, call.id, call.type, call.name, text, parsed))
         return tuple(made)
 
     def _start(self, fragment: dict[str, Any], key: int, index: int, path: str) -> _Call:
         call_id = fragment.get("id")
         if call_id is None or key > len(self._calls):
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_EVENT_ORDER,
                 index,
                 f"{path} continues Tool call {key}, which never started "
                 f"(the next call to start is {len(self._calls)}, with an id)",
             )
         if type(call_id) is not str or is_blank(call_id):
-            _invalid(index, f"{path}.id", "a non-blank string", call_id)
+            self._failures.invalid(index, f"{path}.id", "a non-blank string", call_id)
         kind = fragment.get("type")
         if kind is None:
             kind = "function"
         elif type(kind) is not str:
-            _invalid(index, f"{path}.type", "a string or null", kind)
+            self._failures.invalid(index, f"{path}.type", "a string or null", kind)
         elif kind not in _PIECE_KEYS:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_UNKNOWN_EVENT,
                 index,
                 f"{path}.type {shown(kind)!r} is not a tool call type OpenAI documents",
             )
-        part = CHAT_FAILURES.object_at(fragment, kind, index, parent=path)
-        name = CHAT_FAILURES.text_at(part, "name", index, parent=f"{path}.{kind}", non_blank=True)
+        part = self._failures.object_at(fragment, kind, index, parent=path)
+        name = self._failures.text_at(part, "name", index, parent=f"{path}.{kind}", non_blank=True)
         self._ids.claim(call_id, index, f"{path}.id")
         call = _Call(call_id, kind, name)
         self._calls.append(call)
@@ -174,7 +175,7 @@ class ChatToolCalls:
             self._restarted(fragment, index, position, place)
 
     def _restarted(self, fragment: dict[str, Any], index: int, position: int, place: int) -> None:
-        _fail(
+        self._failures.fail(
             _Code.VENDOR_EVENT_ORDER,
             index,
             f"{_where(position, place)} repeats the id, type or name of Tool call "

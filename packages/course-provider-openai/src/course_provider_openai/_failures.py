@@ -1,29 +1,31 @@
 """How both OpenAI wires report what is wrong: one `VendorError` shape, messages with paths.
 
-Each wire's modules raise through that wire's `OpenAIFailures` (`CHAT_FAILURES`,
-`RESPONSES_FAILURES`), a ``course_vendor.EventFailures``: every error names
-the wire in ``vendor`` and the event in ``event_index``, and names a bad value
-by ``course_protocol.untrusted.described`` (JSON's words), never by its text.
+A grammar and a mapping make one `OpenAIFailures` for the wire they speak for
+(OpenAI's own, a compatible server's dialect, Azure's) and hand it to every
+part that reads the stream, so each error is built once, where it is raised,
+in that wire's name: ``vendor`` names the wire, ``event_index`` the event,
+and a bad value is named by ``course_protocol.untrusted.described`` (JSON's
+words), never by its text.
 """
 
 from __future__ import annotations
 
-from typing import Final, NoReturn, final
+from typing import NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol.untrusted import shown
-from course_provider_openai import _chat_wire, _responses_wire
 from course_provider_openai._errors import ErrorDescription, error_account, error_fields
 from course_vendor import EventFailures
 
-__all__ = ["CHAT_FAILURES", "RESPONSES_FAILURES", "OpenAIFailures"]
+__all__ = ["OpenAIFailures"]
 
 
 @final
 class OpenAIFailures(EventFailures):
-    """`course_vendor.EventFailures` for one OpenAI API, with the failures both APIs share.
+    """`course_vendor.EventFailures` for one wire of an OpenAI API, with the failures both share.
 
-    Its `invalid`, `object_at` and `text_at` are the kit's.
+    ``OpenAIFailures(wire)`` raises every error with ``vendor`` ``wire``. Its
+    `invalid`, `object_at` and `text_at` are the kit's.
     """
 
     __slots__ = ()
@@ -60,10 +62,3 @@ class OpenAIFailures(EventFailures):
             vendor_code=code,
             vendor_message=message,
         )
-
-
-CHAT_FAILURES: Final = OpenAIFailures(_chat_wire.WIRE)
-"""How the Chat Completions modules fail (wire ``"openai-chat"``)."""
-
-RESPONSES_FAILURES: Final = OpenAIFailures(_responses_wire.WIRE)
-"""How the Responses API modules fail (``vendor`` ``"openai-responses"``)."""

@@ -19,10 +19,11 @@ from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect
 from course_provider_openai._chat_dialect_request import dialect_messages
 from course_provider_openai._chat_mapping import ChatMapping
 from course_provider_openai._chat_request import CHAT_CONTENT, chat_request_body
-from course_provider_openai._config import API_KEY_VARIABLE, OpenAIConfig, request_headers
+from course_provider_openai._config import OpenAIConfig, request_headers
 from course_provider_openai._errors import describe_error
 from course_provider_openai._options import CHAT_OPTIONS, RESPONSES_OPTIONS
 from course_provider_openai._responses_content import RESPONSES_CONTENT
+from course_provider_openai._responses_dialect import OPENAI_RESPONSES, ResponsesDialect
 from course_provider_openai._responses_mapping import ResponsesMapping
 from course_provider_openai._responses_request import responses_request_body
 from course_vendor import VendorModel, VendorPlay, VendorWire
@@ -33,6 +34,7 @@ __all__ = [
     "OpenAIChatModel",
     "OpenAIResponsesModel",
     "chat_vendor_wire",
+    "responses_vendor_wire",
 ]
 
 
@@ -55,15 +57,20 @@ def chat_vendor_wire(dialect: ChatDialect) -> VendorWire:
     )
 
 
+def responses_vendor_wire(dialect: ResponsesDialect) -> VendorWire:
+    """The `VendorWire` of a Responses server: its wire and key variable, the Responses path."""
+    return VendorWire(
+        vendor=dialect.wire,
+        key_variable=dialect.key_variable,
+        path=_responses_wire.PATH,
+        describe_error=describe_error,
+        options=RESPONSES_OPTIONS,
+        content=RESPONSES_CONTENT,
+    )
+
+
 CHAT_VENDOR_WIRE = chat_vendor_wire(OPENAI_CHAT)
-RESPONSES_VENDOR_WIRE = VendorWire(
-    vendor=_responses_wire.WIRE,
-    key_variable=API_KEY_VARIABLE,
-    path=_responses_wire.PATH,
-    describe_error=describe_error,
-    options=RESPONSES_OPTIONS,
-    content=RESPONSES_CONTENT,
-)
+RESPONSES_VENDOR_WIRE = responses_vendor_wire(OPENAI_RESPONSES)
 
 
 class _OpenAIModel(VendorModel[OpenAIConfig]):
@@ -158,21 +165,46 @@ class OpenAIResponsesModel(_OpenAIModel):
 
     The same configuration, key and transport as `OpenAIChatModel`; every
     call sends ``store: false`` (unless ``config.store`` is ``True``), so a
-    replayed conversation never depends on state kept by the server. See
-    ``course_vendor.VendorModel`` for how a call runs, fails and aborts.
+    replayed conversation never depends on state kept by the server.
+    ``dialect`` is the server's `ResponsesDialect` (``OPENAI_RESPONSES``,
+    or a compatible server's from ``RESPONSES_DIALECTS``): its stream is
+    read by its grammar, its errors name its wire and its key is read from
+    its variable (use ``dialect.base_url`` as ``config.base_url`` unless
+    the server lives elsewhere). See ``course_vendor.VendorModel`` for how
+    a call runs, fails and aborts.
 
-    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig` or
-    ``transport`` not a transport, and ``course_vendor.VendorConfigError``
-    for a bad key, config timeouts given with a transport, or an option
-    the Responses API does not take (``stop_sequences``, ``seed``).
+    Raises ``TypeError`` when ``config`` is not an `OpenAIConfig`,
+    ``dialect`` not a `ResponsesDialect` or ``transport`` not a transport,
+    and ``course_vendor.VendorConfigError`` for a bad key, config timeouts
+    given with a transport, or an option the Responses API does not take
+    (``stop_sequences``, ``seed``).
     """
 
-    __slots__ = ()
+    __slots__ = ("_dialect",)
 
     _WIRE = RESPONSES_VENDOR_WIRE
+
+    def __init__(
+        self,
+        config: OpenAIConfig,
+        *,
+        dialect: ResponsesDialect = OPENAI_RESPONSES,
+        api_key: str | None = None,
+        transport: HttpTransport | None = None,
+    ) -> None:
+        if type(dialect) is not ResponsesDialect:
+            raise TypeError(f"dialect must be a ResponsesDialect, not {type(dialect).__name__}")
+        self._dialect = dialect
+        wire = None if dialect is OPENAI_RESPONSES else responses_vendor_wire(dialect)
+        super().__init__(config, api_key=api_key, transport=transport, wire=wire)
+
+    @property
+    def dialect(self) -> ResponsesDialect:
+        """The server's dialect this model speaks."""
+        return self._dialect
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
         return responses_request_body(request, self._config)
 
     def _parser(self, request_id: str) -> VendorPlay:
-        return ResponsesMapping(request_id)
+        return ResponsesMapping(request_id, self._dialect)

@@ -1,10 +1,12 @@
-"""The two OpenAI APIs and the compatible servers' Chat dialects as the vendor registry knows them.
+"""The two OpenAI APIs and the compatible servers' dialects as the vendor registry knows them.
 
-Each is a ``course.vendors`` entry point. A dialect's plug-in is Chat
+Each is a ``course.vendors`` entry point. A Chat dialect's plug-in is Chat
 Completions read with its `ChatDialect` and registered as a dialect of
-``openai-chat`` (``VendorPlugin.dialect_of``): the registry gives it a
-recorded path only under its own default base path, where OpenAI's own
-does not answer (README, "Which dialect judges a recording").
+``openai-chat`` (``VendorPlugin.dialect_of``), a Responses dialect's the
+Responses API read with its `ResponsesDialect`, a dialect of
+``openai-responses``: the registry gives it a recorded path only under its
+own default base path, where OpenAI's own does not answer (README, "Which
+dialect judges a recording").
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ from course_provider_openai._models import (
     OpenAIChatModel,
     OpenAIResponsesModel,
     chat_vendor_wire,
+    responses_vendor_wire,
+)
+from course_provider_openai._responses_dialect import (
+    AZURE_OPENAI_RESPONSES,
+    OPENROUTER_RESPONSES,
+    ResponsesDialect,
 )
 from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_vendor import VendorPlugin
@@ -55,6 +63,7 @@ __all__ = [
     "MISTRAL_PLUGIN",
     "OLLAMA_PLUGIN",
     "OPENROUTER_PLUGIN",
+    "OPENROUTER_RESPONSES_PLUGIN",
     "RESPONSES_PLUGIN",
     "TOGETHER_PLUGIN",
     "VLLM_PLUGIN",
@@ -137,6 +146,31 @@ OLLAMA_PLUGIN = _dialect_plugin(OLLAMA)
 VLLM_PLUGIN = _dialect_plugin(VLLM)
 """vLLM's OpenAI-compatible Chat Completions (``vllm``)."""
 
+
+def _responses_dialect_model(
+    dialect: ResponsesDialect, transport: HttpTransport
+) -> OpenAIResponsesModel:
+    config = OpenAIConfig(_REPLAYED_MODEL, base_url=dialect.base_url)
+    return OpenAIResponsesModel(config, dialect=dialect, transport=transport)
+
+
+def _responses_dialect_plugin(dialect: ResponsesDialect) -> VendorPlugin:
+    return VendorPlugin(
+        wire=responses_vendor_wire(dialect),
+        sdk="openai",
+        base_url=dialect.base_url,
+        base_url_variable=BASE_URL_VARIABLE,
+        named_events=False,
+        replay_model=partial(_responses_dialect_model, dialect),
+        grammar=partial(ResponsesGrammar, dialect),
+        cache_prefix=responses_cache_prefix,
+        dialect_of=RESPONSES_VENDOR_WIRE.vendor,
+    )
+
+
+OPENROUTER_RESPONSES_PLUGIN = _responses_dialect_plugin(OPENROUTER_RESPONSES)
+"""OpenRouter's Responses API (``openrouter-responses``)."""
+
 _AZURE_ENDPOINT = "https://YOUR-RESOURCE-NAME.openai.azure.com"
 """The resource endpoint as Azure's documentation writes it: the deployment form's base URL."""
 
@@ -173,7 +207,7 @@ AZURE_RESPONSES_PLUGIN = VendorPlugin(
     base_url_variable=AZURE_ENDPOINT_VARIABLE,
     named_events=False,
     replay_model=_azure_responses_model,
-    grammar=ResponsesGrammar,
+    grammar=partial(ResponsesGrammar, AZURE_OPENAI_RESPONSES),
     cache_prefix=responses_cache_prefix,
 )
 """Azure OpenAI's Responses API in its deployment form (``/openai/responses``)."""

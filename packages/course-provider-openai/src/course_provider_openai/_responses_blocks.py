@@ -23,7 +23,7 @@ from course_protocol import (
     CourseTextBlock,
 )
 from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_result import (
     ResponsesFunctionCall,
     ResponsesMessage,
@@ -120,7 +120,9 @@ def reasoning_block(item: ResponsesReasoning) -> CourseReasoningBlock:
     return CourseReasoningBlock(text, opaque=opaque)
 
 
-def course_usage(usage: ResponsesUsage, event_count: int) -> CourseModelUsage:
+def course_usage(
+    failures: OpenAIFailures, usage: ResponsesUsage, event_count: int
+) -> CourseModelUsage:
     """The course usage of ``usage``; ``VENDOR_INVALID_TERMINAL`` for a part above its whole."""
     try:
         return CourseModelUsage(
@@ -132,7 +134,7 @@ def course_usage(usage: ResponsesUsage, event_count: int) -> CourseModelUsage:
         )
     except CourseProtocolError as error:
         # A part larger than its whole: OpenAI's counts include their parts.
-        RESPONSES_FAILURES.fail(
+        failures.fail(
             VendorErrorCode.VENDOR_INVALID_TERMINAL,
             event_count - 1,
             f"usage: {error.path} {error.message}",

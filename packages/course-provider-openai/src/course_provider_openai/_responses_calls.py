@@ -14,17 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from course_http import VendorErrorCode
-from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_items import OutputItems
 from course_provider_openai._responses_states import CallState
 from course_vendor import TextPieces
 from course_vendor import tool_arguments as parse_arguments
 
 __all__ = ["arguments_delta", "arguments_done", "complete_call"]
-
-_fail = RESPONSES_FAILURES.fail
-_text_at = RESPONSES_FAILURES.text_at
 
 
 def arguments_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
@@ -42,28 +38,35 @@ def arguments_delta(items: OutputItems, data: dict[str, Any], index: int) -> Non
 def _checked_arguments_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     item = items.open_item(data, index, CallState)
     if item.arguments_text is not None:
-        _fail(
+        items.failures.fail(
             VendorErrorCode.VENDOR_EVENT_ORDER,
             index,
             "follows response.function_call_arguments.done",
         )
-    item.fragments.append(_text_at(data, "delta", index))
+    item.fragments.append(items.failures.text_at(data, "delta", index))
 
 
 def arguments_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.function_call_arguments.done``: the call is complete, its arguments parsed."""
     item = items.open_item(data, index, CallState)
     if item.arguments_text is not None:
-        _fail(
+        items.failures.fail(
             VendorErrorCode.VENDOR_EVENT_ORDER,
             index,
             "a second response.function_call_arguments.done",
         )
-    complete_call(item, data.get("arguments"), data.get("output_index"), index, "arguments")
+    complete_call(
+        items.failures, item, data.get("arguments"), data.get("output_index"), index, "arguments"
+    )
 
 
 def complete_call(
-    item: CallState, arguments: object, position: object, index: int, path: str
+    failures: OpenAIFailures,
+    item: CallState,
+    arguments: object,
+    position: object,
+    index: int,
+    path: str,
 ) -> None:
     """Complete ``item`` with the whole ``arguments`` text event ``index`` gave at ``path``.
 
@@ -74,13 +77,11 @@ def complete_call(
     # Compared with the fragments in place: the event's string is kept, not a join.
     if type(arguments) is not str or not item.fragments.equals(arguments):
         if type(arguments) is not str:
-            RESPONSES_FAILURES.invalid(index, path, "a string", arguments)
-        RESPONSES_FAILURES.fail_invalid(
-            f"{path} is not the concatenation of the argument deltas", index
-        )
+            failures.invalid(index, path, "a string", arguments)
+        failures.fail_invalid(f"{path} is not the concatenation of the argument deltas", index)
     item.fragments = TextPieces()
     # Kept whole: the item's done (and the terminal) repeat it, compared exactly.
     item.arguments_text = arguments
     item.arguments = parse_arguments(
-        arguments, vendor=wire.WIRE, index=index, path=f"output[{position}].arguments"
+        arguments, vendor=failures.vendor, index=index, path=f"output[{position}].arguments"
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Final, TypeAlias
 
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 
 __all__ = ["ENVELOPES", "INTEGER", "STRING", "Fields", "check_envelope", "check_fields"]
 
@@ -78,7 +78,14 @@ ENVELOPES: Final[dict[str, Fields]] = {
 """Each output item ``type`` the vendor documents, and its required fields besides ``id``."""
 
 
-def check_fields(fields: Fields, value: dict[str, Any], index: int, path: str, owner: str) -> None:
+def check_fields(
+    failures: OpenAIFailures,
+    fields: Fields,
+    value: dict[str, Any],
+    index: int,
+    path: str,
+    owner: str,
+) -> None:
     """Check that ``value`` (``path`` of event ``index``, an ``owner``) holds ``fields``.
 
     Raises ``VENDOR_INVALID_EVENT`` naming the first field that is absent
@@ -86,18 +93,18 @@ def check_fields(fields: Fields, value: dict[str, Any], index: int, path: str, o
     """
     for key, expected in fields:
         if key not in value:
-            RESPONSES_FAILURES.fail_invalid(
-                f"{path}.{key} is missing: every {owner} has one", index
-            )
+            failures.fail_invalid(f"{path}.{key} is missing: every {owner} has one", index)
         types = _TYPES.get(expected)
         if types is not None and type(value[key]) not in types:
-            RESPONSES_FAILURES.invalid(index, f"{path}.{key}", expected, value[key])
+            failures.invalid(index, f"{path}.{key}", expected, value[key])
 
 
-def check_envelope(kind: str, item: dict[str, Any], index: int, path: str) -> None:
+def check_envelope(
+    failures: OpenAIFailures, kind: str, item: dict[str, Any], index: int, path: str
+) -> None:
     """Check that ``item`` (at ``path`` of event ``index``) holds the envelope of ``kind``.
 
     ``kind`` is a key of `ENVELOPES`. Raises ``VENDOR_INVALID_EVENT`` as
     `check_fields` does.
     """
-    check_fields(ENVELOPES[kind], item, index, path, f"{kind!r} item")
+    check_fields(failures, ENVELOPES[kind], item, index, path, f"{kind!r} item")

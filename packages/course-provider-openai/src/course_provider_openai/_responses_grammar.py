@@ -22,9 +22,9 @@ from typing import Any, Final, final
 
 from course_http import SseEvent, VendorErrorCode
 from course_protocol.untrusted import shown
-from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_calls import arguments_delta, arguments_done
+from course_provider_openai._responses_dialect import OPENAI_RESPONSES, ResponsesDialect
 from course_provider_openai._responses_items import OutputItems
 from course_provider_openai._responses_output import check_terminal_output, item_added, item_done
 from course_provider_openai._responses_parts import (
@@ -67,10 +67,6 @@ from course_vendor import WireEvent, WireGrammar, event_object
 __all__ = ["ResponsesGrammar"]
 
 _Code = VendorErrorCode
-_fail = RESPONSES_FAILURES.fail
-_object_at = RESPONSES_FAILURES.object_at
-_text_at = RESPONSES_FAILURES.text_at
-_invalid = RESPONSES_FAILURES.invalid
 
 _DONE: Final = "[DONE]"
 _UNNAMED: Final = "message"
@@ -97,11 +93,14 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
     ``queued``/``in_progress`` and the output items' events, and one
     terminal: ``response.completed``, ``response.incomplete``,
     ``response.failed``, or an ``error`` event, after which only a
-    ``response.failed`` may follow. After the terminal a ``[DONE]`` frame
-    is accepted once (what OpenRouter sends; the official SDK stops
-    reading at it on every stream); anything else is ``VENDOR_EVENT_ORDER``.
+    ``response.failed`` may follow. ``dialect`` is the server's
+    `ResponsesDialect` (OpenAI's own by default): when it declares a
+    ``done_marker``, one ``[DONE]`` frame is accepted after the terminal
+    (what OpenRouter sends); anything else after the terminal, and any
+    ``[DONE]`` on OpenAI's own stream, is ``VENDOR_EVENT_ORDER``.
 
-    Raises `course_http.VendorError` (vendor ``"openai-responses"``):
+    Raises `course_http.VendorError` (``vendor`` the dialect's wire,
+    ``"openai-responses"`` for OpenAI's own):
     ``VENDOR_INVALID_EVENT`` for data that is not an event of the documented
     shape (an ``event:`` name other than its ``type``, ids that do not
     match, a ``.done`` text that differs from its deltas);
@@ -118,7 +117,9 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
 
     __slots__ = (
         "_audio",
+        "_dialect",
         "_error",
+        "_failures",
         "_incomplete_reason",
         "_items",
         "_marked_done",
@@ -129,15 +130,19 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         "_response_id",
         "_status",
         "_usage",
+        "_wire",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, dialect: ResponsesDialect = OPENAI_RESPONSES) -> None:
         super().__init__()
+        self._dialect = dialect
+        self._wire = dialect.wire
+        self._failures = OpenAIFailures(dialect.wire)
         self._response_id: str | None = None
         self._model: str | None = None
         self._next_sequence: int | None = None
         self._numbered: bool | None = None
-        self._items = OutputItems()
+        self._items = OutputItems(self._failures)
         self._status: str | None = None
         self._usage: ResponsesUsage | None = None
         self._incomplete_reason: str | None = None
@@ -165,25 +170,31 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         if self._terminal:
             return self._after_terminal(frame, index)
         if frame.data == _DONE:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, "[DONE] comes before the terminal event")
-        data = event_object(frame.data, vendor=wire.WIRE, index=index)
+            self._failures.fail(
+                _Code.VENDOR_EVENT_ORDER, index, "[DONE] comes before the terminal event"
+            )
+        data = event_object(frame.data, vendor=self._wire, index=index)
         kind = data.get("type")
         if type(kind) is not str:
-            _invalid(index, "type", "a string", kind)
+            self._failures.invalid(index, "type", "a string", kind)
         handler = _OUTPUT_EVENTS.get(kind)
         if handler is None and kind not in _LIFE_EVENTS:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_UNKNOWN_EVENT, index, f"event type {shown(kind)!r} is not one it knows"
             )
         if frame.event != kind and frame.event != _UNNAMED:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"event name differs from its type {kind!r}")
+            self._failures.fail(
+                _Code.VENDOR_INVALID_EVENT, index, f"event name differs from its type {kind!r}"
+            )
         sequence = data.get("sequence_number")
         if type(sequence) is int and sequence == self._next_sequence:
             self._next_sequence = sequence + 1
         else:
             self._sequence(data, index)
         if self._response_id is None and kind != "response.created" and kind != "error":
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"{kind!r} comes before response.created")
+            self._failures.fail(
+                _Code.VENDOR_EVENT_ORDER, index, f"{kind!r} comes before response.created"
+            )
         if handler is not None:
             handler(self._items, data, index)
         else:
@@ -196,23 +207,23 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
             self._numbered = present
         if not present:
             if self._numbered:
-                _fail(
+                self._failures.fail(
                     _Code.VENDOR_INVALID_EVENT,
                     index,
                     "sequence_number is missing in a stream that numbers its events",
                 )
             return
         if not self._numbered:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_INVALID_EVENT,
                 index,
                 "sequence_number appears in a stream whose first event had none",
             )
         sequence = data["sequence_number"]
         if type(sequence) is not int or sequence < 0:
-            _invalid(index, "sequence_number", "a non-negative integer", sequence)
+            self._failures.invalid(index, "sequence_number", "a non-negative integer", sequence)
         if self._next_sequence is not None and sequence != self._next_sequence:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_EVENT_ORDER,
                 index,
                 f"sequence_number is {sequence}, expected {self._next_sequence}",
@@ -220,52 +231,60 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         self._next_sequence = sequence + 1
 
     def _after_terminal(self, frame: SseEvent, index: int) -> WireEvent | None:
-        if frame.data == _DONE and not self._marked_done:
-            self._marked_done = True
-            return None
-        if not self._closes_an_error(frame, index):
-            _fail(_Code.VENDOR_EVENT_ORDER, index, "follows the terminal event; only [DONE] may")
-        self._terminal = False
-        try:
-            return self._read(frame, index)
-        finally:
-            self._terminal = True
+        marker = self._dialect.done_marker
+        if frame.data == _DONE:
+            if marker and not self._marked_done:
+                self._marked_done = True
+                return None
+        # A frame that is not even an event says so first, wherever it is (as on Chat).
+        elif self._closes_an_error(event_object(frame.data, vendor=self._wire, index=index)):
+            self._terminal = False
+            try:
+                return self._read(frame, index)
+            finally:
+                self._terminal = True
+        if self._marked_done:
+            said = "follows [DONE]; nothing may"
+        else:
+            said = f"follows the terminal event; {'only [DONE]' if marker else 'nothing'} may"
+        return self._failures.fail(_Code.VENDOR_EVENT_ORDER, index, said)
 
-    def _closes_an_error(self, frame: SseEvent, index: int) -> bool:
-        """Whether ``frame`` is the ``response.failed`` the vendor may send after an error event."""
-        if self._status is not None or self._marked_done or frame.data == _DONE:
-            return False
-        data = event_object(frame.data, vendor=wire.WIRE, index=index)
-        return data.get("type") == "response.failed"
+    def _closes_an_error(self, data: dict[str, Any]) -> bool:
+        """Whether ``data`` is the ``response.failed`` the vendor may send after an error event."""
+        return (
+            self._status is None and not self._marked_done and data.get("type") == "response.failed"
+        )
 
     def _response(self, data: dict[str, Any], index: int) -> dict[str, Any]:
         """The event's ``response``, whose ``id`` must be ``response.created``'s."""
-        response = _object_at(data, "response", index)
+        response = self._failures.object_at(data, "response", index)
         if response.get("id") != self._response_id:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_INVALID_EVENT, index, f"response.id differs from {self._response_id!r}"
             )
         return response
 
     def _created(self, data: dict[str, Any], index: int) -> None:
         if self._response_id is not None:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, "a second response.created")
-        response = _object_at(data, "response", index)
-        response_id = _text_at(response, "id", index, parent="response", non_blank=True)
+            self._failures.fail(_Code.VENDOR_EVENT_ORDER, index, "a second response.created")
+        response = self._failures.object_at(data, "response", index)
+        response_id = self._failures.text_at(
+            response, "id", index, parent="response", non_blank=True
+        )
         status = response.get("status")
         # A background response starts "queued" and streams like any other.
         if status is not None and status != "in_progress" and status != "queued":
-            _invalid(index, "response.status", "in_progress or queued", status)
+            self._failures.invalid(index, "response.status", "in_progress or queued", status)
         model = response.get("model")
         if model is not None and type(model) is not str:
-            _invalid(index, "response.model", "a string", model)
+            self._failures.invalid(index, "response.model", "a string", model)
         self._model = model
         self._response_id = response_id
 
     def _progress(self, data: dict[str, Any], index: int) -> None:
         status = self._response(data, index).get("status")
         if status is not None and type(status) is not str:
-            _invalid(index, "response.status", "a string", status)
+            self._failures.invalid(index, "response.status", "a string", status)
 
     def _terminal_event(self, data: dict[str, Any], index: int) -> None:
         kind = data["type"]
@@ -273,16 +292,18 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
         if kind == "response.completed":
             open_items = self._items.open_positions()
             if open_items:
-                _fail(_Code.VENDOR_EVENT_ORDER, index, f"output items {open_items} are still open")
+                self._failures.fail(
+                    _Code.VENDOR_EVENT_ORDER, index, f"output items {open_items} are still open"
+                )
         response = self._response(data, index)
         given = response.get("status")
         if given is not None and given != status:
-            _invalid(index, "response.status", repr(status), given)
-        self._usage = read_usage(response.get("usage"), index, "response.usage")
+            self._failures.invalid(index, "response.status", repr(status), given)
+        self._usage = read_usage(self._failures, response.get("usage"), index, "response.usage")
         if kind == "response.incomplete":
-            self._incomplete_reason = read_incomplete_reason(response, index)
+            self._incomplete_reason = read_incomplete_reason(self._failures, response, index)
         elif kind == "response.failed":
-            self._response_error = read_response_error(response, index)
+            self._response_error = read_response_error(self._failures, response, index)
         check_terminal_output(self._items, response.get("output"), index)
         self._status = status
         self._terminal = True
@@ -290,9 +311,11 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
     def _error_event(self, data: dict[str, Any], index: int) -> None:
         # Recorded streams nest the fields in "error"; the official SDK reads them at the top.
         if "error" in data:
-            self._error = read_error(_object_at(data, "error", index), index, "error")
+            self._error = read_error(
+                self._failures, self._failures.object_at(data, "error", index), index, "error"
+            )
         else:
-            self._error = read_error(data, index, "")
+            self._error = read_error(self._failures, data, index, "")
         self._terminal = True
 
     def _audio_event(self, data: dict[str, Any], index: int) -> None:
@@ -302,14 +325,14 @@ class ResponsesGrammar(WireGrammar[ResponsesResult]):
             part = self._audio[stream] = TextPart(stream)
         if done:
             if part.text is not None:
-                _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {data['type']}")
+                self._failures.fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {data['type']}")
             part.joined()
         else:
-            stream_delta(part, data, index, f"{data['type'][:-6]}.done")
+            stream_delta(self._failures, part, data, index, f"{data['type'][:-6]}.done")
 
     def _result(self, frame_count: int) -> ResponsesResult:
         if not self._terminal:
-            _fail(
+            self._failures.fail(
                 _Code.VENDOR_MISSING_TERMINAL,
                 frame_count,
                 "the stream ended without its terminal event (response.completed, "

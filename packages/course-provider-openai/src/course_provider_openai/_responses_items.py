@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol, TypeVar, final
 
 from course_http import VendorErrorCode
-from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_states import (
     CallState,
     ItemState,
@@ -27,8 +26,6 @@ from course_vendor import ToolCallIds
 __all__ = ["OutputItems", "open_entry"]
 
 _Code = VendorErrorCode
-_fail = RESPONSES_FAILURES.fail
-_invalid = RESPONSES_FAILURES.invalid
 _Item = TypeVar("_Item", MessageState, CallState, ReasoningState, ToolState)
 
 
@@ -39,19 +36,26 @@ class _Opens(Protocol):
 _Entry = TypeVar("_Entry", bound=_Opens)
 
 
-def open_entry(entries: list[_Entry], position: object, key: str, what: str, index: int) -> _Entry:
+def open_entry(
+    failures: OpenAIFailures,
+    entries: list[_Entry],
+    position: object,
+    key: str,
+    what: str,
+    index: int,
+) -> _Entry:
     """The entry at ``position`` (an event's ``key``), which must have been added and be open.
 
-    Raises ``VENDOR_INVALID_EVENT`` when ``position`` is not an integer,
+    Raises through ``failures`` ``VENDOR_INVALID_EVENT`` when ``position`` is not an integer,
     ``VENDOR_EVENT_ORDER`` when no such entry was added or it is done.
     """
     if type(position) is not int or not 0 <= position < len(entries):
         if type(position) is not int:
-            _invalid(index, key, "an integer", position)
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"no {what} {position} was added")
+            failures.invalid(index, key, "an integer", position)
+        failures.fail(_Code.VENDOR_EVENT_ORDER, index, f"no {what} {position} was added")
     entry = entries[position]
     if not entry.open:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"{what} {position} is already done")
+        failures.fail(_Code.VENDOR_EVENT_ORDER, index, f"{what} {position} is already done")
     return entry
 
 
@@ -59,17 +63,19 @@ def open_entry(entries: list[_Entry], position: object, key: str, what: str, ind
 class OutputItems:
     """The items of one response in ``output_index`` order, and the lookups events need.
 
+    ``failures`` raises every failure of the stream (its wire names them);
     ``call_ids`` are the ``call_id`` s the function calls took. Each lookup
     raises `VendorError`: ``VENDOR_INVALID_EVENT`` when an index is not an
     integer or an id does not match, ``VENDOR_EVENT_ORDER`` when the item or
     part named was never added, is already done, or is of another kind.
     """
 
-    __slots__ = ("_list", "call_ids")
+    __slots__ = ("_list", "call_ids", "failures")
 
-    def __init__(self) -> None:
+    def __init__(self, failures: OpenAIFailures) -> None:
         self._list: list[ItemState] = []
-        self.call_ids = ToolCallIds(wire.WIRE)
+        self.failures = failures
+        self.call_ids = ToolCallIds(failures.vendor)
 
     def __len__(self) -> int:
         return len(self._list)
@@ -90,7 +96,7 @@ class OutputItems:
 
     def current(self, position: object, index: int) -> ItemState:
         """The open item at ``position`` (an event's ``output_index``)."""
-        return open_entry(self._list, position, "output_index", "output item", index)
+        return open_entry(self.failures, self._list, position, "output_index", "output item", index)
 
     def open_item(
         self, data: dict[str, Any], index: int, family: type[_Item], *, named: bool = True
@@ -102,14 +108,14 @@ class OutputItems:
         """
         item = self.current(data.get("output_index"), index)
         if type(item) is not family:
-            _fail(
+            self.failures.fail(
                 _Code.VENDOR_EVENT_ORDER,
                 index,
                 f"{data.get('type')!r} does not belong to output item "
                 f"{data.get('output_index')}, a {kind_of(item)!r}",
             )
         if named and data.get("item_id") != item.id:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"item_id is not {item.id!r}")
+            self.failures.fail(_Code.VENDOR_INVALID_EVENT, index, f"item_id is not {item.id!r}")
         return item
 
     def open_tool(
@@ -118,14 +124,14 @@ class OutputItems:
         """The open tool item of ``kind`` an event names, as `open_item` finds it."""
         item = self.current(data.get("output_index"), index)
         if type(item) is not ToolState or item.kind != kind:
-            _fail(
+            self.failures.fail(
                 _Code.VENDOR_EVENT_ORDER,
                 index,
                 f"{data.get('type')!r} is for a {kind!r} item, output item "
                 f"{data.get('output_index')} is a {kind_of(item)!r}",
             )
         if named and data.get("item_id") != item.id:
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"item_id is not {item.id!r}")
+            self.failures.fail(_Code.VENDOR_INVALID_EVENT, index, f"item_id is not {item.id!r}")
         return item
 
     def streaming_part(self, data: dict[str, Any]) -> TextPart | None:

@@ -32,8 +32,7 @@ from course_protocol import (
     CourseVendorToolBlock,
 )
 from course_protocol.untrusted import shown
-from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_blocks import (
     REASONING_SEPARATOR,
     call_opaque,
@@ -42,6 +41,7 @@ from course_provider_openai._responses_blocks import (
     reasoning_block,
     tagged,
 )
+from course_provider_openai._responses_dialect import OPENAI_RESPONSES, ResponsesDialect
 from course_provider_openai._responses_grammar import ResponsesGrammar
 from course_provider_openai._responses_kinds import carried, unsupported_kind
 from course_provider_openai._responses_result import (
@@ -69,7 +69,8 @@ _INCOMPLETE_STOPS: Final = {
 class ResponsesMapping(WireMapping[ResponsesResult]):
     """One streamed Responses API response as course chunks, for the request ``request_id``.
 
-    A ``course_vendor.WireMapping`` over a fresh `ResponsesGrammar`:
+    A ``course_vendor.WireMapping`` over a fresh `ResponsesGrammar` of
+    ``dialect`` (OpenAI's own by default), whose wire every error names:
     ``OpenAIResponsesModel`` plays it as a ``course_vendor.VendorPlay``; by
     hand, `feed` it every event in order, then call `end` once the stream
     is exhausted. Text and refusal deltas stream as text deltas (each
@@ -98,12 +99,13 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
     ``CourseProtocolError`` when ``request_id`` is not a non-blank ``str``.
     """
 
-    __slots__ = ("_calls", "_parts", "_reader")
+    __slots__ = ("_calls", "_failures", "_parts", "_reader")
 
-    def __init__(self, request_id: str) -> None:
-        grammar = ResponsesGrammar()
+    def __init__(self, request_id: str, dialect: ResponsesDialect = OPENAI_RESPONSES) -> None:
+        grammar = ResponsesGrammar(dialect)
         super().__init__(grammar, request_id)
         self._reader = grammar
+        self._failures = OpenAIFailures(dialect.wire)
         self._calls: dict[int, CourseToolCall] = {}
         self._parts: dict[int, int] = {}
 
@@ -123,11 +125,11 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
         item = event["item"]
         kind = item["type"]
         if not carried(kind, item):
-            RESPONSES_FAILURES.fail(
+            self._failures.fail(
                 _Code.VENDOR_UNSUPPORTED_CONTENT,
                 index,
                 f"output item type {kind!r} is {unsupported_kind(kind, item)}; "
-                f"the course protocol cannot carry it ({wire.WIRE})",
+                f"the course protocol cannot carry it ({self._failures.vendor})",
             )
 
     def _call(self, event: WireEvent, index: int, push: _Push) -> None:
@@ -167,18 +169,18 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
         self._parts[position] = started + 1
 
     def _audio(self, event: WireEvent, index: int, push: _Push) -> NoReturn:
-        RESPONSES_FAILURES.fail(
+        self._failures.fail(
             _Code.VENDOR_UNSUPPORTED_CONTENT,
             index,
             f"event type {event['type']!r} is audio output; "
-            f"the course protocol cannot carry it ({wire.WIRE})",
+            f"the course protocol cannot carry it ({self._failures.vendor})",
         )
 
     def _error(self, event: WireEvent, index: int, push: _Push) -> NoReturn:
-        RESPONSES_FAILURES.reported(event.get("error", event), index)
+        self._failures.reported(event.get("error", event), index)
 
     def _failed(self, event: WireEvent, index: int, push: _Push) -> NoReturn:
-        RESPONSES_FAILURES.reported(event["response"].get("error"), index)
+        self._failures.reported(event["response"].get("error"), index)
 
     def _incomplete(self, event: WireEvent, index: int, push: _Push) -> None:
         details = event["response"].get("incomplete_details")
@@ -188,7 +190,7 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
             stop = None
         if stop is None:
             incomplete = "incomplete" if reason is None else reason
-            RESPONSES_FAILURES.fail(
+            self._failures.fail(
                 _Code.VENDOR_INCOMPLETE,
                 index,
                 f"the response is incomplete ({shown(incomplete)}), "
@@ -199,7 +201,7 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
 
     def _completed(self, event: WireEvent, index: int, push: _Push) -> None:
         if event["response"].get("usage") is None:
-            RESPONSES_FAILURES.fail(
+            self._failures.fail(
                 _Code.VENDOR_MISSING_TERMINAL,
                 index,
                 f"{event['type']} carried no usage, which the course response needs",
@@ -227,7 +229,7 @@ class ResponsesMapping(WireMapping[ResponsesResult]):
                 blocks.append(CourseVendorToolBlock(item.kind, tagged(item.item)))
         message = CourseAssistantMessage(f"message-{result.id}", tuple(blocks))
         stop_reason = self._stop_reason(result, refused)
-        counts = course_usage(usage, event_count)
+        counts = course_usage(self._failures, usage, event_count)
         return CourseModelResponse(result.id, self._request_id, message, stop_reason, counts)
 
     def _stop_reason(self, result: ResponsesResult, refused: bool) -> CourseStopReason:

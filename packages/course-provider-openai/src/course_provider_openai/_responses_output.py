@@ -16,7 +16,7 @@ from typing import Any
 
 from course_http import VendorErrorCode
 from course_protocol.untrusted import shown
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_calls import complete_call
 from course_provider_openai._responses_envelopes import ENVELOPES, check_envelope
 from course_provider_openai._responses_items import OutputItems
@@ -35,16 +35,14 @@ from course_provider_openai._responses_tools import STREAMED_TEXT
 __all__ = ["check_terminal_output", "item_added", "item_done"]
 
 _Code = VendorErrorCode
-_fail = RESPONSES_FAILURES.fail
-_object_at = RESPONSES_FAILURES.object_at
-_text_at = RESPONSES_FAILURES.text_at
-_invalid = RESPONSES_FAILURES.invalid
 
 
-def _optional_text(item: dict[str, Any], key: str, index: int) -> str | None:
+def _optional_text(
+    failures: OpenAIFailures, item: dict[str, Any], key: str, index: int
+) -> str | None:
     value = item.get(key)
     if value is not None and type(value) is not str:
-        _invalid(index, f"item.{key}", "a string", value)
+        failures.invalid(index, f"item.{key}", "a string", value)
     return value
 
 
@@ -59,37 +57,45 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
     position = data.get("output_index")
     if position != len(items) or type(position) is not int:
         if type(position) is not int:
-            _invalid(index, "output_index", "an integer", position)
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds output item {position}, not {len(items)}")
-    item = _object_at(data, "item", index)
-    kind = _text_at(item, "type", index, parent="item")
+            items.failures.invalid(index, "output_index", "an integer", position)
+        items.failures.fail(
+            _Code.VENDOR_EVENT_ORDER, index, f"adds output item {position}, not {len(items)}"
+        )
+    item = items.failures.object_at(data, "item", index)
+    kind = items.failures.text_at(item, "type", index, parent="item")
     if kind not in ENVELOPES:
-        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"item.type {shown(kind)!r} is not one it knows")
-    item_id = _text_at(item, "id", index, parent="item", non_blank=True)
-    status = _optional_text(item, "status", index)
+        items.failures.fail(
+            _Code.VENDOR_UNKNOWN_EVENT, index, f"item.type {shown(kind)!r} is not one it knows"
+        )
+    item_id = items.failures.text_at(item, "id", index, parent="item", non_blank=True)
+    status = _optional_text(items.failures, item, "status", index)
     state: ItemState
     if kind == "message":
         if item.get("role") != "assistant":
-            _invalid(index, "item.role", "'assistant'", item.get("role"))
+            items.failures.invalid(index, "item.role", "'assistant'", item.get("role"))
         content = item.get("content", [])
         if type(content) is not list:
-            _invalid(index, "item.content", "an array", content)
+            items.failures.invalid(index, "item.content", "an array", content)
         if content:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, "a message is added with parts")
-        state = MessageState(item_id, status, _optional_text(item, "phase", index))
+            items.failures.fail(_Code.VENDOR_EVENT_ORDER, index, "a message is added with parts")
+        state = MessageState(item_id, status, _optional_text(items.failures, item, "phase", index))
     elif kind == "function_call":
-        call_id = _text_at(item, "call_id", index, parent="item", non_blank=True)
-        name = _text_at(item, "name", index, parent="item", non_blank=True)
+        call_id = items.failures.text_at(item, "call_id", index, parent="item", non_blank=True)
+        name = items.failures.text_at(item, "name", index, parent="item", non_blank=True)
         items.call_ids.claim(call_id, index, "item.call_id")
-        state = CallState(item_id, call_id, name, _optional_text(item, "namespace", index))
-        state.fragments.append(_optional_text(item, "arguments", index) or "")
+        state = CallState(
+            item_id, call_id, name, _optional_text(items.failures, item, "namespace", index)
+        )
+        state.fragments.append(_optional_text(items.failures, item, "arguments", index) or "")
     elif kind == "reasoning":
-        state = ReasoningState(item_id, _optional_text(item, "encrypted_content", index))
+        state = ReasoningState(
+            item_id, _optional_text(items.failures, item, "encrypted_content", index)
+        )
     else:
-        state = ToolState(kind, item_id, frozen(item, index, "item"))
+        state = ToolState(kind, item_id, frozen(items.failures, item, index, "item"))
         key = STREAMED_TEXT.get(kind)
         if key is not None:
-            first = _optional_text(item, key, index)
+            first = _optional_text(items.failures, item, key, index)
             if first:
                 state.text = TextPart(kind, first)
     items.append(state)
@@ -106,47 +112,56 @@ def item_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """
     position = data.get("output_index")
     item = items.current(position, index)
-    done = _object_at(data, "item", index)
-    _same_item(item, done, index, "item", _Code.VENDOR_INVALID_EVENT)
-    check_envelope(kind_of(item), done, index, "item")
+    done = items.failures.object_at(data, "item", index)
+    _same_item(items.failures, item, done, index, "item", _Code.VENDOR_INVALID_EVENT)
+    check_envelope(items.failures, kind_of(item), done, index, "item")
     if type(item) is MessageState:
-        _all_closed(item.parts, "part", index)
+        _all_closed(items.failures, item.parts, "part", index)
         item.status = done["status"]
-        item.phase = _optional_text(done, "phase", index)
+        item.phase = _optional_text(items.failures, done, "phase", index)
     elif type(item) is CallState:
         if item.arguments_text is None:
-            complete_call(item, done["arguments"], position, index, "item.arguments")
+            complete_call(
+                items.failures, item, done["arguments"], position, index, "item.arguments"
+            )
     elif type(item) is ReasoningState:
-        _all_closed(item.summary, "summary part", index)
-        _all_closed(item.content, "content part", index)
-        item.encrypted_content = _optional_text(done, "encrypted_content", index)
+        _all_closed(items.failures, item.summary, "summary part", index)
+        _all_closed(items.failures, item.content, "content part", index)
+        item.encrypted_content = _optional_text(items.failures, done, "encrypted_content", index)
     elif type(item) is ToolState:
-        _all_closed(item.commands, "command", index)
+        _all_closed(items.failures, item.commands, "command", index)
         if any(item.outputs):
-            _fail(_Code.VENDOR_EVENT_ORDER, index, "a command's output is still open")
+            items.failures.fail(_Code.VENDOR_EVENT_ORDER, index, "a command's output is still open")
         if item.text is not None and item.text.text is None:
             key = STREAMED_TEXT[item.kind]
-            if not item.text.close_with(_text_at(done, key, index, parent="item")):
-                _fail(_Code.VENDOR_INVALID_EVENT, index, f"item.{key} is not the deltas joined")
-        item.item = frozen(done, index, "item")
+            if not item.text.close_with(items.failures.text_at(done, key, index, parent="item")):
+                items.failures.fail(
+                    _Code.VENDOR_INVALID_EVENT, index, f"item.{key} is not the deltas joined"
+                )
+        item.item = frozen(items.failures, done, index, "item")
     disagreement = _disagreement(item, done)
     if disagreement is not None:
-        _fail(_Code.VENDOR_INVALID_EVENT, index, f"item {disagreement}")
+        items.failures.fail(_Code.VENDOR_INVALID_EVENT, index, f"item {disagreement}")
     item.open = False
 
 
-def _all_closed(parts: list[TextPart], what: str, index: int) -> None:
+def _all_closed(failures: OpenAIFailures, parts: list[TextPart], what: str, index: int) -> None:
     for position, part in enumerate(parts):
         if part.open:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"its {what} {position} is still open")
+            failures.fail(_Code.VENDOR_EVENT_ORDER, index, f"its {what} {position} is still open")
 
 
 def _same_item(
-    item: ItemState, repeated: dict[str, Any], index: int, path: str, code: VendorErrorCode
+    failures: OpenAIFailures,
+    item: ItemState,
+    repeated: dict[str, Any],
+    index: int,
+    path: str,
+    code: VendorErrorCode,
 ) -> None:
     kind = kind_of(item)
     if repeated.get("type") != kind or repeated.get("id") != item.id:
-        _fail(code, index, f"{path} is not the {kind!r} item {item.id!r} that streamed")
+        failures.fail(code, index, f"{path} is not the {kind!r} item {item.id!r} that streamed")
 
 
 def _texts_differ(parts: list[TextPart], repeated: object, key: str) -> str | None:
@@ -202,11 +217,11 @@ def check_terminal_output(items: OutputItems, output: object, index: int) -> Non
     if output is None:
         return
     if type(output) is not list:
-        _invalid(index, "response.output", "an array", output)
+        items.failures.invalid(index, "response.output", "an array", output)
     if not output:
         return
     if len(output) != len(items):
-        _fail(
+        items.failures.fail(
             _Code.VENDOR_INVALID_TERMINAL,
             index,
             f"response.output lists {len(output)} item(s), the stream {len(items)}",
@@ -214,12 +229,12 @@ def check_terminal_output(items: OutputItems, output: object, index: int) -> Non
     for position, repeated in enumerate(output):
         path = f"response.output[{position}]"
         if type(repeated) is not dict:
-            _invalid(index, path, "an object", repeated)
+            items.failures.invalid(index, path, "an object", repeated)
         item = items[position]
-        _same_item(item, repeated, index, path, _Code.VENDOR_INVALID_TERMINAL)
+        _same_item(items.failures, item, repeated, index, path, _Code.VENDOR_INVALID_TERMINAL)
         if item.open:
             continue
-        check_envelope(kind_of(item), repeated, index, path)
+        check_envelope(items.failures, kind_of(item), repeated, index, path)
         disagreement = _disagreement(item, repeated)
         if disagreement is not None:
-            _fail(_Code.VENDOR_INVALID_TERMINAL, index, f"{path} {disagreement}")
+            items.failures.fail(_Code.VENDOR_INVALID_TERMINAL, index, f"{path} {disagreement}")

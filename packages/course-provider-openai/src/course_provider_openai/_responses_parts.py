@@ -16,7 +16,7 @@ from typing import Any, Final
 from course_http import VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
 from course_protocol.untrusted import shown
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_envelopes import INTEGER, STRING, Fields, check_fields
 from course_provider_openai._responses_items import OutputItems, open_entry
 from course_provider_openai._responses_states import MessageState, ReasoningState, TextPart
@@ -37,10 +37,6 @@ __all__ = [
 ]
 
 _Code = VendorErrorCode
-_fail = RESPONSES_FAILURES.fail
-_object_at = RESPONSES_FAILURES.object_at
-_text_at = RESPONSES_FAILURES.text_at
-_invalid = RESPONSES_FAILURES.invalid
 
 _TEXT_KEYS: Final = {
     "output_text": "text",
@@ -64,12 +60,12 @@ ANNOTATIONS: Final[dict[str, Fields]] = {
 """Each annotation type the vendor documents, and the fields every one holds."""
 
 
-def frozen(value: dict[str, Any], index: int, path: str) -> JsonObject:
+def frozen(failures: OpenAIFailures, value: dict[str, Any], index: int, path: str) -> JsonObject:
     """``value`` frozen; ``VENDOR_INVALID_EVENT`` naming the path when it cannot be."""
     result = freeze_json_object(value, path)
     if not isinstance(result.value_or(None), dict):
         problem = result.failure()
-        RESPONSES_FAILURES.fail_invalid(f"{problem.path}: {problem.message}", index)
+        failures.fail_invalid(f"{problem.path}: {problem.message}", index)
     return result.unwrap()
 
 
@@ -89,34 +85,42 @@ def part_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
     position = data.get("content_index")
     if position != len(parts) or type(position) is not int:
         if type(position) is not int:
-            _invalid(index, "content_index", "an integer", position)
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds content part {position}, not {len(parts)}")
-    part = _object_at(data, "part", index)
-    kind = _text_at(part, "type", index, parent="part")
+            items.failures.invalid(index, "content_index", "an integer", position)
+        items.failures.fail(
+            _Code.VENDOR_EVENT_ORDER, index, f"adds content part {position}, not {len(parts)}"
+        )
+    part = items.failures.object_at(data, "part", index)
+    kind = items.failures.text_at(part, "type", index, parent="part")
     if kind not in kinds:
         if kind in _TEXT_KEYS:
-            _fail(_Code.VENDOR_EVENT_ORDER, index, f"a {kind!r} part in this item")
-        _fail(_Code.VENDOR_UNKNOWN_EVENT, index, f"part.type {shown(kind)!r} is not one it knows")
+            items.failures.fail(_Code.VENDOR_EVENT_ORDER, index, f"a {kind!r} part in this item")
+        items.failures.fail(
+            _Code.VENDOR_UNKNOWN_EVENT, index, f"part.type {shown(kind)!r} is not one it knows"
+        )
     key = _TEXT_KEYS[kind]
-    if _text_at(part, key, index, parent="part"):
-        _fail(
+    if items.failures.text_at(part, key, index, parent="part"):
+        items.failures.fail(
             _Code.VENDOR_INVALID_EVENT,
             index,
             f"part.{key} is not empty: its text streams in deltas",
         )
     if kind == "output_text":
-        _annotations_list(part, index, "part")
+        _annotations_list(items.failures, part, index, "part")
     parts.append(TextPart(kind))
 
 
 def part_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.content_part.done``: the part repeats its whole text and closes."""
     parts, _ = _parts_of(items, data, index)
-    part = open_entry(parts, data.get("content_index"), "content_index", "content part", index)
-    close_part(part, _object_at(data, "part", index), index, "part")
+    part = open_entry(
+        items.failures, parts, data.get("content_index"), "content_index", "content part", index
+    )
+    close_part(items.failures, part, items.failures.object_at(data, "part", index), index, "part")
 
 
-def close_part(part: TextPart, repeated: dict[str, Any], index: int, path: str) -> None:
+def close_part(
+    failures: OpenAIFailures, part: TextPart, repeated: dict[str, Any], index: int, path: str
+) -> None:
     """Close ``part`` with ``repeated``, the part as its ``done`` (at ``path``) repeats it.
 
     Raises ``VENDOR_INVALID_EVENT`` when ``repeated`` is of another type or
@@ -124,45 +128,62 @@ def close_part(part: TextPart, repeated: dict[str, Any], index: int, path: str) 
     """
     kind = repeated.get("type")
     if kind != part.kind:
-        _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.type is not {part.kind!r}")
+        failures.fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.type is not {part.kind!r}")
     key = _TEXT_KEYS[part.kind]
-    text = _text_at(repeated, key, index, parent=path)
+    text = failures.text_at(repeated, key, index, parent=path)
     if part.text is None:
         if not part.close_with(text):
-            _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.{key} is not the deltas joined")
+            failures.fail(
+                _Code.VENDOR_INVALID_EVENT, index, f"{path}.{key} is not the deltas joined"
+            )
     elif text != part.text:
-        _fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.{key} is not the part's text")
+        failures.fail(_Code.VENDOR_INVALID_EVENT, index, f"{path}.{key} is not the part's text")
     if part.kind == "output_text":
-        _annotations_list(repeated, index, path)
+        _annotations_list(failures, repeated, index, path)
     part.open = False
 
 
-def _annotations_list(part: dict[str, Any], index: int, path: str) -> None:
+def _annotations_list(
+    failures: OpenAIFailures, part: dict[str, Any], index: int, path: str
+) -> None:
     annotations = part.get("annotations")
     if type(annotations) is not list:
-        _invalid(index, f"{path}.annotations", "an array", annotations)
+        failures.invalid(index, f"{path}.annotations", "an array", annotations)
 
 
-def stream_delta(part: TextPart, data: dict[str, Any], index: int, done_type: str) -> None:
+def stream_delta(
+    failures: OpenAIFailures, part: TextPart, data: dict[str, Any], index: int, done_type: str
+) -> None:
     """Add ``data``'s ``delta`` to ``part``, which must still stream (before ``done_type``)."""
     if part.text is not None:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {done_type}")
-    part.fragments.append(_text_at(data, "delta", index))
+        failures.fail(_Code.VENDOR_EVENT_ORDER, index, f"follows {done_type}")
+    part.fragments.append(failures.text_at(data, "delta", index))
 
 
-def stream_done(part: TextPart, data: dict[str, Any], key: str, index: int) -> None:
+def stream_done(
+    failures: OpenAIFailures, part: TextPart, data: dict[str, Any], key: str, index: int
+) -> None:
     """Close ``part``'s text with ``data[key]``, which must be its deltas joined; once only."""
     if part.text is not None:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {data.get('type')}")
-    if not part.close_with(_text_at(data, key, index)):
-        _fail(_Code.VENDOR_INVALID_EVENT, index, f"{key} is not the deltas joined")
+        failures.fail(_Code.VENDOR_EVENT_ORDER, index, f"a second {data.get('type')}")
+    if not part.close_with(failures.text_at(data, key, index)):
+        failures.fail(_Code.VENDOR_INVALID_EVENT, index, f"{key} is not the deltas joined")
 
 
 def _message_part(items: OutputItems, data: dict[str, Any], index: int, kind: str) -> TextPart:
     item = items.open_item(data, index, MessageState)
-    part = open_entry(item.parts, data.get("content_index"), "content_index", "content part", index)
+    part = open_entry(
+        items.failures,
+        item.parts,
+        data.get("content_index"),
+        "content_index",
+        "content part",
+        index,
+    )
     if part.kind != kind:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"{data.get('type')!r} in a {part.kind!r} part")
+        items.failures.fail(
+            _Code.VENDOR_EVENT_ORDER, index, f"{data.get('type')!r} in a {part.kind!r} part"
+        )
     return part
 
 
@@ -178,36 +199,36 @@ def output_text_delta(items: OutputItems, data: dict[str, Any], index: int) -> N
             part.fragments.append(delta)
             return
     part = _message_part(items, data, index, "output_text")
-    stream_delta(part, data, index, "response.output_text.done")
-    _logprobs(part, data, index)
+    stream_delta(items.failures, part, data, index, "response.output_text.done")
+    _logprobs(items.failures, part, data, index)
 
 
 def output_text_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.output_text.done``: its ``text`` must be the deltas joined."""
     part = _message_part(items, data, index, "output_text")
-    stream_done(part, data, "text", index)
+    stream_done(items.failures, part, data, "text", index)
     logprobs = data.get("logprobs")
     if logprobs is not None and type(logprobs) is not list:
-        _invalid(index, "logprobs", "an array", logprobs)
+        items.failures.invalid(index, "logprobs", "an array", logprobs)
 
 
-def _logprobs(part: TextPart, data: dict[str, Any], index: int) -> None:
+def _logprobs(failures: OpenAIFailures, part: TextPart, data: dict[str, Any], index: int) -> None:
     logprobs = data.get("logprobs")
     if logprobs is None:
         return
     if type(logprobs) is not list:
-        _invalid(index, "logprobs", "an array", logprobs)
+        failures.invalid(index, "logprobs", "an array", logprobs)
     for position, logprob in enumerate(logprobs):
         path = f"logprobs[{position}]"
         if type(logprob) is not dict:
-            _invalid(index, path, "an object", logprob)
-        _text_at(logprob, "token", index, parent=path)
+            failures.invalid(index, path, "an object", logprob)
+        failures.text_at(logprob, "token", index, parent=path)
         number = logprob.get("logprob")
         if type(number) is not float and type(number) is not int:
-            _invalid(index, f"{path}.logprob", "a number", number)
+            failures.invalid(index, f"{path}.logprob", "a number", number)
         if part.logprobs is None:
             part.logprobs = []
-        part.logprobs.append(frozen(logprob, index, path))
+        part.logprobs.append(frozen(failures, logprob, index, path))
 
 
 def annotation_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
@@ -217,8 +238,8 @@ def annotation_added(items: OutputItems, data: dict[str, Any], index: int) -> No
     position = data.get("annotation_index")
     if position != len(annotations) or type(position) is not int:
         if type(position) is not int:
-            _invalid(index, "annotation_index", "an integer", position)
-        _fail(
+            items.failures.invalid(index, "annotation_index", "an integer", position)
+        items.failures.fail(
             _Code.VENDOR_EVENT_ORDER, index, f"adds annotation {position}, not {len(annotations)}"
         )
     annotation = data.get("annotation")
@@ -226,26 +247,30 @@ def annotation_added(items: OutputItems, data: dict[str, Any], index: int) -> No
         annotations.append(None)
     else:
         if type(annotation) is not dict:
-            _invalid(index, "annotation", "an object", annotation)
-        kind = _text_at(annotation, "type", index, parent="annotation")
+            items.failures.invalid(index, "annotation", "an object", annotation)
+        kind = items.failures.text_at(annotation, "type", index, parent="annotation")
         fields = ANNOTATIONS.get(kind)
         if fields is None:
-            _fail(
+            items.failures.fail(
                 _Code.VENDOR_UNKNOWN_EVENT,
                 index,
                 f"annotation.type {shown(kind)!r} is not one it knows",
             )
-        check_fields(fields, annotation, index, "annotation", f"{kind!r} annotation")
-        annotations.append(frozen(annotation, index, "annotation"))
+        check_fields(
+            items.failures, fields, annotation, index, "annotation", f"{kind!r} annotation"
+        )
+        annotations.append(frozen(items.failures, annotation, index, "annotation"))
     part.annotations = annotations
 
 
 def refusal_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.refusal.delta``: more refusal text."""
     part = _message_part(items, data, index, "refusal")
-    stream_delta(part, data, index, "response.refusal.done")
+    stream_delta(items.failures, part, data, index, "response.refusal.done")
 
 
 def refusal_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.refusal.done``: its ``refusal`` must be the deltas joined."""
-    stream_done(_message_part(items, data, index, "refusal"), data, "refusal", index)
+    stream_done(
+        items.failures, _message_part(items, data, index, "refusal"), data, "refusal", index
+    )

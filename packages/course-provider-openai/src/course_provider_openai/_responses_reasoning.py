@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from course_http import VendorErrorCode
-from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import OutputItems, open_entry
 from course_provider_openai._responses_parts import close_part, stream_delta, stream_done
 from course_provider_openai._responses_states import ReasoningState, TextPart
@@ -30,9 +29,6 @@ __all__ = [
 ]
 
 _Code = VendorErrorCode
-_fail = RESPONSES_FAILURES.fail
-_object_at = RESPONSES_FAILURES.object_at
-_text_at = RESPONSES_FAILURES.text_at
 
 
 def summary_part_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
@@ -41,17 +37,17 @@ def summary_part_added(items: OutputItems, data: dict[str, Any], index: int) -> 
     position = data.get("summary_index")
     if position != len(item.summary) or type(position) is not int:
         if type(position) is not int:
-            RESPONSES_FAILURES.invalid(index, "summary_index", "an integer", position)
-        _fail(
+            items.failures.invalid(index, "summary_index", "an integer", position)
+        items.failures.fail(
             _Code.VENDOR_EVENT_ORDER,
             index,
             f"adds summary part {position}, not {len(item.summary)}",
         )
-    part = _object_at(data, "part", index)
+    part = items.failures.object_at(data, "part", index)
     if part.get("type") != "summary_text":
-        _fail(_Code.VENDOR_INVALID_EVENT, index, "part.type is not 'summary_text'")
-    if _text_at(part, "text", index, parent="part"):
-        _fail(
+        items.failures.fail(_Code.VENDOR_INVALID_EVENT, index, "part.type is not 'summary_text'")
+    if items.failures.text_at(part, "text", index, parent="part"):
+        items.failures.fail(
             _Code.VENDOR_INVALID_EVENT, index, "part.text is not empty: its text streams in deltas"
         )
     item.summary.append(TextPart("summary_text"))
@@ -60,7 +56,12 @@ def summary_part_added(items: OutputItems, data: dict[str, Any], index: int) -> 
 def _summary(items: OutputItems, data: dict[str, Any], index: int) -> TextPart:
     item = items.open_item(data, index, ReasoningState)
     return open_entry(
-        item.summary, data.get("summary_index"), "summary_index", "summary part", index
+        items.failures,
+        item.summary,
+        data.get("summary_index"),
+        "summary_index",
+        "summary part",
+        index,
     )
 
 
@@ -69,32 +70,49 @@ def summary_part_done(items: OutputItems, data: dict[str, Any], index: int) -> N
     part = _summary(items, data, index)
     status = data.get("status")
     if status is not None and type(status) is not str:
-        RESPONSES_FAILURES.invalid(index, "status", "a string", status)
-    close_part(part, _object_at(data, "part", index), index, "part")
+        items.failures.invalid(index, "status", "a string", status)
+    close_part(items.failures, part, items.failures.object_at(data, "part", index), index, "part")
 
 
 def summary_text_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.reasoning_summary_text.delta``: more summary text."""
-    stream_delta(_summary(items, data, index), data, index, "response.reasoning_summary_text.done")
+    stream_delta(
+        items.failures,
+        _summary(items, data, index),
+        data,
+        index,
+        "response.reasoning_summary_text.done",
+    )
 
 
 def summary_text_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.reasoning_summary_text.done``: its ``text`` must be the deltas joined."""
-    stream_done(_summary(items, data, index), data, "text", index)
+    stream_done(items.failures, _summary(items, data, index), data, "text", index)
 
 
 def _reasoning_text(items: OutputItems, data: dict[str, Any], index: int) -> TextPart:
     item = items.open_item(data, index, ReasoningState)
     return open_entry(
-        item.content, data.get("content_index"), "content_index", "content part", index
+        items.failures,
+        item.content,
+        data.get("content_index"),
+        "content_index",
+        "content part",
+        index,
     )
 
 
 def reasoning_text_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.reasoning_text.delta``: more reasoning text."""
-    stream_delta(_reasoning_text(items, data, index), data, index, "response.reasoning_text.done")
+    stream_delta(
+        items.failures,
+        _reasoning_text(items, data, index),
+        data,
+        index,
+        "response.reasoning_text.done",
+    )
 
 
 def reasoning_text_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     """``response.reasoning_text.done``: its ``text`` must be the deltas joined."""
-    stream_done(_reasoning_text(items, data, index), data, "text", index)
+    stream_done(items.failures, _reasoning_text(items, data, index), data, "text", index)

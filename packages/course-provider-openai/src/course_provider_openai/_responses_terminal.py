@@ -12,36 +12,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from course_provider_openai import _responses_wire as wire
-from course_provider_openai._failures import RESPONSES_FAILURES
+from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_result import ResponsesError, ResponsesUsage
 from course_vendor import token_count
 
 __all__ = ["read_error", "read_incomplete_reason", "read_response_error", "read_usage"]
 
-_invalid = RESPONSES_FAILURES.invalid
+
+def _count(failures: OpenAIFailures, value: dict[str, Any], key: str, index: int, path: str) -> int:
+    return token_count(value.get(key), vendor=failures.vendor, index=index, path=f"{path}.{key}")
 
 
-def _count(value: dict[str, Any], key: str, index: int, path: str) -> int:
-    return token_count(value.get(key), vendor=wire.WIRE, index=index, path=f"{path}.{key}")
-
-
-def _optional_count(value: dict[str, Any], key: str, index: int, path: str) -> int | None:
+def _optional_count(
+    failures: OpenAIFailures, value: dict[str, Any], key: str, index: int, path: str
+) -> int | None:
     if value.get(key) is None:
         return None
-    return _count(value, key, index, path)
+    return _count(failures, value, key, index, path)
 
 
-def _details(usage: dict[str, Any], key: str, index: int, path: str) -> dict[str, Any]:
+def _details(
+    failures: OpenAIFailures, usage: dict[str, Any], key: str, index: int, path: str
+) -> dict[str, Any]:
     details = usage.get(key)
     if details is None:
         return {}
     if type(details) is not dict:
-        _invalid(index, f"{path}.{key}", "an object", details)
+        failures.invalid(index, f"{path}.{key}", "an object", details)
     return details
 
 
-def read_usage(usage: object, index: int, path: str) -> ResponsesUsage | None:
+def read_usage(
+    failures: OpenAIFailures, usage: object, index: int, path: str
+) -> ResponsesUsage | None:
     """``usage`` (``path`` of event ``index``) as `ResponsesUsage`; ``None`` when absent or null.
 
     Raises ``VENDOR_INVALID_EVENT`` naming the path of a count that is not
@@ -51,32 +54,38 @@ def read_usage(usage: object, index: int, path: str) -> ResponsesUsage | None:
     if usage is None:
         return None
     if type(usage) is not dict:
-        _invalid(index, path, "an object", usage)
-    cached = _details(usage, "input_tokens_details", index, path)
+        failures.invalid(index, path, "an object", usage)
+    cached = _details(failures, usage, "input_tokens_details", index, path)
     cached_path = f"{path}.input_tokens_details"
-    writes = _details(cached, "cache_write_tokens_details", index, cached_path)
+    writes = _details(failures, cached, "cache_write_tokens_details", index, cached_path)
     writes_path = f"{cached_path}.cache_write_tokens_details"
-    reasoning = _details(usage, "output_tokens_details", index, path)
+    reasoning = _details(failures, usage, "output_tokens_details", index, path)
     return ResponsesUsage(
-        _count(usage, "input_tokens", index, path),
-        _count(usage, "output_tokens", index, path),
-        _optional_count(usage, "total_tokens", index, path),
-        _optional_count(cached, "cached_tokens", index, cached_path),
-        _optional_count(cached, "cache_write_tokens", index, cached_path),
-        _optional_count(writes, "ttl_30m_tokens", index, writes_path),
-        _optional_count(writes, "ttl_12h_tokens", index, writes_path),
-        _optional_count(reasoning, "reasoning_tokens", index, f"{path}.output_tokens_details"),
+        _count(failures, usage, "input_tokens", index, path),
+        _count(failures, usage, "output_tokens", index, path),
+        _optional_count(failures, usage, "total_tokens", index, path),
+        _optional_count(failures, cached, "cached_tokens", index, cached_path),
+        _optional_count(failures, cached, "cache_write_tokens", index, cached_path),
+        _optional_count(failures, writes, "ttl_30m_tokens", index, writes_path),
+        _optional_count(failures, writes, "ttl_12h_tokens", index, writes_path),
+        _optional_count(
+            failures, reasoning, "reasoning_tokens", index, f"{path}.output_tokens_details"
+        ),
     )
 
 
-def _optional_text(error: dict[str, Any], key: str, index: int, path: str) -> str | None:
+def _optional_text(
+    failures: OpenAIFailures, error: dict[str, Any], key: str, index: int, path: str
+) -> str | None:
     value = error.get(key)
     if value is not None and type(value) is not str:
-        _invalid(index, f"{path}.{key}" if path else key, "a string", value)
+        failures.invalid(index, f"{path}.{key}" if path else key, "a string", value)
     return value
 
 
-def read_error(error: dict[str, Any], index: int, path: str) -> ResponsesError:
+def read_error(
+    failures: OpenAIFailures, error: dict[str, Any], index: int, path: str
+) -> ResponsesError:
     """The error object ``error`` (at ``path`` of event ``index``, ``""`` for the event itself).
 
     ``code`` may be text or an integer (given as its text, as compatible
@@ -88,16 +97,18 @@ def read_error(error: dict[str, Any], index: int, path: str) -> ResponsesError:
     if type(code) is int:
         code = str(code)
     elif code is not None and type(code) is not str:
-        _invalid(index, f"{path}.code" if path else "code", "a string", code)
+        failures.invalid(index, f"{path}.code" if path else "code", "a string", code)
     return ResponsesError(
-        RESPONSES_FAILURES.text_at(error, "message", index, parent=path),
+        failures.text_at(error, "message", index, parent=path),
         code,
-        _optional_text(error, "type", index, path) if path else None,
-        _optional_text(error, "param", index, path),
+        _optional_text(failures, error, "type", index, path) if path else None,
+        _optional_text(failures, error, "param", index, path),
     )
 
 
-def read_incomplete_reason(response: dict[str, Any], index: int) -> str | None:
+def read_incomplete_reason(
+    failures: OpenAIFailures, response: dict[str, Any], index: int
+) -> str | None:
     """``response.incomplete_details.reason`` of event ``index``; ``None`` when not sent.
 
     Raises ``VENDOR_INVALID_EVENT`` when the details are not an object or the
@@ -107,18 +118,20 @@ def read_incomplete_reason(response: dict[str, Any], index: int) -> str | None:
     if details is None:
         return None
     if type(details) is not dict:
-        _invalid(index, "response.incomplete_details", "an object", details)
+        failures.invalid(index, "response.incomplete_details", "an object", details)
     reason = details.get("reason")
     if reason is not None and type(reason) is not str:
-        _invalid(index, "response.incomplete_details.reason", "a string", reason)
+        failures.invalid(index, "response.incomplete_details.reason", "a string", reason)
     return reason
 
 
-def read_response_error(response: dict[str, Any], index: int) -> ResponsesError | None:
+def read_response_error(
+    failures: OpenAIFailures, response: dict[str, Any], index: int
+) -> ResponsesError | None:
     """``response.error`` of event ``index`` (`read_error`); ``None`` when not sent."""
     error = response.get("error")
     if error is None:
         return None
     if type(error) is not dict:
-        _invalid(index, "response.error", "an object", error)
-    return read_error(error, index, "response.error")
+        failures.invalid(index, "response.error", "an object", error)
+    return read_error(failures, error, index, "response.error")

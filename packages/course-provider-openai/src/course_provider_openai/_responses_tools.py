@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from course_http import VendorErrorCode
-from course_provider_openai._failures import RESPONSES_FAILURES
 from course_provider_openai._responses_items import OutputItems, open_entry
 from course_provider_openai._responses_parts import stream_delta, stream_done
 from course_provider_openai._responses_states import TextPart, ToolState
@@ -25,9 +24,6 @@ from course_provider_openai._responses_states import TextPart, ToolState
 __all__ = ["STREAMED_TEXT", "TOOL_EVENTS"]
 
 _Code = VendorErrorCode
-_fail = RESPONSES_FAILURES.fail
-_text_at = RESPONSES_FAILURES.text_at
-_invalid = RESPONSES_FAILURES.invalid
 
 STREAMED_TEXT: Final = {
     "custom_tool_call": "input",
@@ -75,7 +71,9 @@ def _phase(items: OutputItems, data: dict[str, Any], index: int) -> None:
     kind, final = _PHASES[data["type"]]
     tool = items.open_tool(data, index, kind)
     if tool.settled:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"follows the final phase of the {kind!r} item")
+        items.failures.fail(
+            _Code.VENDOR_EVENT_ORDER, index, f"follows the final phase of the {kind!r} item"
+        )
     tool.settled = final
 
 
@@ -87,22 +85,24 @@ def _streamed_text(tool: ToolState) -> TextPart:
 
 def _text_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     tool = items.open_tool(data, index, _TEXT_DELTAS[data["type"]])
-    stream_delta(_streamed_text(tool), data, index, f"the {tool.kind!r} item's .done")
+    stream_delta(
+        items.failures, _streamed_text(tool), data, index, f"the {tool.kind!r} item's .done"
+    )
 
 
 def _text_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     tool = items.open_tool(data, index, _TEXT_DONES[data["type"]])
-    stream_done(_streamed_text(tool), data, STREAMED_TEXT[tool.kind], index)
+    stream_done(items.failures, _streamed_text(tool), data, STREAMED_TEXT[tool.kind], index)
 
 
 def _partial_image(items: OutputItems, data: dict[str, Any], index: int) -> None:
     tool = items.open_tool(data, index, "image_generation_call")
-    _text_at(data, "partial_image_b64", index)
+    items.failures.text_at(data, "partial_image_b64", index)
     position = data.get("partial_image_index")
     if position != tool.partial_images or type(position) is not int:
         if type(position) is not int:
-            _invalid(index, "partial_image_index", "an integer", position)
-        _fail(
+            items.failures.invalid(index, "partial_image_index", "an integer", position)
+        items.failures.fail(
             _Code.VENDOR_EVENT_ORDER,
             index,
             f"sends partial image {position}, not {tool.partial_images}",
@@ -110,7 +110,7 @@ def _partial_image(items: OutputItems, data: dict[str, Any], index: int) -> None
     for key in ("background", "output_format", "quality", "size"):
         value = data.get(key)
         if value is not None and type(value) is not str:
-            _invalid(index, key, "a string", value)
+            items.failures.invalid(index, key, "a string", value)
     tool.partial_images += 1
 
 
@@ -119,26 +119,36 @@ def _command_added(items: OutputItems, data: dict[str, Any], index: int) -> None
     position = data.get("command_index")
     if position != len(tool.commands) or type(position) is not int:
         if type(position) is not int:
-            _invalid(index, "command_index", "an integer", position)
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"adds command {position}, not {len(tool.commands)}")
-    tool.commands.append(TextPart("command", _text_at(data, "command", index)))
+            items.failures.invalid(index, "command_index", "an integer", position)
+        items.failures.fail(
+            _Code.VENDOR_EVENT_ORDER, index, f"adds command {position}, not {len(tool.commands)}"
+        )
+    tool.commands.append(TextPart("command", items.failures.text_at(data, "command", index)))
 
 
 def _command(items: OutputItems, data: dict[str, Any], index: int) -> TextPart:
     tool = items.open_tool(data, index, "shell_call", named=False)
-    return open_entry(tool.commands, data.get("command_index"), "command_index", "command", index)
+    return open_entry(
+        items.failures, tool.commands, data.get("command_index"), "command_index", "command", index
+    )
 
 
 def _command_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     obfuscation = data.get("obfuscation")
     if obfuscation is not None and type(obfuscation) is not str:
-        _invalid(index, "obfuscation", "a string", obfuscation)
-    stream_delta(_command(items, data, index), data, index, "response.shell_call_command.done")
+        items.failures.invalid(index, "obfuscation", "a string", obfuscation)
+    stream_delta(
+        items.failures,
+        _command(items, data, index),
+        data,
+        index,
+        "response.shell_call_command.done",
+    )
 
 
 def _command_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     part = _command(items, data, index)
-    stream_done(part, data, "command", index)
+    stream_done(items.failures, part, data, "command", index)
     part.open = False
 
 
@@ -147,28 +157,30 @@ def _output_content(items: OutputItems, data: dict[str, Any], index: int) -> Too
     tool = items.open_tool(data, index, "shell_call_output")
     position = data.get("command_index")
     if type(position) is not int:
-        _invalid(index, "command_index", "an integer", position)
+        items.failures.invalid(index, "command_index", "an integer", position)
     if position == len(tool.outputs):
         tool.outputs.append(True)
     elif not 0 <= position < len(tool.outputs) or not tool.outputs[position]:
-        _fail(_Code.VENDOR_EVENT_ORDER, index, f"command {position}'s output is not open")
+        items.failures.fail(
+            _Code.VENDOR_EVENT_ORDER, index, f"command {position}'s output is not open"
+        )
     return tool
 
 
 def _output_delta(items: OutputItems, data: dict[str, Any], index: int) -> None:
     _output_content(items, data, index)
-    delta = RESPONSES_FAILURES.object_at(data, "delta", index)
+    delta = items.failures.object_at(data, "delta", index)
     for key in ("stdout", "stderr"):
         value = delta.get(key)
         if value is not None and type(value) is not str:
-            _invalid(index, f"delta.{key}", "a string", value)
+            items.failures.invalid(index, f"delta.{key}", "a string", value)
 
 
 def _output_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
     tool = _output_content(items, data, index)
     output = data.get("output")
     if type(output) is not list:
-        _invalid(index, "output", "an array", output)
+        items.failures.invalid(index, "output", "an array", output)
     tool.outputs[data["command_index"]] = False
 
 
