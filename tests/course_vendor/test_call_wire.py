@@ -13,12 +13,20 @@ from frozendict import frozendict
 from course_http import RecordedRequest, RecordedResponse, VendorErrorCode
 from course_provider_openai import (
     AZURE_CHAT_PLUGIN,
+    AZURE_RESPONSES_PLUGIN,
     CHAT_PLUGIN,
     GROQ_PLUGIN,
     MISTRAL_PLUGIN,
     OLLAMA_PLUGIN,
+    RESPONSES_PLUGIN,
 )
-from course_vendor import call_wire, recorded_stream_problem, stream_judge_for, vendor_for_call
+from course_vendor import (
+    VendorPlugin,
+    call_wire,
+    recorded_stream_problem,
+    stream_judge_for,
+    vendor_for_call,
+)
 from tests.course_provider_openai.bodies import chat_events, chat_text_stream, chunk
 from tests.course_vendor.wire import SSE, sse_bytes
 
@@ -114,15 +122,65 @@ def test_the_host_decides_among_the_wires_of_a_path_when_it_is_one_wires(
     assert call_wire(sent(path, host=host)) is expected
 
 
+AZURE_HOST = "my-resource.openai.azure.com"
+AZURE_BODY = sse_bytes(
+    chat_events(
+        {
+            "id": "",
+            "object": "",
+            "created": 0,
+            "model": "",
+            "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": {}}],
+            "choices": [],
+        }
+    )
+    + chat_text_stream("4.")
+)
+"""Azure's stream opens with a chunk of prompt filter results and no choices: not OpenAI's."""
+
+
+def test_azures_v1_form_on_an_azure_host_is_judged_by_azures_wires_and_by_path_stays_groqs() -> (
+    None
+):
+    chat = sent("/openai/v1/chat/completions", host=AZURE_HOST)
+    responses = sent("/openai/v1/responses", host=AZURE_HOST)
+
+    assert call_wire(chat) is AZURE_CHAT_PLUGIN
+    assert call_wire(responses) is AZURE_RESPONSES_PLUGIN
+    assert recorded_stream_problem(chat, answer(AZURE_BODY)) is None
+    # The host paths are the host rule's alone: Groq's base path is /openai/v1 too.
+    assert call_wire(sent("/openai/v1/chat/completions")) is GROQ_PLUGIN
+    assert call_wire(sent("/openai/v1/responses")) is RESPONSES_PLUGIN
+    assert call_wire(sent("/openai/v1/chat/completions", host="api.groq.com")) is GROQ_PLUGIN
+    as_groq = recorded_stream_problem(sent("/openai/v1/chat/completions"), answer(AZURE_BODY))
+    assert as_groq is not None
+    assert as_groq.code is VendorErrorCode.VENDOR_INVALID_EVENT
+
+
 def test_a_known_host_no_wire_of_which_serves_the_path_is_judged_by_none() -> None:
-    # Azure's v1 form: the registered Azure wire is its deployment form, and a guess
-    # by path (Groq's /openai/v1) would judge Azure's stream by Groq's grammar.
-    request = sent("/openai/v1/chat/completions", host="my-resource.openai.azure.com")
+    # No Azure wire answers at /openai/v1/completions, and a guess by path (Groq's
+    # /openai/v1) would judge Azure's stream by another server's grammar.
+    request = sent("/openai/v1/completions", host=AZURE_HOST)
 
     assert vendor_for_call(request.path, host=request.host) is None
     assert call_wire(request) is None
     assert recorded_stream_problem(request, answer(OPENAI_BODY)) is None
     assert stream_judge_for(request, 200, SSE) is None
+
+
+@pytest.mark.parametrize("host_paths", [["/openai/v1/x"], ("openai/v1/x",), ("/a", 1), "/a"])
+def test_a_plugins_host_paths_are_a_tuple_of_absolute_paths(host_paths: object) -> None:
+    with pytest.raises(TypeError, match=r"VendorPlugin\.host_paths must be a tuple of paths"):
+        VendorPlugin(
+            wire=CHAT_PLUGIN.wire,
+            sdk="openai",
+            base_url="https://example.test",
+            base_url_variable="X",
+            named_events=False,
+            replay_model=CHAT_PLUGIN.replay_model,
+            grammar=CHAT_PLUGIN.grammar,
+            host_paths=host_paths,  # type: ignore[arg-type]
+        )
 
 
 def test_the_recorded_wire_wins_over_the_host_and_the_path() -> None:

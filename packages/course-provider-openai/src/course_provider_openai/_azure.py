@@ -50,6 +50,8 @@ __all__ = [
     "AZURE_ENDPOINT_VARIABLE",
     "AZURE_RESPONSES_API_VERSION",
     "AZURE_RESPONSES_WIRE",
+    "V1_CHAT_PATH",
+    "V1_RESPONSES_PATH",
     "AzureOpenAIChatModel",
     "AzureOpenAIResponsesModel",
     "azure_chat_wire",
@@ -79,6 +81,10 @@ A preview version: the Responses API has no dated GA release (Microsoft Learn,
 
 _DEPLOYMENT_CHAT_PATH: Final = "/openai/deployments/{model}/chat/completions"
 _DEPLOYMENT_RESPONSES_PATH: Final = "/openai/responses"
+V1_CHAT_PATH: Final = f"/openai/v1{_chat_wire.PATH}"
+"""The full Chat path of Azure's v1 form, a host path of the Azure Chat plug-in."""
+V1_RESPONSES_PATH: Final = f"/openai/v1{_responses_wire.PATH}"
+"""The full Responses path of Azure's v1 form, a host path of the Azure Responses plug-in."""
 _API_VERSION: Final = "api-version"
 _API_KEY_HEADER: Final = "api-key"
 _VERSION_CHARACTERS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-.")

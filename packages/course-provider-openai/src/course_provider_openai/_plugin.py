@@ -18,6 +18,8 @@ from course_provider_openai._azure import (
     AZURE_CHAT_API_VERSION,
     AZURE_ENDPOINT_VARIABLE,
     AZURE_RESPONSES_API_VERSION,
+    V1_CHAT_PATH,
+    V1_RESPONSES_PATH,
     AzureOpenAIChatModel,
     AzureOpenAIResponsesModel,
     azure_chat_wire,
@@ -196,9 +198,11 @@ AZURE_CHAT_PLUGIN = VendorPlugin(
     replay_model=_azure_chat_model,
     grammar=partial(ChatGrammar, AZURE_OPENAI_CHAT),
     cache_prefix=chat_cache_prefix,
+    host_paths=(V1_CHAT_PATH,),
 )
 """Azure OpenAI's Chat Completions in its deployment form
-(``/openai/deployments/{deployment}/chat/completions``), read with Azure's dialect."""
+(``/openai/deployments/{deployment}/chat/completions``), read with Azure's dialect; on an
+Azure host, its v1 form (``/openai/v1/chat/completions``) too."""
 
 AZURE_RESPONSES_PLUGIN = VendorPlugin(
     wire=azure_responses_wire(AZURE_RESPONSES_API_VERSION),
@@ -209,5 +213,7 @@ AZURE_RESPONSES_PLUGIN = VendorPlugin(
     replay_model=_azure_responses_model,
     grammar=partial(ResponsesGrammar, AZURE_OPENAI_RESPONSES),
     cache_prefix=responses_cache_prefix,
+    host_paths=(V1_RESPONSES_PATH,),
 )
-"""Azure OpenAI's Responses API in its deployment form (``/openai/responses``)."""
+"""Azure OpenAI's Responses API in its deployment form (``/openai/responses``); on an Azure
+host, its v1 form (``/openai/v1/responses``) too."""

@@ -164,7 +164,8 @@ class VendorRegistry:
         that is not loopback decides among the wires whose default base URL
         is on it (`course_vendor`'s host rule: Mistral's ``api.mistral.ai``,
         Azure's ``*.openai.azure.com``): the one whose endpoint the path is
-        (ranked as `for_path` ranks), or ``None`` when none of them serves
+        (ranked as `for_path` ranks), or one of whose ``host_paths`` it is
+        (Azure's v1 form), or ``None`` when none of them serves
         the path (the host is known, and no wire of it answers there). Else
         (no host, a loopback one, one no wire has) the path alone decides
         (`for_path`: a dialect only under its own base path). Raises
@@ -187,6 +188,8 @@ class VendorRegistry:
             if base is not None:
                 rank = (base == plugin.default_base_path, len(plugin.wire.path))
                 ranked.append((rank, registration, plugin))
+            elif path in plugin.host_paths:
+                ranked.append(((True, len(path)), registration, plugin))
         if not known_host:
             return self.for_path(path)
         return _best(path, ranked)

@@ -41,6 +41,11 @@ class VendorPlugin:
     shares its base wire's endpoint, so the registry gives it a recorded
     path only under its own default base path, and never an empty one or one
     its base wire's default base path is too (`VendorRegistry.for_path`).
+    ``host_paths`` are full recorded paths (no query) the wire also answers
+    at on its own default host, beside its ``wire.path`` (Azure's v1 form,
+    ``/openai/v1/chat/completions``, beside its deployment form); only the
+    host rule reads them (`VendorRegistry.for_call`), since by path alone
+    another wire's base path may be the same (Groq's ``/openai/v1``).
 
     Raises ``TypeError`` naming the field when one is not of its type (so a
     plug-in built wrong fails where it is built, and the registry names it).
@@ -55,6 +60,7 @@ class VendorPlugin:
     grammar: Callable[[], WireGrammar[Any]]
     cache_prefix: Callable[[object], CachePrefix] | None = None
     dialect_of: str | None = None
+    host_paths: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if type(self.wire) is not VendorWire:
@@ -77,6 +83,13 @@ class VendorPlugin:
             raise TypeError("VendorPlugin.grammar must be callable")
         if self.cache_prefix is not None and not callable(self.cache_prefix):
             raise TypeError("VendorPlugin.cache_prefix must be callable or None")
+        if type(self.host_paths) is not tuple or not all(
+            type(path) is str and path.startswith("/") for path in self.host_paths
+        ):
+            raise TypeError(
+                "VendorPlugin.host_paths must be a tuple of paths starting with '/', "
+                f"not {type_name(self.host_paths)}"
+            )
         if self.dialect_of is not None and type(self.dialect_of) is not str:
             raise TypeError(
                 f"VendorPlugin.dialect_of must be a str or None, not {type_name(self.dialect_of)}"
