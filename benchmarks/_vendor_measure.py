@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from benchmarks._serve_row import ServeBudget
 from benchmarks._timing import Prepare, Spread, measure_async_side_by_side, per_round_ratios
-from benchmarks._vendor_bodies import Api, Shape, vendor_body
+from benchmarks._vendor_bodies import APIS, Api, Shape, vendor_body
 from benchmarks._vendor_ours import (
     prepare_decoder_framing,
     prepare_floor,
@@ -26,6 +26,8 @@ from benchmarks._vendor_ours import (
 )
 from benchmarks.peers import PeerNotInstalledError
 from benchmarks.vendor_peers import VENDOR_PEERS
+from course_http import RecordedTransport
+from course_vendor import load_vendor
 
 __all__ = [
     "DECODER_FRAMING",
@@ -42,13 +44,17 @@ __all__ = [
 FLOOR = "floor: split into events, json.loads each data"
 HTTPX_FRAMING = "httpx2.EventSource framing"
 DECODER_FRAMING = "course_http.stream_events framing (SseDecoder)"
-OUR_MODELS: dict[Api, str] = {
-    "anthropic-messages": "ours: AnthropicMessagesModel",
-    "openai-chat": "ours: OpenAIChatModel",
-    "openai-responses": "ours: OpenAIResponsesModel",
-    "gemini": "ours: GeminiModel",
-    "deepseek": "ours: OpenAIChatModel (deepseek dialect)",
-}
+
+
+def _our_model_row(api: Api) -> str:
+    """``ours: <the model class the registry replays the wire with>``, and the dialect it reads."""
+    plugin = load_vendor(api)
+    name = type(plugin.replay_model(RecordedTransport([]))).__name__
+    return f"ours: {name} ({api} dialect)" if plugin.dialect_of is not None else f"ours: {name}"
+
+
+OUR_MODELS: dict[Api, str] = {api: _our_model_row(api) for api in APIS}
+"""Each measured wire's row of ours, named by the model class that reads it."""
 SUPERLINEAR = 13.0
 """A peer whose time grew more than this for ten times the events is not run once more."""
 

@@ -13,7 +13,7 @@ of our adapters is measured in fresh interpreters
 
 from __future__ import annotations
 
-from benchmarks._children import child_figures
+from benchmarks._children import child_json
 from benchmarks._serve_row import serve_rows
 from benchmarks._timing import Spread
 from benchmarks._vendor_bodies import APIS, UNMEASURED, Api, Shape, shapes_of
@@ -195,16 +195,18 @@ def _rows_for(api: Api, shape: Shape, measured: Measured, budget: VendorsBudget)
     return rows
 
 
-def _child(api: Api, shape: Shape, deltas: int) -> dict[str, float]:
-    return child_figures(
-        "benchmarks._vendors_child", "--api", api, "--shape", shape, "--deltas", str(deltas)
+def _children(api: Api, shape: Shape, sizes: tuple[int, ...]) -> dict[int, dict[str, float]]:
+    figures = child_json(
+        "benchmarks._vendors_child", "--api", api, "--shape", shape, "--deltas", *map(str, sizes)
     )
+    assert isinstance(figures, dict)
+    return {n: figures[str(n)] for n in sizes}
 
 
 def _memory_row(api: Api, shape: Shape, sizes: tuple[int, ...]) -> Row:
     small, large = sizes
     title = f"{api} {shape}: {OUR_MODELS[api]}, peak memory, consumer keeping up"
-    runs = {n: _child(api, shape, n) for n in sizes}
+    runs = _children(api, shape, sizes)
     peak = {n: runs[n]["peak_bytes"] for n in sizes}
     per_event = (peak[large] - peak[small]) / (large - small)
     held = (runs[large]["held"] - runs[small]["held"]) / (large - small)
