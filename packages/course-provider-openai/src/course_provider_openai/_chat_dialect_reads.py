@@ -17,7 +17,7 @@ from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import ABSENT, shown
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_reads import choice_path
 from course_provider_openai._chat_result import ChatChoice
@@ -79,18 +79,24 @@ class DialectPieces:
 
     def read_reasoning(
         self, delta: dict[str, Any], dialect: ChatDialect, index: int, position: int
-    ) -> None:
+    ) -> int:
         """Read ``delta``'s reasoning fields and details, as ``dialect`` declares them.
 
-        The first reasoning field the delta carries is its reasoning; each
-        other one must still be text or null. Raises ``VENDOR_INVALID_EVENT``
-        for a field that is not, or for details that are not an array of
-        objects; ``VENDOR_UNKNOWN_EVENT`` for a detail ``type`` OpenRouter
-        does not document.
+        Returns how many of those fields the delta has (null ones too), so
+        that the caller knows whether it holds anything else. The first
+        reasoning field the delta carries is its reasoning; each other one
+        must still be text or null. Raises ``VENDOR_INVALID_EVENT`` for a
+        field that is not, or for details that are not an array of objects;
+        ``VENDOR_UNKNOWN_EVENT`` for a detail ``type`` OpenRouter does not
+        document.
         """
+        present = 0
         taken = False
         for field in dialect.reasoning_fields:
-            value = delta.get(field)
+            value = delta.get(field, ABSENT)
+            if value is ABSENT:
+                continue
+            present += 1
             if value is None:
                 continue
             if type(value) is not str:
@@ -99,9 +105,13 @@ class DialectPieces:
                 self.reasoning.append(value)
                 taken = True
         if dialect.reasoning_details:
-            details = delta.get("reasoning_details")
-            if details is not None:
-                self._details(details, index, choice_path(position, "delta", "reasoning_details"))
+            details = delta.get("reasoning_details", ABSENT)
+            if details is not ABSENT:
+                present += 1
+                if details is not None:
+                    path = choice_path(position, "delta", "reasoning_details")
+                    self._details(details, index, path)
+        return present
 
     def _details(self, details: object, index: int, path: str) -> None:
         if type(details) is not list:
@@ -161,6 +171,40 @@ def read_content_parts(
     Raises ``VENDOR_INVALID_EVENT`` for a part that is not an object or a
     text that is not a string, ``VENDOR_UNKNOWN_EVENT`` for another part type.
     """
+    for part in parts:
+        kind = part.get("type") if type(part) is dict else None
+        if kind == _TEXT_PART:
+            value = part.get("text")
+            if type(value) is not str:
+                break
+            text.append(value)
+        elif kind == _THINKING_PART and _read_thoughts(part.get("thinking"), pieces):
+            continue
+        else:
+            break
+    else:
+        return
+    # A part off the form: read the parts again, naming the path of what is wrong (it raises).
+    _checked_parts(parts, text, pieces, index, position)
+
+
+def _read_thoughts(thoughts: object, pieces: DialectPieces) -> bool:
+    """Read a ``thinking`` part's text parts into reasoning; ``False`` at one off the form."""
+    if type(thoughts) is not list:
+        return False
+    for thought in thoughts:
+        if type(thought) is not dict or thought.get("type") != _TEXT_PART:
+            return False
+        value = thought.get("text")
+        if type(value) is not str:
+            return False
+        pieces.reasoning.append(value)
+    return True
+
+
+def _checked_parts(
+    parts: list[Any], text: TextPieces, pieces: DialectPieces, index: int, position: int
+) -> None:
     path = choice_path(position, "delta", "content")
     for number, part in enumerate(parts):
         at = f"{path}[{number}]"

@@ -70,10 +70,16 @@ def chat_usage(usage: object, index: int) -> ChatUsage:
         _invalid(index, "usage", "an object or null", usage)
     prompt = _details(usage, "prompt_tokens_details", index)
     completion = _details(usage, "completion_tokens_details", index)
+    prompt_tokens = _count(usage.get("prompt_tokens"), index, "usage.prompt_tokens")
+    completion_tokens = _count(usage.get("completion_tokens"), index, "usage.completion_tokens")
+    total_tokens = _count(usage.get("total_tokens"), index, "usage.total_tokens")
+    if not prompt and not completion:
+        # No detail count to read: a server that sends usage on every chunk pays for none.
+        return ChatUsage(prompt_tokens, completion_tokens, total_tokens)
     return ChatUsage(
-        _count(usage.get("prompt_tokens"), index, "usage.prompt_tokens"),
-        _count(usage.get("completion_tokens"), index, "usage.completion_tokens"),
-        _count(usage.get("total_tokens"), index, "usage.total_tokens"),
+        prompt_tokens,
+        completion_tokens,
+        total_tokens,
         cached_tokens=_optional_count(prompt, "cached_tokens", index, "prompt_tokens_details"),
         prompt_audio_tokens=_optional_count(prompt, "audio_tokens", index, "prompt_tokens_details"),
         reasoning_tokens=_optional_count(
