@@ -41,6 +41,7 @@ __all__ = [
     "Api",
     "Shape",
     "VendorBody",
+    "body_form",
     "body_frames",
     "shapes_of",
     "vendor_body",
@@ -369,25 +370,31 @@ _OWN_BUILDERS: dict[Api, _Builder] = {
     "anthropic-messages": _anthropic,
     **{dialect.wire: _chat_builder(dialect) for dialect in _CHAT_FORMS},
     "openai-responses": _named_responses,
-    AZURE_RESPONSES_WIRE: _named_responses,
     "gemini": lambda pieces, shape: gemini_events(pieces, shape, len(pieces), TOOL_NAME),
 }
 """How each wire's bodies are built, from the event shapes of its recorded transcripts."""
 _OWN_REASONING: frozenset[Api] = frozenset(
-    {"anthropic-messages", "gemini", "openai-responses", AZURE_RESPONSES_WIRE}
+    {"anthropic-messages", "gemini", "openai-responses"}
     | {dialect.wire for dialect in _CHAT_FORMS if streams_reasoning(dialect)}
 )
 """The wires whose builder streams reasoning (a ``"reasoning"`` body: ``n`` reasoning deltas)."""
 
 
-def _base_of(name: Api) -> Api:
-    """The wire whose bodies ``name``'s are: itself, or the wire it is a dialect of."""
+_SAME_BODIES: dict[Api, Api] = {AZURE_RESPONSES_WIRE: "openai-responses"}
+"""Wires that stream another wire's bodies unchanged: Azure's Responses stream is OpenAI's."""
+
+
+def body_form(name: Api) -> Api:
+    """The wire whose bodies ``name``'s are: itself, the wire it streams the bodies of
+    (`_SAME_BODIES`), or the wire it is a dialect of (``VendorPlugin.dialect_of``)."""
     if name in _OWN_BUILDERS:
         return name
+    if name in _SAME_BODIES:
+        return _SAME_BODIES[name]
     return load_vendor(name).dialect_of or name
 
 
-_BASES: dict[Api, Api] = {name: _base_of(name) for name in vendor_names()}
+_BASES: dict[Api, Api] = {name: body_form(name) for name in vendor_names()}
 _BUILDERS: dict[Api, _Builder] = {
     name: _OWN_BUILDERS[base] for name, base in _BASES.items() if base in _OWN_BUILDERS
 }

@@ -9,7 +9,7 @@ from returns.result import Failure, Success
 
 from benchmarks._chat_bodies import ANNOTATED_DELTAS
 from benchmarks._serve_row import SERVED
-from benchmarks._vendor_bodies import APIS, UNMEASURED, shapes_of, vendor_body
+from benchmarks._vendor_bodies import APIS, UNMEASURED, body_form, shapes_of, vendor_body
 from benchmarks._vendor_measure import OUR_MODELS
 from course_http import VendorError, VendorErrorCode
 from course_provider_openai import AZURE_OPENAI_CHAT, CHAT_DIALECTS, ChatResult
@@ -126,3 +126,12 @@ def test_groq_sends_its_usage_in_x_groq_and_openrouter_its_reasoning_details() -
     # The prompt's, one per ANNOTATED_DELTAS deltas (the role's first), and after the finish.
     assert azure.count('"content_filter_results"') == 1 + 2 + 1
     assert azure.count('"content_filter_offsets"') == 3
+
+
+def test_azures_responses_bodies_are_openais_and_a_dialect_names_its_own_form() -> None:
+    assert body_form("azure-openai-responses") == "openai-responses"
+    for shape in shapes_of("openai-responses"):
+        azure = vendor_body("azure-openai-responses", shape, 9)
+        assert azure.body == vendor_body("openai-responses", shape, 9).body
+    assert body_form("groq") == "groq"
+    assert body_form("openai-chat") == "openai-chat"
