@@ -35,15 +35,25 @@ from typing import Final, Literal
 
 from course_provider_openai import OPENAI_CHAT, ChatDialect, UsagePlace
 
-__all__ = ["ANNOTATED_DELTAS", "ANSWER", "chat_events", "streams_reasoning"]
+__all__ = [
+    "ANNOTATED_DELTAS",
+    "ANSWER",
+    "CALL_ID",
+    "OBFUSCATION",
+    "chat_events",
+    "compact_json",
+    "streams_reasoning",
+]
 
 ANSWER: Final = "Done."
 """The answer a ``"reasoning"`` body ends with, after its reasoning."""
 
 _CHAT_ID = "chatcmpl-BenchStreamedBody000000001"
-_CALL_ID = "call_BenchStreamedCall000001"
+CALL_ID = "call_BenchStreamedCall000001"
+"""The one Tool call's id in every body (Chat's and Responses')."""
 _GROQ_REQUEST_ID = "req_01benchstreamedbody0000001"
-_OBFUSCATION = "x7Qa2Lm9"
+OBFUSCATION = "x7Qa2Lm9"
+"""OpenAI's ``obfuscation`` padding, on its Chat chunks and Responses deltas."""
 _PROMPT_TOKENS = 16
 _SAFE = {"filtered": False, "severity": "safe"}
 _FILTER_RESULTS = {"hate": _SAFE, "self_harm": _SAFE, "sexual": _SAFE, "violence": _SAFE}
@@ -59,7 +69,8 @@ def streams_reasoning(dialect: ChatDialect) -> bool:
     return bool(dialect.reasoning_fields) or dialect.content_parts
 
 
-def _json(value: object) -> str:
+def compact_json(value: object) -> str:
+    """``value`` as the vendors send JSON: compact, no spaces after separators."""
     return json.dumps(value, separators=(",", ":"))
 
 
@@ -130,8 +141,8 @@ class _Form:
         if groq is not None:
             chunk["x_groq"] = groq
         if self.openai:
-            chunk["obfuscation"] = _OBFUSCATION
-        return _json(chunk)
+            chunk["obfuscation"] = OBFUSCATION
+        return compact_json(chunk)
 
     def choice(self, delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
         entry: dict[str, object] = {
@@ -149,7 +160,7 @@ class _Form:
 def _annotation(choices: list[dict[str, object]], **fields: object) -> str:
     """An Azure content-filter annotation chunk: an ``id`` of ``""``, no delta."""
     chunk = {"id": "", "object": "", "created": 0, "model": "", **fields, "choices": choices}
-    return _json(chunk)
+    return compact_json(chunk)
 
 
 def _checked(start: int, end: int) -> str:
@@ -170,7 +181,7 @@ def _deltas(
     """The role delta, then each piece's delta (a reasoning body's answer after its pieces)."""
     if shape == "tool":
         function = {"name": tool, "arguments": ""}
-        call = {"index": 0, "id": _CALL_ID, "type": "function", "function": function}
+        call = {"index": 0, "id": CALL_ID, "type": "function", "function": function}
         yield {"role": "assistant", "content": None, "tool_calls": [call]}
         for piece in pieces:
             yield {"tool_calls": [{"index": 0, "function": {"arguments": piece}}]}

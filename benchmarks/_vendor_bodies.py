@@ -22,7 +22,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from benchmarks._chat_bodies import ANSWER, chat_events, streams_reasoning
+from benchmarks._chat_bodies import (
+    ANSWER,
+    CALL_ID,
+    OBFUSCATION,
+    chat_events,
+    compact_json,
+    streams_reasoning,
+)
 from benchmarks._gemini_bodies import gemini_events
 from course_provider_openai import (
     AZURE_OPENAI_CHAT,
@@ -65,13 +72,11 @@ TOOL_NAME = "write_note"
 _WORDS = ("lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit")
 _MESSAGE_ID = "msg_01BenchStreamedBody00001"
 _TOOL_USE_ID = "toolu_01BenchStreamedCall0001"
-_CALL_ID = "call_BenchStreamedCall000001"
 _RESPONSE_ID = "resp_0bench0000000000000000000000000000000000000000001"
 _ITEM_ID = "msg_0bench0000000000000000000000000000000000000000001"
 _FUNCTION_ITEM_ID = "fc_0bench0000000000000000000000000000000000000000001"
 _REASONING_ID = "rs_0bench0000000000000000000000000000000000000000001"
 _ENCRYPTED = "gAAAAABbench" + "x" * 500
-_OBFUSCATION = "x7Qa2Lm9"
 _SIGNATURE = "EqQBCkgIARABGAIiQBench" + "0" * 64
 
 
@@ -142,10 +147,6 @@ class _Pieces:
         return "".join(self)
 
 
-def _json(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
     usage = {
         "input_tokens": 377,
@@ -164,7 +165,7 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
         "stop_sequence": None,
         "usage": usage,
     }
-    yield "message_start", _json({"type": "message_start", "message": message})
+    yield "message_start", compact_json({"type": "message_start", "message": message})
     if shape == "text":
         block: dict[str, object] = {"type": "text", "text": ""}
         delta_type, key, stop = "text_delta", "text", "end_turn"
@@ -175,7 +176,7 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
         block = {"type": "tool_use", "id": _TOOL_USE_ID, "name": TOOL_NAME, "input": {}}
         delta_type, key, stop = "input_json_delta", "partial_json", "tool_use"
     start = {"type": "content_block_start", "index": 0, "content_block": block}
-    yield "content_block_start", _json(start)
+    yield "content_block_start", compact_json(start)
     yield "ping", '{"type": "ping"}'
     for piece in pieces:
         delta = {
@@ -183,21 +184,21 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
             "index": 0,
             "delta": {"type": delta_type, key: piece},
         }
-        yield "content_block_delta", _json(delta)
+        yield "content_block_delta", compact_json(delta)
     if shape == "reasoning":
         signed = {"type": "signature_delta", "signature": _SIGNATURE}
         yield (
             "content_block_delta",
-            _json({"type": "content_block_delta", "index": 0, "delta": signed}),
+            compact_json({"type": "content_block_delta", "index": 0, "delta": signed}),
         )
-    yield "content_block_stop", _json({"type": "content_block_stop", "index": 0})
+    yield "content_block_stop", compact_json({"type": "content_block_stop", "index": 0})
     end = {
         "type": "message_delta",
         "delta": {"stop_reason": stop, "stop_sequence": None},
         "usage": {"output_tokens": len(pieces)},
     }
-    yield "message_delta", _json(end)
-    yield "message_stop", _json({"type": "message_stop"})
+    yield "message_delta", compact_json(end)
+    yield "message_stop", compact_json({"type": "message_stop"})
 
 
 def _response(status: str, output: list[object], tokens: int | None) -> dict[str, object]:
@@ -259,7 +260,7 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
                 **where,
                 "delta": piece,
                 "logprobs": [],
-                "obfuscation": _OBFUSCATION,
+                "obfuscation": OBFUSCATION,
             }
         joined = pieces.joined()
         yield {"type": "response.output_text.done", **where, "text": joined, "logprobs": []}
@@ -271,7 +272,7 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
             "type": "function_call",
             "status": "in_progress",
             "arguments": "",
-            "call_id": _CALL_ID,
+            "call_id": CALL_ID,
             "name": TOOL_NAME,
         }
         yield {"type": "response.output_item.added", "output_index": 0, "item": item}
@@ -281,7 +282,7 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
                 "item_id": _FUNCTION_ITEM_ID,
                 "output_index": 0,
                 "delta": piece,
-                "obfuscation": _OBFUSCATION,
+                "obfuscation": OBFUSCATION,
             }
         joined = pieces.joined()
         yield {
@@ -308,7 +309,7 @@ def _responses_reasoning(pieces: _Pieces) -> Iterator[dict[str, object]]:
             "type": "response.reasoning_summary_text.delta",
             **where,
             "delta": piece,
-            "obfuscation": _OBFUSCATION,
+            "obfuscation": OBFUSCATION,
         }
     joined = pieces.joined()
     yield {"type": "response.reasoning_summary_text.done", **where, "text": joined}
@@ -341,7 +342,7 @@ def _named_responses(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]
     for number, payload in enumerate(_responses(pieces, shape)):
         kind = payload["type"]
         assert isinstance(kind, str)
-        yield kind, _json({"type": kind, "sequence_number": number, **payload})
+        yield kind, compact_json({"type": kind, "sequence_number": number, **payload})
 
 
 def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
