@@ -73,6 +73,10 @@ class VendorsBudget:
     """Two sizes, or none to skip the memory rows."""
     serve: ServeBudget
     """The ``course serve`` rows' body size and rounds."""
+    collect: bool = True
+    """Run the garbage collector before each candidate's passes. Off in the smoke budget,
+    whose figures are never read: there a full collection per candidate, dozens per wire
+    and shape, costs far more than the passes."""
 
 
 def power(n: int) -> str:
@@ -149,11 +153,22 @@ def _ours(api: Api, shape: Shape, n: int, measured: Measured) -> dict[str, Prepa
 
 
 def _side_by_side(
-    candidates: dict[str, Prepare], n: int, *, rounds: int, warmup: int, fill: float
+    candidates: dict[str, Prepare],
+    n: int,
+    *,
+    rounds: int,
+    warmup: int,
+    fill: float,
+    collect: bool = True,
 ) -> dict[str, list[float]]:
     return asyncio.run(
         measure_async_side_by_side(
-            candidates, rounds=rounds, warmup=warmup, expected_items=n, min_round_seconds=fill
+            candidates,
+            rounds=rounds,
+            warmup=warmup,
+            expected_items=n,
+            min_round_seconds=fill,
+            collect=collect,
         ),
         debug=False,
     )
@@ -198,7 +213,9 @@ def measure(api: Api, shape: Shape, budget: VendorsBudget) -> Measured:
             candidates.update({f"{name}@{previous}": run for name, run in smaller.items()})
         rounds, warmup, fill = budget.rounds, budget.warmup, budget.min_round_seconds
         expected = previous or n
-        seconds = _side_by_side(candidates, expected, rounds=rounds, warmup=warmup, fill=fill)
+        seconds = _side_by_side(
+            candidates, expected, rounds=rounds, warmup=warmup, fill=fill, collect=budget.collect
+        )
         if previous is not None:
             for name in smaller:
                 growth = per_round_ratios(seconds[name], seconds.pop(f"{name}@{previous}"))
@@ -209,7 +226,9 @@ def measure(api: Api, shape: Shape, budget: VendorsBudget) -> Measured:
         peers = _single_pass_peers(api, shape, n, measured)
         if peers:
             floor = {FLOOR: prepare_floor(vendor_body(api, shape, n))}
-            seconds = _side_by_side({**floor, **peers}, n, rounds=1, warmup=0, fill=0.0)
+            seconds = _side_by_side(
+                {**floor, **peers}, n, rounds=1, warmup=0, fill=0.0, collect=budget.collect
+            )
             # The floor's own row keeps its main rounds; this pass only pairs with the peers'.
             for name in peers:
                 measured.seconds.setdefault(name, {})[n] = seconds[name]
