@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from collections.abc import Callable
@@ -143,7 +144,12 @@ async def test_the_collector_runs_before_each_candidate_only_when_asked(
     monkeypatch: pytest.MonkeyPatch, collect: bool, collections: int
 ) -> None:
     ran: list[int] = []
-    monkeypatch.setattr(_timing.gc, "collect", lambda: ran.append(1) or 0)
+
+    def counted() -> int:
+        ran.append(1)
+        return 0
+
+    monkeypatch.setattr(gc, "collect", counted)
 
     def prepare() -> AsyncRun:
         async def run() -> int:
