@@ -40,7 +40,7 @@ from course_cassettes import Cassette, CassetteCall, RequestMatching, write_cass
 from course_http import RecordedRequest, RecordedResponse
 from course_protocol import freeze_json_object
 
-__all__ = ["ServeBudget", "serve_rows"]
+__all__ = ["SERVED", "ServeBudget", "serve_rows"]
 
 GROUP = "vendors"
 START_SECONDS = 30.0
@@ -50,10 +50,11 @@ PASS_SECONDS = 120.0
 _PATHS: dict[Api, str] = {
     "anthropic-messages": "/v1/messages",
     "openai-chat": "/v1/chat/completions",
-    "deepseek": "/v1/chat/completions",
     "openai-responses": "/v1/responses",
     "gemini": f"/v1beta/models/{GEMINI_MODEL}:streamGenerateContent?alt=sse",
 }
+SERVED: frozenset[Api] = frozenset(_PATHS)
+"""The wires a ``course serve`` row is measured for: those with an SDK of their own."""
 _AGAINST = "same SDK reading the bytes in-process"
 _SSE = frozendict({"content-type": "text/event-stream; charset=utf-8"})
 
@@ -152,11 +153,19 @@ def _row(api: Api, body: VendorBody, loopback: list[float], local: list[float]) 
 
 
 def serve_rows(budget: ServeBudget, apis: tuple[Api, ...] = APIS) -> list[Row]:
-    """One row per API of ``apis``: its SDK reading from ``course serve`` against in-process."""
+    """One row per API of ``apis`` that has an SDK of its own (`SERVED`): that SDK reading
+    from ``course serve`` against in-process.
+
+    A compatible server's dialect or Azure's has none: its SDK is OpenAI's, whose
+    row of the base wire measures the same server, and ``course serve`` judges a
+    recording by its path, which tells a dialect from OpenAI's only under the
+    dialect's own base path.
+    """
     calls = budget.warmup + budget.rounds
     bodies: dict[Api, VendorBody] = {}
     rows: dict[Api, Row] = {}
-    for api in apis:
+    served = tuple(api for api in apis if api in SERVED)
+    for api in served:
         body = vendor_body(api, "text", budget.events)
         try:
             SDK_RAW[api](body, None)
@@ -175,4 +184,4 @@ def serve_rows(budget: ServeBudget, apis: tuple[Api, ...] = APIS) -> list[Row]:
                         _side_by_side(remote, inside, budget.rounds, budget.warmup), debug=False
                     )
                     rows[api] = _row(api, body, loopback, local)
-    return [rows[api] for api in apis]
+    return [rows[api] for api in served]

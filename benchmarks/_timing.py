@@ -66,10 +66,12 @@ async def measure_async_side_by_side(
     expected_items: int,
     min_round_seconds: float = 0.0,
     clock: str = "cpu",
+    collect: bool = True,
 ) -> dict[str, list[float]]:
     """Time every candidate once per round, interleaved, and return seconds per round.
 
     ``clock`` names one of `CLOCKS` (``KeyError`` for another name).
+    ``collect`` runs the garbage collector before each candidate's passes.
 
     Interleaving puts each round's candidates under the same machine load, so
     their per-round ratios are fair even when the machine is noisy. The order
@@ -89,7 +91,8 @@ async def measure_async_side_by_side(
     for round_index in range(warmup + rounds):
         shift = round_index % len(names)
         for name in names[shift:] + names[:shift]:
-            gc.collect()
+            if collect:
+                gc.collect()
             passes: list[float] = []
             for _ in range(repeats[name]):
                 passes.append(await _timed_pass(name, candidates[name], now, expected_items))

@@ -8,7 +8,11 @@ Tool call whose JSON arguments arrive in ``n`` fragments; a
 ``"reasoning"`` body (the wires of `shapes_of` that have one) streams ``n``
 reasoning deltas. Gemini's bodies (``benchmarks._gemini_bodies``) stream
 ``n`` text or thought chunks, and its one Tool call whole, as Gemini sends
-calls.
+calls. Every OpenAI-compatible server's Chat body, and Azure's, is built
+from what its ``ChatDialect`` declares (``benchmarks._chat_bodies``);
+Azure's Responses stream is OpenAI's. A registered wire that is a dialect
+of one of these (``VendorPlugin.dialect_of``) and has no builder of its own
+gets its base wire's bodies, so every registered SSE wire has rows.
 """
 
 from __future__ import annotations
@@ -18,8 +22,23 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from benchmarks._chat_bodies import (
+    ANSWER,
+    CALL_ID,
+    OBFUSCATION,
+    chat_events,
+    compact_json,
+    streams_reasoning,
+)
 from benchmarks._gemini_bodies import gemini_events
-from course_vendor import vendor_names
+from course_provider_openai import (
+    AZURE_OPENAI_CHAT,
+    AZURE_RESPONSES_WIRE,
+    CHAT_DIALECTS,
+    OPENAI_CHAT,
+    ChatDialect,
+)
+from course_vendor import load_vendor, vendor_names
 
 __all__ = [
     "APIS",
@@ -29,6 +48,7 @@ __all__ = [
     "Api",
     "Shape",
     "VendorBody",
+    "body_form",
     "body_frames",
     "shapes_of",
     "vendor_body",
@@ -39,17 +59,11 @@ Api = str
 Shape = Literal["text", "tool", "reasoning"]
 SHAPES: tuple[Shape, ...] = get_args(Shape)[:2]
 """The shapes every wire's bodies come in: ``n`` text deltas, one Tool call in ``n`` fragments."""
-_REASONING_APIS: frozenset[Api] = frozenset({"anthropic-messages", "gemini", "openai-responses"})
-"""The wires whose builder streams reasoning (a ``"reasoning"`` body: ``n`` thinking deltas)."""
 
 
 def shapes_of(api: Api) -> tuple[Shape, ...]:
     """The shapes ``api``'s bodies come in: `SHAPES`, and ``"reasoning"`` where it has one."""
     return (*SHAPES, "reasoning") if api in _REASONING_APIS else SHAPES
-
-
-_ANSWER = "Done."
-"""The answer a ``"reasoning"`` body ends with, after its reasoning."""
 
 
 TOOL_NAME = "write_note"
@@ -58,14 +72,11 @@ TOOL_NAME = "write_note"
 _WORDS = ("lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit")
 _MESSAGE_ID = "msg_01BenchStreamedBody00001"
 _TOOL_USE_ID = "toolu_01BenchStreamedCall0001"
-_CHAT_ID = "chatcmpl-BenchStreamedBody000000001"
-_CALL_ID = "call_BenchStreamedCall000001"
 _RESPONSE_ID = "resp_0bench0000000000000000000000000000000000000000001"
 _ITEM_ID = "msg_0bench0000000000000000000000000000000000000000001"
 _FUNCTION_ITEM_ID = "fc_0bench0000000000000000000000000000000000000000001"
 _REASONING_ID = "rs_0bench0000000000000000000000000000000000000000001"
 _ENCRYPTED = "gAAAAABbench" + "x" * 500
-_OBFUSCATION = "x7Qa2Lm9"
 _SIGNATURE = "EqQBCkgIARABGAIiQBench" + "0" * 64
 
 
@@ -136,10 +147,6 @@ class _Pieces:
         return "".join(self)
 
 
-def _json(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
     usage = {
         "input_tokens": 377,
@@ -158,7 +165,7 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
         "stop_sequence": None,
         "usage": usage,
     }
-    yield "message_start", _json({"type": "message_start", "message": message})
+    yield "message_start", compact_json({"type": "message_start", "message": message})
     if shape == "text":
         block: dict[str, object] = {"type": "text", "text": ""}
         delta_type, key, stop = "text_delta", "text", "end_turn"
@@ -169,7 +176,7 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
         block = {"type": "tool_use", "id": _TOOL_USE_ID, "name": TOOL_NAME, "input": {}}
         delta_type, key, stop = "input_json_delta", "partial_json", "tool_use"
     start = {"type": "content_block_start", "index": 0, "content_block": block}
-    yield "content_block_start", _json(start)
+    yield "content_block_start", compact_json(start)
     yield "ping", '{"type": "ping"}'
     for piece in pieces:
         delta = {
@@ -177,86 +184,21 @@ def _anthropic(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
             "index": 0,
             "delta": {"type": delta_type, key: piece},
         }
-        yield "content_block_delta", _json(delta)
+        yield "content_block_delta", compact_json(delta)
     if shape == "reasoning":
         signed = {"type": "signature_delta", "signature": _SIGNATURE}
         yield (
             "content_block_delta",
-            _json({"type": "content_block_delta", "index": 0, "delta": signed}),
+            compact_json({"type": "content_block_delta", "index": 0, "delta": signed}),
         )
-    yield "content_block_stop", _json({"type": "content_block_stop", "index": 0})
+    yield "content_block_stop", compact_json({"type": "content_block_stop", "index": 0})
     end = {
         "type": "message_delta",
         "delta": {"stop_reason": stop, "stop_sequence": None},
         "usage": {"output_tokens": len(pieces)},
     }
-    yield "message_delta", _json(end)
-    yield "message_stop", _json({"type": "message_stop"})
-
-
-def _chat_chunk(delta: dict[str, object], finish: str | None = None) -> str:
-    return _json(
-        {
-            "id": _CHAT_ID,
-            "object": "chat.completion.chunk",
-            "created": 1766084435,
-            "model": "gpt-4o-2024-08-06",
-            "service_tier": "default",
-            "system_fingerprint": "fp_deacdd5f6f",
-            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
-            "usage": None,
-            "obfuscation": _OBFUSCATION,
-        }
-    )
-
-
-def _deepseek(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
-    """DeepSeek's dialect of the Chat body: every delta says ``reasoning_content`` (null while
-    the answer streams), as its reasoning models send it."""
-    for name, data in _chat(pieces, shape):
-        if data.startswith("{"):
-            chunk = json.loads(data)
-            chunk["model"] = "deepseek-chat"
-            for choice in chunk["choices"]:
-                choice["delta"] = {**choice["delta"], "reasoning_content": None}
-            data = _json(chunk)
-        yield name, data
-
-
-def _chat(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]:
-    if shape == "text":
-        yield "", _chat_chunk({"role": "assistant", "content": "", "refusal": None})
-        for piece in pieces:
-            yield "", _chat_chunk({"content": piece})
-        finish = "stop"
-    else:
-        function = {"name": TOOL_NAME, "arguments": ""}
-        call = {"index": 0, "id": _CALL_ID, "type": "function", "function": function}
-        yield "", _chat_chunk({"role": "assistant", "content": None, "tool_calls": [call]})
-        for piece in pieces:
-            yield "", _chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
-        finish = "tool_calls"
-    yield "", _chat_chunk({}, finish)
-    usage = {
-        "prompt_tokens": 16,
-        "completion_tokens": len(pieces),
-        "total_tokens": 16 + len(pieces),
-        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
-        "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0},
-    }
-    last = {
-        "id": _CHAT_ID,
-        "object": "chat.completion.chunk",
-        "created": 1766084435,
-        "model": "gpt-4o-2024-08-06",
-        "service_tier": "default",
-        "system_fingerprint": "fp_deacdd5f6f",
-        "choices": [],
-        "usage": usage,
-        "obfuscation": _OBFUSCATION,
-    }
-    yield "", _json(last)
-    yield "", "[DONE]"
+    yield "message_delta", compact_json(end)
+    yield "message_stop", compact_json({"type": "message_stop"})
 
 
 def _response(status: str, output: list[object], tokens: int | None) -> dict[str, object]:
@@ -318,7 +260,7 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
                 **where,
                 "delta": piece,
                 "logprobs": [],
-                "obfuscation": _OBFUSCATION,
+                "obfuscation": OBFUSCATION,
             }
         joined = pieces.joined()
         yield {"type": "response.output_text.done", **where, "text": joined, "logprobs": []}
@@ -330,7 +272,7 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
             "type": "function_call",
             "status": "in_progress",
             "arguments": "",
-            "call_id": _CALL_ID,
+            "call_id": CALL_ID,
             "name": TOOL_NAME,
         }
         yield {"type": "response.output_item.added", "output_index": 0, "item": item}
@@ -340,7 +282,7 @@ def _responses(pieces: _Pieces, shape: Shape) -> Iterator[dict[str, object]]:
                 "item_id": _FUNCTION_ITEM_ID,
                 "output_index": 0,
                 "delta": piece,
-                "obfuscation": _OBFUSCATION,
+                "obfuscation": OBFUSCATION,
             }
         joined = pieces.joined()
         yield {
@@ -367,7 +309,7 @@ def _responses_reasoning(pieces: _Pieces) -> Iterator[dict[str, object]]:
             "type": "response.reasoning_summary_text.delta",
             **where,
             "delta": piece,
-            "obfuscation": _OBFUSCATION,
+            "obfuscation": OBFUSCATION,
         }
     joined = pieces.joined()
     yield {"type": "response.reasoning_summary_text.done", **where, "text": joined}
@@ -386,9 +328,9 @@ def _responses_reasoning(pieces: _Pieces) -> Iterator[dict[str, object]]:
     at = {"item_id": _ITEM_ID, "output_index": 1, "content_index": 0}
     text: dict[str, object] = {"type": "output_text", "annotations": [], "logprobs": []}
     yield {"type": "response.content_part.added", **at, "part": {**text, "text": ""}}
-    yield {"type": "response.output_text.delta", **at, "delta": _ANSWER, "logprobs": []}
-    yield {"type": "response.output_text.done", **at, "text": _ANSWER, "logprobs": []}
-    answered = {**text, "text": _ANSWER}
+    yield {"type": "response.output_text.delta", **at, "delta": ANSWER, "logprobs": []}
+    yield {"type": "response.output_text.done", **at, "text": ANSWER, "logprobs": []}
+    answered = {**text, "text": ANSWER}
     yield {"type": "response.content_part.done", **at, "part": answered}
     done = {**message, "status": "completed", "content": [answered]}
     yield {"type": "response.output_item.done", "output_index": 1, "item": done}
@@ -400,7 +342,7 @@ def _named_responses(pieces: _Pieces, shape: Shape) -> Iterator[tuple[str, str]]
     for number, payload in enumerate(_responses(pieces, shape)):
         kind = payload["type"]
         assert isinstance(kind, str)
-        yield kind, _json({"type": kind, "sequence_number": number, **payload})
+        yield kind, compact_json({"type": kind, "sequence_number": number, **payload})
 
 
 def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
@@ -417,14 +359,49 @@ def body_frames(api: Api, shape: Shape, n: int) -> Iterator[str]:
         yield f"event: {name}\ndata: {data}\n\n" if name else f"data: {data}\n\n"
 
 
-_BUILDERS: dict[Api, Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]] = {
+_Builder = Callable[[_Pieces, Shape], Iterator[tuple[str, str]]]
+
+
+def _chat_builder(dialect: ChatDialect) -> _Builder:
+    return lambda pieces, shape: chat_events(pieces, shape, len(pieces), TOOL_NAME, dialect)
+
+
+_CHAT_FORMS = (OPENAI_CHAT, *CHAT_DIALECTS, AZURE_OPENAI_CHAT)
+_OWN_BUILDERS: dict[Api, _Builder] = {
     "anthropic-messages": _anthropic,
-    "openai-chat": _chat,
-    "deepseek": _deepseek,
+    **{dialect.wire: _chat_builder(dialect) for dialect in _CHAT_FORMS},
     "openai-responses": _named_responses,
     "gemini": lambda pieces, shape: gemini_events(pieces, shape, len(pieces), TOOL_NAME),
 }
 """How each wire's bodies are built, from the event shapes of its recorded transcripts."""
+_OWN_REASONING: frozenset[Api] = frozenset(
+    {"anthropic-messages", "gemini", "openai-responses"}
+    | {dialect.wire for dialect in _CHAT_FORMS if streams_reasoning(dialect)}
+)
+"""The wires whose builder streams reasoning (a ``"reasoning"`` body: ``n`` reasoning deltas)."""
+
+
+_SAME_BODIES: dict[Api, Api] = {AZURE_RESPONSES_WIRE: "openai-responses"}
+"""Wires that stream another wire's bodies unchanged: Azure's Responses stream is OpenAI's."""
+
+
+def body_form(name: Api) -> Api:
+    """The wire whose bodies ``name``'s are: itself, the wire it streams the bodies of
+    (`_SAME_BODIES`), or the wire it is a dialect of (``VendorPlugin.dialect_of``)."""
+    if name in _OWN_BUILDERS:
+        return name
+    if name in _SAME_BODIES:
+        return _SAME_BODIES[name]
+    return load_vendor(name).dialect_of or name
+
+
+_BASES: dict[Api, Api] = {name: body_form(name) for name in vendor_names()}
+_BUILDERS: dict[Api, _Builder] = {
+    name: _OWN_BUILDERS[base] for name, base in _BASES.items() if base in _OWN_BUILDERS
+}
+_REASONING_APIS: frozenset[Api] = frozenset(
+    name for name, base in _BASES.items() if base in _OWN_REASONING
+)
 
 APIS: tuple[Api, ...] = tuple(name for name in vendor_names() if name in _BUILDERS)
 """The registered vendor wires the vendors group measures, in name order."""

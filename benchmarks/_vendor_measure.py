@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from benchmarks._serve_row import ServeBudget
 from benchmarks._timing import Prepare, Spread, measure_async_side_by_side, per_round_ratios
-from benchmarks._vendor_bodies import Api, Shape, vendor_body
+from benchmarks._vendor_bodies import APIS, Api, Shape, vendor_body
 from benchmarks._vendor_ours import (
     prepare_decoder_framing,
     prepare_floor,
@@ -26,6 +26,8 @@ from benchmarks._vendor_ours import (
 )
 from benchmarks.peers import PeerNotInstalledError
 from benchmarks.vendor_peers import VENDOR_PEERS
+from course_http import RecordedTransport
+from course_vendor import load_vendor
 
 __all__ = [
     "DECODER_FRAMING",
@@ -42,13 +44,17 @@ __all__ = [
 FLOOR = "floor: split into events, json.loads each data"
 HTTPX_FRAMING = "httpx2.EventSource framing"
 DECODER_FRAMING = "course_http.stream_events framing (SseDecoder)"
-OUR_MODELS: dict[Api, str] = {
-    "anthropic-messages": "ours: AnthropicMessagesModel",
-    "openai-chat": "ours: OpenAIChatModel",
-    "openai-responses": "ours: OpenAIResponsesModel",
-    "gemini": "ours: GeminiModel",
-    "deepseek": "ours: OpenAIChatModel (deepseek dialect)",
-}
+
+
+def _our_model_row(api: Api) -> str:
+    """``ours: <the model class the registry replays the wire with>``, and the dialect it reads."""
+    plugin = load_vendor(api)
+    name = type(plugin.replay_model(RecordedTransport([]))).__name__
+    return f"ours: {name} ({api} dialect)" if plugin.dialect_of is not None else f"ours: {name}"
+
+
+OUR_MODELS: dict[Api, str] = {api: _our_model_row(api) for api in APIS}
+"""Each measured wire's row of ours, named by the model class that reads it."""
 SUPERLINEAR = 13.0
 """A peer whose time grew more than this for ten times the events is not run once more."""
 
@@ -67,6 +73,10 @@ class VendorsBudget:
     """Two sizes, or none to skip the memory rows."""
     serve: ServeBudget
     """The ``course serve`` rows' body size and rounds."""
+    collect: bool = True
+    """Run the garbage collector before each candidate's passes. Off in the smoke budget,
+    whose figures are never read: there a full collection per candidate, dozens per wire
+    and shape, costs far more than the passes."""
 
 
 def power(n: int) -> str:
@@ -143,11 +153,22 @@ def _ours(api: Api, shape: Shape, n: int, measured: Measured) -> dict[str, Prepa
 
 
 def _side_by_side(
-    candidates: dict[str, Prepare], n: int, *, rounds: int, warmup: int, fill: float
+    candidates: dict[str, Prepare],
+    n: int,
+    *,
+    rounds: int,
+    warmup: int,
+    fill: float,
+    collect: bool = True,
 ) -> dict[str, list[float]]:
     return asyncio.run(
         measure_async_side_by_side(
-            candidates, rounds=rounds, warmup=warmup, expected_items=n, min_round_seconds=fill
+            candidates,
+            rounds=rounds,
+            warmup=warmup,
+            expected_items=n,
+            min_round_seconds=fill,
+            collect=collect,
         ),
         debug=False,
     )
@@ -192,7 +213,9 @@ def measure(api: Api, shape: Shape, budget: VendorsBudget) -> Measured:
             candidates.update({f"{name}@{previous}": run for name, run in smaller.items()})
         rounds, warmup, fill = budget.rounds, budget.warmup, budget.min_round_seconds
         expected = previous or n
-        seconds = _side_by_side(candidates, expected, rounds=rounds, warmup=warmup, fill=fill)
+        seconds = _side_by_side(
+            candidates, expected, rounds=rounds, warmup=warmup, fill=fill, collect=budget.collect
+        )
         if previous is not None:
             for name in smaller:
                 growth = per_round_ratios(seconds[name], seconds.pop(f"{name}@{previous}"))
@@ -203,7 +226,9 @@ def measure(api: Api, shape: Shape, budget: VendorsBudget) -> Measured:
         peers = _single_pass_peers(api, shape, n, measured)
         if peers:
             floor = {FLOOR: prepare_floor(vendor_body(api, shape, n))}
-            seconds = _side_by_side({**floor, **peers}, n, rounds=1, warmup=0, fill=0.0)
+            seconds = _side_by_side(
+                {**floor, **peers}, n, rounds=1, warmup=0, fill=0.0, collect=budget.collect
+            )
             # The floor's own row keeps its main rounds; this pass only pairs with the peers'.
             for name in peers:
                 measured.seconds.setdefault(name, {})[n] = seconds[name]

@@ -1,13 +1,17 @@
-"""One peak-memory measurement of our adapter in a fresh interpreter, the consumer keeping up.
+"""Peak-memory measurements of our adapter in a fresh interpreter, the consumer keeping up.
 
-``python -m benchmarks._vendors_child --api API --shape text|tool --deltas N``
-prints one JSON object: the bytes the measured call allocated at its peak
-beyond what was allocated when it started, and the bytes its final message
-holds. The body is built before the measurement starts, as a server holds
-what it sends, so that building it is not counted against the reader (a
-Responses body's last events repeat the whole text several times over); it
-is then served in chunks of 16 KiB, one chunk per event-loop step, as a
-socket delivers them, and every chunk is consumed and dropped as it arrives.
+``python -m benchmarks._vendors_child --api API --shape SHAPE --deltas N [N ...]``
+prints one JSON object holding, for each ``N`` (as a string), the bytes the
+measured call allocated at its peak beyond what was allocated when it
+started, and the bytes its final message holds. The sizes are measured one
+after another in the same interpreter, after one warm-up call, each from a
+collected heap: one interpreter per wire and shape, not per size, keeps the
+smoke run's start-up cost down as the wires grow. The body is built before
+the measurement starts, as a server holds what it sends, so that building it
+is not counted against the reader (a Responses body's last events repeat the
+whole text several times over); it is then served in chunks of 16 KiB, one
+chunk per event-loop step, as a socket delivers them, and every chunk is
+consumed and dropped as it arrives.
 
 The peak is ``tracemalloc``'s, not the resident size the scaling children
 read (``VmHWM``): building the body leaves freed memory in the process that
@@ -96,23 +100,27 @@ async def _call(api: Api, body: bytes) -> int:
     return _held_bytes(response)
 
 
-def main() -> None:
-    """Parse the arguments, warm up, measure one call, print the JSON figures."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--api", choices=APIS, required=True)
-    parser.add_argument("--shape", choices=get_args(Shape), required=True)
-    parser.add_argument("--deltas", type=int, required=True)
-    arguments = parser.parse_args()
-    api, shape = arguments.api, arguments.shape
-    asyncio.run(_call(api, _body(api, shape, 1_000)), debug=False)
-    body = _body(api, shape, arguments.deltas)
+def _measured(api: Api, shape: Shape, deltas: int) -> dict[str, int]:
+    body = _body(api, shape, deltas)
     gc.collect()
     tracemalloc.start()
     before, _ = tracemalloc.get_traced_memory()
     held = asyncio.run(_call(api, body), debug=False)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    figures = {"peak_bytes": peak - before, "held": held}
+    return {"peak_bytes": peak - before, "held": held}
+
+
+def main() -> None:
+    """Parse the arguments, warm up, measure one call per size, print the JSON figures."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--api", choices=APIS, required=True)
+    parser.add_argument("--shape", choices=get_args(Shape), required=True)
+    parser.add_argument("--deltas", type=int, nargs="+", required=True)
+    arguments = parser.parse_args()
+    api, shape = arguments.api, arguments.shape
+    asyncio.run(_call(api, _body(api, shape, 1_000)), debug=False)
+    figures = {str(n): _measured(api, shape, n) for n in arguments.deltas}
     print(json.dumps(figures))
 
 

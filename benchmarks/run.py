@@ -111,6 +111,7 @@ SMOKE = Budget(
         min_round_seconds=0.001,
         memory_sizes=(1_000, 10_000),
         serve=ServeBudget(events=100, rounds=2, warmup=1),
+        collect=False,
     ),
     grammar=GrammarBudget(deltas=100, rounds=2, warmup=1),
     bedrock=BedrockBudget(deltas=100, rounds=2, warmup=1),

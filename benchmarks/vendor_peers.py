@@ -408,7 +408,6 @@ The google-genai SDK has no stream helper that collects a final response.
 SDK_RAW: dict[Api, Callable[[VendorBody, str | None], Prepare]] = {
     "anthropic-messages": prepare_anthropic_raw,
     "openai-chat": prepare_chat_raw,
-    "deepseek": prepare_chat_raw,
     "openai-responses": prepare_responses_raw,
     "gemini": prepare_gemini_raw,
 }

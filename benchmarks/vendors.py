@@ -13,10 +13,10 @@ of our adapters is measured in fresh interpreters
 
 from __future__ import annotations
 
-from benchmarks._children import child_figures
+from benchmarks._children import child_json
 from benchmarks._serve_row import serve_rows
 from benchmarks._timing import Spread
-from benchmarks._vendor_bodies import APIS, UNMEASURED, Api, Shape, shapes_of
+from benchmarks._vendor_bodies import APIS, UNMEASURED, Api, Shape, body_form, shapes_of
 from benchmarks._vendor_measure import (
     DECODER_FRAMING,
     FLOOR,
@@ -71,9 +71,9 @@ MEMORY_SLACK = 16.0
 """Peak growth per event allowed beyond what the final message holds: about one more
 copy of the text while it is joined (7 B/event here), and some room."""
 EXACT_ARGUMENTS_SLACK = 32.0
-"""The Responses Tool row's slack: its grammar keeps the whole argument text to compare
-the item's ``done`` (and the terminal's repetition) with it exactly, one more copy beside
-the parsed arguments."""
+"""The Responses Tool rows' slack (OpenAI's, and every wire streaming its bodies): its
+grammar keeps the whole argument text to compare the item's ``done`` (and the terminal's
+repetition) with it exactly, one more copy beside the parsed arguments."""
 
 
 def _helper_name(api: Api) -> str | None:
@@ -195,20 +195,23 @@ def _rows_for(api: Api, shape: Shape, measured: Measured, budget: VendorsBudget)
     return rows
 
 
-def _child(api: Api, shape: Shape, deltas: int) -> dict[str, float]:
-    return child_figures(
-        "benchmarks._vendors_child", "--api", api, "--shape", shape, "--deltas", str(deltas)
+def _children(api: Api, shape: Shape, sizes: tuple[int, ...]) -> dict[int, dict[str, float]]:
+    figures = child_json(
+        "benchmarks._vendors_child", "--api", api, "--shape", shape, "--deltas", *map(str, sizes)
     )
+    assert isinstance(figures, dict)
+    return {n: figures[str(n)] for n in sizes}
 
 
 def _memory_row(api: Api, shape: Shape, sizes: tuple[int, ...]) -> Row:
     small, large = sizes
     title = f"{api} {shape}: {OUR_MODELS[api]}, peak memory, consumer keeping up"
-    runs = {n: _child(api, shape, n) for n in sizes}
+    runs = _children(api, shape, sizes)
     peak = {n: runs[n]["peak_bytes"] for n in sizes}
     per_event = (peak[large] - peak[small]) / (large - small)
     held = (runs[large]["held"] - runs[small]["held"]) / (large - small)
-    slack = EXACT_ARGUMENTS_SLACK if (api, shape) == ("openai-responses", "tool") else MEMORY_SLACK
+    exact = (body_form(api), shape) == ("openai-responses", "tool")
+    slack = EXACT_ARGUMENTS_SLACK if exact else MEMORY_SLACK
     limit = held + slack
     figures = {"peak_growth_bytes_per_event": per_event, "held_bytes_per_event": held}
     measured = (

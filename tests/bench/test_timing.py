@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from collections.abc import Callable
@@ -136,3 +137,33 @@ async def test_an_unknown_baseline_or_clock_is_refused() -> None:
 def test_the_default_clock_is_the_threads_cpu_time() -> None:
     assert CLOCKS["cpu"] is time.thread_time
     assert CLOCKS["wall"] is time.perf_counter
+
+
+@pytest.mark.parametrize(("collect", "collections"), [(True, 2 * 3), (False, 0)])
+async def test_the_collector_runs_before_each_candidate_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, collect: bool, collections: int
+) -> None:
+    ran: list[int] = []
+
+    def counted() -> int:
+        ran.append(1)
+        return 0
+
+    monkeypatch.setattr(gc, "collect", counted)
+
+    def prepare() -> AsyncRun:
+        async def run() -> int:
+            return 1
+
+        return run
+
+    seconds = await measure_async_side_by_side(
+        {"a": prepare, "b": prepare},
+        rounds=2,
+        warmup=1,
+        expected_items=1,
+        collect=collect,
+    )
+
+    assert len(ran) == collections
+    assert {name: len(figures) for name, figures in seconds.items()} == {"a": 2, "b": 2}

@@ -83,6 +83,7 @@ class StreamedChoice:
         "_expired",
         "_failures",
         "_function",
+        "_reads_reasoning",
         "_refusal",
         "_refusal_logprobs",
         "_role",
@@ -98,6 +99,7 @@ class StreamedChoice:
         self._dialect = dialect
         self._failures = failures
         self._dialected = DialectPieces(failures)
+        self._reads_reasoning = bool(dialect.reasoning_fields or dialect.reasoning_details)
         self._role: str | None = None
         self._text = TextPieces()
         self._refusal = TextPieces()
@@ -149,7 +151,11 @@ class StreamedChoice:
                 self._failures.invalid(
                     index, choice_path(position, "delta", "content"), "a string or null", content
                 )
-        if content is None or len(delta) > 1:
+        read = 1
+        if self._reads_reasoning:
+            read += self._dialected.read_reasoning(delta, self._dialect, index, position)
+        if content is None or len(delta) > read:
+            # A delta of text (and the dialect's reasoning fields) holds nothing else to read.
             self._rest_of(delta, index, position)
         if self._dialect.content_filters:
             self._dialected.read_filters(choice, index, position)
@@ -257,8 +263,6 @@ class StreamedChoice:
                     self._failures, cited, index, choice_path(position, "delta", "annotations")
                 )
             )
-        if self._dialect.reasoning_fields or self._dialect.reasoning_details:
-            self._dialected.read_reasoning(delta, self._dialect, index, position)
 
     def _read_role(self, role: object, index: int, position: int) -> None:
         if role == self._role:

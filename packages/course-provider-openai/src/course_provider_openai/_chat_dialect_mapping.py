@@ -23,7 +23,6 @@ from course_protocol import (
     CourseOpaque,
     CourseReasoningBlock,
     CourseReasoningDeltaChunk,
-    thaw_json,
 )
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_dialect_reads import delta_reasoning, delta_text
@@ -55,7 +54,8 @@ def reasoning_block(choice: ChatChoice, dialect: ChatDialect) -> CourseReasoning
     field = dialect.reasoning_fields[0] if dialect.reasoning_fields else _THINKING_FIELD
     data: dict[str, object] = {field: choice.reasoning}
     if choice.reasoning_details:
-        data["reasoning_details"] = [thaw_json(detail) for detail in choice.reasoning_details]
+        # Already frozen JSON: the opaque's own snapshot copies it without a thawed copy first.
+        data["reasoning_details"] = choice.reasoning_details
     return CourseReasoningBlock(choice.reasoning, opaque=CourseOpaque(dialect.wire, data))
 
 

@@ -18,7 +18,7 @@ from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import ABSENT, shown
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_reads import choice_path
 from course_provider_openai._chat_result import ChatChoice
@@ -86,18 +86,24 @@ class DialectPieces:
 
     def read_reasoning(
         self, delta: dict[str, Any], dialect: ChatDialect, index: int, position: int
-    ) -> None:
+    ) -> int:
         """Read ``delta``'s reasoning fields and details, as ``dialect`` declares them.
 
-        The first reasoning field the delta carries is its reasoning; each
-        other one must still be text or null. Raises ``VENDOR_INVALID_EVENT``
-        for a field that is not, or for details that are not an array of
-        objects; ``VENDOR_UNKNOWN_EVENT`` for a detail ``type`` OpenRouter
-        does not document.
+        Returns how many of those fields the delta has (null ones too), so
+        that the caller knows whether it holds anything else. The first
+        reasoning field the delta carries is its reasoning; each other one
+        must still be text or null. Raises ``VENDOR_INVALID_EVENT`` for a
+        field that is not, or for details that are not an array of objects;
+        ``VENDOR_UNKNOWN_EVENT`` for a detail ``type`` OpenRouter does not
+        document.
         """
+        present = 0
         taken = False
         for field in dialect.reasoning_fields:
-            value = delta.get(field)
+            value = delta.get(field, ABSENT)
+            if value is ABSENT:
+                continue
+            present += 1
             if value is None:
                 continue
             if type(value) is not str:
@@ -108,9 +114,13 @@ class DialectPieces:
                 self.reasoning.append(value)
                 taken = True
         if dialect.reasoning_details:
-            details = delta.get("reasoning_details")
-            if details is not None:
-                self._details(details, index, choice_path(position, "delta", "reasoning_details"))
+            details = delta.get("reasoning_details", ABSENT)
+            if details is not ABSENT:
+                present += 1
+                if details is not None:
+                    path = choice_path(position, "delta", "reasoning_details")
+                    self._details(details, index, path)
+        return present
 
     def _details(self, details: object, index: int, path: str) -> None:
         if type(details) is not list:
@@ -181,6 +191,60 @@ def read_content_parts(
     array or a ``closed`` that is not a boolean; ``VENDOR_UNKNOWN_EVENT``
     for another part type.
     """
+    # The short path takes text parts and thinking parts of text parts alone,
+    # holding what it read until every part passed; any other part (a
+    # reference, one off the form) takes the full read from the start, which
+    # keeps what is valid and names the path of what is not.
+    texts: list[str] = []
+    thoughts: list[str] = []
+    for part in parts:
+        kind = part.get("type") if type(part) is dict else None
+        if kind == _TEXT_PART:
+            value = part.get("text")
+            if type(value) is not str:
+                break
+            texts.append(value)
+        elif kind == _THINKING_PART and _plain_thoughts(part, thoughts):
+            continue
+        else:
+            break
+    else:
+        for value in texts:
+            text.append(value)
+        for value in thoughts:
+            pieces.reasoning.append(value)
+        return
+    _checked_parts(failures, parts, text, pieces, index, position)
+
+
+def _plain_thoughts(part: dict[str, Any], thoughts: list[str]) -> bool:
+    """Add a ``thinking`` part's texts to ``thoughts``; ``False`` unless all are plain text parts.
+
+    ``False`` also for a ``closed`` that is not a boolean or null: the full
+    read names it.
+    """
+    closed = part.get("closed")
+    inner = part.get("thinking")
+    if (closed is not None and type(closed) is not bool) or type(inner) is not list:
+        return False
+    for thought in inner:
+        if type(thought) is not dict or thought.get("type") != _TEXT_PART:
+            return False
+        value = thought.get("text")
+        if type(value) is not str:
+            return False
+        thoughts.append(value)
+    return True
+
+
+def _checked_parts(
+    failures: OpenAIFailures,
+    parts: list[Any],
+    text: TextPieces,
+    pieces: DialectPieces,
+    index: int,
+    position: int,
+) -> None:
     path = choice_path(position, "delta", "content")
     for number, part in enumerate(parts):
         at = f"{path}[{number}]"

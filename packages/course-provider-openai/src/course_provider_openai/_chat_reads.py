@@ -71,10 +71,18 @@ def chat_usage(failures: OpenAIFailures, usage: object, index: int) -> ChatUsage
         failures.invalid(index, "usage", "an object or null", usage)
     prompt = _details(failures, usage, "prompt_tokens_details", index)
     completion = _details(failures, usage, "completion_tokens_details", index)
+    prompt_tokens = _count(failures, usage.get("prompt_tokens"), index, "usage.prompt_tokens")
+    completion_tokens = _count(
+        failures, usage.get("completion_tokens"), index, "usage.completion_tokens"
+    )
+    total_tokens = _count(failures, usage.get("total_tokens"), index, "usage.total_tokens")
+    if not prompt and not completion:
+        # No detail count to read: a server that sends usage on every chunk pays for none.
+        return ChatUsage(prompt_tokens, completion_tokens, total_tokens)
     return ChatUsage(
-        _count(failures, usage.get("prompt_tokens"), index, "usage.prompt_tokens"),
-        _count(failures, usage.get("completion_tokens"), index, "usage.completion_tokens"),
-        _count(failures, usage.get("total_tokens"), index, "usage.total_tokens"),
+        prompt_tokens,
+        completion_tokens,
+        total_tokens,
         cached_tokens=_optional_count(
             failures, prompt, "cached_tokens", index, "prompt_tokens_details"
         ),
