@@ -24,6 +24,10 @@ PLAIN_CHAT_REFUSES = {
         "tool": (Code.VENDOR_EVENT_ORDER, "usage comes in a chunk with choices"),
         "reasoning": (Code.VENDOR_INVALID_EVENT, "delta.content must be a string or null"),
     },
+    "openrouter": dict.fromkeys(
+        ("text", "tool", "reasoning"),
+        (Code.VENDOR_EVENT_ORDER, "usage comes in a chunk with choices"),
+    ),
     "together": dict.fromkeys(
         ("text", "tool", "reasoning"),
         (Code.VENDOR_EVENT_ORDER, "usage comes in a chunk with choices"),
@@ -72,6 +76,7 @@ def test_the_dialects_that_stream_reasoning_have_a_reasoning_body() -> None:
         "gemini",
         "openai-responses",
         "azure-openai-responses",
+        "openrouter-responses",
         *(dialect.wire for dialect in CHAT_DIALECTS),
     }
     assert "reasoning" not in shapes_of("azure-openai-chat")

@@ -25,12 +25,9 @@ from course_http import VendorErrorCode
 from course_protocol import JsonObject, is_blank
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_audio import AudioPieces
+from course_provider_openai._chat_content_parts import read_content_parts
 from course_provider_openai._chat_dialect import ChatDialect
-from course_provider_openai._chat_dialect_reads import (
-    DialectPieces,
-    read_content_parts,
-    repeats_finish,
-)
+from course_provider_openai._chat_dialect_reads import DialectPieces, repeats_finish
 from course_provider_openai._chat_reads import choice_path, token_logprobs, url_citations
 from course_provider_openai._chat_result import (
     ChatChoice,
@@ -145,7 +142,7 @@ class StreamedChoice:
                 self._text.append(content)
             elif type(content) is list and self._dialect.content_parts:
                 read_content_parts(
-                    self._failures, content, self._text, self._dialected, index, position
+                    self._failures, content, self._text, self._dialected.reasoning, index, position
                 )
             else:
                 self._failures.invalid(
