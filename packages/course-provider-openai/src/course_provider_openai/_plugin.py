@@ -11,7 +11,9 @@ dialect judges a recording").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from course_http import HttpTransport
 from course_provider_openai._azure import (
@@ -54,7 +56,7 @@ from course_provider_openai._responses_dialect import (
     ResponsesDialect,
 )
 from course_provider_openai._responses_grammar import ResponsesGrammar
-from course_vendor import VendorPlugin
+from course_vendor import VendorModel, VendorPlugin, WireGrammar
 
 __all__ = [
     "AZURE_CHAT_PLUGIN",
@@ -111,23 +113,39 @@ RESPONSES_PLUGIN = VendorPlugin(
 """The Responses wire for the vendor registry: its grammar reads each event's ``type``."""
 
 
-def _dialect_model(dialect: ChatDialect, transport: HttpTransport) -> OpenAIChatModel:
+def _dialect_model(
+    model: Callable[..., VendorModel[OpenAIConfig]],
+    dialect: ChatDialect | ResponsesDialect,
+    transport: HttpTransport,
+) -> VendorModel[OpenAIConfig]:
     config = OpenAIConfig(_REPLAYED_MODEL, base_url=dialect.base_url)
-    return OpenAIChatModel(config, dialect=dialect, transport=transport)
+    return model(config, dialect=dialect, transport=transport)
 
 
-def _dialect_plugin(dialect: ChatDialect) -> VendorPlugin:
+def _dialect_plugin(dialect: ChatDialect | ResponsesDialect) -> VendorPlugin:
     # Every compatible server documents the openai SDK pointed at its base URL.
+    grammar: Callable[[], WireGrammar[Any]]
+    model: Callable[..., VendorModel[OpenAIConfig]]
+    if isinstance(dialect, ChatDialect):
+        wire, base, model = chat_vendor_wire(dialect), CHAT_VENDOR_WIRE, OpenAIChatModel
+        grammar, cache_prefix = partial(ChatGrammar, dialect), chat_cache_prefix
+    else:
+        wire, base, model = (
+            responses_vendor_wire(dialect),
+            RESPONSES_VENDOR_WIRE,
+            OpenAIResponsesModel,
+        )
+        grammar, cache_prefix = partial(ResponsesGrammar, dialect), responses_cache_prefix
     return VendorPlugin(
-        wire=chat_vendor_wire(dialect),
+        wire=wire,
         sdk="openai",
         base_url=dialect.base_url,
         base_url_variable=BASE_URL_VARIABLE,
         named_events=False,
-        replay_model=partial(_dialect_model, dialect),
-        grammar=partial(ChatGrammar, dialect),
-        cache_prefix=chat_cache_prefix,
-        dialect_of=CHAT_VENDOR_WIRE.vendor,
+        replay_model=partial(_dialect_model, model, dialect),
+        grammar=grammar,
+        cache_prefix=cache_prefix,
+        dialect_of=base.vendor,
     )
 
 
@@ -149,28 +167,7 @@ VLLM_PLUGIN = _dialect_plugin(VLLM)
 """vLLM's OpenAI-compatible Chat Completions (``vllm``)."""
 
 
-def _responses_dialect_model(
-    dialect: ResponsesDialect, transport: HttpTransport
-) -> OpenAIResponsesModel:
-    config = OpenAIConfig(_REPLAYED_MODEL, base_url=dialect.base_url)
-    return OpenAIResponsesModel(config, dialect=dialect, transport=transport)
-
-
-def _responses_dialect_plugin(dialect: ResponsesDialect) -> VendorPlugin:
-    return VendorPlugin(
-        wire=responses_vendor_wire(dialect),
-        sdk="openai",
-        base_url=dialect.base_url,
-        base_url_variable=BASE_URL_VARIABLE,
-        named_events=False,
-        replay_model=partial(_responses_dialect_model, dialect),
-        grammar=partial(ResponsesGrammar, dialect),
-        cache_prefix=responses_cache_prefix,
-        dialect_of=RESPONSES_VENDOR_WIRE.vendor,
-    )
-
-
-OPENROUTER_RESPONSES_PLUGIN = _responses_dialect_plugin(OPENROUTER_RESPONSES)
+OPENROUTER_RESPONSES_PLUGIN = _dialect_plugin(OPENROUTER_RESPONSES)
 """OpenRouter's Responses API (``openrouter-responses``)."""
 
 _AZURE_ENDPOINT = "https://YOUR-RESOURCE-NAME.openai.azure.com"
