@@ -26,7 +26,7 @@ the others' state.
 
 from __future__ import annotations
 
-from typing import Any, Final, NoReturn, final
+from typing import Any, Final, NoReturn, cast, final
 
 from course_http import SseEvent, VendorError, VendorErrorCode
 from course_protocol import JsonObject
@@ -35,7 +35,7 @@ from course_provider_openai._chat_choice import StreamedChoice
 from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect, UsagePlace
 from course_provider_openai._chat_dialect_reads import prompt_filters
 from course_provider_openai._chat_envelope import ChunkEnvelope
-from course_provider_openai._chat_reads import chat_usage, moderation
+from course_provider_openai._chat_reads import chat_usage, check_chat_usage, moderation
 from course_provider_openai._chat_result import ChatChoice, ChatResult, ChatStreamError, ChatUsage
 from course_provider_openai._chat_wire import DONE_DATA
 from course_provider_openai._errors import error_fields
@@ -102,6 +102,7 @@ class ChatGrammar(WireGrammar[ChatResult]):
         "_open",
         "_prompt_filters",
         "_usage",
+        "_usage_so_far",
         "_wire",
     )
 
@@ -115,6 +116,8 @@ class ChatGrammar(WireGrammar[ChatResult]):
         self._open = 0
         self._ids = ToolCallIds(dialect.wire)
         self._usage: ChatUsage | None = None
+        # A server's usage so far, sent on every chunk: checked there, built at the end.
+        self._usage_so_far: tuple[dict[str, Any], int] | None = None
         self._moderations: list[JsonObject] = []
         self._prompt_filters: list[JsonObject] = []
         self._error: ChatStreamError | None = None
@@ -199,6 +202,8 @@ class ChatGrammar(WireGrammar[ChatResult]):
                 f"the stream ended before {self._unfinished()}",
             )
         envelope = self._envelope
+        if self._usage is None and self._usage_so_far is not None:
+            self._usage = chat_usage(self._failures, *self._usage_so_far)
         return ChatResult(
             envelope.id,
             envelope.model,
@@ -266,7 +271,9 @@ class ChatGrammar(WireGrammar[ChatResult]):
         places = self._dialect.usage
         if UsagePlace.EVERY_CHUNK in places:
             self._take(choices, index)
-            self._usage = chat_usage(self._failures, usage, index)
+            check_chat_usage(self._failures, usage, index)
+            self._usage = None
+            self._usage_so_far = (cast("dict[str, Any]", usage), index)
             return
         if UsagePlace.FINISH_CHUNK in places:
             self._take(choices, index)

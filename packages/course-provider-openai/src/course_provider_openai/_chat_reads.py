@@ -21,7 +21,14 @@ from course_provider_openai._chat_result import ChatTokenLogprob, ChatUsage
 from course_provider_openai._failures import OpenAIFailures
 from course_vendor import token_count
 
-__all__ = ["chat_usage", "choice_path", "moderation", "token_logprobs", "url_citations"]
+__all__ = [
+    "chat_usage",
+    "check_chat_usage",
+    "choice_path",
+    "moderation",
+    "token_logprobs",
+    "url_citations",
+]
 
 _MODERATION_TYPES: Final = frozenset({"moderation_results", "error"})
 _URL_CITATION: Final = "url_citation"
@@ -67,15 +74,9 @@ def chat_usage(failures: OpenAIFailures, usage: object, index: int) -> ChatUsage
     count, a details object is not an object or null, or a detail count is
     not a token count or null.
     """
-    if type(usage) is not dict:
-        failures.invalid(index, "usage", "an object or null", usage)
-    prompt = _details(failures, usage, "prompt_tokens_details", index)
-    completion = _details(failures, usage, "completion_tokens_details", index)
-    prompt_tokens = _count(failures, usage.get("prompt_tokens"), index, "usage.prompt_tokens")
-    completion_tokens = _count(
-        failures, usage.get("completion_tokens"), index, "usage.completion_tokens"
+    prompt, completion, (prompt_tokens, completion_tokens, total_tokens) = _main_counts(
+        failures, usage, index
     )
-    total_tokens = _count(failures, usage.get("total_tokens"), index, "usage.total_tokens")
     if not prompt and not completion:
         # No detail count to read: a server that sends usage on every chunk pays for none.
         return ChatUsage(prompt_tokens, completion_tokens, total_tokens)
@@ -102,6 +103,35 @@ def chat_usage(failures: OpenAIFailures, usage: object, index: int) -> ChatUsage
             failures, completion, "rejected_prediction_tokens", index, "completion_tokens_details"
         ),
     )
+
+
+def check_chat_usage(failures: OpenAIFailures, usage: object, index: int) -> None:
+    """Check chunk ``index``'s usage object as `chat_usage` reads it, building nothing.
+
+    For a server that sends its usage so far on every chunk: each chunk's
+    counts are checked where they come, and only the last one is built
+    (building a `ChatUsage` costs about as much as reading its chunk).
+    Raises as `chat_usage`.
+    """
+    prompt, completion, _counts = _main_counts(failures, usage, index)
+    if prompt or completion:
+        chat_usage(failures, usage, index)  # detail counts to check: the whole read
+
+
+def _main_counts(
+    failures: OpenAIFailures, usage: object, index: int
+) -> tuple[dict[str, Any], dict[str, Any], tuple[int, int, int]]:
+    """The two details objects of a usage object (``{}`` for none), and its three counts."""
+    if type(usage) is not dict:
+        failures.invalid(index, "usage", "an object or null", usage)
+    prompt = _details(failures, usage, "prompt_tokens_details", index)
+    completion = _details(failures, usage, "completion_tokens_details", index)
+    counts = (
+        _count(failures, usage.get("prompt_tokens"), index, "usage.prompt_tokens"),
+        _count(failures, usage.get("completion_tokens"), index, "usage.completion_tokens"),
+        _count(failures, usage.get("total_tokens"), index, "usage.total_tokens"),
+    )
+    return prompt, completion, counts
 
 
 def _token_bytes(
