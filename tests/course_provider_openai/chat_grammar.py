@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from course_http import SseEvent, VendorError
-from course_provider_openai import CHAT_PLUGIN, ChatGrammar, ChatResult
+from course_provider_openai import CHAT_PLUGIN, OPENAI_CHAT, ChatResult
 from course_vendor import judge_body
 from tests.course_provider_openai.bodies import chat_events
+from tests.course_provider_openai.dialect_grammar import fold_events
 from tests.course_vendor.wire import sse_bytes
 
 __all__ = ["folded", "read", "refused"]
 
 
 def folded(events: list[SseEvent]) -> ChatResult | VendorError:
-    """Feed every event to a fresh grammar, then end it: its result, or the error it raised."""
-    grammar = ChatGrammar()
-    try:
-        for index, event in enumerate(events):
-            grammar.feed(event, index)
-        return grammar.end(len(events))
-    except VendorError as error:
-        return error
+    """Feed every event to a fresh OpenAI grammar, then end it: its result, or its error."""
+    return fold_events(OPENAI_CHAT, events)
 
 
 def _judged(events: list[SseEvent]) -> ChatResult | VendorError:

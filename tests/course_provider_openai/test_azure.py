@@ -24,7 +24,6 @@ from course_provider_openai import (
     OPENAI_CHAT,
     AzureOpenAIChatModel,
     AzureOpenAIResponsesModel,
-    ChatGrammar,
     ChatMapping,
     ChatResult,
     OpenAIConfig,
@@ -42,6 +41,7 @@ from tests.course_provider_openai.bodies import (
     text,
     usage,
 )
+from tests.course_provider_openai.dialect_grammar import folded
 from tests.course_provider_openai.driving import replay as replay_events
 from tests.course_vendor.wire import sse_bytes
 
@@ -248,17 +248,6 @@ def filtered_text(content: str) -> dict[str, Any]:
     return body
 
 
-def fold(dialect: Any, *payloads: object) -> ChatResult | VendorError:
-    grammar = ChatGrammar(dialect)
-    events = chat_events(*payloads)
-    try:
-        for index, event in enumerate(events):
-            grammar.feed(event, index)
-        return grammar.end(len(events))
-    except VendorError as error:
-        return error
-
-
 def test_azures_annotated_stream_passes_its_dialect_and_keeps_every_result() -> None:
     body = (
         prompt_annotation(),
@@ -271,7 +260,7 @@ def test_azures_annotated_stream_passes_its_dialect_and_keeps_every_result() -> 
         DONE,
     )
 
-    result = fold(AZURE_OPENAI_CHAT, *body)
+    result = folded(AZURE_OPENAI_CHAT, *body)
 
     assert type(result) is ChatResult
     assert result.prompt_filter_results == (
@@ -282,13 +271,13 @@ def test_azures_annotated_stream_passes_its_dialect_and_keeps_every_result() -> 
     assert len(choice.content_filter_results) == 4
     assert all(type(each) is frozendict for each in choice.content_filter_results)
     assert result.id == "chatcmpl-own-1"
-    plain = fold(OPENAI_CHAT, *body)
+    plain = folded(OPENAI_CHAT, *body)
     assert type(plain) is VendorError
     assert (plain.code, plain.event_index) == (Code.VENDOR_INVALID_EVENT, 0)
 
 
 def test_the_older_prompt_annotations_name_is_read_too() -> None:
-    result = fold(
+    result = folded(
         AZURE_OPENAI_CHAT, prompt_annotation("prompt_annotations"), text("x"), finish("stop")
     )
 
@@ -311,7 +300,7 @@ def test_a_content_filter_finish_in_an_annotation_ends_the_choice_and_maps_as_it
         DONE,
     )
 
-    result = fold(AZURE_OPENAI_CHAT, *body)
+    result = folded(AZURE_OPENAI_CHAT, *body)
 
     assert type(result) is ChatResult
     assert result.choices[0].finish_reason == "content_filter"
@@ -384,7 +373,7 @@ OFF_GRAMMAR: dict[str, tuple[tuple[object, ...], VendorErrorCode, int, str]] = {
 def test_an_annotation_off_azures_grammar_is_refused_at_its_event(
     payloads: tuple[object, ...], code: VendorErrorCode, at: int, says: str
 ) -> None:
-    error = fold(AZURE_OPENAI_CHAT, *payloads)
+    error = folded(AZURE_OPENAI_CHAT, *payloads)
 
     assert type(error) is VendorError
     assert (error.code, error.event_index, error.vendor) == (code, at, "azure-openai-chat")

@@ -21,45 +21,14 @@ from course_provider_openai import (
     OPENROUTER,
     XAI,
     ChatDialect,
-    ChatGrammar,
     ChatMapping,
-    ChatResult,
     ChatUsage,
 )
 from tests.course_provider_openai.bodies import DONE, chat_events, chunk, finish, text, usage
-from tests.course_provider_openai.driving import Replay, replay
+from tests.course_provider_openai.dialect_grammar import COUNTS, ROLE, folded, mapped, read, refused
+from tests.course_provider_openai.driving import replay
 
 Code = VendorErrorCode
-ROLE = chunk({"role": "assistant", "content": ""})
-COUNTS = {"prompt_tokens": 12, "completion_tokens": 7, "total_tokens": 19}
-
-
-def folded(dialect: ChatDialect, *payloads: object) -> ChatResult | VendorError:
-    grammar = ChatGrammar(dialect)
-    events = chat_events(*payloads)
-    try:
-        for index, event in enumerate(events):
-            grammar.feed(event, index)
-        return grammar.end(len(events))
-    except VendorError as error:
-        return error
-
-
-def read(dialect: ChatDialect, *payloads: object) -> ChatResult:
-    result = folded(dialect, *payloads)
-    assert type(result) is ChatResult, result
-    return result
-
-
-def refused(dialect: ChatDialect, *payloads: object) -> VendorError:
-    error = folded(dialect, *payloads)
-    assert type(error) is VendorError, error
-    assert error.vendor == dialect.wire
-    return error
-
-
-def mapped(dialect: ChatDialect, *payloads: object) -> Replay:
-    return replay(ChatMapping("request-1", dialect), chat_events(*payloads))
 
 
 def openrouter_last(reason: str, **counts: object) -> dict[str, Any]:

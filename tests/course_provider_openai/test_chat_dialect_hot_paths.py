@@ -22,28 +22,15 @@ from course_provider_openai import (
     OPENROUTER,
     VLLM,
     ChatDialect,
-    ChatGrammar,
     ChatMapping,
     ChatResult,
     ChatUsage,
 )
 from tests.course_provider_openai.bodies import DONE, chat_events, chunk, finish, usage
+from tests.course_provider_openai.dialect_grammar import COUNTS, ROLE, folded
 from tests.course_provider_openai.driving import replay
 
 Code = VendorErrorCode
-ROLE = chunk({"role": "assistant", "content": ""})
-COUNTS = {"prompt_tokens": 12, "completion_tokens": 7, "total_tokens": 19}
-
-
-def folded(dialect: ChatDialect, *payloads: object) -> ChatResult | VendorError:
-    grammar = ChatGrammar(dialect)
-    events = chat_events(*payloads)
-    try:
-        for index, event in enumerate(events):
-            grammar.feed(event, index)
-        return grammar.end(len(events))
-    except VendorError as error:
-        return error
 
 
 def refusal_of(dialect: ChatDialect, *payloads: object) -> tuple[Code, int | None, str]:
