@@ -19,7 +19,7 @@ import pytest
 from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 
-from course_http import VendorError, VendorErrorCode
+from course_http import VendorError
 from course_protocol import (
     CourseMessage,
     CourseModelRequest,
@@ -32,11 +32,16 @@ from course_protocol import (
     validate_transcript,
 )
 from course_provider_openai import OpenAIConfig, chat_request_body, responses_request_body
-from course_vendor import check_sendable, load_vendor
 from tests.course_protocol import strategies
 from tests.course_provider_openai.plain import assert_plain_json
 from tests.course_provider_openai.transcripts import valid_transcripts
-from tests.course_vendor.rich_transcripts import leaked_marks, media_blocks, rich_transcripts
+from tests.course_vendor.rich_transcripts import (
+    assert_refused_at_a_message,
+    leaked_marks,
+    media_blocks,
+    rich_transcripts,
+    sent_or_refused,
+)
 
 configs = st.builds(
     OpenAIConfig,
@@ -155,11 +160,7 @@ rich_configs = st.builds(
 
 def converted(wire: str, request: CourseModelRequest, config: OpenAIConfig) -> object:
     """What a model call of ``wire`` makes of ``request``: the kit's check, then the body."""
-    try:
-        check_sendable(request, wire, content=load_vendor(wire).wire.content)
-        return BUILDERS[wire](request, config)
-    except VendorError as error:
-        return error
+    return sent_or_refused(request, wire, lambda active: BUILDERS[wire](active, config))
 
 
 def sent_media(block: object) -> str:
@@ -188,8 +189,7 @@ def test_a_rich_transcript_is_sent_with_nothing_of_another_wire_or_refused_namin
     outcome = converted(wire, CourseModelRequest("request-1", messages), config)
 
     if isinstance(outcome, VendorError):
-        assert (outcome.code, outcome.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, wire)
-        assert outcome.message.startswith("messages["), outcome.message
+        assert_refused_at_a_message(outcome, wire)
         return
     assert isinstance(outcome, dict)
     assert_plain_json(outcome)

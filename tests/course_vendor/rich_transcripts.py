@@ -15,15 +15,19 @@ that a wire's own check both accepts and refuses them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import strategies as st
 
+from course_http import VendorError, VendorErrorCode
 from course_protocol import (
     CourseAssistantContent,
     CourseAssistantMessage,
     CourseDocumentBlock,
     CourseImageBlock,
     CourseMessage,
+    CourseModelRequest,
     CourseOpaque,
     CourseReasoningBlock,
     CourseTextBlock,
@@ -33,9 +37,18 @@ from course_protocol import (
     CourseUserMessage,
     CourseVendorToolBlock,
 )
+from course_vendor import check_sendable, load_vendor
 from tests.course_protocol.strategies import ids, json_objects, texts, urls
 
-__all__ = ["OPAQUE_WIRES", "leaked_marks", "mark", "media_blocks", "rich_transcripts"]
+__all__ = [
+    "OPAQUE_WIRES",
+    "assert_refused_at_a_message",
+    "leaked_marks",
+    "mark",
+    "media_blocks",
+    "rich_transcripts",
+    "sent_or_refused",
+]
 
 OPAQUE_WIRES = (
     "anthropic-messages",
@@ -146,3 +159,24 @@ def media_blocks(
             block for block in content if type(block) in (CourseImageBlock, CourseDocumentBlock)
         )
     return found
+
+
+def sent_or_refused(
+    request: CourseModelRequest, wire: str, build: Callable[[CourseModelRequest], dict[str, Any]]
+) -> dict[str, Any] | VendorError:
+    """What a model call of ``wire`` makes of ``request``: the kit's check, then ``build``'s body.
+
+    The check is `check_sendable` against the wire's registered content
+    support; a refusal by either is returned, not raised.
+    """
+    try:
+        check_sendable(request, wire, content=load_vendor(wire).wire.content)
+        return build(request)
+    except VendorError as error:
+        return error
+
+
+def assert_refused_at_a_message(error: VendorError, wire: str) -> None:
+    """A transcript refused: ``VENDOR_INVALID_REQUEST`` in ``wire``'s name, at ``messages[i]``."""
+    assert (error.code, error.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, wire)
+    assert error.message.startswith("messages["), error.message
