@@ -103,6 +103,12 @@ _CHAT_BODY: dict[str, Any] = {
     "tool_choice": {"type": "function", "function": {"name": "add"}},
     "reasoning_effort": "low",
 }
+_RESPONSES_BODY: dict[str, Any] = {
+    **_SHARED_BODY,
+    "tool_choice": {"type": "function", "name": "add"},
+    "reasoning": {"effort": "low"},
+}
+"""What the Responses body holds for the shared options, on every Responses wire."""
 
 
 def _openai(model: type[OpenAIChatModel] | type[OpenAIResponsesModel]) -> Callable[..., AnyModel]:
@@ -269,11 +275,7 @@ WIRES = {
         error_events=_responses_error_events,
         request_headers=request_headers,
         options=_SHARED_OPTIONS,
-        options_body={
-            **_SHARED_BODY,
-            "tool_choice": {"type": "function", "name": "add"},
-            "reasoning": {"effort": "low"},
-        },
+        options_body=_RESPONSES_BODY,
         changed_option=_CHANGED,
     ),
     **{dialect.wire: _dialect_wire(dialect) for dialect in CHAT_DIALECTS},
@@ -293,11 +295,7 @@ WIRES = {
         error_events=_responses_error_events,
         request_headers=request_headers,
         options=_SHARED_OPTIONS,
-        options_body={
-            **_SHARED_BODY,
-            "tool_choice": {"type": "function", "name": "add"},
-            "reasoning": {"effort": "low"},
-        },
+        options_body=_RESPONSES_BODY,
         changed_option=_CHANGED,
     ),
     AZURE_OPENAI_CHAT.wire: Wire(
@@ -335,11 +333,7 @@ WIRES = {
         error_events=_responses_error_events,
         request_headers=azure_request_headers,
         options=_SHARED_OPTIONS,
-        options_body={
-            **_SHARED_BODY,
-            "tool_choice": {"type": "function", "name": "add"},
-            "reasoning": {"effort": "low"},
-        },
+        options_body=_RESPONSES_BODY,
         changed_option=_CHANGED,
     ),
 }
