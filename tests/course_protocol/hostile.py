@@ -12,6 +12,8 @@ from typing import Any, NoReturn
 
 from frozendict import frozendict
 
+from course_protocol import CourseTextBlock
+
 _DICT_READS = (
     "__getitem__",
     "get",
@@ -163,8 +165,12 @@ def tampered(value: Any, **fields: object) -> Any:
     A text block keeps its text, citations and opaque together in one slot,
     so a forged field of one is written there with the other two unchanged.
     """
-    if type(value).__name__ == "CourseTextBlock":
-        parts = {"text": value.text, "citations": value.citations, "opaque": value.opaque}
+    if type(value) is CourseTextBlock:
+        parts: dict[str, object] = {
+            "text": value.text,
+            "citations": value.citations,
+            "opaque": value.opaque,
+        }
         parts.update(fields)
         object.__setattr__(value, "_parts", (parts["text"], parts["citations"], parts["opaque"]))
         return value
