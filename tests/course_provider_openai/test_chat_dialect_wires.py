@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from frozendict import frozendict
 
 from course_conformance import Scenario, assert_conforms
 from course_http import (
@@ -152,10 +153,15 @@ def test_openrouters_recording_passes_its_dialect_and_its_result_holds_what_it_s
     [choice] = result.choices
     assert (choice.finish_reason, choice.content) == ("length", "")
     assert choice.reasoning == "We need to respond to a greeting. The user"
-    assert [detail["text"] for detail in choice.reasoning_details] == [
-        "We need",
-        " to respond to a greeting. The user",
-    ]
+    # Two text fragments of one block (index 0), joined as OpenRouter's own client joins them.
+    assert choice.reasoning_details == (
+        frozendict(
+            type="reasoning.text",
+            text="We need to respond to a greeting. The user",
+            index=0,
+            format=None,
+        ),
+    )
     assert result.error == ChatStreamError(None, "400", "Token limit reached")
     assert result.done
     refused = judge_body(CHAT_PLUGIN, body).failure()

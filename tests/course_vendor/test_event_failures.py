@@ -6,11 +6,23 @@ from collections.abc import Callable
 from typing import NoReturn
 
 import pytest
+from frozendict import frozendict
 
 from course_http import VendorError, VendorErrorCode
 from course_vendor import EventFailures, event_object, tool_arguments, usage_counts
 
 FAILURES = EventFailures("acme")
+
+
+class _Dict(dict[str, object]):
+    """A ``dict`` subclass: never a decoded object, whatever it holds."""
+
+
+def _deep(levels: int) -> object:
+    value: object = "x"
+    for _ in range(levels):
+        value = [value]
+    return value
 
 
 def raised(failing: Callable[[], NoReturn]) -> VendorError:
@@ -137,3 +149,39 @@ def test_event_data_that_is_not_an_object_is_named_in_jsons_words(
         reading()
 
     assert caught.value.message == message
+
+
+def test_a_frozen_object_is_a_fresh_deep_snapshot_of_the_decoded_object() -> None:
+    decoded = {"type": "x", "nested": {"items": [1, "two", None]}}
+
+    frozen = FAILURES.frozen_object(decoded, 3, "delta.block")
+    decoded["nested"]["items"].append(4)  # type: ignore[index]
+
+    assert frozen == frozendict(type="x", nested=frozendict(items=(1, "two", None)))
+    assert type(frozen) is frozendict
+    assert type(frozen["nested"]) is frozendict
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (["x"], "event 3: delta.block must be an object, got an array"),
+        (None, "event 3: delta.block must be an object, got null"),
+        (_Dict(a=1), "event 3: delta.block must be an object, got a value of type _Dict"),
+        ({"a": float("nan")}, "event 3: delta.block.a: "),
+        ({"a": _deep(200)}, "event 3: delta.block.a"),
+    ],
+)
+def test_a_value_that_is_not_a_frozen_json_object_is_refused_at_its_path(
+    value: object, message: str
+) -> None:
+    with pytest.raises(VendorError) as caught:
+        FAILURES.frozen_object(value, 3, "delta.block")
+    error = caught.value
+
+    assert (error.code, error.vendor, error.event_index) == (
+        VendorErrorCode.VENDOR_INVALID_EVENT,
+        "acme",
+        3,
+    )
+    assert error.message.startswith(message)

@@ -229,7 +229,7 @@ class StreamedChoice:
             finish,
             annotations=tuple(self._annotations),
             reasoning=self._dialected.reasoning.joined(),
-            reasoning_details=tuple(self._dialected.details),
+            reasoning_details=self._dialected.details.kept(),
             content_filter_results=tuple(self._dialected.filters),
         )
 

@@ -1,8 +1,9 @@
 """The Chat grammar's reads of what a compatible server's dialect adds to a choice's deltas.
 
-Reasoning fields (``reasoning_content``, ``reasoning``), OpenRouter's
-``reasoning_details``, a finish sent again, and Azure's content-filter results
-(Mistral's content-part arrays are `_chat_content_parts`'s). `StreamedChoice`
+Reasoning fields (``reasoning_content``, ``reasoning``), a finish sent again,
+and Azure's content-filter results (Mistral's content-part arrays are
+`_chat_content_parts`'s, OpenRouter's ``reasoning_details``
+`_chat_reasoning_details`'s). `StreamedChoice`
 calls them only for what its `ChatDialect` declares; `ChatMapping` reads
 the same validated values back with `delta_text` and `delta_reasoning`.
 Each read raises
@@ -15,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any, Final, final
 
-from course_http import VendorErrorCode
-from course_protocol import JsonObject, freeze_json_object
-from course_protocol.untrusted import ABSENT, shown
+from course_protocol import JsonObject
+from course_protocol.untrusted import ABSENT
 from course_provider_openai._chat_content_parts import parts_reasoning, parts_text
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_reads import choice_path
+from course_provider_openai._chat_reasoning_details import ReasoningDetails
 from course_provider_openai._chat_result import ChatChoice
 from course_provider_openai._failures import OpenAIFailures
 from course_vendor import TextPieces
@@ -33,7 +34,6 @@ __all__ = [
     "repeats_finish",
 ]
 
-_DETAIL_TYPES: Final = frozenset({"reasoning.text", "reasoning.summary", "reasoning.encrypted"})
 _EMPTY: Final[tuple[object, ...]] = (None, "", [])
 """What a repeated finish's delta may hold: nothing new."""
 
@@ -47,7 +47,7 @@ class DialectPieces:
     def __init__(self, failures: OpenAIFailures) -> None:
         self._failures = failures
         self.reasoning = TextPieces()
-        self.details: list[JsonObject] = []
+        self.details = ReasoningDetails(failures)
         self.filters: list[JsonObject] = []
 
     def read_filters(self, choice: dict[str, Any], index: int, position: int) -> None:
@@ -59,11 +59,11 @@ class DialectPieces:
         """
         results = choice.get("content_filter_results")
         if results is not None:
-            frozen = _frozen_object(
-                self._failures, results, index, choice_path(position, "content_filter_results")
-            )
-            if frozen:
-                self.filters.append(frozen)
+            path = choice_path(position, "content_filter_results")
+            if type(results) is not dict:
+                self._failures.invalid(index, path, "an object or null", results)
+            if results:
+                self.filters.append(self._failures.frozen_object(results, index, path))
         offsets = choice.get("content_filter_offsets")
         if offsets is not None:
             path = choice_path(position, "content_filter_offsets")
@@ -88,8 +88,7 @@ class DialectPieces:
         reasoning field the delta carries is its reasoning; each other one
         must still be text or null. Raises ``VENDOR_INVALID_EVENT`` for a
         field that is not, or for details that are not an array of objects;
-        ``VENDOR_UNKNOWN_EVENT`` for a detail ``type`` OpenRouter does not
-        document.
+        and what `ReasoningDetails.read` raises for its details.
         """
         present = 0
         taken = False
@@ -112,35 +111,8 @@ class DialectPieces:
             if details is not ABSENT:
                 present += 1
                 if details is not None:
-                    path = choice_path(position, "delta", "reasoning_details")
-                    self._details(details, index, path)
+                    self.details.read(details, index, position)
         return present
-
-    def _details(self, details: object, index: int, path: str) -> None:
-        if type(details) is not list:
-            self._failures.invalid(index, path, "an array or null", details)
-        for number, detail in enumerate(details):
-            at = f"{path}[{number}]"
-            if type(detail) is not dict:
-                self._failures.invalid(index, at, "an object", detail)
-            kind = self._failures.text_at(detail, "type", index, parent=at)
-            if kind not in _DETAIL_TYPES:
-                self._failures.fail(
-                    VendorErrorCode.VENDOR_UNKNOWN_EVENT,
-                    index,
-                    f"{at}.type {shown(kind)!r} is not a reasoning detail OpenRouter documents",
-                )
-            self.details.append(_frozen_object(self._failures, detail, index, at))
-
-
-def _frozen_object(failures: OpenAIFailures, value: object, index: int, path: str) -> JsonObject:
-    if type(value) is not dict:
-        failures.invalid(index, path, "an object or null", value)
-    frozen = freeze_json_object(value, path)
-    if not isinstance(frozen.value_or(None), dict):
-        problem = frozen.failure()
-        failures.fail_invalid(f"{problem.path}: {problem.message}", index)
-    return frozen.unwrap()
 
 
 def prompt_filters(
@@ -163,7 +135,7 @@ def prompt_filters(
         if type(prompt) is not int or prompt < 0:
             failures.invalid(index, f"{at}.prompt_index", "a non-negative integer", prompt)
         failures.object_at(entry, "content_filter_results", index, parent=at)
-        found.append(_frozen_object(failures, entry, index, at))
+        found.append(failures.frozen_object(entry, index, at))
     return found
 
 

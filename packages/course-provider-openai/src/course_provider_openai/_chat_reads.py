@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from course_http import VendorErrorCode
-from course_protocol import JsonObject, freeze_json_object
+from course_protocol import JsonObject
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_result import ChatTokenLogprob, ChatUsage
 from course_provider_openai._failures import OpenAIFailures
@@ -211,11 +211,7 @@ def moderation(failures: OpenAIFailures, value: object, index: int) -> JsonObjec
                 index,
                 f"moderation.{side}.type {shown(kind)!r} is not a moderation result OpenAI sends",
             )
-    frozen = freeze_json_object(value, "moderation")
-    if not isinstance(frozen.value_or(None), dict):
-        problem = frozen.failure()
-        failures.fail_invalid(f"{problem.path}: {problem.message}", index)
-    return frozen.unwrap()
+    return failures.frozen_object(value, index, "moderation")
 
 
 def url_citations(
@@ -250,9 +246,5 @@ def url_citations(
         failures.text_at(citation, "title", index, parent=cited)
         for bound in ("start_index", "end_index"):
             _count(failures, citation.get(bound), index, f"{cited}.{bound}")
-        frozen = freeze_json_object(entry, where)
-        if not isinstance(frozen.value_or(None), dict):
-            problem = frozen.failure()
-            failures.fail_invalid(f"{problem.path}: {problem.message}", index)
-        read.append(frozen.unwrap())
+        read.append(failures.frozen_object(entry, index, where))
     return read

@@ -100,7 +100,9 @@ class ChatChoice:
     a compatible server's dialect streams (``reasoning_content``,
     ``reasoning``, ``thinking`` parts; ``""`` when none came, and always for
     OpenAI, which streams none), and ``reasoning_details`` OpenRouter's
-    ``reasoning_details`` entries, in order; ``content_filter_results``
+    ``reasoning_details`` entries, in order, each block's consecutive
+    ``reasoning.text`` fragments joined into one (as OpenRouter's own
+    client sends them back); ``content_filter_results``
     Azure's non-empty content-filter results for the choice, in order.
     """
 

@@ -20,7 +20,6 @@ from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_calls import complete_call
 from course_provider_openai._responses_envelopes import ENVELOPES, check_envelope
 from course_provider_openai._responses_items import OutputItems
-from course_provider_openai._responses_parts import frozen
 from course_provider_openai._responses_states import (
     CallState,
     ItemState,
@@ -92,7 +91,7 @@ def item_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
             item_id, _optional_text(items.failures, item, "encrypted_content", index)
         )
     else:
-        state = ToolState(kind, item_id, frozen(items.failures, item, index, "item"))
+        state = ToolState(kind, item_id, items.failures.frozen_object(item, index, "item"))
         key = STREAMED_TEXT.get(kind)
         if key is not None:
             first = _optional_text(items.failures, item, key, index)
@@ -138,7 +137,7 @@ def item_done(items: OutputItems, data: dict[str, Any], index: int) -> None:
                 items.failures.fail(
                     _Code.VENDOR_INVALID_EVENT, index, f"item.{key} is not the deltas joined"
                 )
-        item.item = frozen(items.failures, done, index, "item")
+        item.item = items.failures.frozen_object(done, index, "item")
     disagreement = _disagreement(item, done)
     if disagreement is not None:
         items.failures.fail(_Code.VENDOR_INVALID_EVENT, index, f"item {disagreement}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from course_http import VendorErrorCode
-from course_protocol import JsonObject, freeze_json_object
 from course_protocol.untrusted import shown
 from course_provider_openai._failures import OpenAIFailures
 from course_provider_openai._responses_envelopes import INTEGER, STRING, Fields, check_fields
@@ -25,7 +24,6 @@ __all__ = [
     "ANNOTATIONS",
     "annotation_added",
     "close_part",
-    "frozen",
     "output_text_delta",
     "output_text_done",
     "part_added",
@@ -58,15 +56,6 @@ ANNOTATIONS: Final[dict[str, Fields]] = {
     "file_path": (("file_id", STRING), ("index", INTEGER)),
 }
 """Each annotation type the vendor documents, and the fields every one holds."""
-
-
-def frozen(failures: OpenAIFailures, value: dict[str, Any], index: int, path: str) -> JsonObject:
-    """``value`` frozen; ``VENDOR_INVALID_EVENT`` naming the path when it cannot be."""
-    result = freeze_json_object(value, path)
-    if not isinstance(result.value_or(None), dict):
-        problem = result.failure()
-        failures.fail_invalid(f"{problem.path}: {problem.message}", index)
-    return result.unwrap()
 
 
 def _parts_of(
@@ -228,7 +217,7 @@ def _logprobs(failures: OpenAIFailures, part: TextPart, data: dict[str, Any], in
             failures.invalid(index, f"{path}.logprob", "a number", number)
         if part.logprobs is None:
             part.logprobs = []
-        part.logprobs.append(frozen(failures, logprob, index, path))
+        part.logprobs.append(failures.frozen_object(logprob, index, path))
 
 
 def annotation_added(items: OutputItems, data: dict[str, Any], index: int) -> None:
@@ -259,7 +248,7 @@ def annotation_added(items: OutputItems, data: dict[str, Any], index: int) -> No
         check_fields(
             items.failures, fields, annotation, index, "annotation", f"{kind!r} annotation"
         )
-        annotations.append(frozen(items.failures, annotation, index, "annotation"))
+        annotations.append(items.failures.frozen_object(annotation, index, "annotation"))
     part.annotations = annotations
 
 

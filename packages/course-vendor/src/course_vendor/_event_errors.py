@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from course_http import VendorError, VendorErrorCode
+from course_protocol import JsonObject, freeze_json_object
 from course_protocol.untrusted import ABSENT, described, is_blank
 
 __all__ = ["EventFailures", "event_error", "invalid_event"]
@@ -116,6 +117,22 @@ class EventFailures:
             path = f"{parent}.{key}" if parent else key
             self.invalid(index, path, "a non-blank string" if non_blank else "a string", value)
         return value
+
+    def frozen_object(self, value: object, index: int, path: str) -> JsonObject:
+        """The decoded object ``value`` (at ``path`` of event ``index``), frozen.
+
+        Raises `invalid` (``VENDOR_INVALID_EVENT``) naming ``path`` when it
+        is not a JSON object (a plain ``dict``), and naming the bad part
+        (``path.part: reason``) when the course's JSON rules refuse it
+        (nesting past ``JSON_MAX_DEPTH``).
+        """
+        if type(value) is not dict:
+            self.invalid(index, path, "an object", value)
+        result = freeze_json_object(value, path)
+        if not isinstance(result.value_or(None), dict):
+            problem = result.failure()
+            self.fail_invalid(f"{problem.path}: {problem.message}", index)
+        return result.unwrap()
 
     def fail(
         self,
