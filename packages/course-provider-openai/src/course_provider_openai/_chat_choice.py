@@ -47,6 +47,7 @@ _FINISH_REASONS: Final = frozenset(
 _WHOLE_FINISHES: Final = frozenset({"stop", "tool_calls", "function_call"})
 """The finishes after which every Tool call's arguments are whole (not cut by a limit)."""
 _ROLES: Final = frozenset({"developer", "system", "user", "assistant", "tool"})
+_NOTHING_SAID: Final[tuple[str | None, str, bool]] = (None, "", False)
 
 
 @final
@@ -87,6 +88,7 @@ class StreamedChoice:
         "_text",
         "closed",
         "index",
+        "said",
     )
 
     def __init__(
@@ -109,6 +111,11 @@ class StreamedChoice:
         self._expired = False
         self.closed: ChatChoice | None = None
         """Everything the choice said, from its ``finish_reason`` on (``None`` before)."""
+        self.said: tuple[str | None, str, bool] = _NOTHING_SAID
+        """What the last entry `take` read said: its answer text (``None`` when its
+        ``delta.content`` was null or absent; a content-part array's text parts joined), its
+        reasoning (``""`` when none), and whether its delta held nothing but those (its
+        content and the dialect's reasoning fields), which the mapping then need not read."""
 
     @property
     def ended(self) -> bool:
@@ -137,23 +144,30 @@ class StreamedChoice:
         if type(delta) is not dict:
             self._failures.invalid(index, choice_path(position, "delta"), "an object", delta)
         content = delta.get("content")
+        reasoning = ""
         if content is not None:
             if type(content) is str:
                 self._text.append(content)
             elif type(content) is list and self._dialect.content_parts:
-                read_content_parts(
-                    self._failures, content, self._text, self._dialected.reasoning, index, position
-                )
+                content, reasoning = read_content_parts(self._failures, content, index, position)
+                self._text.append(content)
+                self._dialected.reasoning.append(reasoning)
             else:
                 self._failures.invalid(
                     index, choice_path(position, "delta", "content"), "a string or null", content
                 )
         read = 1
         if self._reads_reasoning:
-            read += self._dialected.read_reasoning(delta, self._dialect, index, position)
-        if content is None or len(delta) > read:
+            fields, field_reasoning = self._dialected.read_reasoning(
+                delta, self._dialect, index, position
+            )
+            read += fields
+            reasoning += field_reasoning
+        plain = content is not None and len(delta) <= read
+        if not plain:
             # A delta of text (and the dialect's reasoning fields) holds nothing else to read.
             self._rest_of(delta, index, position)
+        self.said = (content, reasoning, plain)
         if self._dialect.content_filters:
             self._dialected.read_filters(choice, index, position)
         logprobs = choice.get("logprobs")

@@ -4,8 +4,7 @@ A part is ``text``, ``thinking`` (an array of ``text`` and ``reference``
 parts, and a ``closed`` flag) or ``reference`` (the ids of the sources a text
 drew on, which the port does not carry), as its SDK's ``TextChunk``,
 ``ThinkChunk`` and ``ReferenceChunk`` spell them. `read_content_parts` is the
-grammar's read; `parts_text` and `parts_reasoning` read a validated array back
-for the mapping.
+grammar's read, which says what the array held: its text and its reasoning.
 """
 
 from __future__ import annotations
@@ -16,9 +15,8 @@ from course_http import VendorErrorCode
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_reads import choice_path
 from course_provider_openai._failures import OpenAIFailures
-from course_vendor import TextPieces
 
-__all__ = ["parts_reasoning", "parts_text", "read_content_parts"]
+__all__ = ["read_content_parts"]
 
 _TEXT_PART: Final = "text"
 _THINKING_PART: Final = "thinking"
@@ -26,14 +24,12 @@ _REFERENCE_PART: Final = "reference"
 
 
 def read_content_parts(
-    failures: OpenAIFailures,
-    parts: list[Any],
-    text: TextPieces,
-    reasoning: TextPieces,
-    index: int,
-    position: int,
-) -> None:
-    """Read a ``delta.content`` array: ``text`` parts into ``text``, ``thinking`` into reasoning.
+    failures: OpenAIFailures, parts: list[Any], index: int, position: int
+) -> tuple[str, str]:
+    """Read a ``delta.content`` array; return its ``text`` parts' text and its reasoning, joined.
+
+    The reasoning is the text of the ``text`` parts inside its ``thinking``
+    parts.
 
     A ``thinking`` part holds an array of ``text`` and ``reference`` parts
     under ``thinking`` (and may say ``closed``); a ``reference`` part, here
@@ -61,12 +57,8 @@ def read_content_parts(
         else:
             break
     else:
-        for value in texts:
-            text.append(value)
-        for value in thoughts:
-            reasoning.append(value)
-        return
-    _checked_parts(failures, parts, text, reasoning, index, position)
+        return "".join(texts), "".join(thoughts)
+    return _checked_parts(failures, parts, index, position)
 
 
 def _plain_thoughts(part: dict[str, Any], thoughts: list[str]) -> bool:
@@ -90,41 +82,39 @@ def _plain_thoughts(part: dict[str, Any], thoughts: list[str]) -> bool:
 
 
 def _checked_parts(
-    failures: OpenAIFailures,
-    parts: list[Any],
-    text: TextPieces,
-    reasoning: TextPieces,
-    index: int,
-    position: int,
-) -> None:
+    failures: OpenAIFailures, parts: list[Any], index: int, position: int
+) -> tuple[str, str]:
     path = choice_path(position, "delta", "content")
+    texts: list[str] = []
+    thoughts: list[str] = []
     for number, part in enumerate(parts):
         at = f"{path}[{number}]"
         kind = _part_type(failures, part, index, at)
         if kind == _TEXT_PART:
-            text.append(failures.text_at(part, "text", index, parent=at))
+            texts.append(failures.text_at(part, "text", index, parent=at))
         elif kind == _THINKING_PART:
-            _thinking(failures, part, reasoning, index, at)
+            _thinking(failures, part, thoughts, index, at)
         elif kind == _REFERENCE_PART:
             _reference(failures, part, index, at)
         else:
             _unknown_part(failures, kind, index, at)
+    return "".join(texts), "".join(thoughts)
 
 
 def _thinking(
-    failures: OpenAIFailures, part: dict[str, Any], reasoning: TextPieces, index: int, at: str
+    failures: OpenAIFailures, part: dict[str, Any], thoughts: list[str], index: int, at: str
 ) -> None:
     closed = part.get("closed")
     if closed is not None and type(closed) is not bool:
         failures.invalid(index, f"{at}.closed", "a boolean or null", closed)
-    thoughts = part.get("thinking")
-    if type(thoughts) is not list:
-        failures.invalid(index, f"{at}.thinking", "an array", thoughts)
-    for inner, thought in enumerate(thoughts):
+    inner_parts = part.get("thinking")
+    if type(inner_parts) is not list:
+        failures.invalid(index, f"{at}.thinking", "an array", inner_parts)
+    for inner, thought in enumerate(inner_parts):
         within = f"{at}.thinking[{inner}]"
         inner_kind = _part_type(failures, thought, index, within)
         if inner_kind == _TEXT_PART:
-            reasoning.append(failures.text_at(thought, "text", index, parent=within))
+            thoughts.append(failures.text_at(thought, "text", index, parent=within))
         elif inner_kind == _REFERENCE_PART:
             _reference(failures, thought, index, within)
         else:
@@ -153,20 +143,4 @@ def _unknown_part(failures: OpenAIFailures, kind: str, index: int, path: str) ->
         VendorErrorCode.VENDOR_UNKNOWN_EVENT,
         index,
         f"{path}.type {shown(kind)!r} is not a content part the server documents",
-    )
-
-
-def parts_text(content: list[Any]) -> str:
-    """The answer text of a validated content-part array: its ``text`` parts joined."""
-    return "".join(part["text"] for part in content if part["type"] == _TEXT_PART)
-
-
-def parts_reasoning(content: list[Any]) -> str:
-    """The reasoning of a validated content-part array: its ``thinking`` parts' texts joined."""
-    return "".join(
-        thought["text"]
-        for part in content
-        if part["type"] == _THINKING_PART
-        for thought in part["thinking"]
-        if thought["type"] == _TEXT_PART
     )

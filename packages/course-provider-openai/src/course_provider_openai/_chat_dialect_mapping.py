@@ -1,8 +1,9 @@
 """What a compatible server's dialect adds to the Chat mapping: its reasoning, carried by the port.
 
 A dialect's reasoning deltas (`ChatDialect.reasoning_fields`, Mistral's
-``thinking`` parts) become ``CourseReasoningDeltaChunk`` s as they come, and
-the choice's joined reasoning a ``CourseReasoningBlock`` before the answer
+``thinking`` parts), which the mapping pushes as ``CourseReasoningDeltaChunk`` s
+as they come (from what the grammar's choice `said`), end as the choice's
+joined reasoning in a ``CourseReasoningBlock`` before the answer
 (with empty text where only OpenRouter's ``reasoning_details`` came, such
 as an encrypted detail alone).
 The block's ``CourseOpaque`` (wire: the dialect's) holds the fields the
@@ -15,38 +16,17 @@ has them added to its output count, which the port's includes them in.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from course_protocol import (
-    CourseModelChunk,
     CourseOpaque,
     CourseReasoningBlock,
-    CourseReasoningDeltaChunk,
 )
 from course_provider_openai._chat_dialect import ChatDialect
-from course_provider_openai._chat_dialect_reads import delta_reasoning, delta_text
 from course_provider_openai._chat_result import ChatChoice, ChatUsage
 
-__all__ = ["dialect_delta", "output_tokens", "reasoning_block"]
+__all__ = ["output_tokens", "reasoning_block"]
 
 _THINKING_FIELD = "thinking"
 """What a reasoning block read from ``thinking`` content parts keeps its text under."""
-
-
-def dialect_delta(
-    delta: dict[str, Any],
-    content: str | list[Any] | None,
-    dialect: ChatDialect,
-    request_id: str,
-    push: Callable[[CourseModelChunk], None],
-) -> str | None:
-    """Push the reasoning of a validated ``delta``, if any; return the answer text of its
-    ``content`` (``None`` for none; a content-part array's ``text`` parts joined)."""
-    reasoning = delta_reasoning(delta, dialect)
-    if reasoning:
-        push(CourseReasoningDeltaChunk(request_id, reasoning))
-    return content if content is None or type(content) is str else delta_text(content)
 
 
 def reasoning_block(choice: ChatChoice, dialect: ChatDialect) -> CourseReasoningBlock:

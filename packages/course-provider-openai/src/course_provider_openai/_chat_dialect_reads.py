@@ -4,9 +4,7 @@ Reasoning fields (``reasoning_content``, ``reasoning``), a finish sent again,
 and Azure's content-filter results (Mistral's content-part arrays are
 `_chat_content_parts`'s, OpenRouter's ``reasoning_details``
 `_chat_reasoning_details`'s). `StreamedChoice`
-calls them only for what its `ChatDialect` declares; `ChatMapping` reads
-the same validated values back with `delta_text` and `delta_reasoning`.
-Each read raises
+calls them only for what its `ChatDialect` declares. Each read raises
 `course_http.VendorError` naming the path of the bad value:
 ``VENDOR_INVALID_EVENT`` for a value of the wrong type, ``VENDOR_UNKNOWN_EVENT``
 for a part or detail type the server does not document.
@@ -18,7 +16,6 @@ from typing import Any, Final, final
 
 from course_protocol import JsonObject
 from course_protocol.untrusted import ABSENT
-from course_provider_openai._chat_content_parts import parts_reasoning, parts_text
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_reads import choice_path
 from course_provider_openai._chat_reasoning_details import ReasoningDetails
@@ -28,8 +25,6 @@ from course_vendor import TextPieces
 
 __all__ = [
     "DialectPieces",
-    "delta_reasoning",
-    "delta_text",
     "prompt_filters",
     "repeats_finish",
 ]
@@ -80,18 +75,19 @@ class DialectPieces:
 
     def read_reasoning(
         self, delta: dict[str, Any], dialect: ChatDialect, index: int, position: int
-    ) -> int:
+    ) -> tuple[int, str]:
         """Read ``delta``'s reasoning fields and details, as ``dialect`` declares them.
 
         Returns how many of those fields the delta has (null ones too), so
-        that the caller knows whether it holds anything else. The first
+        that the caller knows whether it holds anything else, and the
+        delta's reasoning (``""`` when none). The first
         reasoning field the delta carries is its reasoning; each other one
         must still be text or null. Raises ``VENDOR_INVALID_EVENT`` for a
         field that is not, or for details that are not an array of objects;
         and what `ReasoningDetails.read` raises for its details.
         """
         present = 0
-        taken = False
+        taken: str | None = None
         for field in dialect.reasoning_fields:
             value = delta.get(field, ABSENT)
             if value is ABSENT:
@@ -103,16 +99,16 @@ class DialectPieces:
                 self._failures.invalid(
                     index, choice_path(position, "delta", field), "a string or null", value
                 )
-            if not taken:
+            if taken is None:
                 self.reasoning.append(value)
-                taken = True
+                taken = value
         if dialect.reasoning_details:
             details = delta.get("reasoning_details", ABSENT)
             if details is not ABSENT:
                 present += 1
                 if details is not None:
                     self.details.read(details, index, position)
-        return present
+        return present, taken or ""
 
 
 def prompt_filters(
@@ -153,22 +149,3 @@ def repeats_finish(choice: dict[str, Any], closed: ChatChoice | None) -> bool:
     return all(
         value in _EMPTY or (key == "role" and value == closed.role) for key, value in delta.items()
     )
-
-
-def delta_text(content: str | list[Any]) -> str:
-    """The answer text of a validated ``delta.content``: itself, or its ``text`` parts joined."""
-    if isinstance(content, str):
-        return content
-    return parts_text(content)
-
-
-def delta_reasoning(delta: dict[str, Any], dialect: ChatDialect) -> str:
-    """The reasoning text of a validated delta, as ``dialect`` reads it (``""`` when none)."""
-    for field in dialect.reasoning_fields:
-        value = delta.get(field)
-        if value is not None:
-            return str(value)
-    content = delta.get("content") if dialect.content_parts else None
-    if type(content) is not list:
-        return ""
-    return parts_reasoning(content)

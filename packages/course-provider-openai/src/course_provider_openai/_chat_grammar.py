@@ -140,6 +140,15 @@ class ChatGrammar(WireGrammar[ChatResult]):
             return self._choices[index].closed
         return None
 
+    def said(self, index: int) -> tuple[str | None, str, bool]:
+        """What the last entry read for choice ``index`` said (`StreamedChoice.said`).
+
+        Its answer text (``None`` when none), its reasoning (``""`` when
+        none), and whether its delta held nothing else. Raises
+        ``IndexError`` for a choice that has not started.
+        """
+        return self._choices[index].said
+
     @property
     def dialect(self) -> ChatDialect:
         """The server's dialect this grammar reads."""

@@ -36,6 +36,7 @@ from course_protocol import (
     CourseModelUsage,
     CourseOpaque,
     CourseProtocolError,
+    CourseReasoningDeltaChunk,
     CourseStopReason,
     CourseTextBlock,
     CourseTextDeltaChunk,
@@ -46,7 +47,6 @@ from course_protocol import (
 from course_protocol.untrusted import shown
 from course_provider_openai._chat_dialect import OPENAI_CHAT, ChatDialect
 from course_provider_openai._chat_dialect_mapping import (
-    dialect_delta,
     output_tokens,
     reasoning_block,
 )
@@ -130,11 +130,11 @@ class ChatMapping(WireMapping[ChatResult]):
                 if choice.get("finish_reason") is not None:
                     self._finish(None, index, push)
                 continue
-            content = delta.get("content")
-            if content is None or len(delta) > 1:
+            content, reasoning, plain = self._chat.said(0)
+            if not plain:
                 self._check_delta(delta, index)
-            if self._dialect is not None:
-                content = dialect_delta(delta, content, self._dialect, self._request_id, push)
+            if reasoning:
+                push(CourseReasoningDeltaChunk(self._request_id, reasoning))
             if choice.get("finish_reason") is not None:
                 self._finish(content, index, push)
             elif content:
