@@ -204,3 +204,53 @@ def test_openrouters_reasoning_block_keeps_every_detail_in_order() -> None:
     assert type(block.opaque.data["reasoning_details"]) is tuple
     assert all(type(each) is frozendict for each in block.opaque.data["reasoning_details"])
     assert answer == CourseTextBlock("Done.")
+
+
+@pytest.mark.parametrize(
+    ("counts", "path"),
+    [
+        ({**COUNTS, "prompt_tokens": True}, "usage.prompt_tokens"),
+        ({**COUNTS, "completion_tokens": 7.0}, "usage.completion_tokens"),
+        ({**COUNTS, "total_tokens": "19"}, "usage.total_tokens"),
+        ({**COUNTS, "total_tokens": 2**53}, "usage.total_tokens"),
+        ({**COUNTS, "prompt_tokens": -1}, "usage.prompt_tokens"),
+        ({"prompt_tokens": 1, "completion_tokens": 2, "total": 3}, "usage.total_tokens"),
+        ({"prompt_tokens": 1, "completion_tokens": 2}, "usage.total_tokens"),
+        ({**COUNTS, "prompt_tokens_details": []}, "usage.prompt_tokens_details"),
+    ],
+)
+def test_every_chunks_usage_off_the_three_counts_is_refused_where_it_comes(
+    counts: dict[str, object], path: str
+) -> None:
+    good = chunk({"content": "x"}, usage=COUNTS)
+    bad = chunk({"content": "y"}, usage=counts)
+
+    code, index, message = refusal_of(VLLM, ROLE, good, bad, finish("stop"), usage(), DONE)
+
+    assert (code, index) == (Code.VENDOR_INVALID_EVENT, 2)
+    assert path in message
+
+
+@pytest.mark.parametrize(
+    ("delta", "code"),
+    [
+        (
+            {"content": None, "reasoning_content": "x", "role": "user"},
+            Code.VENDOR_UNSUPPORTED_CONTENT,
+        ),
+        ({"reasoning_content": "x", "role": "tool"}, Code.VENDOR_UNSUPPORTED_CONTENT),
+        ({"reasoning_content": "x", "refusal": 3}, Code.VENDOR_INVALID_EVENT),
+        ({"reasoning_content": None, "audio": {"id": 1}}, Code.VENDOR_INVALID_EVENT),
+        (
+            {"reasoning_content": "x", "function_call": {"name": "f", "arguments": ""}},
+            Code.VENDOR_UNSUPPORTED_CONTENT,
+        ),
+    ],
+)
+def test_a_delta_without_content_beside_its_reasoning_still_has_the_rest_read(
+    delta: dict[str, Any], code: VendorErrorCode
+) -> None:
+    played = replay(ChatMapping("request-1", DEEPSEEK), chat_events(chunk(delta)))
+
+    assert type(played.error) is VendorError
+    assert (played.error.code, played.error.event_index) == (code, 0)

@@ -23,7 +23,7 @@ from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject, is_blank
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import ABSENT, shown
 from course_provider_openai._chat_audio import AudioPieces
 from course_provider_openai._chat_content_parts import read_content_parts
 from course_provider_openai._chat_dialect import ChatDialect
@@ -143,29 +143,31 @@ class StreamedChoice:
         delta = choice.get("delta")
         if type(delta) is not dict:
             self._failures.invalid(index, choice_path(position, "delta"), "an object", delta)
-        content = delta.get("content")
+        content = delta.get("content", ABSENT)
         reasoning = ""
-        if content is not None:
-            if type(content) is str:
-                self._text.append(content)
-            elif type(content) is list and self._dialect.content_parts:
-                content, reasoning = read_content_parts(self._failures, content, index, position)
-                self._text.append(content)
-                self._dialected.reasoning.append(reasoning)
-            else:
-                self._failures.invalid(
-                    index, choice_path(position, "delta", "content"), "a string or null", content
-                )
         read = 1
+        if type(content) is str:
+            self._text.append(content)
+        elif content is ABSENT:
+            content = None
+            read = 0
+        elif type(content) is list and self._dialect.content_parts:
+            content, reasoning = read_content_parts(self._failures, content, index, position)
+            self._text.append(content)
+            self._dialected.reasoning.append(reasoning)
+        elif content is not None:
+            self._failures.invalid(
+                index, choice_path(position, "delta", "content"), "a string or null", content
+            )
         if self._reads_reasoning:
             fields, field_reasoning = self._dialected.read_reasoning(
                 delta, self._dialect, index, position
             )
             read += fields
             reasoning += field_reasoning
-        plain = content is not None and len(delta) <= read
+        plain = len(delta) <= read
         if not plain:
-            # A delta of text (and the dialect's reasoning fields) holds nothing else to read.
+            # A delta of its content and the dialect's reasoning fields holds nothing else.
             self._rest_of(delta, index, position)
         self.said = (content, reasoning, plain)
         if self._dialect.content_filters:

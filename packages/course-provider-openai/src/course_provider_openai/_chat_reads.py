@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject
-from course_protocol.untrusted import shown
+from course_protocol.untrusted import MAX_TOKEN_COUNT, shown
 from course_provider_openai._chat_result import ChatTokenLogprob, ChatUsage
 from course_provider_openai._failures import OpenAIFailures
 from course_vendor import token_count
@@ -34,6 +34,8 @@ _MODERATION_TYPES: Final = frozenset({"moderation_results", "error"})
 _URL_CITATION: Final = "url_citation"
 """The one annotation type OpenAI documents on a message (``ChatCompletionMessage.annotations``)."""
 _NO_TOP: tuple[ChatTokenLogprob, ...] = ()
+_COUNT_KEYS: Final = 3
+"""How many keys a usage object of the three counts alone has."""
 
 
 def choice_path(position: int, *fields: str) -> str:
@@ -113,9 +115,22 @@ def check_chat_usage(failures: OpenAIFailures, usage: object, index: int) -> Non
     (building a `ChatUsage` costs about as much as reading its chunk).
     Raises as `chat_usage`.
     """
-    prompt, completion, _counts = _main_counts(failures, usage, index)
-    if prompt or completion:
-        chat_usage(failures, usage, index)  # detail counts to check: the whole read
+    # The short path: three counts and no details object, as such a server sends
+    # on every chunk; anything else (and anything wrong) takes the whole read.
+    if type(usage) is dict and len(usage) == _COUNT_KEYS:
+        prompt = usage.get("prompt_tokens")
+        completion = usage.get("completion_tokens")
+        total = usage.get("total_tokens")
+        if (
+            type(prompt) is int
+            and type(completion) is int
+            and type(total) is int
+            and 0 <= prompt <= MAX_TOKEN_COUNT
+            and 0 <= completion <= MAX_TOKEN_COUNT
+            and 0 <= total <= MAX_TOKEN_COUNT
+        ):
+            return
+    chat_usage(failures, usage, index)
 
 
 def _main_counts(
