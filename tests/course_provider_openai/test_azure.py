@@ -18,7 +18,7 @@ import pytest
 from frozendict import frozendict
 
 from course_http import HttpTransport, Timeouts, VendorError, VendorErrorBody, VendorErrorCode
-from course_protocol import CourseStopReason
+from course_protocol import CourseStopReason, thaw_json
 from course_provider_openai import (
     AZURE_OPENAI_CHAT,
     OPENAI_CHAT,
@@ -274,6 +274,34 @@ def test_azures_annotated_stream_passes_its_dialect_and_keeps_every_result() -> 
     plain = folded(OPENAI_CHAT, *body)
     assert type(plain) is VendorError
     assert (plain.code, plain.event_index) == (Code.VENDOR_INVALID_EVENT, 0)
+
+
+def test_repeated_results_are_kept_as_one_frozen_object_and_any_difference_as_its_own() -> None:
+    flagged = {**RESULTS, "hate": {"filtered": False, "severity": "low"}}
+    counted = {**RESULTS, "hate": {"filtered": 0, "severity": "safe"}}
+    body = (
+        chunk({"role": "assistant", "content": ""}),
+        filtered_text("a"),
+        annotation(),
+        annotation(),
+        annotation(content_filter_results=flagged),
+        annotation(content_filter_results=counted),
+        filtered_text("b"),
+        finish("stop"),
+    )
+
+    result = folded(AZURE_OPENAI_CHAT, *body)
+
+    assert type(result) is ChatResult
+    first, second, third, low, number, fifth = result.choices[0].content_filter_results
+    assert first is second is third
+    assert thaw_json(first) == thaw_json(fifth) == RESULTS
+    assert thaw_json(low) == flagged
+    assert low is not first
+    # 0 and false are equal in Python, never in JSON: the number is kept as sent.
+    assert number is not first
+    assert thaw_json(number) == counted
+    assert type(thaw_json(number)["hate"]["filtered"]) is int  # type: ignore[index]
 
 
 def test_the_older_prompt_annotations_name_is_read_too() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final, final
 
-from course_protocol import JsonObject
+from course_protocol import JsonObject, first_json_difference
 from course_protocol.untrusted import ABSENT
 from course_provider_openai._chat_dialect import ChatDialect
 from course_provider_openai._chat_reads import choice_path
@@ -48,6 +48,10 @@ class DialectPieces:
     def read_filters(self, choice: dict[str, Any], index: int, position: int) -> None:
         """Read an Azure choice entry's ``content_filter_results`` (kept unless empty) and offsets.
 
+        Results that are the same JSON as the last results kept are kept as
+        that same frozen object: a long answer's repeated results cost a
+        reference each.
+
         Raises ``VENDOR_INVALID_EVENT`` naming the path for results that are
         not an object, offsets that are not an object of non-negative
         integers, or a ``content_filter_raw`` that is not an array.
@@ -58,7 +62,7 @@ class DialectPieces:
             if type(results) is not dict:
                 self._failures.invalid(index, path, "an object or null", results)
             if results:
-                self.filters.append(self._failures.frozen_object(results, index, path))
+                self.filters.append(self._kept_filters(results, index, path))
         offsets = choice.get("content_filter_offsets")
         if offsets is not None:
             path = choice_path(position, "content_filter_offsets")
@@ -72,6 +76,14 @@ class DialectPieces:
             self._failures.invalid(
                 index, choice_path(position, "content_filter_raw"), "an array or null", raw
             )
+
+    def _kept_filters(self, results: dict[str, Any], index: int, path: str) -> JsonObject:
+        # Azure repeats the same results on every annotation of a clean answer: the
+        # same JSON (types included) as the last results kept is that frozen object again.
+        filters = self.filters
+        if filters and first_json_difference(filters[-1], results) is None:
+            return filters[-1]
+        return self._failures.frozen_object(results, index, path)
 
     def read_reasoning(
         self, delta: dict[str, Any], dialect: ChatDialect, index: int, position: int
