@@ -36,6 +36,7 @@ from course_provider_openai import (
     GROQ_PLUGIN,
     OPENROUTER,
     OPENROUTER_PLUGIN,
+    XAI,
     ChatDialect,
     ChatResult,
     ChatStreamError,
@@ -247,12 +248,14 @@ DEEPSEEK_REASONING = CourseReasoningBlock(
 async def test_deepseek_gets_the_reasoning_of_a_tool_call_turn_back_on_that_message() -> None:
     messages = await sent_messages(DEEPSEEK, follow_up(DEEPSEEK_REASONING))
 
+    # The answer after the Tool result is of the same user turn: its reasoning goes back
+    # too, empty since it has none of its own.
     assert [m.get("reasoning_content") for m in messages] == [  # type: ignore[attr-defined]
         None,
         None,
         "Need the weather.",
         None,
-        None,
+        "",
         None,
     ]
     assert messages[2]["tool_calls"][0]["id"] == "call_w"  # type: ignore[index]
@@ -271,8 +274,54 @@ async def test_reasoning_another_wire_produced_is_left_out_of_deepseeks_request(
 ) -> None:
     messages = await sent_messages(DEEPSEEK, follow_up(block))
 
-    assert all("reasoning_content" not in m for m in messages)  # type: ignore[operator]
+    # Left out: its turn with Tool calls is sent DeepSeek's field empty instead.
+    assert [m.get("reasoning_content") for m in messages] == [  # type: ignore[attr-defined]
+        None,
+        None,
+        "",
+        None,
+        "",
+        None,
+    ]
     assert messages[2]["tool_calls"][0]["id"] == "call_w"  # type: ignore[index]
+
+
+async def test_deepseek_gets_an_empty_reasoning_only_in_user_turns_with_tool_calls() -> None:
+    call = CourseToolCall("call_x", "weather", {"city": "Bergen"})
+    request = CourseModelRequest(
+        "request-3",
+        (
+            CourseUserMessage("u-1", "Hi"),
+            CourseAssistantMessage("a-1", (CourseTextBlock("Hello."),)),
+            CourseUserMessage("u-2", "Weather in Bergen?"),
+            CourseAssistantMessage("a-2", (CourseTextBlock("Checking."),)),
+            CourseAssistantMessage("a-3", (call,)),
+            CourseToolResultMessage("t-1", "call_x", "weather", "rain"),
+            CourseAssistantMessage("a-4", (CourseTextBlock("Rain."),)),
+            CourseUserMessage("u-3", "Thanks"),
+            CourseAssistantMessage("a-5", (CourseTextBlock("Welcome."),)),
+            CourseUserMessage("u-4", "Bye"),
+        ),
+    )
+
+    messages = await sent_messages(DEEPSEEK, request)
+
+    assert [(m["role"], m.get("reasoning_content")) for m in messages] == [  # type: ignore[index, attr-defined]
+        ("system", None),
+        ("user", None),
+        ("assistant", None),
+        ("user", None),
+        ("assistant", ""),
+        ("assistant", ""),
+        ("tool", None),
+        ("assistant", ""),
+        ("user", None),
+        ("assistant", None),
+        ("user", None),
+    ]
+    for dialect in (None, XAI, OPENROUTER):
+        others = await sent_messages(dialect, request)
+        assert all("reasoning_content" not in m for m in others)  # type: ignore[operator]
 
 
 async def test_deepseeks_reasoning_goes_to_no_other_wire() -> None:

@@ -87,6 +87,10 @@ class ChatDialect:
       Tool calls must be sent back on that message in later requests (in
       its first reasoning field, and OpenRouter's ``reasoning_details``),
       which the server otherwise refuses;
+    - ``reasoning_in_tool_turns``: whether every assistant message of a user
+      turn with Tool calls (the messages between two user messages) must
+      carry the first reasoning field, which the server otherwise refuses;
+      one without reasoning of the dialect's own is sent it empty;
     - ``created_varies``: whether each chunk may carry its own ``created``
       (a clock that moves on during the stream, never back) where OpenAI
       repeats the first chunk's;
@@ -112,6 +116,7 @@ class ChatDialect:
     finish_reasons: frozendict[str, str | None] = _NO_FINISHES
     repeated_finish: bool = False
     reasoning_back: bool = False
+    reasoning_in_tool_turns: bool = False
     created_varies: bool = False
     reasoning_apart: bool = False
     content_filters: bool = False
@@ -171,13 +176,19 @@ DEEPSEEK: Final = ChatDialect(
     reasoning_fields=("reasoning_content",),
     finish_reasons=frozendict(insufficient_system_resource=None),
     reasoning_back=True,
+    reasoning_in_tool_turns=True,
 )
-"""DeepSeek: ``reasoning_content`` deltas, sent back on a turn with Tool calls (the API
-answers 400 without it), and the ``insufficient_system_resource`` finish.
+"""DeepSeek: ``reasoning_content`` deltas, sent back on every assistant message of a user
+turn with Tool calls (empty where the turn has none of DeepSeek's own: the API answers
+400 "Missing `reasoning_content` field" without it), and the
+``insufficient_system_resource`` finish.
 
-Checked against: the API docs' "Thinking Mode" guide (``reasoning_content``; a turn with
-Tool calls must pass it back in every later request, else 400) and "Create Chat Completion"
-reference (base URL, the finish reasons, usage chunk with ``stream_options``)."""
+Checked against: the API docs' "Thinking Mode" guide (thinking is on by default;
+``reasoning_content``; between two user messages where the model called Tools, the
+assistant messages' reasoning must be passed back in every later request, else 400;
+elsewhere it is ignored), its "Create Chat Completion" reference (base URL, the finish
+reasons, usage chunk with ``stream_options``), and issue threads of clients that met the 400
+with assistant messages of no reasoning and sent it empty instead."""
 
 XAI: Final = ChatDialect(
     "xai",

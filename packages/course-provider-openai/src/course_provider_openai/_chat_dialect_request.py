@@ -2,9 +2,11 @@
 
 A dialect that streams reasoning takes its reasoning blocks back in a
 transcript (a loop sends each assistant turn as it came). DeepSeek requires
-them: it answers 400 to a follow-up whose assistant turn with Tool calls
-lacks the ``reasoning_content`` that turn streamed (its thinking-mode guide
-says to send it back on every later request). OpenRouter asks for its
+them: it answers 400 to a follow-up in which an assistant message of a user
+turn with Tool calls lacks its ``reasoning_content`` (its thinking-mode
+guide says to send it back on every later request); such a message with
+no reasoning of DeepSeek's own (a turn another wire or a double made) is
+sent it empty (`ChatDialect.reasoning_in_tool_turns`). OpenRouter asks for its
 ``reasoning_details`` back unmodified (its reasoning guide, "Preserving
 reasoning blocks"; some models it routes to refuse a Tool-call follow-up
 without them). The reasoning block the
@@ -54,3 +56,24 @@ def dialect_messages(
                 fields = thaw_json(block.opaque.data)
                 assert isinstance(fields, dict)  # a JSON object thaws to a dict
                 entry.update(fields)
+    if dialect.reasoning_in_tool_turns:
+        _fill_tool_turns(messages, dialect.reasoning_fields[0])
+
+
+def _fill_tool_turns(messages: list[dict[str, object]], field: str) -> None:
+    """Give ``field`` (empty) to every assistant message lacking it in a turn with Tool calls."""
+    turn: list[dict[str, object]] = []
+    for entry in messages:
+        role = entry[wire.ROLE_KEY]
+        if role == wire.USER_ROLE:
+            _fill_turn(turn, field)
+            turn = []
+        elif role == wire.ASSISTANT_ROLE:
+            turn.append(entry)
+    _fill_turn(turn, field)
+
+
+def _fill_turn(assistant: list[dict[str, object]], field: str) -> None:
+    if any(wire.TOOL_CALLS_KEY in message for message in assistant):
+        for message in assistant:
+            message.setdefault(field, "")
