@@ -491,3 +491,25 @@ async def test_a_two_turn_loop_sends_the_first_answer_back_and_a_new_model_conti
         continued = await replay(fresh, CourseModelRequest("turn-2", tuple(transcript)))
     assert continued.response == second.response
     assert json.dumps(thaw_json(fresh_transport.requests[0].body)) == json.dumps(sent)
+
+
+@pytest.mark.parametrize("wire", ["groq", "deepseek", "openrouter", "mistral"])
+async def test_a_dialects_refusal_of_media_in_a_tool_result_names_its_own_wire(wire: str) -> None:
+    request = CourseModelRequest(
+        "request-1",
+        (
+            CourseUserMessage("u1", "Look."),
+            CourseAssistantMessage("a1", (CourseToolCall("call_1", "shot", {}),)),
+            CourseToolResultMessage(
+                "r1", "call_1", "shot", (CourseImageBlock("image/png", data=PNG),)
+            ),
+        ),
+    )
+    async with RecordedTransport([]) as transport:
+        played = await replay(load_vendor(wire).replay_model(transport), request)
+
+    error = played.error
+    assert error is not None
+    assert (error.code, error.vendor) == (Code.VENDOR_INVALID_REQUEST, wire)
+    assert error.message.startswith(f"messages[2].content[0]: {wire} cannot send an image")
+    assert transport.requests == ()

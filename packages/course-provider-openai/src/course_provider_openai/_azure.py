@@ -246,7 +246,7 @@ class AzureOpenAIChatModel(_AzureModel):
     _wire_for = staticmethod(azure_chat_wire)
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
-        body = chat_request_body(request, self._config)
+        body = chat_request_body(request, self._config, vendor=AZURE_OPENAI_CHAT.wire)
         dialect_messages(body, request, AZURE_OPENAI_CHAT)
         return body
 

@@ -56,7 +56,9 @@ _DOCUMENT_NAME: Final = "document.pdf"
 """The file name a document without a title is sent under (a base64 file part needs one)."""
 
 
-def chat_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict[str, object]:
+def chat_request_body(
+    request: CourseModelRequest, config: OpenAIConfig, *, vendor: str = wire.WIRE
+) -> dict[str, object]:
     """The JSON body of ``POST /v1/chat/completions`` for ``request``, as plain Python values.
 
     - the system prompt, when configured, is the first message (role ``system``);
@@ -91,13 +93,14 @@ def chat_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict
     check how Tool calls and results pair up (that is
     ``validate_transcript``), nor what `CHAT_CONTENT` refuses (that is
     ``course_vendor.check_sendable``, run first). Raises
-    ``course_http.VendorError`` ``VENDOR_INVALID_REQUEST`` (wire
-    ``openai-chat``) for an image or document in a Tool result, naming it
-    (``messages[2].content[1]``): a Tool message takes text parts only.
+    ``course_http.VendorError`` ``VENDOR_INVALID_REQUEST`` for an image or
+    document in a Tool result, naming it (``messages[2].content[1]``): a
+    Tool message takes text parts only. ``vendor`` is the wire the body is
+    for (a compatible server's dialect, Azure's), which the error names.
     """
     body: dict[str, object] = {
         wire.MODEL_KEY: config.model,
-        wire.MESSAGES_KEY: _messages(config.system_prompt, request.messages),
+        wire.MESSAGES_KEY: _messages(config.system_prompt, request.messages, vendor),
     }
     if config.tools:
         body[wire.TOOLS_KEY] = [_tool(tool) for tool in config.tools]
@@ -112,7 +115,7 @@ def chat_request_body(request: CourseModelRequest, config: OpenAIConfig) -> dict
 
 
 def _messages(
-    system_prompt: str | None, messages: tuple[CourseMessage, ...]
+    system_prompt: str | None, messages: tuple[CourseMessage, ...], vendor: str
 ) -> list[dict[str, object]]:
     converted: list[dict[str, object]] = []
     if system_prompt is not None:
@@ -135,7 +138,7 @@ def _messages(
                 {
                     wire.ROLE_KEY: wire.TOOL_ROLE,
                     wire.TOOL_CALL_ID_KEY: message.tool_call_id,
-                    wire.CONTENT_KEY: _tool_content(message, position),
+                    wire.CONTENT_KEY: _tool_content(message, position, vendor),
                 }
             )
     return converted
@@ -167,7 +170,7 @@ def _data_url(media_type: str, data: bytes | None) -> str:
     return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
 
 
-def _tool_content(message: CourseToolResultMessage, position: int) -> object:
+def _tool_content(message: CourseToolResultMessage, position: int, vendor: str) -> object:
     content = message.content
     if isinstance(content, str):
         return content
@@ -177,9 +180,9 @@ def _tool_content(message: CourseToolResultMessage, position: int) -> object:
             kind = "an image" if type(block) is CourseImageBlock else "a document"
             raise VendorError(
                 VendorErrorCode.VENDOR_INVALID_REQUEST,
-                f"messages[{position}].content[{index}]: {wire.WIRE} cannot send {kind} in a "
+                f"messages[{position}].content[{index}]: {vendor} cannot send {kind} in a "
                 "Tool result: a tool message takes text parts only",
-                vendor=wire.WIRE,
+                vendor=vendor,
             )
         parts.append(_text_part(block))
     return parts

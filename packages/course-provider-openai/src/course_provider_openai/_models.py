@@ -150,7 +150,7 @@ class OpenAIChatModel(_OpenAIModel):
         return self._dialect
 
     def _body(self, request: CourseModelRequest) -> Mapping[str, object]:
-        body = chat_request_body(request, self._config)
+        body = chat_request_body(request, self._config, vendor=self._dialect.wire)
         if self._dialect is not OPENAI_CHAT:
             dialect_messages(body, request, self._dialect)
         return body
