@@ -72,6 +72,16 @@ def test_null_fields_are_filled_by_a_later_fragment_and_a_fragment_without_text_
     )
 
 
+def test_a_block_whose_first_fragment_has_no_text_keeps_the_text_that_came_after() -> None:
+    first = {"type": "reasoning.text", "index": 0}
+    nothing = {"type": "reasoning.text", "text": None, "index": 1}
+
+    assert details_of(first, fragment("ab", format=None), nothing, nothing) == (
+        {"type": "reasoning.text", "index": 0, "text": "ab", "format": None},
+        nothing,
+    )
+
+
 @pytest.mark.parametrize(
     ("second", "why"),
     [

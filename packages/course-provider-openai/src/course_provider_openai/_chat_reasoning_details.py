@@ -73,7 +73,9 @@ class _TextDetail:
 
     def frozen(self) -> JsonObject:
         fields = dict(self.fields)
-        if "text" in fields:
+        if self.text:
+            # Where the first fragment had no text (null or none), the joined text
+            # takes its place, or comes last.
             fields["text"] = self.text.joined()
         return freeze_json_object(fields).unwrap()
 
