@@ -103,13 +103,18 @@ class ChatGrammar(WireGrammar[ChatResult]):
         "_prompt_filters",
         "_usage",
         "_usage_so_far",
+        "_usage_stream",
         "_wire",
+        "_x_groq",
     )
 
     def __init__(self, dialect: ChatDialect = OPENAI_CHAT) -> None:
         super().__init__()
         self._dialect = dialect
         self._wire = dialect.wire
+        # Asked on every chunk: an enum's hash is a Python call, so ask the dialect once.
+        self._x_groq = UsagePlace.X_GROQ in dialect.usage
+        self._usage_stream = UsagePlace.EVERY_CHUNK in dialect.usage
         self._failures = OpenAIFailures(dialect.wire)
         self._envelope = ChunkEnvelope(self._failures, created_varies=dialect.created_varies)
         self._choices: list[StreamedChoice] = []
@@ -197,7 +202,7 @@ class ChatGrammar(WireGrammar[ChatResult]):
             self._failures.fail_invalid(
                 "choices is empty in a chunk that carries neither usage nor moderation", index
             )
-        if UsagePlace.X_GROQ in self._dialect.usage:
+        if self._x_groq:
             groq = chunk.get("x_groq")
             if groq is not None:
                 self._read_x_groq(groq, index)
@@ -278,7 +283,7 @@ class ChatGrammar(WireGrammar[ChatResult]):
 
     def _usage_beside(self, usage: object, choices: list[Any], index: int) -> None:
         places = self._dialect.usage
-        if UsagePlace.EVERY_CHUNK in places:
+        if self._usage_stream:
             self._take(choices, index)
             check_chat_usage(self._failures, usage, index)
             self._usage = None

@@ -15,7 +15,7 @@ Joining as they stream keeps one detail per block instead of one per delta.
 
 from __future__ import annotations
 
-from typing import Any, Final, final
+from typing import Any, Final, NoReturn, final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject, freeze_json_object
@@ -29,8 +29,6 @@ __all__ = ["ReasoningDetails"]
 _TEXT: Final = "reasoning.text"
 _DETAIL_TYPES: Final = frozenset({_TEXT, "reasoning.summary", "reasoning.encrypted"})
 _TEXT_FIELDS: Final = frozenset({"type", "text", "signature", "id", "format", "index"})
-_JOINED: Final = frozenset({"type", "text", "index"})
-"""A text detail's fields that joining compares apart (``index``) or joins (``text``)."""
 
 
 @final
@@ -44,32 +42,6 @@ class _TextDetail:
         self.index = detail.get("index", ABSENT)
         self.text = TextPieces()
         self.text.append(detail.get("text") or "")
-
-    def join(self, detail: dict[str, Any]) -> bool:
-        """Join ``detail`` (a checked text detail of the six fields) if it continues this one.
-
-        Returns whether it did: not after a signature, nor for another
-        ``index``, nor when a field both have differs. A field only
-        ``detail`` has (or has non-null) is taken from it.
-        """
-        fields = self.fields
-        if fields.get("signature") is not None or detail.get("index", ABSENT) != self.index:
-            return False
-        taken: list[str] | None = None
-        for name, value in detail.items():
-            if name in _JOINED:
-                continue
-            mine = fields.get(name, ABSENT)
-            if mine is None or mine is ABSENT:
-                if value is not None or mine is ABSENT:
-                    taken = [name] if taken is None else [*taken, name]
-            elif value is not None and value != mine:
-                return False
-        self.text.append(detail.get("text") or "")
-        if taken is not None:
-            for name in taken:
-                fields[name] = detail[name]
-        return True
 
     def frozen(self) -> JsonObject:
         fields = dict(self.fields)
@@ -108,11 +80,7 @@ class ReasoningDetails:
             if type(detail) is not dict:
                 failures.invalid(index, _path(position, number), "an object", detail)
             if detail.get("type") == _TEXT and detail.keys() <= _TEXT_FIELDS:
-                self._check_text(detail, index, position, number)
-                joining = self._joining
-                if joining is None or not joining.join(detail):
-                    self._close()
-                    self._joining = _TextDetail(detail)
+                self._text(detail, index, position, number)
                 continue
             at = _path(position, number)
             kind = failures.text_at(detail, "type", index, parent=at)
@@ -136,15 +104,49 @@ class ReasoningDetails:
             self._kept.append(self._joining.frozen())
             self._joining = None
 
-    def _check_text(self, detail: dict[str, Any], index: int, position: int, number: int) -> None:
+    def _text(self, detail: dict[str, Any], index: int, position: int, number: int) -> None:
+        """Check a text detail of the six fields; join it to the block before if it continues it.
+
+        It continues the block unless the block has its signature, the
+        ``index`` differs, or a field both have (non-null) differs; a field
+        only it has (or has non-null) is taken into the block. One pass
+        over its fields does both.
+        """
+        joining = self._joining
+        fields: dict[str, object] = {} if joining is None else joining.fields
+        joins = (
+            joining is not None
+            and fields.get("signature") is None
+            and detail.get("index", ABSENT) == joining.index
+        )
+        taken: list[str] | None = None
         for name, value in detail.items():
             if name == "index":
                 if type(value) is not int or value < 0:
-                    path = f"{_path(position, number)}.index"
-                    self._failures.invalid(index, path, "a non-negative integer", value)
+                    self._wrong(index, position, number, name, "a non-negative integer", value)
             elif value is not None and type(value) is not str:
-                path = f"{_path(position, number)}.{name}"
-                self._failures.invalid(index, path, "a string or null", value)
+                self._wrong(index, position, number, name, "a string or null", value)
+            elif joins and name != "text" and name != "type":
+                mine = fields.get(name, ABSENT)
+                if mine is None or mine is ABSENT:
+                    if value is not None or mine is ABSENT:
+                        taken = [name] if taken is None else [*taken, name]
+                elif value is not None and value != mine:
+                    joins = False
+        if not joins:
+            self._close()
+            self._joining = _TextDetail(detail)
+            return
+        assert joining is not None  # joins only onto a block
+        joining.text.append(detail.get("text") or "")
+        if taken is not None:
+            for name in taken:
+                fields[name] = detail[name]
+
+    def _wrong(
+        self, index: int, position: int, number: int, name: str, expected: str, value: object
+    ) -> NoReturn:
+        self._failures.invalid(index, f"{_path(position, number)}.{name}", expected, value)
 
 
 def _path(position: int, number: int | None = None) -> str:
