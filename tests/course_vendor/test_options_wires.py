@@ -208,11 +208,11 @@ async def test_a_two_turn_loop_lowers_the_temperature_and_forbids_tools_on_its_l
     choice = wire.last_turn_choice
     last_turn = model.with_config(temperature=0.2, tool_choice=choice)
     answer = await replay(last_turn, LOOP)
-    model_type: Any = type(model)  # the vendor's own class, whose constructor takes no wire
-    rebuilt = model_type(
-        dataclasses.replace(model.config, temperature=0.2, tool_choice=choice),
-        transport=transport,
+    # Built as the first model was (a dialect's model with its dialect), on the replaced config.
+    rebuilt = wire.build(
+        {"tools": TOOLS, "temperature": 0.2, "tool_choice": choice}, transport=transport
     )
+    assert rebuilt.config == dataclasses.replace(model.config, temperature=0.2, tool_choice=choice)
     await replay(rebuilt, LOOP)
     await replay(model, LOOP)
 

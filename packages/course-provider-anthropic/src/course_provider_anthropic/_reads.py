@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from course_protocol import JsonObject, freeze_json_object
 from course_provider_anthropic import _wire
 from course_vendor import EventFailures, token_count
 
@@ -43,6 +42,9 @@ fail_invalid: Final = FAILURES.fail_invalid
 
 fail_order: Final = FAILURES.fail_order
 """``fail_order(message, index)``: raise ``VENDOR_EVENT_ORDER`` about event ``index``."""
+
+frozen: Final = FAILURES.frozen_object
+"""``frozen(value, index, path)``: the decoded object ``value`` at ``path``, frozen."""
 
 
 def _path(parent: str, key: str) -> str:
@@ -91,16 +93,3 @@ def optional_object(
     if value is not None and type(value) is not dict:
         invalid(index, _path(parent, key), "an object or null", value)
     return value
-
-
-def frozen(value: dict[str, Any], index: int, path: str) -> JsonObject:
-    """The decoded object ``value`` (at ``path``) as a frozen JSON object.
-
-    Raises ``VENDOR_INVALID_EVENT`` naming the bad part when the course's
-    JSON rules refuse it (nesting past ``JSON_MAX_DEPTH``).
-    """
-    result = freeze_json_object(value, path)
-    if not isinstance(result.value_or(None), dict):
-        problem = result.failure()
-        fail_invalid(f"{problem.path} {problem.message}", index)
-    return result.unwrap()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from course_protocol import JsonObject, freeze_json_object
 from course_provider_bedrock._wire import WIRE
 from course_vendor import EventFailures, token_count
 
@@ -42,6 +41,9 @@ fail_invalid: Final = FAILURES.fail_invalid
 fail_order: Final = FAILURES.fail_order
 """``fail_order(message, index)``: raise ``VENDOR_EVENT_ORDER`` about event ``index``."""
 
+frozen: Final = FAILURES.frozen_object
+"""``frozen(value, index, path)``: the decoded object ``value`` at ``path``, frozen."""
+
 
 def block_index(data: dict[str, Any], index: int) -> int:
     """The event's ``contentBlockIndex``: a non-negative ``int``, or ``VENDOR_INVALID_EVENT``."""
@@ -60,19 +62,3 @@ def count_at(data: dict[str, Any], key: str, index: int, *, parent: str) -> int 
     if key not in data:
         return None
     return token_count(data[key], vendor=WIRE, index=index, path=f"{parent}.{key}")
-
-
-def frozen(value: object, index: int, path: str) -> JsonObject:
-    """The decoded object ``value`` (at ``path``) as a frozen JSON object.
-
-    Raises ``VENDOR_INVALID_EVENT`` naming ``path`` for a value that is not
-    an object, and the bad part when the course's JSON rules refuse it
-    (nesting past ``JSON_MAX_DEPTH``).
-    """
-    if type(value) is not dict:
-        invalid(index, path, "an object", value)
-    result = freeze_json_object(value, path)
-    if not isinstance(result.value_or(None), dict):
-        problem = result.failure()
-        fail_invalid(f"{problem.path} {problem.message}", index)
-    return result.unwrap()

@@ -123,15 +123,15 @@ class EventFailures:
 
         Raises `invalid` (``VENDOR_INVALID_EVENT``) naming ``path`` when it
         is not a JSON object (a plain ``dict``), and naming the bad part
-        (``path.part: reason``) when the course's JSON rules refuse it
-        (nesting past ``JSON_MAX_DEPTH``).
+        (``path.part nests more than ...``) when the course's JSON rules
+        refuse it (nesting past ``JSON_MAX_DEPTH``, a float that is not finite).
         """
         if type(value) is not dict:
             self.invalid(index, path, "an object", value)
         result = freeze_json_object(value, path)
         if not isinstance(result.value_or(None), dict):
             problem = result.failure()
-            self.fail_invalid(f"{problem.path}: {problem.message}", index)
+            self.fail_invalid(f"{problem.path} {problem.message}", index)
         return result.unwrap()
 
     def fail(
