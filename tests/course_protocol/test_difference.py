@@ -51,3 +51,12 @@ def test_long_values_are_cut_and_deep_values_do_not_recurse() -> None:
     assert len(difference.recorded) == SHOWN_LENGTH
     deep_left, deep_right = nested_dicts(5_000), nested_dicts(5_000)
     assert first_json_difference(deep_left, deep_right) is None
+
+
+def test_a_deep_value_at_the_difference_is_shown_by_its_type_and_never_raises() -> None:
+    difference = first_json_difference({"a": 1}, {"a": nested_dicts(5_000)})
+
+    assert difference == JsonDifference("a", "1", "<dict>")
+    assert first_json_difference({"a": nested_dicts(5_000)}, {"a": 1}) == JsonDifference(
+        "a", "<dict>", "1"
+    )

@@ -304,6 +304,21 @@ def test_repeated_results_are_kept_as_one_frozen_object_and_any_difference_as_it
     assert type(thaw_json(number)["hate"]["filtered"]) is int  # type: ignore[index]
 
 
+def test_results_nested_to_the_decoders_limit_after_results_kept_are_refused_by_path() -> None:
+    # Every depth up to the decoder's own limit, wherever the stack puts it: each one
+    # the decoder takes is compared with the results kept before, then refused by path.
+    template = json.dumps(annotation(content_filter_results={**RESULTS, "hate": "deep"}))
+    said: list[str] = []
+    for depth in range(800, 1_001):
+        data = template.replace('"deep"', "[" * depth + "1" + "]" * depth)
+        error = folded(AZURE_OPENAI_CHAT, filtered_text("a"), data, finish("stop"))
+
+        assert type(error) is VendorError, depth
+        assert (error.code, error.event_index) == (Code.VENDOR_INVALID_EVENT, 1)
+        said.append(error.message)
+    assert any("content_filter_results.hate[0]" in message for message in said)
+
+
 def test_the_older_prompt_annotations_name_is_read_too() -> None:
     result = folded(
         AZURE_OPENAI_CHAT, prompt_annotation("prompt_annotations"), text("x"), finish("stop")

@@ -99,7 +99,8 @@ def _show(value: object) -> str:
         return MISSING_VALUE
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_plain)
-    except ValueError:
+    except (ValueError, RecursionError):
+        # A value nested deeper than the encoder's recursion is shown by its type alone.
         text = f"<{type(value).__name__}>"
     return shown(text)
 
