@@ -160,6 +160,33 @@ def test_a_text_details_documented_fields_of_the_wrong_type_are_refused_at_their
     assert says in error.message
 
 
+@pytest.mark.parametrize(
+    ("detail", "path"),
+    [
+        (fragment(7, extra=True), "reasoning_details[1].text"),
+        (fragment("a", signature=1, extra=None), "reasoning_details[1].signature"),
+        (fragment("a", index=-1, extra="x"), "reasoning_details[1].index"),
+    ],
+)
+def test_a_text_detail_with_a_field_beyond_the_six_still_has_the_six_checked(
+    detail: dict[str, Any], path: str
+) -> None:
+    error = refused(OPENROUTER, ROLE, chunk({"reasoning_details": [fragment("ok"), detail]}))
+
+    assert (error.code, error.event_index) == (Code.VENDOR_INVALID_EVENT, 1)
+    assert path in error.message
+
+
+def test_a_text_detail_with_a_field_beyond_the_six_is_kept_whole_and_joins_nothing() -> None:
+    odd = fragment(" odd", extra=[1, {"b": None}])
+
+    assert details_of(fragment("a"), odd, fragment("b"), fragment("c")) == (
+        fragment("a"),
+        odd,
+        fragment("bc"),
+    )
+
+
 def test_a_detail_nested_past_the_json_limit_is_refused_and_never_joined() -> None:
     deep: object = "x"
     for _ in range(200):

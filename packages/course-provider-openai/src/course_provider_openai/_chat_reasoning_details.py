@@ -79,8 +79,10 @@ class ReasoningDetails:
         for number, detail in enumerate(details):
             if type(detail) is not dict:
                 failures.invalid(index, _path(position, number), "an object", detail)
-            if detail.get("type") == _TEXT and detail.keys() <= _TEXT_FIELDS:
-                self._text(detail, index, position, number)
+            if detail.get("type") == _TEXT:
+                self._text(
+                    detail, index, position, number, documented=detail.keys() <= _TEXT_FIELDS
+                )
                 continue
             at = _path(position, number)
             kind = failures.text_at(detail, "type", index, parent=at)
@@ -104,18 +106,22 @@ class ReasoningDetails:
             self._kept.append(self._joining.frozen())
             self._joining = None
 
-    def _text(self, detail: dict[str, Any], index: int, position: int, number: int) -> None:
-        """Check a text detail of the six fields; join it to the block before if it continues it.
+    def _text(
+        self, detail: dict[str, Any], index: int, position: int, number: int, *, documented: bool
+    ) -> None:
+        """Check a text detail's six fields; join it to the block before if it continues it.
 
-        It continues the block unless the block has its signature, the
-        ``index`` differs, or a field both have (non-null) differs; a field
-        only it has (or has non-null) is taken into the block. One pass
-        over its fields does both.
+        Only a detail of the six fields alone (``documented``) joins or is
+        joined; one with more is kept whole, frozen. It continues the block
+        unless the block has its signature, the ``index`` differs, or a field
+        both have (non-null) differs; a field only it has (or has non-null) is
+        taken into the block. One pass over its fields does both.
         """
         joining = self._joining
         fields: dict[str, object] = {} if joining is None else joining.fields
         joins = (
-            joining is not None
+            documented
+            and joining is not None
             and fields.get("signature") is None
             and detail.get("index", ABSENT) == joining.index
         )
@@ -125,7 +131,8 @@ class ReasoningDetails:
                 if type(value) is not int or value < 0:
                     self._wrong(index, position, number, name, "a non-negative integer", value)
             elif value is not None and type(value) is not str:
-                self._wrong(index, position, number, name, "a string or null", value)
+                if name in _TEXT_FIELDS:  # a field beyond the six may hold anything
+                    self._wrong(index, position, number, name, "a string or null", value)
             elif joins and name != "text" and name != "type":
                 mine = fields.get(name, ABSENT)
                 if mine is None or mine is ABSENT:
@@ -135,7 +142,11 @@ class ReasoningDetails:
                     joins = False
         if not joins:
             self._close()
-            self._joining = _TextDetail(detail)
+            if documented:
+                self._joining = _TextDetail(detail)
+            else:
+                at = _path(position, number)
+                self._kept.append(self._failures.frozen_object(detail, index, at))
             return
         assert joining is not None  # joins only onto a block
         joining.text.append(detail.get("text") or "")
