@@ -17,11 +17,13 @@ from frozendict import frozendict
 from course_http import VendorError, VendorErrorCode
 from course_protocol import CourseOpaque, CourseReasoningBlock, CourseTextBlock
 from course_provider_openai import (
+    AZURE_OPENAI_CHAT,
     DEEPSEEK,
     MISTRAL,
     OPENROUTER,
     VLLM,
     ChatDialect,
+    ChatGrammar,
     ChatMapping,
     ChatResult,
     ChatUsage,
@@ -254,3 +256,41 @@ def test_a_delta_without_content_beside_its_reasoning_still_has_the_rest_read(
 
     assert type(played.error) is VendorError
     assert (played.error.code, played.error.event_index) == (code, 0)
+
+
+def said_after_each(dialect: ChatDialect, *payloads: object) -> list[tuple[str | None, str, bool]]:
+    grammar = ChatGrammar(dialect)
+    said = []
+    for index, event in enumerate(chat_events(*payloads)):
+        grammar.feed(event, index)
+        said.append(grammar.said(0))
+    return said
+
+
+def test_said_is_what_each_entry_said_and_a_repeated_finish_says_nothing_again() -> None:
+    said = said_after_each(
+        OPENROUTER,
+        ROLE,
+        chunk({"reasoning": "r", "reasoning_details": None}),
+        chunk({"content": "x"}, finish_reason="stop"),
+        chunk({"content": ""}, finish_reason="stop", usage=COUNTS),
+    )
+
+    assert said == [("", "", False), (None, "r", True), ("x", "", True), (None, "", False)]
+
+
+def test_said_after_an_azure_annotation_is_nothing_and_before_a_choice_is_an_index_error() -> None:
+    grammar = ChatGrammar(AZURE_OPENAI_CHAT)
+    with pytest.raises(IndexError):
+        grammar.said(0)
+    annotation = {
+        "id": "",
+        "object": "",
+        "created": 0,
+        "model": "",
+        "choices": [{"index": 0, "finish_reason": None, "content_filter_results": {}}],
+    }
+    for index, event in enumerate(chat_events(ROLE, chunk({"content": "x"}), annotation)):
+        grammar.feed(event, index)
+
+    assert grammar.said(0) == (None, "", False)

@@ -112,7 +112,8 @@ class StreamedChoice:
         self.closed: ChatChoice | None = None
         """Everything the choice said, from its ``finish_reason`` on (``None`` before)."""
         self.said: tuple[str | None, str, bool] = _NOTHING_SAID
-        """What the last entry `take` read said: its answer text (``None`` when its
+        """What the last entry read said (nothing for a finish sent again, which says
+        nothing new, or an Azure annotation, which has no delta): its answer text (``None`` when its
         ``delta.content`` was null or absent; a content-part array's text parts joined), its
         reasoning (``""`` when none), and whether its delta held nothing but those (its
         content and the dialect's reasoning fields), which the mapping then need not read."""
@@ -138,6 +139,7 @@ class StreamedChoice:
         ended_before = self.closed is not None or self._expired
         if ended_before:
             if self._dialect.repeated_finish and repeats_finish(choice, self.closed):
+                self.said = _NOTHING_SAID  # a finish sent again says nothing new
                 return False
             self._after_end(choice, index, position)
         delta = choice.get("delta")
@@ -196,6 +198,7 @@ class StreamedChoice:
                 "(an id of ''), which carries no text",
                 index,
             )
+        self.said = _NOTHING_SAID
         self._dialected.read_filters(choice, index, position)
         finish = choice.get("finish_reason")
         if finish is None:

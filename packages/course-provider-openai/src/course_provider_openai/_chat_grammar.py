@@ -149,7 +149,8 @@ class ChatGrammar(WireGrammar[ChatResult]):
         """What the last entry read for choice ``index`` said (`StreamedChoice.said`).
 
         Its answer text (``None`` when none), its reasoning (``""`` when
-        none), and whether its delta held nothing else. Raises
+        none), and whether its delta held nothing else; ``(None, "", False)``
+        after a finish sent again or an Azure annotation. Raises
         ``IndexError`` for a choice that has not started.
         """
         return self._choices[index].said
