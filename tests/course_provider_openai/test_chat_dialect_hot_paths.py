@@ -28,6 +28,7 @@ from course_provider_openai import (
     ChatResult,
     ChatUsage,
 )
+from course_vendor import VendorConfigError, VendorConfigErrorCode
 from tests.course_provider_openai.bodies import DONE, chat_events, chunk, finish, usage
 from tests.course_provider_openai.dialect_grammar import COUNTS, ROLE, folded
 from tests.course_provider_openai.driving import replay
@@ -294,3 +295,37 @@ def test_said_after_an_azure_annotation_is_nothing_and_before_a_choice_is_an_ind
         grammar.feed(event, index)
 
     assert grammar.said(0) == (None, "", False)
+
+
+@pytest.mark.parametrize(
+    ("declared", "path"),
+    [
+        ({"reasoning_fields": ("reasoning", "reasoning")}, "ChatDialect.reasoning_fields"),
+        ({"reasoning_fields": ("reasoning", "tool_calls")}, "ChatDialect.reasoning_fields"),
+        (
+            {"reasoning_fields": ("reasoning_details",), "reasoning_details": True},
+            "ChatDialect.reasoning_fields",
+        ),
+        (
+            {"reasoning_back": True, "reasoning_in_tool_turns": True},
+            "ChatDialect.reasoning_in_tool_turns",
+        ),
+        (
+            {"reasoning_fields": ("reasoning",), "reasoning_in_tool_turns": True},
+            "ChatDialect.reasoning_in_tool_turns",
+        ),
+    ],
+)
+def test_a_dialect_whose_fields_would_hide_the_rest_of_a_delta_is_refused_where_it_is_built(
+    declared: dict[str, Any], path: str
+) -> None:
+    # A field counted twice would make a delta of it and tool_calls look plain, its
+    # calls unread; reasoning in tool turns needs a field to send and a turn to send it on.
+    with pytest.raises(VendorConfigError) as caught:
+        ChatDialect("own", "https://llm.example/v1", "OWN_API_KEY", **declared)
+
+    assert (caught.value.code, caught.value.path) == (
+        VendorConfigErrorCode.VENDOR_INVALID_CONFIG,
+        path,
+    )
+    assert caught.value.message.startswith(path)

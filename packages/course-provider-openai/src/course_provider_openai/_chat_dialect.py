@@ -24,6 +24,7 @@ from frozendict import frozendict
 
 from course_provider_openai._chat_wire import WIRE
 from course_provider_openai._config import API_KEY_VARIABLE, DEFAULT_BASE_URL
+from course_vendor import config_error
 
 __all__ = [
     "AZURE_OPENAI_CHAT",
@@ -43,6 +44,19 @@ __all__ = [
 
 
 _NO_FINISHES: Final[frozendict[str, str | None]] = frozendict()
+_DELTA_FIELDS: Final = frozenset(
+    {
+        "content",
+        "role",
+        "refusal",
+        "tool_calls",
+        "function_call",
+        "audio",
+        "annotations",
+        "reasoning_details",
+    }
+)
+"""The delta fields the grammar reads for themselves, which no reasoning field may name."""
 
 
 @unique
@@ -104,6 +118,13 @@ class ChatDialect:
       ``content_filter_offsets``, even after the choice's finish, or ending
       it with ``content_filter``), and ``content_filter_results`` beside any
       choice's delta.
+
+    Raises `course_vendor.VendorConfigError` ``VENDOR_INVALID_CONFIG`` for
+    ``reasoning_fields`` that name a field twice or one of the delta's own
+    fields (``content``, ``tool_calls``, ``reasoning_details``...), which would
+    make a delta of them look as if it held nothing else, and for
+    ``reasoning_in_tool_turns`` without ``reasoning_back`` and a reasoning
+    field to send.
     """
 
     wire: str
@@ -120,6 +141,19 @@ class ChatDialect:
     created_varies: bool = False
     reasoning_apart: bool = False
     content_filters: bool = False
+
+    def __post_init__(self) -> None:
+        fields = self.reasoning_fields
+        if len(set(fields)) != len(fields) or not _DELTA_FIELDS.isdisjoint(fields):
+            raise config_error(
+                "ChatDialect.reasoning_fields",
+                f"must name each field once and none of the delta's own, got {fields!r}",
+            )
+        if self.reasoning_in_tool_turns and not (self.reasoning_back and fields):
+            raise config_error(
+                "ChatDialect.reasoning_in_tool_turns",
+                "needs reasoning_back and a reasoning field to send",
+            )
 
     def finish_meaning(self, reason: str) -> str | None:
         """The OpenAI finish reason ``reason`` (one the grammar let pass) means, or ``None``."""
