@@ -9,7 +9,9 @@ no reasoning of DeepSeek's own (a turn another wire or a double made) is
 sent it empty (`ChatDialect.reasoning_in_tool_turns`). OpenRouter asks for its
 ``reasoning_details`` back unmodified (its reasoning guide, "Preserving
 reasoning blocks"; some models it routes to refuse a Tool-call follow-up
-without them). The reasoning block the
+without them); they go back as the grammar kept them, each block's
+``reasoning.text`` fragments joined into one, as its own client sends them.
+The reasoning block the
 dialect's mapping made keeps those fields in a ``CourseOpaque`` of the
 dialect's wire; `dialect_messages` puts them on the assistant message again
 where the dialect declares ``reasoning_back``. Reasoning another wire
