@@ -11,7 +11,8 @@ plain ``openai-chat`` refuses every difference where OpenAI does.
 
 Each value spells the server's base URL and key variable as its own
 documentation (or SDK) spells them; README, "OpenAI-compatible servers",
-says where each difference is documented.
+says where each difference is documented. Over 300 lines on purpose: every
+server's value sits beside the class that declares it, with its sources.
 """
 
 from __future__ import annotations
@@ -119,12 +120,10 @@ class ChatDialect:
       it with ``content_filter``), and ``content_filter_results`` beside any
       choice's delta.
 
-    Raises `course_vendor.VendorConfigError` ``VENDOR_INVALID_CONFIG`` for
-    ``reasoning_fields`` that name a field twice or one of the delta's own
-    fields (``content``, ``tool_calls``, ``reasoning_details``...), which would
-    make a delta of them look as if it held nothing else, and for
-    ``reasoning_in_tool_turns`` without ``reasoning_back`` and a reasoning
-    field to send.
+    Raises `course_vendor.VendorConfigError` ``VENDOR_INVALID_CONFIG`` for a
+    reasoning field named twice or one of the delta's own (``tool_calls``: a
+    delta of them would look plain, its rest unread), and for
+    ``reasoning_in_tool_turns`` without ``reasoning_back`` and a reasoning field.
     """
 
     wire: str
@@ -145,15 +144,11 @@ class ChatDialect:
     def __post_init__(self) -> None:
         fields = self.reasoning_fields
         if len(set(fields)) != len(fields) or not _DELTA_FIELDS.isdisjoint(fields):
-            raise config_error(
-                "ChatDialect.reasoning_fields",
-                f"must name each field once and none of the delta's own, got {fields!r}",
-            )
+            problem = f"must name each field once and none of the delta's own, got {fields!r}"
+            raise config_error("ChatDialect.reasoning_fields", problem)
         if self.reasoning_in_tool_turns and not (self.reasoning_back and fields):
-            raise config_error(
-                "ChatDialect.reasoning_in_tool_turns",
-                "needs reasoning_back and a reasoning field to send",
-            )
+            problem = "needs reasoning_back and a reasoning field to send"
+            raise config_error("ChatDialect.reasoning_in_tool_turns", problem)
 
     def finish_meaning(self, reason: str) -> str | None:
         """The OpenAI finish reason ``reason`` (one the grammar let pass) means, or ``None``."""
