@@ -295,6 +295,8 @@ def test_said_after_an_azure_annotation_is_nothing_and_before_a_choice_is_an_ind
         grammar.feed(event, index)
 
     assert grammar.said(0) == (None, "", False)
+    with pytest.raises(IndexError):
+        grammar.said(-1)  # never the last choice, as a list would give
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,20 @@ import pytest
 from frozendict import frozendict
 
 from course_http import VendorError, VendorErrorCode
-from course_vendor import EventFailures, event_object, tool_arguments, usage_counts
+from course_vendor import (
+    EventFailures,
+    event_object,
+    is_token_count,
+    token_count,
+    tool_arguments,
+    usage_counts,
+)
 
 FAILURES = EventFailures("acme")
+
+
+class IntSubclass(int):
+    """An ``int`` subclass: never a decoded count, whatever it holds."""
 
 
 class _Dict(dict[str, object]):
@@ -185,3 +196,18 @@ def test_a_value_that_is_not_a_frozen_json_object_is_refused_at_its_path(
         3,
     )
     assert error.message.startswith(message)
+
+
+@pytest.mark.parametrize(
+    "value", [0, 7, 2**53 - 1, -1, 2**53, True, False, 7.0, "7", None, [7], IntSubclass(7)]
+)
+def test_is_token_count_is_exactly_what_token_count_takes(value: object) -> None:
+    try:
+        token_count(value, vendor="acme", index=0, path="usage.x")
+    except VendorError:
+        taken = False
+    else:
+        taken = True
+
+    assert is_token_count(value) is taken
+    assert taken is (value in (0, 7, 2**53 - 1) and type(value) is int)

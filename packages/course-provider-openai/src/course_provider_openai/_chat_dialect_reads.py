@@ -50,7 +50,8 @@ class DialectPieces:
 
         Results that are the same JSON as the last results kept are kept as
         that same frozen object: a long answer's repeated results cost a
-        reference each.
+        reference each (the Azure Chat peak-memory row of benchmarks/README.md,
+        "Dialects and Azure").
 
         Raises ``VENDOR_INVALID_EVENT`` naming the path for results that are
         not an object, offsets that are not an object of non-negative

@@ -112,7 +112,8 @@ class ChatGrammar(WireGrammar[ChatResult]):
         super().__init__()
         self._dialect = dialect
         self._wire = dialect.wire
-        # Asked on every chunk: an enum's hash is a Python call, so ask the dialect once.
+        # Asked on every chunk, of a frozenset of enum members whose hash is a Python
+        # call: asked once (benchmarks/README.md, "Dialects and Azure").
         self._x_groq = UsagePlace.X_GROQ in dialect.usage
         self._usage_stream = UsagePlace.EVERY_CHUNK in dialect.usage
         self._failures = OpenAIFailures(dialect.wire)
@@ -151,8 +152,11 @@ class ChatGrammar(WireGrammar[ChatResult]):
         Its answer text (``None`` when none), its reasoning (``""`` when
         none), and whether its delta held nothing else; ``(None, "", False)``
         after a finish sent again or an Azure annotation. Raises
-        ``IndexError`` for a choice that has not started.
+        ``IndexError`` for a choice that has not started (a negative
+        ``index`` included).
         """
+        if index < 0:
+            raise IndexError(f"choice {index} does not exist")
         return self._choices[index].said
 
     @property

@@ -16,10 +16,10 @@ from typing import Any, Final
 
 from course_http import VendorErrorCode
 from course_protocol import JsonObject
-from course_protocol.untrusted import MAX_TOKEN_COUNT, shown
+from course_protocol.untrusted import shown
 from course_provider_openai._chat_result import ChatTokenLogprob, ChatUsage
 from course_provider_openai._failures import OpenAIFailures
-from course_vendor import token_count
+from course_vendor import is_token_count, token_count
 
 __all__ = [
     "chat_usage",
@@ -117,19 +117,14 @@ def check_chat_usage(failures: OpenAIFailures, usage: object, index: int) -> Non
     """
     # The short path: three counts and no details object, as such a server sends
     # on every chunk; anything else (and anything wrong) takes the whole read.
-    if type(usage) is dict and len(usage) == _COUNT_KEYS:
-        prompt = usage.get("prompt_tokens")
-        completion = usage.get("completion_tokens")
-        total = usage.get("total_tokens")
-        if (
-            type(prompt) is int
-            and type(completion) is int
-            and type(total) is int
-            and 0 <= prompt <= MAX_TOKEN_COUNT
-            and 0 <= completion <= MAX_TOKEN_COUNT
-            and 0 <= total <= MAX_TOKEN_COUNT
-        ):
-            return
+    if (
+        type(usage) is dict
+        and len(usage) == _COUNT_KEYS
+        and is_token_count(usage.get("prompt_tokens"))
+        and is_token_count(usage.get("completion_tokens"))
+        and is_token_count(usage.get("total_tokens"))
+    ):
+        return
     chat_usage(failures, usage, index)
 
 

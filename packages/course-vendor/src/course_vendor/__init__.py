@@ -17,7 +17,7 @@
   rule), is a `VendorConfigError` with a `VendorConfigErrorCode`
   (`config_error` makes the ``VENDOR_INVALID_CONFIG`` one a vendor's own
   checks raise).
-- The reads every parser shares: `event_object`, `token_count`,
+- The reads every parser shares: `event_object`, `token_count` (`is_token_count`),
   `usage_counts`, `tool_arguments`, `body_object` (an error body's JSON);
   `event_error` and `invalid_event`, the one shape of an event's error, and
   `EventFailures`, which binds them to one vendor and reads one field of an
@@ -78,6 +78,7 @@ from course_vendor._event_errors import EventFailures, event_error, invalid_even
 from course_vendor._event_json import (
     body_object,
     event_object,
+    is_token_count,
     token_count,
     tool_arguments,
     usage_counts,
@@ -172,6 +173,7 @@ __all__ = [
     "event_object",
     "installed_vendors",
     "invalid_event",
+    "is_token_count",
     "judge_body",
     "load_vendor",
     "option_fields",

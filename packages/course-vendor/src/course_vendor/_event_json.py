@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 from course_http import VendorErrorCode
 from course_protocol import MAX_TOKEN_COUNT, CourseModelUsage, JsonObject, freeze_json_object
@@ -23,6 +23,7 @@ from course_vendor._event_errors import event_error, invalid_event
 __all__ = [
     "body_object",
     "event_object",
+    "is_token_count",
     "token_count",
     "tool_arguments",
     "usage_counts",
@@ -98,14 +99,19 @@ def body_object(body: bytes) -> dict[str, Any] | None:
     return value if type(value) is dict else None
 
 
+def is_token_count(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a token count: an ``int`` (not ``bool``) from 0 to 2**53 - 1."""
+    return type(value) is int and 0 <= value <= MAX_TOKEN_COUNT
+
+
 def token_count(value: object, *, vendor: str, index: int, path: str) -> int:
-    """``value`` as a token count: an ``int`` (not ``bool``) from 0 to 2**53 - 1.
+    """``value`` as a token count (`is_token_count`).
 
     Raises `VendorError` ``VENDOR_INVALID_EVENT`` naming ``path`` otherwise
     (``course_protocol.untrusted.ABSENT``, a key that is not there, is said
     as ``got missing``).
     """
-    if type(value) is not int or not 0 <= value <= MAX_TOKEN_COUNT:
+    if not is_token_count(value):
         raise invalid_event(
             f"{path} must be an integer from 0 to 2**53 - 1, got {described(value)}",
             vendor=vendor,
