@@ -212,7 +212,8 @@ def test_a_repeat_that_says_something_new_is_still_off_openrouters_grammar(
 @pytest.mark.parametrize(
     ("dialect", "reason"),
     [(OPENROUTER, "error"), (DEEPSEEK, "insufficient_system_resource"),
-     (MISTRAL, "error"), (TOGETHER, "eos"), (TOGETHER, "error")],
+     (MISTRAL, "error"), (TOGETHER, "eos"), (TOGETHER, "error"), (VLLM, "abort"),
+     (VLLM, "repetition")],
 )  # fmt: skip
 def test_a_dialects_own_finish_reason_passes_and_openais_grammar_refuses_it(
     dialect: ChatDialect, reason: str
@@ -463,7 +464,8 @@ def test_a_repeated_finish_maps_to_nothing_more() -> None:
 @pytest.mark.parametrize(
     ("dialect", "reason", "stop"),
     [(TOGETHER, "eos", CourseStopReason.STOP), (MISTRAL, "error", None),
-     (OPENROUTER, "error", None), (DEEPSEEK, "insufficient_system_resource", None)],
+     (OPENROUTER, "error", None), (DEEPSEEK, "insufficient_system_resource", None),
+     (VLLM, "abort", None), (VLLM, "repetition", None)],
 )  # fmt: skip
 def test_a_dialects_own_finish_maps_to_what_it_means(
     dialect: ChatDialect, reason: str, stop: CourseStopReason | None

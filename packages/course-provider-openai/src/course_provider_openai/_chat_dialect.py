@@ -289,13 +289,19 @@ VLLM: Final = ChatDialect(
     "VLLM_API_KEY",
     usage=frozenset({UsagePlace.LAST_CHUNK, UsagePlace.EVERY_CHUNK}),
     reasoning_fields=("reasoning", "reasoning_content"),
+    finish_reasons=frozendict(abort=None, repetition=None),
 )
 """vLLM's OpenAI-compatible server: usage on every chunk (``continuous_usage_stats``) or
-in the usage chunk, reasoning as ``reasoning`` (``reasoning_content`` in older releases).
+in the usage chunk, reasoning as ``reasoning`` (``reasoning_content`` in older releases),
+and the ``abort`` and ``repetition`` finishes (a generation the engine stopped: the course
+protocol has no stop reason for either).
 
 Checked against: vLLM's docs ("OpenAI-Compatible Server": ``--api-key`` or
 ``VLLM_API_KEY``, port 8000; "Reasoning Outputs": "``reasoning`` used to be called
-``reasoning_content``") and vllm-project/vllm#34030 (both fields set on a streamed delta)."""
+``reasoning_content``"), vllm-project/vllm#34030 (both fields set on a streamed delta), and
+its engine's ``FinishReason`` strings, "part of the external API", which the chat stream
+passes on: ``stop``, ``length``, ``abort``, ``repetition`` (a repeated token pattern), and
+``error``, which the server always turns into a 500, never a finish."""
 
 AZURE_OPENAI_CHAT: Final = ChatDialect(
     "azure-openai-chat",
