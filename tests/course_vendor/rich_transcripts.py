@@ -180,3 +180,18 @@ def assert_refused_at_a_message(error: VendorError, wire: str) -> None:
     """A transcript refused: ``VENDOR_INVALID_REQUEST`` in ``wire``'s name, at ``messages[i]``."""
     assert (error.code, error.vendor) == (VendorErrorCode.VENDOR_INVALID_REQUEST, wire)
     assert error.message.startswith("messages["), error.message
+
+
+def sent_body(outcome: object, wire: str) -> dict[str, Any] | None:
+    """A rich transcript's outcome (`sent_or_refused`) held to what every wire owes it.
+
+    A refusal must be `assert_refused_at_a_message` (``None`` is returned);
+    a body must hold no other wire's opaque data (`leaked_marks`), and is
+    returned for the wire's own assertions.
+    """
+    if isinstance(outcome, VendorError):
+        assert_refused_at_a_message(outcome, wire)
+        return None
+    assert isinstance(outcome, dict), outcome
+    assert leaked_marks(outcome, wire) == []
+    return outcome
