@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from course_cli import main
-from course_http import RecordedResponse, RecordedTransport
+from course_http import RecordedRequest, RecordedResponse, RecordedTransport
 from course_protocol import (
     CourseModelRequest,
     CourseModelResponse,
@@ -199,6 +199,24 @@ async def first_turn(model: OpenAIResponsesModel) -> tuple[Replayed, CourseModel
     return played, played.response
 
 
+async def continued_in_a_new_model(
+    response: CourseModelResponse,
+) -> tuple[Replayed, RecordedRequest]:
+    """The second turn, from the first answer's transcript alone, sent by a new model.
+
+    The transcript crosses a process boundary as course JSON, nothing else:
+    the user's question, ``response``'s message parsed back, the Tool's result.
+    """
+    message = parse_response(json.loads(json.dumps(to_json(response)))).unwrap().message
+    transcript = (USER, message, CourseToolResultMessage("r1", "call_own_1", "add", "42"))
+    fresh = RecordedTransport([served(sse_bytes(responses_text_stream("42.")))])
+    other = OpenAIResponsesModel(CONFIG, transport=fresh)
+    played = await replay(other, CourseModelRequest("request-2", transcript))
+    await other.aclose()
+    (sent,) = fresh.requests
+    return played, sent
+
+
 async def test_the_first_answer_replays_into_reasoning_vendor_tool_and_call_blocks() -> None:
     model = OpenAIResponsesModel(CONFIG, transport=transport())
 
@@ -233,18 +251,10 @@ async def test_a_new_model_instance_continues_from_the_transcript_alone() -> Non
     first = OpenAIResponsesModel(CONFIG, transport=transport())
     _, response = await first_turn(first)
     await first.aclose()
-    # The transcript crosses a process boundary as course JSON, nothing else.
-    message = parse_response(json.loads(json.dumps(to_json(response)))).unwrap().message
-    transcript = (USER, message, CourseToolResultMessage("r1", "call_own_1", "add", "42"))
-    fresh = RecordedTransport([served(sse_bytes(responses_text_stream("42.")))])
-    other = OpenAIResponsesModel(CONFIG, transport=fresh)
-
-    played = await replay(other, CourseModelRequest("request-2", transcript))
+    played, sent = await continued_in_a_new_model(response)
 
     assert played.response is not None
-    (sent,) = fresh.requests
     assert as_json(sent.body["input"]) == as_json(SECOND_INPUT)
-    await other.aclose()
 
 
 def test_course_replay_prints_the_reasoning_and_the_vendor_tool_in_the_course_vocabulary(
@@ -297,14 +307,8 @@ async def test_a_messages_phase_goes_back_with_it_from_the_transcript_alone() ->
     )
     _, response = await first_turn(first)
     await first.aclose()
-    message = parse_response(json.loads(json.dumps(to_json(response)))).unwrap().message
-    transcript = (USER, message, CourseToolResultMessage("r1", "call_own_1", "add", "42"))
-    fresh = RecordedTransport([served(sse_bytes(responses_text_stream("42.")))])
-    other = OpenAIResponsesModel(CONFIG, transport=fresh)
+    _, sent = await continued_in_a_new_model(response)
 
-    await replay(other, CourseModelRequest("request-2", transcript))
-
-    (sent,) = fresh.requests
     sent_input = sent.body["input"]
     assert type(sent_input) is tuple
     assert as_json(sent_input[1:3]) == as_json(
@@ -319,4 +323,3 @@ async def test_a_messages_phase_goes_back_with_it_from_the_transcript_alone() ->
             },
         ]
     )
-    await other.aclose()
