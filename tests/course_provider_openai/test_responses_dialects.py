@@ -26,6 +26,7 @@ from course_provider_openai import (
     ResponsesResult,
 )
 from course_vendor import VendorPlugin, judge_body, load_vendor, vendor_for_path
+from tests.course_cassettes.replays import Replayed
 from tests.course_cassettes.replays import replay as replay_model
 from tests.course_provider_openai.bodies import (
     DONE,
@@ -36,7 +37,7 @@ from tests.course_provider_openai.bodies import (
     responses_text_stream,
     text_events,
 )
-from tests.course_provider_openai.driving import replay
+from tests.course_provider_openai.driving import Replay, replay
 from tests.course_provider_openai.responses_kinds import terminal
 from tests.course_vendor.wire import SSE, sse_bytes
 
@@ -147,12 +148,11 @@ def test_the_grammar_of_each_dialect_is_finished_at_the_terminal_and_returns_non
     assert grammar.end(len(events)).status == "completed"
 
 
-def test_openrouters_mapping_answers_after_its_done_and_openais_fails_in_its_own_name() -> None:
-    events = [*responses_text_stream("Hi"), *responses_events(DONE)]
-
-    answered = replay(ResponsesMapping("request-1", OPENROUTER_RESPONSES), events)
-    refusing = replay(ResponsesMapping("request-1"), events)
-
+def assert_openrouter_answers_where_openai_refuses(
+    answered: Replay | Replayed, refusing: Replay | Replayed
+) -> None:
+    """OpenRouter's dialect answered "Hi" after its ``[DONE]``; OpenAI's refused the
+    ``[DONE]`` as out of order, in its own name."""
     assert answered.error is None
     assert answered.response is not None
     assert answered.response.message.content == (responses_text_block("Hi"),)
@@ -161,6 +161,15 @@ def test_openrouters_mapping_answers_after_its_done_and_openais_fails_in_its_own
         Code.VENDOR_EVENT_ORDER,
         "openai-responses",
     )
+
+
+def test_openrouters_mapping_answers_after_its_done_and_openais_fails_in_its_own_name() -> None:
+    events = [*responses_text_stream("Hi"), *responses_events(DONE)]
+
+    answered = replay(ResponsesMapping("request-1", OPENROUTER_RESPONSES), events)
+    refusing = replay(ResponsesMapping("request-1"), events)
+
+    assert_openrouter_answers_where_openai_refuses(answered, refusing)
 
 
 def test_openrouters_responses_dialect_declares_its_server_as_its_docs_spell_it() -> None:
@@ -224,14 +233,7 @@ async def test_a_responses_model_reads_the_stream_in_the_dialect_it_is_given() -
     refusing = await replay_model(model(OPENAI_RESPONSES))
 
     assert openrouter.dialect is OPENROUTER_RESPONSES
-    assert answered.error is None
-    assert answered.response is not None
-    assert answered.response.message.content == (responses_text_block("Hi"),)
-    assert refusing.error is not None
-    assert (refusing.error.code, refusing.error.vendor) == (
-        Code.VENDOR_EVENT_ORDER,
-        "openai-responses",
-    )
+    assert_openrouter_answers_where_openai_refuses(answered, refusing)
 
 
 @pytest.mark.parametrize("dialect", ["openrouter-responses", None, {"wire": "openrouter"}])
